@@ -1,0 +1,218 @@
+"""The `clinreg` command line: thin click commands that parse options, call the library and render."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from clinreg import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded registry).",
+)
+release_option = click.option("--release", default=None, metavar="X", help="Show the registry as it stood at release X.")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
+    click.echo(f"clinreg: error: {message}", err=True)
+    return click.exceptions.Exit(code)
+
+
+def load(root: Path | None, release: str | None = None):
+    """Load a registry, turning a bad root or release into a one-line usage error (exit 2)."""
+    from clinreg.paths import RootError
+    from clinreg.store import load_registry
+
+    try:
+        return load_registry(root, release=release)
+    except (RootError, ValueError) as exc:
+        raise fail(str(exc))
+
+
+def emit(text: str, output: Path | None = None, force: bool = True) -> None:
+    if output is None:
+        click.echo(text)
+        return
+    from clinreg.safeio import RefusedOverwrite, atomic_write_text
+
+    try:
+        atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
+    except RefusedOverwrite as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="clinreg")
+def main() -> None:
+    """A registry of clinical evaluation tasks (MedHELM's taxonomy) and the datasets that measure them."""
+
+
+@main.command()
+@root_option
+@release_option
+@click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
+def validate(root, release, base, fmt, show_info):
+    """Check every registry file; report all problems at file:line:col with a rule code."""
+    from clinreg.diagnostics import RENDERERS
+    from clinreg.rules.engine import run_rules
+
+    reg = load(root, release)
+    if base is not None:
+        check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
+                               capture_output=True)
+        if check.returncode != 0:
+            raise fail(f"--base {base}: not a git commit in {reg.root}")
+    report = run_rules(reg, base=base)
+    if fmt == "text":
+        click.echo(RENDERERS["text"](report, show_info=show_info))
+    else:
+        click.echo(RENDERERS[fmt](report))
+    raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
+
+
+def _coverage_inputs(root, release, access):
+    from clinreg.coverage import TIERS
+
+    tiers = None
+    if access:
+        tiers = [a.strip() for a in access.split(",") if a.strip()]
+        bad = [a for a in tiers if a not in TIERS]
+        if bad or not tiers:
+            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    reg = load(root, release)
+    errors = [d for d in reg.diagnostics if d.severity == "error"]
+    if errors:
+        from clinreg.diagnostics import Report, render_text
+
+        click.echo(render_text(Report(errors, len(reg.files))), err=True)
+        raise fail("the registry has errors that prevent a coverage report; run `clinreg validate`", EXIT_FINDINGS)
+    return reg, tiers
+
+
+@main.command()
+@root_option
+@release_option
+@click.option("--by", type=click.Choice(["category", "subcategory", "task"]), default="subcategory", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table", show_default=True)
+@click.option("--access", default=None, metavar="TIERS", help="Count only datasets with these access tiers, e.g. public,gated.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def coverage(root, release, by, fmt, access, output, force):
+    """Coverage per subcategory: tasks, datasets, access tiers, instances and thin spots."""
+    from clinreg.coverage import coverage_data
+
+    reg, tiers = _coverage_inputs(root, release, access)
+    data = coverage_data(reg, access=tiers)
+    if fmt == "json":
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    elif fmt == "table":
+        from clinreg.reports.table import render_table
+
+        text = render_table(data, by=by, color=output is None and sys.stdout.isatty())
+    else:
+        from clinreg.reports import formats
+
+        text = formats.render(fmt, data, by=by)
+    emit(text, output, force=force)
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def list_rules(fmt):
+    """List every validation rule with its code, severity and title."""
+    import clinreg.rules.engine  # noqa: F401
+    from clinreg.rules.base import RULES
+
+    rules = sorted(RULES.values(), key=lambda r: r.code)
+    if fmt == "json":
+        click.echo(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+                                "title": r.title} for r in rules], indent=2))
+        return
+    for r in rules:
+        click.echo(f"{r.code}  {r.severity:<7}  {r.name:<30} {r.title}")
+
+
+@main.command()
+@click.argument("code")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(code, fmt):
+    """Explain a rule: why it exists, with a bad and a good example."""
+    import clinreg.rules.engine  # noqa: F401
+    from clinreg.rules.base import RULES
+
+    rule = RULES.get(code.upper())
+    if rule is None:
+        raise fail(f"no rule {code!r}; `clinreg rules` lists them")
+    if fmt == "json":
+        click.echo(json.dumps({"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
+                               "title": rule.title, "explanation": rule.explanation}, indent=2))
+        return
+    click.echo(f"{rule.code} {rule.name} ({rule.severity}, {rule.family})\n{rule.title}\n\n{rule.explanation}")
+
+
+@main.group()
+def schema():
+    """JSON Schemas generated from the data model."""
+
+
+@schema.command("export")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("schemas"), show_default=True)
+@click.option("--check", is_flag=True, help="Do not write; exit 1 if the files differ from the models.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def schema_export(out_dir, check, fmt):
+    """Write schemas/*.json from the pydantic models (or check them with --check)."""
+    from clinreg.schemas import FIX_COMMAND, export_schemas, schema_drift
+
+    if check:
+        drift = schema_drift(out_dir)
+        if fmt == "json":
+            click.echo(json.dumps({"drift": drift, "fix": FIX_COMMAND if drift else None}))
+        elif drift:
+            click.echo(f"out of date: {', '.join(drift)}; run `{FIX_COMMAND}`")
+        else:
+            click.echo("schemas are up to date")
+        raise click.exceptions.Exit(EXIT_FINDINGS if drift else EXIT_OK)
+    try:
+        written = export_schemas(out_dir)
+    except OSError as exc:
+        raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}")
+    if fmt == "json":
+        click.echo(json.dumps({"written": [str(p) for p in written]}))
+    else:
+        click.echo("\n".join(f"wrote {p}" for p in written) or "schemas are up to date")
+
+
+def _register_optional_commands() -> None:
+    """Commands that live in their own modules; each module keeps heavy imports inside its functions."""
+    import importlib
+
+    for module, names in (
+        ("clinreg.cli_build", ("build", "check_data", "lock")),
+        ("clinreg.cli_reports", ("review", "diff")),
+        ("clinreg.cli_workflow", ("new", "issue_form")),
+    ):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        for name in names:
+            command = getattr(mod, name, None)
+            if command is not None:
+                main.add_command(command)
+
+
+_register_optional_commands()

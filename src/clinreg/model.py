@@ -1,0 +1,376 @@
+"""Pydantic types for every registry file: the single source of truth for the YAML format and its JSON Schemas."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ID_PATTERN = r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$"
+SEMVER_PATTERN = (
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# Ids are checked by the identity rules (CLR202) rather than by a schema pattern, so that a bad id gets
+# a rule code, a hint and a location instead of a generic "string does not match" error.
+Id = Annotated[str, Field(min_length=1, max_length=120, description="A stable snake_case identifier.")]
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
+class Strict(BaseModel):
+    """Base for every registry type: unknown keys are errors, so typos never pass silently."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, populate_by_name=False)
+
+
+# --------------------------------------------------------------------------------------------- provenance
+
+
+class Citation(Strict):
+    text: NonEmpty = Field(
+        description="A human-readable reference: authors, year, title or venue, as a reader would cite it."
+    )
+    doi: str | None = Field(None, description="DOI without the https://doi.org/ prefix, e.g. `10.1038/s41591-025-04151-2`.")
+    arxiv: str | None = Field(None, description="arXiv identifier, e.g. `2505.23802`.")
+    url: str | None = Field(None, description="An https URL for the reference, when it has no DOI or arXiv id.")
+
+
+class Provenance(Strict):
+    kind: Literal["source", "drafted"] = Field(
+        description=(
+            "`source` when the item is named or described in a public source (give the `citation`); "
+            "`drafted` when the clinreg maintainers wrote it to fill a gap in the public record. Drafted "
+            "items must stay `review.status: proposed` until a clinician approves them."
+        )
+    )
+    citation: Citation | None = Field(None, description="Where the item comes from. Required when `kind: source`.")
+    note: str | None = Field(None, description="How the item was derived from the source, or why it was drafted.")
+
+
+class Reviewer(Strict):
+    name: NonEmpty = Field(description="The reviewer's name as they want it shown.")
+    orcid: str | None = Field(None, description="ORCID iD, e.g. `0000-0002-1825-0097`.")
+    date: dt.date | None = Field(None, description="The date of this reviewer's decision (YYYY-MM-DD).")
+    decision: Literal["approved", "rejected", "changes_requested"] | None = Field(
+        None, description="What this reviewer decided."
+    )
+    note: str | None = Field(None, description="The reviewer's comment.")
+
+
+class Review(Strict):
+    status: Literal["proposed", "approved", "rejected", "changes_requested"] = Field(
+        description=(
+            "`proposed` until a clinician has reviewed the item. Set by `clinreg review approve|reject|"
+            "request-changes`, not by hand."
+        )
+    )
+    reviewers: list[Reviewer] = Field(default_factory=list, description="Everyone who reviewed the item, oldest first.")
+    date: dt.date | None = Field(None, description="Date of the latest review decision.")
+    content_hash: str | None = Field(
+        None,
+        description=(
+            "sha256 of the item's reviewed content (name and definition) at the time of the decision. "
+            "`validate` reports the item as stale (CLR801) when the content no longer matches."
+        ),
+    )
+
+
+# --------------------------------------------------------------------------------------------- taxonomy
+
+
+class Task(Strict):
+    id: Id = Field(description="snake_case id, unique across the whole taxonomy. Datasets refer to tasks by this id.")
+    name: NonEmpty = Field(description="A short imperative name, e.g. `Generate differential diagnoses`.")
+    definition: NonEmpty = Field(description="One or two sentences saying what the work is, for a clinician reader.")
+    example: str | None = Field(None, description="A concrete example of the work, in one sentence.")
+    provenance: Provenance = Field(description="Where this task comes from: a public source, or drafted by clinreg.")
+    review: Review = Field(description="Clinician review status of this task.")
+
+
+class Subcategory(Strict):
+    id: Id = Field(description="snake_case id, e.g. `supporting_diagnostic_decisions`.")
+    name: NonEmpty = Field(description="The display name, exactly as MedHELM spells it.")
+    definition: NonEmpty = Field(description="One to three sentences on what the subcategory covers.")
+    tasks: list[Task] = Field(default_factory=list, description="The tasks in this subcategory.")
+    review: Review | None = Field(None, description="Clinician review of the subcategory's definition.")
+    note: str | None = Field(None, description="Anything a reviewer should know, e.g. disputed placements.")
+
+
+class Category(Strict):
+    schema_: str | None = Field(None, alias="$schema", description="Optional JSON Schema reference for editors.")
+    id: Id = Field(description="snake_case id of the category, e.g. `clinical_decision_support`.")
+    name: NonEmpty = Field(description="The display name, exactly as MedHELM spells it.")
+    definition: NonEmpty = Field(description="One to three sentences on what the category covers.")
+    subcategories: list[Subcategory] = Field(min_length=1, description="The subcategories of this category, in display order.")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Taxonomy(Strict):
+    id: Id = Field(description="snake_case id of the taxonomy, e.g. `medhelm`.")
+    name: NonEmpty = Field(description="Display name of the taxonomy.")
+    version: str = Field(description="Semantic version of the taxonomy itself (not of the registry).")
+    citation: Citation = Field(description="The publication that defines the taxonomy.")
+    task_total: int | None = Field(
+        None, ge=0, description="How many tasks the published taxonomy has. Coverage reports compare against it."
+    )
+    categories: list[Id] = Field(
+        min_length=1,
+        description="Category ids in display order. Each must have a file `taxonomy/<id>.yaml`.",
+    )
+    note: str | None = Field(None, description="Anything a reader should know about how this taxonomy was assembled.")
+
+
+# --------------------------------------------------------------------------------------------- datasets
+
+
+class Licence(Strict):
+    spdx: NonEmpty = Field(
+        description="An SPDX licence id such as `MIT` or `CC-BY-4.0`, or `unknown` / `other`. Both of the latter need a `note`."
+    )
+    note: str | None = Field(None, description="Where the licence was read, or why it is unknown or non-standard.")
+
+
+class Access(Strict):
+    tier: Literal["public", "gated", "private"] = Field(
+        description=(
+            "`public`: anyone can download it. `gated`: available after registration or a data use agreement "
+            "(e.g. PhysioNet credentialing). `private`: held by an institution and not distributed."
+        )
+    )
+    instructions: str | None = Field(None, description="How to obtain access. Required for `gated` and `private`.")
+
+
+class HubSource(Strict):
+    type: Literal["huggingface"] = Field(description="The data is a Hugging Face hub dataset repository.")
+    repo: NonEmpty = Field(description="The hub repo id, `owner/name`.")
+    config: str | None = Field(None, description="The config (subset) name, or null for the default config.")
+    splits: list[NonEmpty] = Field(min_length=1, description="The splits this record uses.")
+    revision: str | None = Field(
+        None, description="The pinned commit: 40 lowercase hex characters. A branch name or null draws CLR701."
+    )
+    revision_note: str | None = Field(None, description="Why the revision is not pinned, when it is not.")
+    trust_remote_code: Literal[False] | None = Field(
+        None, description="Never true: clinreg does not run dataset loading scripts. Present only to say so."
+    )
+
+
+class GitHubSource(Strict):
+    type: Literal["github"] = Field(description="The data is a set of files in a GitHub repository.")
+    repo: NonEmpty = Field(description="`owner/name` of the GitHub repository.")
+    commit: str | None = Field(None, description="The pinned commit (40 hex characters).")
+    revision_note: str | None = Field(None, description="Why the commit is not pinned, when it is not.")
+    paths: list[NonEmpty] = Field(min_length=1, description="The files read, relative to the repository root.")
+    splits: list[NonEmpty] = Field(
+        default_factory=list,
+        description="Split names as a local mirror of the repository declares them (see `--data-dir`).",
+    )
+    config: str | None = Field(None, description="The config name in a local mirror's README, if it has several.")
+
+
+class UrlSource(Strict):
+    type: Literal["url"] = Field(description="The data is downloaded from a URL.")
+    url: NonEmpty = Field(description="An https URL.")
+    note: str | None = Field(None, description="What is at the URL and how it is read.")
+
+
+class PhysioNetSource(Strict):
+    type: Literal["physionet"] = Field(description="A credentialed PhysioNet project.")
+    project: NonEmpty = Field(description="The PhysioNet project or parent database, e.g. `MIMIC-IV`.")
+    url: str | None = Field(None, description="https URL of the project page or file listing.")
+    files: list[NonEmpty] = Field(default_factory=list, description="The files read.")
+
+
+class LocalSource(Strict):
+    type: Literal["local"] = Field(description="Private or institution-held files, supplied with `--data-dir`.")
+    description: NonEmpty = Field(description="What the files are and who holds them.")
+    files: list[NonEmpty] = Field(default_factory=list, description="Expected file names, relative to the data folder.")
+    path: str | None = Field(
+        None, description="A folder inside the registry root holding the files, for test fixtures. Never absolute."
+    )
+
+
+Source = Annotated[
+    Union[HubSource, GitHubSource, UrlSource, PhysioNetSource, LocalSource],
+    Field(discriminator="type", description="Where the data comes from."),
+]
+
+
+class Choices(Strict):
+    """How the answer options of a closed task are read from a row. Give exactly one of the fields."""
+
+    columns: list[NonEmpty] | None = Field(
+        None, description="One column per option, in letter order, e.g. `[opa, opb, opc, opd]` for A-D."
+    )
+    struct: str | None = Field(
+        None, description="A column holding a mapping from letter to option text, e.g. MedQA's `options: {A: ..., B: ...}`."
+    )
+    items: str | None = Field(
+        None, description="A column holding a list of options, e.g. HeadQA's `answers: [{aid, atext}, ...]`."
+    )
+    text_key: str | None = Field(None, description="With `items`: the key of each option's text (`atext`).")
+    id_key: str | None = Field(None, description="With `items`: the key of each option's id (`aid`).")
+    fixed: list[NonEmpty] | None = Field(
+        None, description="Option texts that are the same for every row, e.g. `[yes, no, maybe]`. May use `{{ column }}`."
+    )
+
+
+class LetterScheme(Strict):
+    encoding: Literal["letter"] = Field(description="The gold answer is already a letter, e.g. MedQA `answer_idx: C`.")
+    column: NonEmpty = Field(description="The column holding the gold letter.")
+    letters: list[str] = Field(min_length=2, description="The letters the column may hold, contiguous from A.")
+    positive: str | None = Field(None, description="For a binary scheme, the letter that means the positive class.")
+
+
+class IndexScheme(Strict):
+    encoding: Literal["index"] = Field(
+        description="The gold answer is the position of the correct option, counting from `base`."
+    )
+    column: NonEmpty = Field(description="The column holding the index, e.g. MedMCQA `cop`.")
+    base: Literal[0, 1] = Field(description="0 when the first option is 0 (hub MedMCQA), 1 when it is 1 (MedMCQA JSON).")
+    count: int = Field(ge=2, le=26, description="How many options there are.")
+    unlabeled: int | None = Field(
+        None, description="The value that marks a row without a gold answer, e.g. `-1` in MedMCQA's test split."
+    )
+    positive: str | None = Field(None, description="For a binary scheme, the letter that means the positive class.")
+
+
+class OptionIdScheme(Strict):
+    encoding: Literal["option_id"] = Field(
+        description="The gold answer is the id of one option in a list column, e.g. HeadQA `ra` matching `answers[].aid`."
+    )
+    column: NonEmpty = Field(description="The column holding the gold option id.")
+    max_options: int = Field(ge=2, le=26, description="The largest number of options a row may have.")
+
+
+class MappedScheme(Strict):
+    encoding: Literal["string_set", "coded", "boolean"] = Field(
+        description=(
+            "`string_set`: a fixed set of strings (PubMedQA yes/no/maybe). `coded`: numeric or symbolic codes "
+            "(CLEAR 1/0/2). `boolean`: true/false written as the strings in `map`."
+        )
+    )
+    column: NonEmpty = Field(description="The column holding the gold value.")
+    map: dict[str, str] = Field(
+        min_length=2,
+        description=(
+            "Every source value and the letter it becomes. Keys and values are strings: quote `\"yes\"`, "
+            "`\"0\"`, `\"true\"`. The map must be total and one-to-one, with letters contiguous from A."
+        ),
+    )
+    positive: str | None = Field(None, description="For a two-value scheme, the source value that means the positive class.")
+    unlabeled: list[str] = Field(default_factory=list, description="Source values that mark a row without a gold answer.")
+
+
+class FreeTextScheme(Strict):
+    encoding: Literal["free_text"] = Field(description="The gold answer is reference text, scored by a metric or a jury.")
+    column: NonEmpty = Field(description="The column holding the reference text.")
+
+
+class NumberScheme(Strict):
+    encoding: Literal["number"] = Field(
+        description="The gold answer is a value with an accepted range, e.g. MedCalc-Bench's lower and upper limits."
+    )
+    column: NonEmpty = Field(description="The column holding the gold value.")
+    lower_column: str | None = Field(None, description="Column with the lowest accepted value.")
+    upper_column: str | None = Field(None, description="Column with the highest accepted value.")
+    absolute_tolerance: float | None = Field(None, ge=0, description="Accepted absolute error, when no range columns exist.")
+    relative_tolerance: float | None = Field(None, ge=0, description="Accepted relative error, when no range columns exist.")
+
+
+LabelScheme = Annotated[
+    Union[LetterScheme, IndexScheme, OptionIdScheme, MappedScheme, FreeTextScheme, NumberScheme],
+    Field(discriminator="encoding", description="How the source encodes the gold answer, and how it maps to outputs."),
+]
+
+
+class Variant(Strict):
+    """One instance built from a row; used when a row yields several instances (MedHallu)."""
+
+    id: Id = Field(description="Suffix added to the instance id.")
+    columns: dict[str, str] = Field(
+        description="Template variables for this variant: name -> column to read (e.g. `answer: Ground Truth`)."
+    )
+    label: str = Field(description="The gold source value of this variant, as the label scheme encodes it.")
+
+
+class Metric(Strict):
+    name: NonEmpty = Field(description="HELM's metric name, e.g. `exact_match`.")
+    display: str | None = Field(None, description="The display name used by HELM.")
+    range: list[float] | None = Field(None, min_length=2, max_length=2, description="`[min, max]` of the score.")
+
+
+class InstanceCounts(Strict):
+    source: int | None = Field(None, ge=0, description="Rows in the source split(s).")
+    evaluated: int | None = Field(None, ge=0, description="Instances MedHELM evaluated (Nature Medicine Table 1).")
+    note: str | None = Field(None, description="How the counts relate, where they differ.")
+
+
+class Mapping(Strict):
+    id: Id = Field(description="snake_case id, unique within the record. Usually the HELM scenario name.")
+    tasks: list[Id] = Field(min_length=1, description="Ids of the taxonomy tasks this benchmark measures.")
+    splits: list[NonEmpty] = Field(min_length=1, description="The source splits the benchmark is built from.")
+    input_template: NonEmpty = Field(
+        description="A Jinja template of the model input. It sees only the row's columns (and variant fields)."
+    )
+    choices: Choices | None = Field(None, description="For closed tasks: where the answer options come from.")
+    label: LabelScheme
+    references: list[str] = Field(
+        default_factory=list, description="Extra columns holding reference texts (besides a free-text label column)."
+    )
+    variants: list[Variant] = Field(default_factory=list, description="Several instances per row (e.g. MedHallu).")
+    metadata_columns: list[str] = Field(default_factory=list, description="Columns copied into each instance's metadata.")
+    fields_read: list[str] = Field(default_factory=list, description="Every source field the benchmark reads.")
+    filter: str | None = Field(None, description="Rows excluded by the benchmark, in words.")
+    metric: Metric = Field(description="The main metric.")
+    instances: InstanceCounts = Field(default_factory=InstanceCounts, description="Instance counts.")
+    note: str | None = Field(None, description="Anything a user of the benchmark should know.")
+
+
+class Dataset(Strict):
+    schema_: str | None = Field(None, alias="$schema", description="Optional JSON Schema reference for editors.")
+    id: Id = Field(description="snake_case id: MedHELM's HELM run-group name, so records line up with HELM run files.")
+    name: NonEmpty = Field(description="The display name.")
+    version: str = Field(description="Semantic version of this record. Bump it whenever the record's content changes.")
+    added_in: str = Field(description="The registry release that first included this record, e.g. `1.0.0`.")
+    removed_in: str | None = Field(None, description="The registry release that dropped this record, if any.")
+    description: NonEmpty = Field(description="Two or three sentences on what the data is and what the benchmark asks.")
+    collection: str | None = Field(
+        None, description="Id of the underlying data collection, when several records share one (e.g. `mtsamples`)."
+    )
+    access: Access
+    licence: Licence
+    citation: Citation
+    source: Source
+    mappings: list[Mapping] = Field(min_length=1, description="The benchmarks built from this dataset.")
+    notes: list[str] = Field(default_factory=list, description="Caveats, disputed facts and open questions.")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# --------------------------------------------------------------------------------------------- releases
+
+
+class Release(Strict):
+    version: str = Field(description="Semantic version of the release.")
+    date: dt.date = Field(description="Release date (YYYY-MM-DD).")
+    title: NonEmpty = Field(description="One line on what the release is.")
+    notes: str | None = Field(None, description="Longer notes, e.g. the upstream change the release follows.")
+
+
+class ReleaseHistory(Strict):
+    current: str = Field(description="The version of the registry as it stands in this tree.")
+    releases: list[Release] = Field(min_length=1, description="Every release, oldest first.")
+
+
+# File kinds: which model validates which file, and which schema file documents it.
+FILE_MODELS: dict[str, type[Strict]] = {
+    "taxonomy": Taxonomy,
+    "category": Category,
+    "dataset": Dataset,
+    "releases": ReleaseHistory,
+}

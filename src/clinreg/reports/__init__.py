@@ -1,0 +1,1 @@
+"""Renderers of coverage data and review documents: terminal table, Markdown, CSV and HTML."""

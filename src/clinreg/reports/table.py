@@ -1,0 +1,61 @@
+"""The coverage table for an 80-column terminal, rendered with rich."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+
+def _tiers(access: dict[str, int]) -> str:
+    return f"{access['public']}/{access['gated']}/{access['private']}"
+
+
+def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80, color: bool = False) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
+                      highlight=False, soft_wrap=False)
+    t = data["totals"]
+    console.print(Text(f"clinreg coverage: release {data['release']} ({data['date']})", style="bold"))
+    console.print(
+        f"{t['categories']} categories, {t['subcategories']} subcategories, {t['tasks']} tasks "
+        f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
+        f"access public/gated/private {_tiers(t['access'])}"
+    )
+    console.print(Text(data["provenance_note"], style="yellow"))
+    if data["access_filter"] != ["public", "gated", "private"]:
+        console.print(f"Only datasets with access: {', '.join(data['access_filter'])}")
+    table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
+    if by == "category":
+        table.add_column("Category", overflow="fold", max_width=38)
+        for col in ("Subs", "Tasks", "Cov", "Data", "P/G/X", "Thin"):
+            table.add_column(col, justify="right")
+        for c in data["categories"]:
+            table.add_row(c["name"], str(c["subcategories"]), str(c["tasks"]), str(c["tasks_covered"]),
+                          str(len(c["datasets"])), _tiers(c["access"]), str(c["thin_subcategories"]))
+    elif by == "task":
+        table.add_column("Task", overflow="fold", max_width=40)
+        table.add_column("Source", max_width=8)
+        table.add_column("Review", max_width=9)
+        table.add_column("Datasets", overflow="fold", max_width=20)
+        for row in data["tasks"]:
+            table.add_row(row["name"], row["provenance"], row["review"], ", ".join(row["datasets"]) or "-")
+    else:
+        table.add_column("Subcategory", overflow="fold", max_width=40)
+        for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst"):
+            table.add_column(col, justify="right")
+        table.add_column("Thin")
+        current = None
+        for s in data["subcategories"]:
+            if s["category"] != current:
+                current = s["category"]
+                table.add_row(Text(s["category_name"], style="bold underline"), "", "", "", "", "", "")
+            table.add_row("  " + s["name"], str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
+                          _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
+    console.print(table)
+    console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
+                  "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
+    return buf.getvalue().rstrip("\n")

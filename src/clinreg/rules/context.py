@@ -1,0 +1,38 @@
+"""What a rule sees: the loaded registry, the run's options, and helpers that locate diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.rules.base import make
+from clinreg.store import Registry, SourceFile, TaskEntry
+
+
+@dataclass
+class Context:
+    reg: Registry
+    base: str | None = None  # a git ref to compare record versions against
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def tasks(self) -> dict[str, TaskEntry]:
+        return self.reg.tasks()
+
+    @cached_property
+    def task_datasets(self) -> dict[str, list[str]]:
+        """task id -> ids of datasets with a mapping that measures it."""
+        out: dict[str, list[str]] = {}
+        for ds_id, ds in self.reg.datasets.items():
+            for m in ds.mappings:
+                for t in m.tasks:
+                    if ds_id not in out.setdefault(t, []):
+                        out[t].append(ds_id)
+        return out
+
+    def at(self, code: str, sf: SourceFile, path: tuple, message: str, hint: str | None = None, *, key: bool = False,
+           severity=None) -> Diagnostic:
+        line, col = sf.where_key(*path) if key else sf.where(*path)
+        return make(code, sf.rel, line, col, message, hint, severity)

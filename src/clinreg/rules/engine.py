@@ -1,0 +1,26 @@
+"""Run every registered rule over a loaded registry and collect one report of all problems."""
+
+from __future__ import annotations
+
+from clinreg.diagnostics import Diagnostic, Report
+from clinreg.rules import coverage, identity, labels, parse, refs, review, schema, sources, versions  # noqa: F401
+from clinreg.rules.base import RULES
+from clinreg.rules.context import Context
+from clinreg.store import Registry, load_registry
+
+
+def run_rules(reg: Registry, base: str | None = None) -> Report:
+    ctx = Context(reg, base=base)
+    diagnostics: list[Diagnostic] = list(reg.diagnostics)
+    for rule in RULES.values():
+        if rule.check is None:
+            continue
+        for diag in rule.check(ctx):
+            diagnostics.append(diag)
+    return Report(diagnostics=diagnostics, files=len(reg.files))
+
+
+def validate(root=None, *, release: str | None = None, base: str | None = None) -> Report:
+    """Load the tree at `root` and run every rule. The library entry point behind `clinreg validate`."""
+    reg = load_registry(root, release=release)
+    return run_rules(reg, base=base)

@@ -1,0 +1,116 @@
+"""Identity rules: ids are unique and snake_case, and each record lives in the file named after it."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import ID_PATTERN
+from clinreg.rules.base import declare, rule
+from clinreg.rules.context import Context
+
+_ID = re.compile(ID_PATTERN)
+
+declare("CLR201", "duplicate-id", "error", "An id is defined twice", "identity", """
+    Category, subcategory, task and dataset ids are unique across the registry, and mapping ids are unique
+    within their record; references would otherwise be ambiguous.
+
+    Bad:
+        tasks:
+          - id: summarise_radiology_findings
+          - id: summarise_radiology_findings
+    Good:
+        tasks:
+          - id: summarise_radiology_findings
+          - id: compare_radiology_studies
+""")
+
+
+@rule("CLR202", "id-format", "error", "An id is not snake_case")
+def id_format(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Ids are lowercase snake_case ASCII (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`), so they work as file names, HELM run
+    group names and URL fragments without quoting.
+
+    Bad:
+        id: MedQA-USMLE
+    Good:
+        id: med_qa
+    """
+    for sf, path, value in _ids(ctx):
+        if not _ID.match(value):
+            suggestion = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") or "an_id"
+            if suggestion[0].isdigit():
+                suggestion = "x_" + suggestion
+            yield ctx.at("CLR202", sf, path, f"id {value!r} is not snake_case", f"use `{suggestion}`")
+
+
+def _ids(ctx: Context):
+    for category, sf in ctx.reg.categories.values():
+        yield sf, ("id",), category.id
+        for i, sub in enumerate(category.subcategories):
+            yield sf, ("subcategories", i, "id"), sub.id
+            for j, task in enumerate(sub.tasks):
+                yield sf, ("subcategories", i, "tasks", j, "id"), task.id
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        yield sf, ("id",), ds.id
+        for i, m in enumerate(ds.mappings):
+            yield sf, ("mappings", i, "id"), m.id
+    if ctx.reg.taxonomy is not None:
+        yield ctx.reg.taxonomy_file, ("id",), ctx.reg.taxonomy.id
+
+
+@rule("CLR203", "duplicate-item-id", "error", "A subcategory, task or mapping id is defined twice")
+def duplicate_ids(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Subcategory and task ids are unique across the whole taxonomy, and mapping ids within their record.
+    (Duplicate category and dataset ids are CLR201.)
+
+    Bad:
+        - id: answer_medical_knowledge_questions    # in two subcategories
+    Good:
+        - id: answer_medical_knowledge_questions    # once
+    """
+    seen: dict[tuple[str, str], str] = {}
+    for category, sf in ctx.reg.ordered_categories():
+        for i, sub in enumerate(category.subcategories):
+            items = [("subcategory", sub.id, ("subcategories", i, "id"))]
+            items += [("task", t.id, ("subcategories", i, "tasks", j, "id")) for j, t in enumerate(sub.tasks)]
+            for kind, item_id, path in items:
+                first = seen.get((kind, item_id))
+                if first is not None:
+                    yield ctx.at("CLR203", sf, path, f"{kind} id {item_id!r} is already defined ({first})",
+                                 "give each item its own id")
+                else:
+                    line, _ = sf.where(*path)
+                    seen[(kind, item_id)] = f"{sf.rel}:{line}"
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        names: set[str] = set()
+        for i, m in enumerate(ds.mappings):
+            if m.id in names:
+                yield ctx.at("CLR203", sf, ("mappings", i, "id"), f"mapping id {m.id!r} appears twice in this record")
+            names.add(m.id)
+
+
+@rule("CLR204", "file-name", "error", "A record's file name does not match its id")
+def file_name(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    `registry/datasets/<id>.yaml` and `taxonomy/<category id>.yaml`: the file name is the id, so a record is
+    easy to find and two records can never claim one file.
+
+    Bad:
+        registry/datasets/PubMedQA.yaml   with   id: pubmed_qa
+    Good:
+        registry/datasets/pubmed_qa.yaml  with   id: pubmed_qa
+    """
+    for ds_id, sf in ctx.reg.dataset_files.items():
+        if sf.path.stem != ds_id:
+            yield ctx.at("CLR204", sf, ("id",), f"the record's id is {ds_id!r} but the file is named {sf.path.name}",
+                         f"rename the file to {ds_id}.yaml")
+    for cat_id, (_, sf) in ctx.reg.categories.items():
+        if sf.path.stem != cat_id:
+            yield ctx.at("CLR204", sf, ("id",), f"the category's id is {cat_id!r} but the file is named {sf.path.name}",
+                         f"rename the file to {cat_id}.yaml")

@@ -1,0 +1,218 @@
+"""Label-convention rules: each mapping's label scheme is total, one-to-one, contiguous from A and fits its choices."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
+from clinreg.rules.base import rule
+from clinreg.rules.context import Context
+from clinreg.store import SourceFile
+
+
+def _mappings(ctx: Context) -> Iterator[tuple[SourceFile, tuple, object]]:
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        for i, m in enumerate(ds.mappings):
+            yield sf, ("mappings", i), m
+
+
+def closed_letters(scheme) -> list[str] | None:
+    """The canonical output letters of a closed scheme, in order; None for open schemes."""
+    if isinstance(scheme, LetterScheme):
+        return list(scheme.letters)
+    if isinstance(scheme, IndexScheme):
+        return list(LETTERS[: scheme.count])
+    if isinstance(scheme, OptionIdScheme):
+        return list(LETTERS[: scheme.max_options])
+    if isinstance(scheme, MappedScheme):
+        return sorted(set(scheme.map.values()))
+    return None
+
+
+@rule("CLR501", "label-map-not-bijective", "error", "A label map is not total and one-to-one")
+def label_map(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Every source value maps to exactly one letter and no two values share a letter; otherwise two different
+    gold answers would be scored as the same output. Unlabeled markers must not also be mapped.
+
+    Bad:
+        map: {"yes": A, "no": B, "maybe": B}
+    Good:
+        map: {"yes": A, "no": B, "maybe": C}
+    """
+    for sf, path, m in _mappings(ctx):
+        s = m.label
+        if not isinstance(s, MappedScheme):
+            continue
+        by_letter: dict[str, str] = {}
+        for key, letter in s.map.items():
+            if letter in by_letter:
+                yield ctx.at("CLR501", sf, path + ("label", "map", key),
+                             f"source values {by_letter[letter]!r} and {key!r} both map to {letter}; the map must be one-to-one")
+            by_letter.setdefault(letter, key)
+        for j, value in enumerate(s.unlabeled):
+            if value in s.map:
+                yield ctx.at("CLR501", sf, path + ("label", "unlabeled", j),
+                             f"{value!r} is both an unlabeled marker and a mapped label")
+        for j, variant in enumerate(m.variants):
+            if variant.label not in s.map:
+                yield ctx.at("CLR501", sf, path + ("variants", j, "label"),
+                             f"variant label {variant.label!r} is not a key of the label map", "use one of: " + ", ".join(s.map))
+
+
+@rule("CLR502", "letters-not-contiguous", "error", "Output letters do not run contiguously from A")
+def letters_contiguous(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Canonical outputs are the letters A, B, C, ... with no gaps, so that the nth choice is always the nth
+    letter and a scorer can rely on it.
+
+    Bad:
+        letters: [A, B, D]
+    Good:
+        letters: [A, B, C]
+    """
+    for sf, path, m in _mappings(ctx):
+        s = m.label
+        if isinstance(s, LetterScheme):
+            expected = list(LETTERS[: len(s.letters)])
+            if list(s.letters) != expected:
+                yield ctx.at("CLR502", sf, path + ("label", "letters"), f"letters {s.letters} should be {expected}")
+        elif isinstance(s, MappedScheme):
+            letters = sorted(set(s.map.values()))
+            expected = list(LETTERS[: len(letters)])
+            if letters != expected:
+                yield ctx.at("CLR502", sf, path + ("label", "map"),
+                             f"the map's letters {letters} do not run contiguously from A (expected {expected})")
+
+
+@rule("CLR503", "binary-without-positive", "error", "A two-valued scheme does not name its positive label")
+def binary_positive(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Precision, recall and F1 need to know which of two labels is the positive class (MedHallu's `1` means
+    hallucinated, not factual). A two-valued scheme names it with `positive`, and it must be one of its values.
+
+    Bad:
+        map: {"0": A, "1": B}
+    Good:
+        map: {"0": A, "1": B}
+        positive: "1"
+    """
+    for sf, path, m in _mappings(ctx):
+        s = m.label
+        if isinstance(s, MappedScheme):
+            values = list(s.map)
+        elif isinstance(s, (LetterScheme, IndexScheme)):
+            values = closed_letters(s) or []
+        else:
+            continue
+        positive = getattr(s, "positive", None)
+        if positive is None:
+            if len(values) == 2:
+                yield ctx.at("CLR503", sf, path + ("label",), "a two-valued label scheme must name its `positive` value",
+                             f"add `positive: \"{values[-1]}\"` (or whichever value is the positive class)")
+        elif positive not in values:
+            yield ctx.at("CLR503", sf, path + ("label", "positive"), f"positive {positive!r} is not one of {values}")
+
+
+@rule("CLR504", "unlabeled-marker-collides", "error", "An index scheme's unlabeled marker is a valid index")
+def unlabeled_marker(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    MedMCQA marks rows without a gold answer with `cop = -1`. The marker must lie outside the valid range
+    `base .. base + count - 1`, or labelled rows would be dropped.
+
+    Bad:
+        base: 0
+        count: 4
+        unlabeled: 0
+    Good:
+        base: 0
+        count: 4
+        unlabeled: -1
+    """
+    for sf, path, m in _mappings(ctx):
+        s = m.label
+        if isinstance(s, IndexScheme) and s.unlabeled is not None and s.base <= s.unlabeled < s.base + s.count:
+            yield ctx.at("CLR504", sf, path + ("label", "unlabeled"),
+                         f"unlabeled marker {s.unlabeled} is a valid index ({s.base}..{s.base + s.count - 1})")
+
+
+@rule("CLR505", "choices-mismatch", "error", "The choices do not fit the label scheme")
+def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    A closed scheme (letter, index, option_id, string_set, coded, boolean) needs `choices`, with exactly one
+    of `columns`, `struct`, `items` or `fixed`, and as many options as the scheme has letters. Open schemes
+    (free_text, number) take no choices.
+
+    Bad:
+        choices: {columns: [opa, opb, opc]}
+        label: {encoding: index, column: cop, base: 0, count: 4}
+    Good:
+        choices: {columns: [opa, opb, opc, opd]}
+        label: {encoding: index, column: cop, base: 0, count: 4}
+    """
+    for sf, path, m in _mappings(ctx):
+        letters = closed_letters(m.label)
+        c = m.choices
+        if letters is None:
+            if c is not None:
+                yield ctx.at("CLR505", sf, path + ("choices",), f"a {m.label.encoding} scheme takes no choices")
+            continue
+        if c is None:
+            yield ctx.at("CLR505", sf, path + ("label",), f"a closed {m.label.encoding} scheme needs `choices`")
+            continue
+        given = [k for k in ("columns", "struct", "items", "fixed") if getattr(c, k) is not None]
+        if len(given) != 1:
+            yield ctx.at("CLR505", sf, path + ("choices",), f"give exactly one of columns, struct, items or fixed (found {given or 'none'})")
+            continue
+        kind = given[0]
+        listed = c.columns if kind == "columns" else c.fixed if kind == "fixed" else None
+        if listed is not None and len(listed) != len(letters):
+            yield ctx.at("CLR505", sf, path + ("choices", kind),
+                         f"{len(listed)} choices for {len(letters)} letters ({', '.join(letters)})")
+        if kind == "items" and not c.text_key:
+            yield ctx.at("CLR505", sf, path + ("choices",), "`items` choices need a `text_key`")
+        if isinstance(m.label, OptionIdScheme) and (kind != "items" or not c.id_key):
+            yield ctx.at("CLR505", sf, path + ("choices",), "an option_id scheme needs `items` choices with an `id_key`")
+
+
+@rule("CLR506", "number-without-tolerance", "error", "A number scheme does not say what counts as correct")
+def number_tolerance(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    A numeric answer is scored within a range: give both `lower_column` and `upper_column` (MedCalc-Bench),
+    or an `absolute_tolerance` / `relative_tolerance`.
+
+    Bad:
+        label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit}
+    Good:
+        label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit, upper_column: Upper Limit}
+    """
+    for sf, path, m in _mappings(ctx):
+        s = m.label
+        if not isinstance(s, NumberScheme):
+            continue
+        has_range = s.lower_column is not None and s.upper_column is not None
+        half_range = (s.lower_column is None) != (s.upper_column is None)
+        has_tol = s.absolute_tolerance is not None or s.relative_tolerance is not None
+        if half_range or not (has_range or has_tol):
+            yield ctx.at("CLR506", sf, path + ("label",),
+                         "give both lower_column and upper_column, or absolute_tolerance / relative_tolerance")
+
+
+@rule("CLR507", "variants-need-mapped-scheme", "error", "Variants are used with a scheme that has no source values")
+def variants_scheme(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    `variants` build several instances from one row, each with a fixed gold label (MedHallu: the factual
+    answer is `0`, the hallucinated one `1`). That label is a source value, so the scheme must be
+    string_set, coded or boolean.
+
+    Bad:
+        label: {encoding: free_text, column: answer}
+        variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}]
+    Good:
+        label: {encoding: coded, column: label, map: {"0": A, "1": B}, positive: "1"}
+    """
+    for sf, path, m in _mappings(ctx):
+        if m.variants and not isinstance(m.label, MappedScheme):
+            yield ctx.at("CLR507", sf, path + ("variants",), f"variants need a string_set, coded or boolean scheme, not {m.label.encoding}")

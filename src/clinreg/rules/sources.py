@@ -1,0 +1,199 @@
+"""Source rules: pinned revisions, no remote code, https URLs, local paths inside the root, licences and access."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Iterable
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import GitHubSource, HubSource, LocalSource, PhysioNetSource, UrlSource
+from clinreg.rules.base import rule
+from clinreg.rules.context import Context
+
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+@rule("CLR701", "unpinned-revision", "warning", "A hub revision or GitHub commit is not a pinned 40-hex commit")
+def pinned_revision(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    A branch name (or no revision) means the data can change under you; builds are reproducible only at a
+    pinned commit. When the commit is not known, say why in `revision_note`; the warning then quotes it.
+
+    Bad:
+        revision: main
+    Good:
+        revision: 515060458a945c633debc6fd5baac7764416b724
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        src, sf = ds.source, ctx.reg.dataset_files[ds_id]
+        if isinstance(src, HubSource):
+            value, field = src.revision, "revision"
+        elif isinstance(src, GitHubSource):
+            value, field = src.commit, "commit"
+        else:
+            continue
+        if value is not None and _COMMIT.match(value):
+            continue
+        what = f"`{field}: {value}` is not a pinned commit" if value else f"no `{field}` is pinned"
+        note = src.revision_note
+        if note:
+            yield ctx.at("CLR701", sf, ("source", field) if value else ("source",), f"{what} (record says: {' '.join(note.split())})")
+        else:
+            yield ctx.at("CLR701", sf, ("source", field) if value else ("source",), what,
+                         "pin the 40-hex commit, or add `revision_note` saying why it cannot be pinned")
+
+
+@rule("CLR702", "remote-code", "error", "A source enables remote code")
+def remote_code(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Dataset loading scripts run arbitrary code on the machine that builds the data, which in CI means code
+    from a pull request. clinreg never runs them; the schema accepts `trust_remote_code` only as `false`.
+    This rule also catches the key written anywhere else in a record.
+
+    Bad:
+        source: {type: huggingface, repo: x/y, splits: [test], trust_remote_code: true}
+    Good:
+        source: {type: huggingface, repo: x/y, splits: [test]}
+    """
+    for ds_id, sf in ctx.reg.dataset_files.items():
+        for path, value in _walk(sf.doc.data):
+            if path and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"} and value is True:
+                yield ctx.at("CLR702", sf, path, "`trust_remote_code` is set; clinreg never runs dataset loading scripts",
+                             "use a revision of the data that is plain files (parquet, JSON, CSV)")
+
+
+def _walk(value, path=()):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield path + (k,), v
+            yield from _walk(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, path + (i,))
+
+
+def unsafe_local_path(text: str) -> str | None:
+    """Why a record-supplied relative path is unsafe, or None when it is a plain path inside its folder."""
+    if not text or "\x00" in text:
+        return "it is empty or holds a NUL byte"
+    if text.startswith(("/", "\\", "~")) or PureWindowsPath(text).drive or PurePosixPath(text).is_absolute():
+        return "it is absolute"
+    if ".." in PurePosixPath(text.replace("\\", "/")).parts:
+        return "it climbs out with '..'"
+    return None
+
+
+@rule("CLR703", "path-escape", "error", "A local path leaves the registry root")
+def local_paths(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Paths in records are relative and stay inside their folder: no absolute paths, no `..`, no links that
+    lead out. A pull request must not be able to make CI read files elsewhere on the machine.
+
+    Bad:
+        source: {type: local, description: x, path: ../../etc}
+    Good:
+        source: {type: local, description: x, path: fixtures/clear}
+    """
+    root = ctx.reg.root.resolve()
+    for ds_id, ds in ctx.reg.datasets.items():
+        src, sf = ds.source, ctx.reg.dataset_files[ds_id]
+        candidates: list[tuple[tuple, str]] = []
+        if isinstance(src, LocalSource):
+            candidates += [(("source", "files", i), f) for i, f in enumerate(src.files)]
+            if src.path is not None:
+                candidates.append((("source", "path"), src.path))
+        elif isinstance(src, (GitHubSource, PhysioNetSource)):
+            files = src.paths if isinstance(src, GitHubSource) else src.files
+            key = "paths" if isinstance(src, GitHubSource) else "files"
+            candidates += [(("source", key, i), f) for i, f in enumerate(files)]
+        for path, value in candidates:
+            reason = unsafe_local_path(value)
+            if reason is None and path[-1] == "path":
+                target = (ctx.reg.root / value).resolve()
+                if not target.is_relative_to(root):
+                    reason = "it resolves (through a link) to a place outside the registry root"
+            if reason:
+                yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}", "use a relative path inside the folder")
+
+
+_URL_FIELDS = {"url"}
+
+
+@rule("CLR704", "url", "error", "A URL is not https, or sits in a field that takes none")
+def urls(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    URLs are accepted only in `url` fields and only with https, so that a record never points a builder at
+    plain http, `file://` or another scheme.
+
+    Bad:
+        source: {type: url, url: http://example.org/data.csv}
+    Good:
+        source: {type: url, url: https://example.org/data.csv}
+    """
+    for sf in ctx.reg.files:
+        if sf.model is None:
+            continue
+        for path, value in _walk(sf.doc.data):
+            if not isinstance(value, str) or not path:
+                continue
+            key = str(path[-1])
+            lowered = value.strip().lower()
+            if key in _URL_FIELDS:
+                if not lowered.startswith("https://"):
+                    yield ctx.at("CLR704", sf, path, f"URL {value!r} is not https")
+            elif key in {"repo", "config", "revision", "commit", "column", "id"} and re.match(r"^[a-z][a-z0-9+.-]*://", lowered):
+                yield ctx.at("CLR704", sf, path, f"`{key}` takes no URL", "put URLs in a `url` field")
+
+
+@rule("CLR705", "licence-unknown", "warning", "The licence is unknown or non-standard")
+def licence(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Users need to know whether they may use the data. `unknown` and `other` are allowed, but draw a warning
+    that quotes the record's reason; without a `note` they are errors.
+
+    Bad:
+        licence: {spdx: unknown}
+    Good:
+        licence: {spdx: unknown, note: Private institutional data; no licence is published.}
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        if ds.licence.spdx.lower() in {"unknown", "other"}:
+            if ds.licence.note:
+                yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} (record says: {' '.join(ds.licence.note.split())})")
+            else:
+                yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} and no `note` says why",
+                             "add licence.note", severity="error")
+
+
+@rule("CLR706", "access-instructions", "error", "A gated or private dataset does not say how to get access")
+def access_instructions(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Gated and private data cannot be fetched by `clinreg build`; the record must tell a user how to obtain
+    it (credentialing, a data use agreement, or who holds it).
+
+    Bad:
+        access: {tier: gated}
+    Good:
+        access: {tier: gated, instructions: Credentialed PhysioNet account and the MIMIC-IV DUA.}
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        if ds.access.tier in ("gated", "private") and not (ds.access.instructions or "").strip():
+            yield ctx.at("CLR706", ctx.reg.dataset_files[ds_id], ("access",),
+                         f"a {ds.access.tier} dataset needs `access.instructions`")
+
+
+@rule("CLR707", "citation-source", "error", "A sourced task has no citation")
+def sourced_citation(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    A task with `provenance.kind: source` claims a public source; the claim must be checkable.
+
+    Bad:
+        provenance: {kind: source}
+    Good:
+        provenance: {kind: source, citation: {text: MedHELM paper, section 4.1, arxiv: "2505.23802"}}
+    """
+    for entry in ctx.tasks.values():
+        if entry.task.provenance.kind == "source" and entry.task.provenance.citation is None:
+            yield ctx.at("CLR707", entry.file, entry.path + ("provenance",), f"task {entry.task.id!r} is marked as sourced but has no citation")

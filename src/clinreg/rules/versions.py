@@ -1,0 +1,119 @@
+"""Version rules: record versions are semver, releases are ordered, and changed records bump their version."""
+
+from __future__ import annotations
+
+import subprocess
+from typing import Iterable
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.rules.base import rule
+from clinreg.rules.context import Context
+from clinreg.versions import parse_semver
+from clinreg.yamlsrc import parse_yaml
+
+
+@rule("CLR601", "not-semver", "error", "A version is not a semantic version")
+def semver(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Record versions, taxonomy versions and release versions are semantic versions (MAJOR.MINOR.PATCH), so
+    that tools can compare them.
+
+    Bad:
+        version: v1.2
+    Good:
+        version: 1.2.0
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        for field in ("version", "added_in", "removed_in"):
+            value = getattr(ds, field)
+            if value is not None and parse_semver(value) is None:
+                yield ctx.at("CLR601", sf, (field,), f"`{field}: {value}` is not a semantic version", "write it as MAJOR.MINOR.PATCH, e.g. 1.0.0")
+    if ctx.reg.taxonomy is not None and parse_semver(ctx.reg.taxonomy.version) is None:
+        yield ctx.at("CLR601", ctx.reg.taxonomy_file, ("version",), f"`version: {ctx.reg.taxonomy.version}` is not a semantic version")
+    if ctx.reg.releases is not None:
+        sf = ctx.reg.releases_file
+        for i, rel in enumerate(ctx.reg.releases.releases):
+            if parse_semver(rel.version) is None:
+                yield ctx.at("CLR601", sf, ("releases", i, "version"), f"release `{rel.version}` is not a semantic version")
+        if parse_semver(ctx.reg.releases.current) is None:
+            yield ctx.at("CLR601", sf, ("current",), f"`current: {ctx.reg.releases.current}` is not a semantic version")
+
+
+@rule("CLR602", "release-history", "error", "The release history is out of order or does not contain `current`")
+def release_history(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Releases are listed oldest first, with increasing versions and non-decreasing dates, and `current` is
+    the newest of them. A record's `removed_in` comes after its `added_in`.
+
+    Bad:
+        current: 1.3.0
+        releases: [{version: 1.1.0, ...}, {version: 1.0.0, ...}]
+    Good:
+        current: 1.1.0
+        releases: [{version: 1.0.0, ...}, {version: 1.1.0, ...}]
+    """
+    hist, sf = ctx.reg.releases, ctx.reg.releases_file
+    if hist is not None and sf is not None:
+        prev = None
+        for i, rel in enumerate(hist.releases):
+            key = parse_semver(rel.version)
+            if prev is not None and key is not None and prev[0] is not None:
+                if key <= prev[0]:
+                    yield ctx.at("CLR602", sf, ("releases", i, "version"), f"release {rel.version} does not come after {prev[1].version}")
+                elif rel.date < prev[1].date:
+                    yield ctx.at("CLR602", sf, ("releases", i, "date"), f"release {rel.version} is dated before {prev[1].version}")
+            prev = (key, rel)
+        if hist.releases and hist.current != hist.releases[-1].version:
+            yield ctx.at("CLR602", sf, ("current",), f"`current: {hist.current}` is not the newest release ({hist.releases[-1].version})")
+    for ds_id, ds in ctx.reg.datasets.items():
+        if ds.removed_in:
+            a, r = parse_semver(ds.added_in), parse_semver(ds.removed_in)
+            if a is not None and r is not None and r <= a:
+                yield ctx.at("CLR602", ctx.reg.dataset_files[ds_id], ("removed_in",), "`removed_in` must come after `added_in`")
+
+
+def _git(root, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=False, timeout=30)
+
+
+@rule("CLR603", "version-not-bumped", "error", "A record changed since --base without a version bump")
+def version_bumped(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    With `validate --base REF`, every dataset record whose content differs from REF must have a higher
+    `version` than it had at REF, so that users pinning a record version notice the change. Comment and
+    formatting changes do not count: only the parsed content is compared.
+
+    Bad:
+        version: 1.0.0   (unchanged, but licence.spdx changed since origin/main)
+    Good:
+        version: 1.0.1
+    """
+    base = ctx.base
+    if not base:
+        return
+    root = ctx.reg.root
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if top.returncode != 0:
+        return
+    from pathlib import Path
+
+    toplevel = Path(top.stdout.decode().strip()).resolve()
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        rel_to_git = sf.path.resolve().relative_to(toplevel).as_posix()
+        old = _git(root, "show", f"{base}:{rel_to_git}")
+        if old.returncode != 0:
+            continue  # a new record: nothing to compare against
+        old_doc = parse_yaml(old.stdout)
+        if old_doc.problems or not isinstance(old_doc.data, dict):
+            continue
+        new_content = {k: v for k, v in sf.doc.data.items() if k != "version"}
+        old_content = {k: v for k, v in old_doc.data.items() if k != "version"}
+        if new_content == old_content:
+            continue
+        old_v, new_v = parse_semver(old_doc.data.get("version")), parse_semver(ds.version)
+        if old_v is not None and new_v is not None and new_v <= old_v:
+            yield ctx.at("CLR603", sf, ("version",),
+                         f"the record changed since {base} but its version is still {ds.version} (was {old_doc.data.get('version')})",
+                         "bump the version: patch for fixes, minor for new mappings or fields, major for breaking changes")

@@ -1,0 +1,227 @@
+"""Read a registry tree (taxonomy, dataset records, releases) into typed models with source locations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import BaseModel, ValidationError
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Subcategory
+from clinreg.paths import resolve_root
+from clinreg.rules.base import make
+from clinreg.schema_errors import schema_diagnostics
+from clinreg.versions import parse_semver
+from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, YamlDoc, read_yaml_file
+
+TAXONOMY_DIR = "taxonomy"
+REGISTRY_DIR = "registry"
+TAXONOMY_FILE = "taxonomy/taxonomy.yaml"
+RELEASES_FILE = "registry/releases.yaml"
+DATASETS_DIR = "registry/datasets"
+
+
+@dataclass
+class SourceFile:
+    """One YAML file of the tree: its path relative to the root, what it is, its parse, and its model."""
+
+    rel: str
+    path: Path
+    kind: str  # taxonomy | category | dataset | releases
+    doc: YamlDoc
+    model: BaseModel | None = None
+
+    def where(self, *path: Any) -> tuple[int, int]:
+        return self.doc.where(path)
+
+    def where_key(self, *path: Any) -> tuple[int, int]:
+        return self.doc.where_key(path)
+
+
+@dataclass
+class TaskEntry:
+    task: Task
+    subcategory: Subcategory
+    category: Category
+    file: SourceFile
+    path: tuple  # path of the task inside its category file
+
+
+@dataclass
+class Registry:
+    """A loaded registry tree. Models exist only for files that parsed and validated."""
+
+    root: Path
+    files: list[SourceFile] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    taxonomy: Taxonomy | None = None
+    taxonomy_file: SourceFile | None = None
+    categories: dict[str, tuple[Category, SourceFile]] = field(default_factory=dict)
+    datasets: dict[str, Dataset] = field(default_factory=dict)
+    dataset_files: dict[str, SourceFile] = field(default_factory=dict)
+    releases: ReleaseHistory | None = None
+    releases_file: SourceFile | None = None
+    release: str | None = None  # the release this view is filtered to, if any
+
+    @property
+    def dataset_paths(self) -> dict[str, Path]:
+        return {k: f.path for k, f in self.dataset_files.items()}
+
+    def ordered_categories(self) -> list[tuple[Category, SourceFile]]:
+        order = list(self.taxonomy.categories) if self.taxonomy else []
+        known = [self.categories[c] for c in order if c in self.categories]
+        extra = [v for k, v in sorted(self.categories.items()) if k not in order]
+        return known + extra
+
+    def subcategories(self) -> Iterator[tuple[Subcategory, Category, SourceFile, tuple]]:
+        for category, sf in self.ordered_categories():
+            for i, sub in enumerate(category.subcategories):
+                yield sub, category, sf, ("subcategories", i)
+
+    def tasks(self) -> dict[str, TaskEntry]:
+        out: dict[str, TaskEntry] = {}
+        for sub, category, sf, path in self.subcategories():
+            for j, task in enumerate(sub.tasks):
+                out.setdefault(task.id, TaskEntry(task, sub, category, sf, path + ("tasks", j)))
+        return out
+
+    @property
+    def current_release(self) -> str | None:
+        return self.release or (self.releases.current if self.releases else None)
+
+
+def _kind_of(rel: str) -> str | None:
+    if rel == TAXONOMY_FILE:
+        return "taxonomy"
+    if rel == RELEASES_FILE:
+        return "releases"
+    if rel.startswith(TAXONOMY_DIR + "/") and rel.count("/") == 1:
+        return "category"
+    if rel.startswith(DATASETS_DIR + "/") and rel.count("/") == 2:
+        return "dataset"
+    return None
+
+
+_MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory}
+_SCHEMA_FILES = {
+    "taxonomy": "taxonomy.schema.json",
+    "category": "category.schema.json",
+    "dataset": "dataset.schema.json",
+    "releases": "releases.schema.json",
+}
+
+
+def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]]:
+    """Every *.yaml / *.yml file under taxonomy/ and registry/, refusing links that lead outside the root."""
+    found: list[tuple[str, Path]] = []
+    real_root = root.resolve()
+    for top in (TAXONOMY_DIR, REGISTRY_DIR):
+        base = root / top
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.suffix not in (".yaml", ".yml") or path.is_dir():
+                continue
+            rel = path.relative_to(root).as_posix()
+            try:
+                real = path.resolve(strict=True)
+            except (OSError, RuntimeError):
+                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a broken or looping link"))
+                continue
+            if not real.is_relative_to(real_root):
+                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a link to a place outside the registry root",
+                                        "registry files must live inside the tree; copy the file in instead"))
+                continue
+            found.append((rel, path))
+    return found
+
+
+def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Registry:
+    """Load a registry tree. Problems become diagnostics; this never raises for bad content."""
+    root_path = resolve_root(root)
+    reg = Registry(root=root_path)
+    for rel, path in discover(root_path, reg.diagnostics):
+        kind = _kind_of(rel)
+        if kind is None:
+            reg.diagnostics.append(make("CLR305", rel, 1, 1, "this file is not part of the registry layout and is ignored",
+                                        "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))
+            continue
+        doc = read_yaml_file(path, limits)
+        sf = SourceFile(rel, path, kind, doc)
+        reg.files.append(sf)
+        for p in doc.problems:
+            reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint))
+        if doc.problems:
+            continue
+        if doc.data is None:
+            reg.diagnostics.append(make("CLR002", rel, 1, 1, "the file is empty", "see schemas/ for what it should hold"))
+            continue
+        if not isinstance(doc.data, dict):
+            line, col = doc.where(())
+            reg.diagnostics.append(make("CLR102", rel, line, col, f"the file must hold a mapping of keys, not a {_yaml_type(doc.data)}"))
+            continue
+        if not doc.first_line.startswith("# yaml-language-server: $schema="):
+            reg.diagnostics.append(make("CLR107", rel, 1, 1, "the file does not start with a `# yaml-language-server: $schema=` line",
+                                        f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first line"))
+        model_cls = _MODELS[kind]
+        try:
+            sf.model = model_cls.model_validate(doc.data)
+        except ValidationError as exc:
+            reg.diagnostics.extend(schema_diagnostics(exc, doc, rel, model_cls))
+            continue
+        _attach(reg, sf)
+    if release is not None:
+        filter_to_release(reg, release)
+    return reg
+
+
+def _schema_ref(rel: str, kind: str) -> str:
+    depth = rel.count("/")
+    return "../" * depth + "schemas/" + _SCHEMA_FILES[kind]
+
+
+def _yaml_type(value: Any) -> str:
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), type(value).__name__)
+
+
+def _attach(reg: Registry, sf: SourceFile) -> None:
+    model = sf.model
+    if isinstance(model, Taxonomy):
+        reg.taxonomy, reg.taxonomy_file = model, sf
+    elif isinstance(model, ReleaseHistory):
+        reg.releases, reg.releases_file = model, sf
+    elif isinstance(model, Category):
+        if model.id in reg.categories:
+            line, col = sf.where("id")
+            first = reg.categories[model.id][1].rel
+            reg.diagnostics.append(make("CLR201", sf.rel, line, col, f"category id {model.id!r} is also defined in {first}"))
+        else:
+            reg.categories[model.id] = (model, sf)
+    elif isinstance(model, Dataset):
+        if model.id in reg.datasets:
+            line, col = sf.where("id")
+            first = reg.dataset_files[model.id].rel
+            reg.diagnostics.append(make("CLR201", sf.rel, line, col, f"dataset id {model.id!r} is also defined in {first}"))
+        else:
+            reg.datasets[model.id] = model
+            reg.dataset_files[model.id] = sf
+
+
+def filter_to_release(reg: Registry, release: str) -> None:
+    """Keep only records that were in the registry at `release` (added_in <= release < removed_in)."""
+    target = parse_semver(release)
+    if target is None:
+        raise ValueError(f"--release {release!r} is not a semantic version such as 1.0.0")
+    if reg.releases is not None and release not in {r.version for r in reg.releases.releases}:
+        known = ", ".join(r.version for r in reg.releases.releases)
+        raise ValueError(f"release {release!r} is not in registry/releases.yaml (known: {known})")
+    for ds_id in list(reg.datasets):
+        ds = reg.datasets[ds_id]
+        added = parse_semver(ds.added_in)
+        removed = parse_semver(ds.removed_in) if ds.removed_in else None
+        if (added is not None and added > target) or (removed is not None and removed <= target):
+            del reg.datasets[ds_id]
+            del reg.dataset_files[ds_id]
+    reg.release = release

@@ -1,0 +1,381 @@
+"""Parse one untrusted YAML file into plain values, keeping the file, line and column of every key and value."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+
+try:  # The C parser is a fixed choice; the pure-Python one is only a fallback for odd platforms.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+Path_ = tuple  # a path into the document: keys and list indices
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one registry file. Registry files are small; anything beyond these is hostile or a mistake."""
+
+    max_bytes: int = 1024 * 1024
+    max_depth: int = 40
+    max_aliases: int = 16
+    max_nodes: int = 200_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass
+class Problem:
+    """A parse problem, before it becomes a Diagnostic (the store adds the file and the rule's severity)."""
+
+    code: str
+    line: int
+    column: int
+    message: str
+    hint: str | None = None
+
+
+@dataclass
+class YamlDoc:
+    data: Any = None
+    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    # Plain (unquoted) scalars that YAML turned into something other than a string, with their source text.
+    plain: dict[Path_, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    first_line: str = ""
+
+    def where(self, path: Path_) -> tuple[int, int]:
+        """The location of the value at `path`, or of its nearest located ancestor."""
+        path = tuple(path)
+        while path:
+            if path in self.values:
+                return self.values[path]
+            path = path[:-1]
+        return self.values.get((), (1, 1))
+
+    def where_key(self, path: Path_) -> tuple[int, int]:
+        path = tuple(path)
+        return self.keys.get(path) or self.where(path)
+
+
+_SAFE_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+}
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+_TRUE_FALSE = {"true", "false"}
+_AMBIGUOUS_INT = re.compile(r"^[-+]?(0[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d[\d_]*_[\d_]*)$")
+
+
+class _Abort(Exception):
+    def __init__(self, problem: Problem):
+        self.problem = problem
+
+
+def _at(mark) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
+def is_yaml11_trap(text: str, value: Any) -> bool:
+    """True for plain scalars that YAML 1.1 silently converts: yes/no/on/off/y/n, 012, 0x1F, 1:30."""
+    if isinstance(value, bool):
+        return text.lower() not in _TRUE_FALSE
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return bool(_AMBIGUOUS_INT.match(text)) or ":" in text
+    return False
+
+
+def _decode(raw: bytes) -> tuple[str | None, Problem | None]:
+    if b"\x00" in raw[:8192] or b"\x00" in raw:
+        offset = raw.index(b"\x00")
+        line = raw.count(b"\n", 0, offset) + 1
+        return None, Problem("CLR006", line, 1, "the file holds binary data (a NUL byte); registry files are UTF-8 text")
+    if raw.startswith(b"\xef\xbb\xbf"):  # A UTF-8 byte-order mark is accepted and ignored (documented in SECURITY.md).
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, Problem(
+            "CLR006", line, col, f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})", "save the file as UTF-8"
+        )
+
+
+def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
+    """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`."""
+    doc = YamlDoc()
+    if len(raw) > limits.max_bytes:
+        doc.problems.append(
+            Problem("CLR007", 1, 1, f"the file is {len(raw):,} bytes, over the limit of {limits.max_bytes:,} bytes")
+        )
+        return doc
+    text, problem = _decode(raw)
+    if problem:
+        doc.problems.append(problem)
+        return doc
+    assert text is not None
+    doc.first_line = text.split("\n", 1)[0].rstrip("\r")
+    try:
+        _Builder(doc, limits).run(text)
+    except _Abort as abort:
+        doc.data = None
+        doc.problems.append(abort.problem)
+    except yaml.MarkedYAMLError as exc:
+        doc.data = None
+        doc.problems.append(_syntax_problem(exc, text))
+    except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
+        doc.data = None
+        doc.problems.append(Problem("CLR001", 1, 1, f"YAML error: {exc}"))
+    except RecursionError:
+        doc.data = None
+        doc.problems.append(Problem("CLR007", 1, 1, "the file nests too deeply to read"))
+    return doc
+
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = _at(mark)
+    message = (exc.problem or exc.context or "invalid YAML").strip()
+    hint = None
+    bad_line = text.split("\n")[line - 1] if 0 < line <= text.count("\n") + 1 else ""
+    if "\t" in message or "\t" in bad_line[: max(col, 1)]:
+        message = "a tab character where YAML expects spaces"
+        hint = "indent with spaces; YAML does not allow tabs for indentation"
+    elif exc.context:
+        message = f"{exc.context.strip()}: {message}" if exc.problem else message
+    return Problem("CLR001", line, col, f"YAML syntax error: {message}", hint)
+
+
+class _Builder:
+    """Build values from parser events (not from a composed node tree), so depth and alias limits apply as
+    the file is read: the C composer recurses natively and would crash on hostile nesting."""
+
+    def __init__(self, doc: YamlDoc, limits: Limits):
+        self.doc = doc
+        self.limits = limits
+        self.anchors: dict[str, tuple[Any, tuple[int, int]]] = {}
+        self.aliases = 0
+        self.nodes = 0
+
+    def run(self, text: str) -> None:
+        events = yaml.parse(text, Loader=_Loader)
+        documents = 0
+        # Stack entries: [container, path, pending_key, key_loc, anchor]
+        stack: list[list] = []
+        for event in events:
+            if isinstance(event, (StreamStartEvent, StreamEndEvent, DocumentEndEvent)):
+                continue
+            if isinstance(event, DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    line, col = _at(event.start_mark)
+                    raise _Abort(Problem("CLR001", line, col, "a registry file holds a single YAML document; found a second '---'"))
+                continue
+            self.nodes += 1
+            if self.nodes > self.limits.max_nodes:
+                line, col = _at(event.start_mark)
+                raise _Abort(Problem("CLR007", line, col, f"the file has more than {self.limits.max_nodes:,} values"))
+            if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                self._check_tag(event, "tag:yaml.org,2002:map" if isinstance(event, MappingStartEvent) else "tag:yaml.org,2002:seq")
+                if len(stack) >= self.limits.max_depth:
+                    line, col = _at(event.start_mark)
+                    raise _Abort(Problem("CLR007", line, col, f"nesting deeper than {self.limits.max_depth} levels"))
+                container: Any = {} if isinstance(event, MappingStartEvent) else []
+                path = self._child_path(stack)
+                if path is None:
+                    line, col = _at(event.start_mark)
+                    raise _Abort(Problem("CLR001", line, col, "a mapping or list used as a key; keys must be plain strings"))
+                self.doc.values[path] = _at(event.start_mark)
+                stack.append([container, path, _NO_KEY, None, event.anchor])
+                continue
+            if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+                container, path, _, _, anchor = stack.pop()
+                if anchor:
+                    self.anchors[anchor] = (container, self.doc.values[path])
+                self._emit(stack, container, self.doc.values[path], event)
+                continue
+            if isinstance(event, AliasEvent):
+                self.aliases += 1
+                line, col = _at(event.start_mark)
+                if self.aliases > self.limits.max_aliases:
+                    raise _Abort(Problem("CLR007", line, col, f"more than {self.limits.max_aliases} aliases (*name); registry files need none"))
+                if event.anchor not in self.anchors:
+                    raise _Abort(Problem("CLR001", line, col, f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
+                value, _ = self.anchors[event.anchor]
+                self._charge(value, line, col)
+                self._emit(stack, _copy(value), (line, col), event)
+                continue
+            if isinstance(event, ScalarEvent):
+                value, plain_text = self._scalar(event)
+                if event.anchor:
+                    self.anchors[event.anchor] = (value, _at(event.start_mark))
+                self._emit(stack, value, _at(event.start_mark), event, plain_text)
+                continue
+        if documents == 0 or self.doc.data is _NO_KEY:
+            self.doc.data = None
+
+    def _charge(self, value: Any, line: int, col: int) -> None:
+        """Count what an alias would expand to, so a billion-laughs file stops at the node budget."""
+        size = _size(value, self.limits.max_nodes - self.nodes + 1)
+        self.nodes += size
+        if self.nodes > self.limits.max_nodes:
+            raise _Abort(Problem("CLR007", line, col, "alias expansion is too large (an alias bomb?)"))
+
+    def _check_tag(self, event, default: str) -> None:
+        tag = event.tag
+        if tag is None or tag == "!" or tag == default:
+            return
+        if tag not in _SAFE_TAGS:
+            line, col = _at(event.start_mark)
+            raise _Abort(
+                Problem("CLR004", line, col, f"tag {tag!r} is not allowed; only plain YAML values are", "remove the tag")
+            )
+
+    def _scalar(self, event: ScalarEvent) -> tuple[Any, str | None]:
+        self._check_tag(event, _STR)
+        value = event.value
+        if event.tag is not None and event.tag != "!":
+            tag = event.tag
+        elif event.implicit[0]:  # plain (unquoted) scalar: YAML 1.1 resolves its type from its text
+            tag = _resolver.resolve(yaml.ScalarNode, value, event.implicit)
+        else:
+            return value, None
+        if tag == _STR:
+            return value, None
+        if tag == _MERGE:
+            line, col = _at(event.start_mark)
+            raise _Abort(
+                Problem("CLR008", line, col, "merge keys ('<<') are not allowed", "write the keys out in full")
+            )
+        try:
+            constructed = _constructor.construct_object(yaml.ScalarNode(tag, value, event.start_mark, event.end_mark))
+        except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:
+            line, col = _at(event.start_mark)
+            raise _Abort(Problem("CLR001", line, col, f"cannot read value {value!r}: {exc}"))
+        return constructed, value
+
+    def _child_path(self, stack: list[list]) -> Path_ | None:
+        if not stack:
+            return ()
+        container, path, pending, _, _ = stack[-1]
+        if isinstance(container, list):
+            return path + (len(container),)
+        if pending is _NO_KEY:
+            return None  # a collection in key position
+        return path + (pending,)
+
+    def _emit(self, stack: list[list], value: Any, loc: tuple[int, int], event, plain_text: str | None = None) -> None:
+        if not stack:
+            self.doc.data = value
+            self.doc.values[()] = loc
+            return
+        frame = stack[-1]
+        container, path, pending, key_loc, _ = frame
+        if isinstance(container, list):
+            child = path + (len(container),)
+            container.append(value)
+        elif pending is _NO_KEY:
+            if isinstance(value, (dict, list)):
+                raise _Abort(Problem("CLR001", *loc, "a mapping or list used as a key; keys must be plain strings"))
+            try:
+                hash(value)
+            except TypeError:  # pragma: no cover
+                raise _Abort(Problem("CLR001", *loc, "an unhashable key"))
+            if value in container:
+                first = self.doc.keys.get(path + (value,), (0, 0))
+                raise _Abort(
+                    Problem(
+                        "CLR003",
+                        *loc,
+                        f"duplicate key {value!r} (first defined at line {first[0]})",
+                        "remove one of the two; YAML would silently keep only the last",
+                    )
+                )
+            frame[2] = value
+            frame[3] = loc
+            self.doc.keys[path + (value,)] = loc
+            if plain_text is not None:
+                self.doc.plain[path + (value, "[key]")] = plain_text
+            return
+        else:
+            child = path + (pending,)
+            container[pending] = value
+            frame[2] = _NO_KEY
+        self.doc.values[child] = loc
+        if plain_text is not None:
+            self.doc.plain[child] = plain_text
+
+
+class _NoKey:
+    def __repr__(self) -> str:  # pragma: no cover
+        return "<no key>"
+
+
+_NO_KEY = _NoKey()
+
+
+def _size(value: Any, budget: int) -> int:
+    stack = [value]
+    n = 0
+    while stack and n <= budget:
+        item = stack.pop()
+        n += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return n
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
+    try:
+        size = path.stat().st_size
+        if size > limits.max_bytes:
+            doc = YamlDoc()
+            doc.problems.append(
+                Problem("CLR007", 1, 1, f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes")
+            )
+            return doc
+        raw = path.read_bytes()
+    except OSError as exc:
+        doc = YamlDoc()
+        doc.problems.append(Problem("CLR009", 1, 1, f"cannot read the file: {exc.strerror or exc}"))
+        return doc
+    return parse_yaml(raw, limits)
