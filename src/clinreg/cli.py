@@ -213,6 +213,14 @@ def _register_optional_commands() -> None:
             command = getattr(mod, name, None)
             if command is not None:
                 main.add_command(command)
+    review_group = main.commands.get("review")
+    try:
+        workflow = importlib.import_module("clinreg.cli_workflow")
+    except ModuleNotFoundError:
+        return
+    if isinstance(review_group, click.Group):
+        for command in getattr(workflow, "review_commands", ()):
+            review_group.add_command(command)
 
 
 _register_optional_commands()

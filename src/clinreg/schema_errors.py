@@ -130,6 +130,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
         loc = tuple(err["loc"])
         etype = err["type"]
         path, is_key = _data_path(doc.data, loc)
+        if etype == "union_tag_invalid":  # point at the tag's own value, e.g. `encoding: string_sets`
+            path = path + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
         if (path, etype) in seen:
             continue
         seen.add((path, etype))

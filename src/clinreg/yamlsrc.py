@@ -60,13 +60,19 @@ class YamlDoc:
     keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     # Plain (unquoted) scalars that YAML turned into something other than a string, with their source text.
     plain: dict[Path_, str] = field(default_factory=dict)
+    containers: set = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
     first_line: str = ""
 
     def where(self, path: Path_) -> tuple[int, int]:
-        """The location of the value at `path`, or of its nearest located ancestor."""
+        """The location of the value at `path`, or of its nearest located ancestor.
+
+        A mapping or list is located at its key, where a reader looks for it, not at its first child.
+        """
         path = tuple(path)
         while path:
+            if path in self.containers and path in self.keys:
+                return self.keys[path]
             if path in self.values:
                 return self.values[path]
             path = path[:-1]
@@ -167,6 +173,8 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
     message = (exc.problem or exc.context or "invalid YAML").strip()
     hint = None
     bad_line = text.split("\n")[line - 1] if 0 < line <= text.count("\n") + 1 else ""
+    if "nesting depth" in message:
+        return Problem("CLR007", line, col, "nesting deeper than the parser allows")
     if "\t" in message or "\t" in bad_line[: max(col, 1)]:
         message = "a tab character where YAML expects spaces"
         hint = "indent with spaces; YAML does not allow tabs for indentation"
@@ -215,6 +223,7 @@ class _Builder:
                     line, col = _at(event.start_mark)
                     raise _Abort(Problem("CLR001", line, col, "a mapping or list used as a key; keys must be plain strings"))
                 self.doc.values[path] = _at(event.start_mark)
+                self.doc.containers.add(path)
                 stack.append([container, path, _NO_KEY, None, event.anchor])
                 continue
             if isinstance(event, (MappingEndEvent, SequenceEndEvent)):

@@ -22,6 +22,11 @@ class Context:
         return self.reg.tasks()
 
     @cached_property
+    def incomplete(self) -> bool:
+        """True when some dataset file failed to load, so coverage gaps may be caused by that failure."""
+        return any(f.kind == "dataset" and f.model is None for f in self.reg.files)
+
+    @cached_property
     def task_datasets(self) -> dict[str, list[str]]:
         """task id -> ids of datasets with a mapping that measures it."""
         out: dict[str, list[str]] = {}

@@ -56,7 +56,9 @@ def remote_code(ctx: Context) -> Iterable[Diagnostic]:
     Good:
         source: {type: huggingface, repo: x/y, splits: [test]}
     """
-    for ds_id, sf in ctx.reg.dataset_files.items():
+    for sf in ctx.reg.files:  # including records that failed the schema: the key is dangerous either way
+        if sf.kind != "dataset":
+            continue
         for path, value in _walk(sf.doc.data):
             if path and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"} and value is True:
                 yield ctx.at("CLR702", sf, path, "`trust_remote_code` is set; clinreg never runs dataset loading scripts",

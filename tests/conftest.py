@@ -1,0 +1,40 @@
+"""Shared fixtures: keep every cache out of $HOME, and give tests small registry trees."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from trees import write_tree  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+REALDATA = REPO.parent / "shared" / "realdata"
+
+# Set before any test module is collected: huggingface_hub and datasets read these when first imported.
+_CACHE = Path(tempfile.mkdtemp(prefix="clinreg-test-cache-"))
+os.environ.update({
+    "HF_HOME": str(_CACHE / "hf"),
+    "HF_DATASETS_CACHE": str(_CACHE / "datasets"),
+    "HF_HUB_CACHE": str(_CACHE / "hub"),
+    "XDG_CACHE_HOME": str(_CACHE / "xdg"),
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    """A small valid registry tree in tmp_path."""
+    return write_tree(tmp_path / "reg")

@@ -1,0 +1,207 @@
+"""One minimal broken variant of the good tree per rule code: each must yield that code at the right file and line."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinreg.rules.engine import validate
+from trees import GOOD_TREE, line_of, replace_in, write_tree
+
+DS = "registry/datasets/qa_set.yaml"
+DS2 = "registry/datasets/plans.yaml"
+CAT = "taxonomy/care.yaml"
+TAX = "taxonomy/taxonomy.yaml"
+REL = "registry/releases.yaml"
+
+# (case id, file, [(old, new), ...], expected code, text on the expected line, expected severity)
+CASES = [
+    ("tab", DS, [("  repo: owner/qa_set", "\trepo: owner/qa_set")], "CLR001", "repo: owner", "error"),
+    ("duplicate-key", DS, [("name: QA set\n", "name: QA set\nname: Other\n")], "CLR003", "name: Other", "error"),
+    ("python-tag", DS, [("description: Yes/no/maybe questions.", "description: !!python/object/apply:os.system [ls]")],
+     "CLR004", "description:", "error"),
+    ("unquoted-yes-key", DS, [('map: {"yes": A', "map: {yes: A")], "CLR005", "map: {yes", "error"),
+    ("unquoted-yes-choice", DS, [('fixed: ["yes", "no"', 'fixed: [yes, "no"')], "CLR005", "fixed: [yes", "error"),
+    ("octal-id", CAT, [("id: plan_treatment", "id: 012")], "CLR005", "id: 012", "error"),
+    ("merge-key", DS, [("access: {tier: public}", "access: {<<: {tier: public}}")], "CLR008", "access:", "error"),
+    ("unknown-key", DS, [("licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}")], "CLR101", "licence:", "error"),
+    ("wrong-type", DS, [("    splits: [test]", "    splits: test")], "CLR102", "    splits: test", "error"),
+    ("missing-field", DS, [("access: {tier: public}\n", "")], "CLR103", "id: qa_set", "error"),
+    ("bad-enum", DS, [("tier: public", "tier: publc")], "CLR104", "tier: publc", "error"),
+    ("bad-union-tag", DS, [("encoding: string_set", "encoding: string_sets")], "CLR104", "encoding: string_sets", "error"),
+    ("empty-list", DS, [("tasks: [answer_questions]", "tasks: []")], "CLR105", "tasks: []", "error"),
+    ("todo", DS, [("description: Yes/no/maybe questions.", "description: TODO describe")], "CLR106", "description: TODO", "warning"),
+    ("no-header", DS, [("# yaml-language-server: $schema=../../schemas/dataset.schema.json\n", "")], "CLR107", "id: qa_set", "warning"),
+    ("id-format", DS, [("  - id: qa_set", "  - id: QA-set")], "CLR202", "- id: QA-set", "error"),
+    ("duplicate-task", CAT, [("id: rank_differentials", "id: answer_questions")], "CLR203", "id: answer_questions\n        name: Rank", "error"),
+    ("dangling-task", DS, [("tasks: [answer_questions]", "tasks: [answer_question]")], "CLR301", "tasks: [answer_question]", "error"),
+    ("unknown-category", TAX, [("categories: [care]", "categories: [care, cure]")], "CLR302", "categories:", "error"),
+    ("unknown-release", DS, [("added_in: 1.0.0", "added_in: 1.4.0")], "CLR303", "added_in: 1.4.0", "error"),
+    ("subcategory-no-tasks", CAT, [("""    tasks:
+      - id: plan_treatment
+        name: Plan treatment
+        definition: Write a treatment plan.
+        provenance: {kind: drafted}
+        review: {status: proposed}
+""", "    tasks: []\n")], "CLR401", "- id: treatment", "error"),
+    ("subcategory-no-datasets", DS2, [("tasks: [plan_treatment]", "tasks: [rank_differentials]")], "CLR402", None, "error"),
+    ("task-total", TAX, [("task_total: 3", "task_total: 4")], "CLR405", "task_total: 4", "warning"),
+    ("map-not-one-to-one", DS, [('"maybe": C}', '"maybe": B}'), ('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')],
+     "CLR501", "map:", "error"),
+    ("letters-gap", DS, [('"maybe": C}', '"maybe": D}')], "CLR502", "map:", "error"),
+    ("binary-no-positive", DS, [(', "maybe": C}', "}"), ('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')],
+     "CLR503", "label:", "error"),
+    ("unlabeled-collides", DS, [("""    label:
+      encoding: string_set
+      column: answer
+      map: {"yes": A, "no": B, "maybe": C}""", """    label: {encoding: index, column: cop, base: 0, count: 3, unlabeled: 0}""")],
+     "CLR504", "label: {encoding: index", "error"),
+    ("choices-count", DS, [('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')], "CLR505", "fixed:", "error"),
+    ("number-no-tolerance", DS2, [("label: {encoding: free_text, column: plan}", "label: {encoding: number, column: plan}")],
+     "CLR506", "label: {encoding: number", "error"),
+    ("variants-free-text", DS2, [("    metric: {name: jury}", "    variants: [{id: a, columns: {x: y}, label: '0'}]\n    metric: {name: jury}")],
+     "CLR507", "variants:", "error"),
+    ("not-semver", DS, [("version: 1.0.0\n", "version: v1\n")], "CLR601", "version: v1", "error"),
+    ("release-order", REL, [("current: 1.1.0", "current: 1.0.0")], "CLR602", "current: 1.0.0", "error"),
+    ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
+    ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702", "trust_remote_code", "error"),
+    ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.}",
+                           "source: {type: local, description: Held by a hospital., path: ../../etc}")], "CLR703", "source:", "error"),
+    ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
+    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
+    ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
+    ("sourced-no-citation", CAT, [("provenance: {kind: source, citation: {text: A paper}}", "provenance: {kind: source}")],
+     "CLR707", "provenance: {kind: source}", "error"),
+    ("stale-approval", CAT, [("""        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: proposed}""", """        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: approved, content_hash: "sha256:00", reviewers: [{name: Dr Who, decision: approved}]}""")],
+     "CLR801", "definition: Rank candidate", "warning"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_broken_variant_reports_code_file_and_line(tmp_path, case):
+    _, rel, replacements, code, needle, severity = case
+    text = GOOD_TREE[rel]
+    for old, new in replacements:
+        text = replace_in(text, old, new)
+    root = write_tree(tmp_path / "reg", {rel: text})
+    found = [d for d in validate(root).diagnostics if d.code == code]
+    assert found, f"expected {code}; got {[(d.code, d.message) for d in validate(root).diagnostics]}"
+    d = found[0]
+    assert d.severity == severity
+    if needle is None:  # coverage rules point at the subcategory in the category file
+        assert d.file == CAT and d.line == line_of(GOOD_TREE[CAT], "- id: treatment")
+        return
+    assert d.file == rel
+    expected_line = line_of(text, needle.split("\n")[0]) if "\n" not in needle else _line_of_block(text, needle)
+    assert d.line == expected_line, (d, expected_line)
+
+
+def _line_of_block(text: str, block: str) -> int:
+    return text[: text.index(block)].count("\n") + 1
+
+
+def test_every_rule_code_has_a_broken_variant():
+    import clinreg.rules.engine  # noqa: F401
+    from clinreg.rules.base import RULES
+
+    tested = {c[3] for c in CASES} | {
+        "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
+    }
+    assert set(RULES) <= tested, f"rules without a test: {sorted(set(RULES) - tested)}"
+
+
+def test_unknown_key_hint_suggests_the_closest_key(tmp_path):
+    text = replace_in(GOOD_TREE[DS], "licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}")
+    [d] = [d for d in validate(write_tree(tmp_path, {DS: text})).diagnostics if d.code == "CLR101"]
+    assert d.hint == "did you mean `note`?"
+    assert d.column == text.splitlines()[d.line - 1].index("notes") + 1
+
+
+def test_bad_enum_hint_suggests_the_closest_value(tmp_path):
+    text = replace_in(GOOD_TREE[DS], "tier: public", "tier: publc")
+    [d] = [d for d in validate(write_tree(tmp_path, {DS: text})).diagnostics if d.code == "CLR104"]
+    assert d.hint == "did you mean `public`?"
+
+
+def test_unquoted_yes_names_the_trap_and_the_fix(tmp_path):
+    text = replace_in(GOOD_TREE[DS], 'map: {"yes": A', "map: {yes: A")
+    [d] = [d for d in validate(write_tree(tmp_path, {DS: text})).diagnostics if d.code == "CLR005"]
+    assert "boolean true" in d.message
+    assert d.hint.startswith('quote it: "yes"')
+
+
+def test_all_problems_are_reported_not_only_the_first(tmp_path):
+    text = GOOD_TREE[DS]
+    for old, new in [("tier: public", "tier: publc"), ("licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}"),
+                     ("    splits: [test]", "    splits: test")]:
+        text = replace_in(text, old, new)
+    cat = replace_in(GOOD_TREE[CAT], "id: rank_differentials", "id: Rank")
+    codes = sorted(d.code for d in validate(write_tree(tmp_path, {DS: text, CAT: cat})).diagnostics if d.severity == "error")
+    assert codes == ["CLR101", "CLR102", "CLR104", "CLR202"]
+
+
+def test_empty_file(tmp_path):
+    root = write_tree(tmp_path, {DS: ""})
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR002"]
+    assert (d.file, d.line) == (DS, 1)
+
+
+def test_non_utf8_is_located(tmp_path):
+    root = write_tree(tmp_path)
+    (root / DS).write_bytes(GOOD_TREE[DS].encode().replace(b"QA set", b"Caf\xe9 set"))
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR006"]
+    assert (d.file, d.line, d.column) == (DS, line_of(GOOD_TREE[DS], "QA set"), len("name: Caf") + 1)
+
+
+def test_deep_nesting_is_a_resource_error(tmp_path):
+    root = write_tree(tmp_path, {DS: "id: x\nnotes: " + "[" * 5000 + "]" * 5000 + "\n"})
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR007"]
+    assert d.file == DS and d.line == 2
+
+
+def test_alias_bomb_is_rejected_quickly(tmp_path):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]")
+    root = write_tree(tmp_path, {DS: "\n".join(lines) + "\n"})
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR007"]
+    assert d.file == DS
+
+
+def test_duplicate_dataset_id_and_file_name(tmp_path):
+    root = write_tree(tmp_path, {"registry/datasets/other.yaml": GOOD_TREE[DS]})
+    diags = validate(root).diagnostics
+    # files load in name order: other.yaml claims the id first, and is also misnamed; qa_set.yaml is the duplicate
+    assert [d.file for d in diags if d.code == "CLR201"] == [DS]
+    assert [d.file for d in diags if d.code == "CLR204"] == ["registry/datasets/other.yaml"]
+    root2 = write_tree(tmp_path / "b", {DS: None, "registry/datasets/renamed.yaml": GOOD_TREE[DS]})
+    [d] = [d for d in validate(root2).diagnostics if d.code == "CLR204"]
+    assert d.file == "registry/datasets/renamed.yaml" and d.line == line_of(GOOD_TREE[DS], "id: qa_set")
+
+
+def test_missing_releases_and_unlisted_category(tmp_path):
+    root = write_tree(tmp_path, {REL: None, "taxonomy/extra.yaml": GOOD_TREE[CAT].replace("id: care", "id: extra")
+                                 .replace("answer_questions", "aq2").replace("rank_differentials", "rd2")
+                                 .replace("plan_treatment", "pt2").replace("id: diagnosis", "id: d2")
+                                 .replace("id: treatment", "id: t2")})
+    diags = validate(root).diagnostics
+    assert {(d.file, d.line) for d in diags if d.code == "CLR304"} == {
+        (REL, 1), ("taxonomy/extra.yaml", line_of(GOOD_TREE[CAT], "id: care"))}
+
+
+def test_unrecognised_yaml_file_is_reported(tmp_path):
+    root = write_tree(tmp_path, {"registry/stray.yaml": "a: 1\n"})
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR305"]
+    assert d.file == "registry/stray.yaml"
+
+
+def test_symlink_out_of_the_root_is_refused(tmp_path):
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("id: secret\n")
+    root = write_tree(tmp_path / "reg")
+    (root / "registry/datasets/secret.yaml").symlink_to(outside)
+    [d] = [d for d in validate(root).diagnostics if d.code == "CLR009"]
+    assert d.file == "registry/datasets/secret.yaml"

@@ -1,0 +1,157 @@
+"""The core commands through click's CliRunner: output formats, exit codes and located errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from clinreg.cli import main
+from trees import GOOD_TREE, line_of, replace_in, write_tree
+
+DS = "registry/datasets/qa_set.yaml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_validate_clean_tree_exits_0(tree):
+    result = run("validate", "--root", str(tree))
+    assert result.exit_code == 0
+    assert "0 error(s), 1 warning(s)" in result.output
+
+
+def test_validate_json_shape_and_exit_1(tmp_path):
+    text = replace_in(GOOD_TREE[DS], "tier: public", "tier: publc")
+    root = write_tree(tmp_path, {DS: text})
+    result = run("validate", "--root", str(root), "--format", "json")
+    assert result.exit_code == 1
+    payload = json.loads(result.output)
+    [d] = [d for d in payload["diagnostics"] if d["severity"] == "error"]
+    assert set(d) == {"code", "severity", "file", "line", "column", "message", "hint"}
+    assert (d["code"], d["file"], d["line"]) == ("CLR104", DS, line_of(text, "tier: publc"))
+    # coverage infos about uncovered tasks are held back while a record fails to load
+    assert payload["summary"] == {"errors": 1, "warnings": 1, "infos": 1, "files": 5}
+
+
+def test_validate_text_looks_like_a_compiler(tmp_path):
+    text = replace_in(GOOD_TREE[DS], "tier: public", "tier: publc")
+    root = write_tree(tmp_path, {DS: text})
+    out = run("validate", "--root", str(root)).output
+    line = line_of(text, "tier: publc")
+    col = text.splitlines()[line - 1].index("publc") + 1
+    assert f"{DS}:{line}:{col}: CLR104 [error]" in out
+    assert "    hint: did you mean `public`?" in out
+
+
+def test_validate_github_annotations(tmp_path):
+    text = replace_in(GOOD_TREE[DS], "tier: public", "tier: publc")
+    root = write_tree(tmp_path, {DS: text})
+    out = run("validate", "--root", str(root), "--format", "github").output
+    assert f"::error file={DS},line={line_of(text, 'tier: publc')}," in out
+    assert "::warning file=registry/datasets/plans.yaml" in out
+
+
+def test_bad_root_is_a_usage_error(tmp_path):
+    result = CliRunner().invoke(main, ["validate", "--root", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "no such folder" in result.output
+    result = CliRunner().invoke(main, ["coverage", "--root", str(tmp_path)])
+    assert result.exit_code == 2 and "not a registry tree" in result.output
+
+
+def test_unknown_release_is_a_usage_error(tree):
+    result = CliRunner().invoke(main, ["coverage", "--root", str(tree), "--release", "9.9.9"])
+    assert result.exit_code == 2 and "not in registry/releases.yaml" in result.output
+
+
+def test_coverage_json_fields(tree):
+    data = json.loads(run("coverage", "--root", str(tree), "--format", "json").output)
+    assert data["release"] == "1.1.0"
+    assert data["totals"] == data["totals"] | {
+        "categories": 1, "subcategories": 2, "tasks": 3, "tasks_covered": 2, "tasks_drafted": 2,
+        "datasets": 2, "benchmarks": 2, "access": {"public": 1, "gated": 0, "private": 1}}
+    subs = {s["id"]: s for s in data["subcategories"]}
+    assert subs["diagnosis"] | {} == subs["diagnosis"]
+    assert {k: subs["diagnosis"][k] for k in ("name", "category", "tasks", "tasks_covered", "datasets", "thin")} == {
+        "name": "Diagnosis", "category": "care", "tasks": 2, "tasks_covered": 1, "datasets": ["qa_set"], "thin": True}
+
+
+def test_coverage_release_filters_records(tree):
+    data = json.loads(run("coverage", "--root", str(tree), "--format", "json", "--release", "1.0.0").output)
+    assert data["release"] == "1.0.0"
+    assert data["totals"]["datasets"] == 1 and data["totals"]["access"] == {"public": 1, "gated": 0, "private": 0}
+
+
+def test_coverage_table_fits_80_columns(tree):
+    out = run("coverage", "--root", str(tree)).output
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "Diagnosis" in out and "2 of 3 tasks were drafted" in out
+
+
+def test_coverage_refuses_a_tree_with_load_errors(tmp_path):
+    root = write_tree(tmp_path, {DS: "id: [unclosed\n"})
+    result = CliRunner().invoke(main, ["coverage", "--root", str(root)])
+    assert result.exit_code == 1
+    assert f"{DS}:" in result.output and "CLR001" in result.output
+
+
+def test_working_directory_tree_is_used(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    data = json.loads(run("coverage", "--format", "json").output)
+    assert data["taxonomy"]["id"] == "mini"
+
+
+def test_embedded_registry_is_used_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run("coverage", "--format", "json").output)
+    assert data["taxonomy"]["id"] == "medhelm"
+
+
+def test_rules_and_explain():
+    listing = run("rules", "--format", "json")
+    codes = [r["code"] for r in json.loads(listing.output)]
+    assert codes == sorted(codes) and "CLR005" in codes and len(codes) == len(set(codes))
+    text = run("explain", "clr005").output
+    assert "Bad:" in text and "Good:" in text and "PubMedQA" in text
+    assert json.loads(run("explain", "CLR301", "--format", "json").output)["name"] == "unknown-task"
+    missing = CliRunner().invoke(main, ["explain", "CLR999"])
+    assert missing.exit_code == 2 and "no rule" in missing.output
+
+
+def test_base_ref_requires_a_version_bump(tmp_path):
+    root = write_tree(tmp_path / "repo")
+    git = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True)  # noqa: E731
+    git("init", "-q", "-b", "main")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    changed = replace_in(GOOD_TREE[DS], "licence: {spdx: MIT}", "licence: {spdx: Apache-2.0}")
+    (root / DS).write_text(changed)
+    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"]).output)
+    [d] = [d for d in payload["diagnostics"] if d["code"] == "CLR603"]
+    assert (d["file"], d["line"]) == (DS, line_of(changed, "version: 1.0.0"))
+    (root / DS).write_text(changed.replace("version: 1.0.0", "version: 1.0.1"))
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"])
+    assert result.exit_code == 0
+    # a comment-only change needs no bump
+    (root / DS).write_text(GOOD_TREE[DS] + "# a comment\n")
+    assert CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main"]).exit_code == 0
+    bad = CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "no-such-ref"])
+    assert bad.exit_code == 2 and "not a git commit" in bad.output
+
+
+def test_validate_and_coverage_do_not_import_heavy_libraries(tmp_path):
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from clinreg.cli import main\n"
+        "for args in (['validate'], ['coverage'], ['coverage', '--format', 'json'], ['rules']):\n"
+        "    CliRunner().invoke(main, args)\n"
+        "heavy = sorted(m for m in ('datasets', 'pandas', 'pyarrow') if m in sys.modules)\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert out.stdout.strip() == ""
