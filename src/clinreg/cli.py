@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import click
+
+# pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
+# models use no plugins, and the scan is a large share of a short command's start-up time.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from clinreg import __version__
 

@@ -10,15 +10,12 @@ from typing import Any
 import yaml
 from yaml.events import (
     AliasEvent,
-    DocumentEndEvent,
     DocumentStartEvent,
     MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
     SequenceEndEvent,
     SequenceStartEvent,
-    StreamEndEvent,
-    StreamStartEvent,
 )
 
 try:  # The C parser is a fixed choice; the pure-Python one is only a fallback for odd platforms.
@@ -61,6 +58,8 @@ class YamlDoc:
     # Plain (unquoted) scalars that YAML turned into something other than a string, with their source text.
     plain: dict[Path_, str] = field(default_factory=dict)
     containers: set = field(default_factory=set)
+    # Every scalar value (not key) with its path, in file order: rules scan this instead of walking the tree.
+    scalars: list[tuple[Path_, Any]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_line: str = ""
 
@@ -183,6 +182,9 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
     return Problem("CLR001", line, col, f"YAML syntax error: {message}", hint)
 
 
+_IMPLICIT_FIRST_CHARS = frozenset(k for k in _resolver.yaml_implicit_resolvers if k is not None)
+
+
 class _Builder:
     """Build values from parser events (not from a composed node tree), so depth and alias limits apply as
     the file is read: the C composer recurses natively and would crash on hostile nesting."""
@@ -195,62 +197,69 @@ class _Builder:
         self.nodes = 0
 
     def run(self, text: str) -> None:
-        events = yaml.parse(text, Loader=_Loader)
+        loader = _Loader(text)
+        try:
+            self._consume(loader.get_event)
+        finally:
+            loader.dispose()
+
+    def _consume(self, next_event) -> None:
         documents = 0
         # Stack entries: [container, path, pending_key, key_loc, anchor]
         stack: list[list] = []
-        for event in events:
-            if isinstance(event, (StreamStartEvent, StreamEndEvent, DocumentEndEvent)):
+        limits, doc = self.limits, self.doc
+        while True:
+            event = next_event()  # pulled straight from the C parser: far cheaper than the `yaml.parse` generator
+            if event is None:
+                break
+            cls = type(event)
+            if cls is ScalarEvent:  # the common case first
+                self.nodes += 1
+                if self.nodes > limits.max_nodes:
+                    raise _Abort(Problem("CLR007", *_at(event.start_mark), f"the file has more than {limits.max_nodes:,} values"))
+                value, plain_text = self._scalar(event)
+                if event.anchor:
+                    self.anchors[event.anchor] = (value, _at(event.start_mark))
+                self._emit(stack, value, _at(event.start_mark), event, plain_text)
                 continue
-            if isinstance(event, DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    line, col = _at(event.start_mark)
-                    raise _Abort(Problem("CLR001", line, col, "a registry file holds a single YAML document; found a second '---'"))
-                continue
-            self.nodes += 1
-            if self.nodes > self.limits.max_nodes:
-                line, col = _at(event.start_mark)
-                raise _Abort(Problem("CLR007", line, col, f"the file has more than {self.limits.max_nodes:,} values"))
-            if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
-                self._check_tag(event, "tag:yaml.org,2002:map" if isinstance(event, MappingStartEvent) else "tag:yaml.org,2002:seq")
-                if len(stack) >= self.limits.max_depth:
-                    line, col = _at(event.start_mark)
-                    raise _Abort(Problem("CLR007", line, col, f"nesting deeper than {self.limits.max_depth} levels"))
-                container: Any = {} if isinstance(event, MappingStartEvent) else []
+            if cls is MappingStartEvent or cls is SequenceStartEvent:
+                self.nodes += 1
+                is_map = cls is MappingStartEvent
+                self._check_tag(event, "tag:yaml.org,2002:map" if is_map else "tag:yaml.org,2002:seq")
+                if len(stack) >= limits.max_depth:
+                    raise _Abort(Problem("CLR007", *_at(event.start_mark), f"nesting deeper than {limits.max_depth} levels"))
                 path = self._child_path(stack)
                 if path is None:
-                    line, col = _at(event.start_mark)
-                    raise _Abort(Problem("CLR001", line, col, "a mapping or list used as a key; keys must be plain strings"))
-                self.doc.values[path] = _at(event.start_mark)
-                self.doc.containers.add(path)
-                stack.append([container, path, _NO_KEY, None, event.anchor])
+                    raise _Abort(Problem("CLR001", *_at(event.start_mark), "a mapping or list used as a key; keys must be plain strings"))
+                doc.values[path] = _at(event.start_mark)
+                doc.containers.add(path)
+                stack.append([{} if is_map else [], path, _NO_KEY, None, event.anchor])
                 continue
-            if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+            if cls is MappingEndEvent or cls is SequenceEndEvent:
                 container, path, _, _, anchor = stack.pop()
                 if anchor:
-                    self.anchors[anchor] = (container, self.doc.values[path])
-                self._emit(stack, container, self.doc.values[path], event)
+                    self.anchors[anchor] = (container, doc.values[path])
+                self._emit(stack, container, doc.values[path], event)
                 continue
-            if isinstance(event, AliasEvent):
+            if cls is AliasEvent:
+                self.nodes += 1
                 self.aliases += 1
                 line, col = _at(event.start_mark)
-                if self.aliases > self.limits.max_aliases:
-                    raise _Abort(Problem("CLR007", line, col, f"more than {self.limits.max_aliases} aliases (*name); registry files need none"))
+                if self.aliases > limits.max_aliases:
+                    raise _Abort(Problem("CLR007", line, col, f"more than {limits.max_aliases} aliases (*name); registry files need none"))
                 if event.anchor not in self.anchors:
                     raise _Abort(Problem("CLR001", line, col, f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
                 value, _ = self.anchors[event.anchor]
                 self._charge(value, line, col)
                 self._emit(stack, _copy(value), (line, col), event)
                 continue
-            if isinstance(event, ScalarEvent):
-                value, plain_text = self._scalar(event)
-                if event.anchor:
-                    self.anchors[event.anchor] = (value, _at(event.start_mark))
-                self._emit(stack, value, _at(event.start_mark), event, plain_text)
-                continue
-        if documents == 0 or self.doc.data is _NO_KEY:
-            self.doc.data = None
+            if cls is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise _Abort(Problem("CLR001", *_at(event.start_mark), "a registry file holds a single YAML document; found a second '---'"))
+            # StreamStart, StreamEnd and DocumentEnd carry nothing
+        if documents == 0 or doc.data is _NO_KEY:
+            doc.data = None
 
     def _charge(self, value: Any, line: int, col: int) -> None:
         """Count what an alias would expand to, so a billion-laughs file stops at the node budget."""
@@ -275,6 +284,8 @@ class _Builder:
         if event.tag is not None and event.tag != "!":
             tag = event.tag
         elif event.implicit[0]:  # plain (unquoted) scalar: YAML 1.1 resolves its type from its text
+            if value and value[0] not in _IMPLICIT_FIRST_CHARS:
+                return value, None  # no implicit type starts with this character: a string
             tag = _resolver.resolve(yaml.ScalarNode, value, event.implicit)
         else:
             return value, None
@@ -340,6 +351,8 @@ class _Builder:
             container[pending] = value
             frame[2] = _NO_KEY
         self.doc.values[child] = loc
+        if type(value) is not dict and type(value) is not list:
+            self.doc.scalars.append((child, value))
         if plain_text is not None:
             self.doc.plain[child] = plain_text
 

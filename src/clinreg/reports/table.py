@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Any
 
 from rich.console import Console
@@ -44,7 +45,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         for row in data["tasks"]:
             table.add_row(row["name"], row["provenance"], row["review"], ", ".join(row["datasets"]) or "-")
     else:
-        table.add_column("Subcategory", overflow="fold", max_width=40)
+        table.add_column("Subcategory", no_wrap=True)
         for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst"):
             table.add_column(col, justify="right")
         table.add_column("Thin")
@@ -53,7 +54,9 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
             if s["category"] != current:
                 current = s["category"]
                 table.add_row(Text(s["category_name"], style="bold underline"), "", "", "", "", "", "")
-            table.add_row("  " + s["name"], str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
+            # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
+            name = textwrap.fill(s["name"], width=40, initial_indent="  ", subsequent_indent="    ")
+            table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
     console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "

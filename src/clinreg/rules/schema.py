@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from typing import Iterable
 
 from clinreg.diagnostics import Diagnostic
 from clinreg.rules.base import declare, rule
@@ -64,18 +64,6 @@ declare("CLR107", "schema-header", "warning", "The file has no yaml-language-ser
 """)
 
 
-def _todo_paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
-    if isinstance(value, str):
-        if "TODO" in value:
-            yield path
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _todo_paths(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _todo_paths(v, path + (i,))
-
-
 @rule("CLR106", "todo-marker", "warning", "A field still holds a TODO marker")
 def todo_markers(ctx: Context) -> Iterable[Diagnostic]:
     """
@@ -90,6 +78,8 @@ def todo_markers(ctx: Context) -> Iterable[Diagnostic]:
     for sf in ctx.reg.files:
         if sf.model is None:
             continue
-        for path in _todo_paths(sf.doc.data):
+        for path, value in sf.doc.scalars:
+            if type(value) is not str or "TODO" not in value:
+                continue
             field = ".".join(str(p) for p in path)
             yield ctx.at("CLR106", sf, path, f"`{field}` still holds a TODO marker", "fill in the value, or remove the field if it is optional")

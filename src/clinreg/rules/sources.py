@@ -59,20 +59,10 @@ def remote_code(ctx: Context) -> Iterable[Diagnostic]:
     for sf in ctx.reg.files:  # including records that failed the schema: the key is dangerous either way
         if sf.kind != "dataset":
             continue
-        for path, value in _walk(sf.doc.data):
-            if path and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"} and value is True:
+        for path, value in sf.doc.scalars:
+            if value is True and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"}:
                 yield ctx.at("CLR702", sf, path, "`trust_remote_code` is set; clinreg never runs dataset loading scripts",
                              "use a revision of the data that is plain files (parquet, JSON, CSV)")
-
-
-def _walk(value, path=()):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield path + (k,), v
-            yield from _walk(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _walk(v, path + (i,))
 
 
 def unsafe_local_path(text: str) -> str | None:
@@ -136,8 +126,8 @@ def urls(ctx: Context) -> Iterable[Diagnostic]:
     for sf in ctx.reg.files:
         if sf.model is None:
             continue
-        for path, value in _walk(sf.doc.data):
-            if not isinstance(value, str) or not path:
+        for path, value in sf.doc.scalars:
+            if type(value) is not str:
                 continue
             key = str(path[-1])
             lowered = value.strip().lower()
