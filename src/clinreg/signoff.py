@@ -1,0 +1,243 @@
+"""Record a clinician's review decision in a taxonomy file, changing only the lines of the item's `review` block."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from clinreg.hashing import review_hash
+from clinreg.model import Category
+from clinreg.safeio import atomic_write_bytes
+from clinreg.scaffold import yaml_scalar
+from clinreg.store import Registry, SourceFile
+from clinreg.yamlsrc import parse_yaml
+
+DECISIONS = ("approved", "rejected", "changes_requested")
+ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
+_REVIEW_ORDER = ("status", "reviewers", "date", "content_hash")
+_REVIEWER_ORDER = ("name", "orcid", "date", "decision", "note")
+
+
+class SignOffError(ValueError):
+    """A decision that cannot be recorded: unknown item, bad reviewer details, or a file that cannot be edited."""
+
+
+@dataclass
+class ReviewTarget:
+    kind: str  # task | subcategory
+    item: Any  # Task | Subcategory
+    file: SourceFile
+    path: tuple  # the item's path inside its category file
+
+
+@dataclass
+class SignOff:
+    kind: str
+    id: str
+    file: str
+    line: int
+    status: str
+    reviewer: dict[str, Any]
+    date: dt.date
+    content_hash: str
+    reviewers: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"item": self.id, "kind": self.kind, "file": self.file, "line": self.line, "status": self.status,
+                "reviewer": {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in self.reviewer.items()},
+                "date": self.date.isoformat(), "content_hash": self.content_hash, "reviewers": self.reviewers}
+
+
+def find_item(reg: Registry, item_id: str, kind: str | None = None) -> ReviewTarget:
+    """The task or subcategory with this id. Raises SignOffError with a did-you-mean hint."""
+    found: list[ReviewTarget] = []
+    for sub, _, sf, path in reg.subcategories():
+        if sub.id == item_id and kind in (None, "subcategory"):
+            found.append(ReviewTarget("subcategory", sub, sf, path))
+        for j, task in enumerate(sub.tasks):
+            if task.id == item_id and kind in (None, "task"):
+                found.append(ReviewTarget("task", task, sf, path + ("tasks", j)))
+    if len({t.kind for t in found}) > 1:
+        raise SignOffError(f"{item_id!r} is both a task and a subcategory id; add --kind task or --kind subcategory")
+    if found:
+        return found[0]
+    known = [s.id for s, *_ in reg.subcategories()] + list(reg.tasks())
+    close = difflib.get_close_matches(item_id, known, n=1, cutoff=0.6)
+    what = {"task": "task", "subcategory": "subcategory"}.get(kind or "", "task or subcategory")
+    message = f"no {what} {item_id!r} in the taxonomy"
+    if close:
+        message += f"; did you mean {close[0]!r}?"
+    elif any(d.severity == "error" and d.file.startswith("taxonomy/") for d in reg.diagnostics):
+        message += " (some taxonomy files have errors; run `clinreg validate`)"
+    else:
+        message += " (`clinreg coverage --by task --format markdown` lists the ids)"
+    raise SignOffError(message)
+
+
+def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid: str | None = None,
+             note: str | None = None, today: dt.date | None = None, kind: str | None = None) -> SignOff:
+    """Record `decision` on the item and write its file atomically. Only the item's review block changes."""
+    if decision not in DECISIONS:
+        raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
+    name = " ".join((reviewer or "").split())
+    if not name:
+        raise SignOffError("--reviewer must name the reviewer")
+    if orcid is not None and not ORCID.match(orcid.strip()):
+        raise SignOffError(f"--orcid {orcid!r} is not an ORCID iD such as 0000-0002-1825-0097")
+    today = today or dt.date.today()
+    target = find_item(reg, item_id, kind)
+    digest = review_hash(target.item.name, target.item.definition)
+    entry: dict[str, Any] = {"name": name}
+    if orcid:
+        entry["orcid"] = orcid.strip()
+    entry.update({"date": today, "decision": decision})
+    if note and note.strip():
+        entry["note"] = note.strip()
+
+    raw = target.file.path.read_bytes()
+    bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
+    text = raw[len(bom):].decode("utf-8")
+    data = target.file.doc.data
+    item_data = _get(data, target.path)
+    old_review = item_data.get("review") or {}
+    review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
+    review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
+    review["status"] = decision
+    review["reviewers"] = list(review.get("reviewers") or []) + [entry]
+    review["date"] = today
+    review["content_hash"] = digest
+    review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
+
+    new_text = splice_review(text, target.path, review)
+    _verify(new_text, data, target.path, review, target.file.rel)
+    atomic_write_bytes(target.file.path, bom + new_text.encode("utf-8"))
+    line, _ = target.file.where(*target.path)
+    return SignOff(target.kind, target.item.id, target.file.rel, line, decision, entry, today, digest, len(review["reviewers"]))
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for p in path:
+        data = data[p]
+    return data
+
+
+def _verify(new_text: str, old_data: Any, path: tuple, review: dict, rel: str) -> None:
+    """The edited file must parse to the old content with only the item's review replaced."""
+    doc = parse_yaml(new_text.encode("utf-8"))
+    expected = copy.deepcopy(old_data)
+    _get(expected, path)["review"] = review
+    if doc.problems or doc.data != expected:
+        raise SignOffError(f"{rel}: could not edit the review block safely; edit it by hand (the file was not changed)")
+    try:
+        Category.model_validate(doc.data)
+    except Exception as exc:  # pydantic ValidationError: the reviewer data breaks the schema
+        raise SignOffError(f"{rel}: the new review would not validate: {str(exc).splitlines()[0]}")
+
+
+# --------------------------------------------------------------------------------------------- the text splice
+
+
+def splice_review(text: str, path: tuple, review: dict) -> str:
+    """Replace (or insert) the `review` value of the mapping at `path`, leaving every other character as it was."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    loader = yaml.SafeLoader(text)  # the pure-Python loader: its marks index characters of `text`
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()
+    parent = _node_at(root, path)
+    if not isinstance(parent, yaml.MappingNode):
+        raise SignOffError("the item is not a mapping")
+    pair = next(((k, v) for k, v in parent.value if isinstance(k, yaml.ScalarNode) and k.value == "review"), None)
+    if pair is None:
+        return _insert_review(text, parent, review, nl)
+    key, value = pair
+    if parent.flow_style:
+        return text[: value.start_mark.index] + _flow(review) + text[value.end_mark.index:]
+    if isinstance(value, yaml.MappingNode) and not value.flow_style:
+        start, end = value.start_mark.index, _content_end(text, value)
+        lines = _block_lines(review, 0)
+        body = (nl + " " * value.start_mark.column).join(lines)
+        return text[:start] + body + text[end:]
+    between = text[key.end_mark.index: value.start_mark.index]
+    if between.strip() != ":":
+        return text[: value.start_mark.index] + _flow(review) + text[_content_end(text, value):]
+    indent = key.start_mark.column + 2
+    body = ":" + nl + nl.join(" " * indent + line for line in _block_lines(review, 0))
+    return text[: key.end_mark.index] + body + text[_content_end(text, value):]
+
+
+def _insert_review(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> str:
+    if parent.flow_style:
+        at = parent.end_mark.index - 1  # just before the closing brace
+        return text[:at] + ", review: " + _flow(review) + text[at:]
+    keys = [k.value for k, _ in parent.value]
+    # Put the review next to the definition it covers: before `tasks`, after the key that precedes it.
+    index = keys.index("tasks") - 1 if "tasks" in keys and keys.index("tasks") > 0 else len(keys) - 1
+    key, value = parent.value[index]
+    end = _content_end(text, value)
+    line_end = text.find("\n", end)
+    at = len(text) if line_end < 0 else line_end + 1
+    prefix = "" if at == len(text) and text.endswith("\n") else (nl if line_end < 0 else "")
+    indent = " " * key.start_mark.column
+    lines = [indent + "review:"] + [indent + "  " + line for line in _block_lines(review, 0)]
+    return text[:at] + prefix + nl.join(lines) + nl + text[at:]
+
+
+def _node_at(node: yaml.Node, path: tuple) -> yaml.Node:
+    for p in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next(v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(p))
+        elif isinstance(node, yaml.SequenceNode):
+            node = node.value[p]
+        else:
+            raise SignOffError("the item's location in the file could not be found")
+    return node
+
+
+def _content_end(text: str, node: yaml.Node) -> int:
+    """Index just after the node's last character of content (not the comments or blank lines after it)."""
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
+        last = node.value[-1]
+        return _content_end(text, last[1] if isinstance(node, yaml.MappingNode) else last)
+    end = node.end_mark.index
+    while end > node.start_mark.index and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def _block_lines(mapping: dict, indent: int) -> list[str]:
+    pad = " " * indent
+    lines: list[str] = []
+    for key, value in mapping.items():
+        k = yaml_scalar(key)
+        if isinstance(value, dict) and value:
+            lines.append(f"{pad}{k}:")
+            lines += _block_lines(value, indent + 2)
+        elif isinstance(value, list) and value:
+            lines.append(f"{pad}{k}:")
+            for item in value:
+                if isinstance(item, dict) and item:
+                    sub = _block_lines(item, indent + 4)
+                    lines.append(f"{pad}  - {sub[0].lstrip()}")
+                    lines += sub[1:]
+                else:
+                    lines.append(f"{pad}  - {_flow(item)}")
+        else:
+            lines.append(f"{pad}{k}: {_flow(value)}")
+    return lines
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{yaml_scalar(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return yaml_scalar(value)
+
