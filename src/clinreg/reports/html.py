@@ -1,0 +1,69 @@
+"""Render the HTML coverage report and the HTML review document from plain data, in a sandboxed Jinja environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clinreg import __version__
+from clinreg.coverage import TIERS
+from clinreg.reports import svg
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def environment():
+    """Autoescaping sandbox: every registry string reaches the page as text, whatever it contains."""
+    from jinja2 import FileSystemLoader, StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                                        trim_blocks=True, lstrip_blocks=True)
+    env.filters["thousands"] = lambda n: f"{n:,}".replace(",", "\u202f")
+    env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
+    return env
+
+
+def coverage_view(data: dict[str, Any]) -> dict[str, Any]:
+    """The coverage data plus chart geometry and lookups the template needs; no count is recomputed."""
+    task_names = {t["id"]: t["name"] for t in data["tasks"]}
+    most_tasks = max((s["tasks"] for s in data["subcategories"]), default=1)
+    most_datasets = max((len(s["datasets"]) for s in data["subcategories"]), default=1)
+    most_in_category = max((len(c["datasets"]) for c in data["categories"]), default=1)
+    rows = []
+    for sub in data["subcategories"]:
+        rows.append({**sub, "task_bar": svg.task_bar(sub["tasks_covered"], sub["tasks"], most_tasks),
+                     "tier_bar": svg.tier_bar(sub["access"], most_datasets),
+                     "step": svg.coverage_step(sub["tasks_covered"], sub["tasks"])})
+    uncovered = [{"id": s["id"], "name": s["name"], "category_name": s["category_name"],
+                  "tasks": [{"id": t, "name": task_names.get(t, t)} for t in s["uncovered_tasks"]]}
+                 for s in data["subcategories"] if s["uncovered_tasks"]]
+    totals = data["totals"]
+    return {
+        "data": data,
+        "totals": totals,
+        "version": __version__,
+        "rows": rows,
+        "heatmap": svg.heatmap(data),
+        "progress": svg.progress(totals["tasks_covered"], totals["tasks"]),
+        "tier_mix": svg.tier_mix(totals["access"]),
+        "category_mix": [{**c, "bar": svg.tier_bar(c["access"], most_in_category, width=420, height=16)}
+                         for c in data["categories"]],
+        "tier_legend": svg.tier_legend(),
+        "tier_colours": svg.TIER_COLOURS,
+        "steps": [svg.coverage_step(*pair) for pair in ((0, 1), (1, 10), (3, 10), (6, 10), (9, 10), (1, 1))],
+        "thin": [s for s in data["subcategories"] if s["thin"]],
+        "uncovered": uncovered,
+        "uncovered_count": sum(len(s["uncovered_tasks"]) for s in data["subcategories"]),
+        "sub_names": {s["id"]: s["name"] for s in data["subcategories"]},
+        "filtered": data["access_filter"] != list(TIERS),
+    }
+
+
+def render_coverage_html(data: dict[str, Any]) -> str:
+    return environment().get_template("coverage.html.j2").render(**coverage_view(data))
+
+
+def render_review_html(document: dict[str, Any]) -> str:
+    return environment().get_template("review.html.j2").render(doc=document, version=__version__,
+                                                                 tier_colours=svg.TIER_COLOURS)
