@@ -1,0 +1,249 @@
+"""One mapping applied to one Arrow batch of rows: label status, then the instances of the rows that pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+import pyarrow as pa
+
+from clinreg.build.choices import batch_choices, fixed_is_templated
+from clinreg.build.columns import as_strings, find_column, python_values
+from clinreg.build.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.build.labels import OK, BatchLabels, allowed_values, is_closed, normalise
+from clinreg.build.templates import ROW_VARIABLE, InputTemplate
+from clinreg.model import Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
+
+
+@dataclass
+class InstanceBatch:
+    """Instances of one batch, column by column; `rows()` gives them as Instance-shaped dicts."""
+
+    dataset: str
+    mapping: str
+    tasks: list[str]
+    split: str
+    variant: list[str | None] = field(default_factory=list)
+    source_index: list[int] = field(default_factory=list)
+    input: list[str] = field(default_factory=list)
+    choices: list[list[str]] = field(default_factory=list)
+    answer: list[str | None] = field(default_factory=list)
+    references: list[list[str]] = field(default_factory=list)
+    metadata: list[dict[str, Any]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.source_index)
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        stem = f"{self.dataset}/{self.mapping}/{self.split}/"
+        for variant, index, text, choices, answer, refs, meta in zip(
+            self.variant, self.source_index, self.input, self.choices, self.answer, self.references, self.metadata
+        ):
+            yield {
+                "id": f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}",
+                "dataset": self.dataset,
+                "mapping": self.mapping,
+                "tasks": self.tasks,
+                "split": self.split,
+                "variant": variant,
+                "input": text,
+                "choices": choices,
+                "answer": answer,
+                "references": refs,
+                "metadata": meta,
+                "source_index": index,
+            }
+
+
+class MappingBuild:
+    """A mapping compiled once (template, choices, label scheme) and applied batch by batch."""
+
+    def __init__(self, record: Dataset, mapping: Mapping) -> None:
+        self.record, self.mapping = record, mapping
+        self.where = f"{record.id}/{mapping.id}"
+        self.scheme = mapping.label
+        self.closed = is_closed(self.scheme)
+        self.template = InputTemplate(mapping.input_template, self.where)
+        spec = mapping.choices
+        self.fixed_templates = (
+            [InputTemplate(text, f"{self.where} choices") for text in spec.fixed] if fixed_is_templated(spec) else []
+        )
+        self.variants: list[Variant | None] = list(mapping.variants) or [None]
+
+    # ------------------------------------------------------------------ labels
+
+    def labels(self, table: pa.Table, variant: Variant | None) -> tuple[BatchLabels, Any]:
+        choices = batch_choices(self.mapping.choices, self.scheme, table, self.where) if self.closed else None
+        labels = normalise(
+            self.scheme,
+            table,
+            self.where,
+            choice_counts=None if choices is None else choices.counts(),
+            option_ids=None if choices is None else choices.ids,
+            variant_label=None if variant is None else variant.label,
+        )
+        return labels, choices
+
+    def status(self, table: pa.Table) -> tuple[np.ndarray, pa.Array]:
+        """Per-row status over all variants (the worst wins), and the source values for messages."""
+        status = np.zeros(table.num_rows, dtype=np.int8)
+        values = None
+        for variant in self.variants:
+            labels, _ = self.labels(table, variant)
+            status = np.maximum(status, labels.status)
+            values = labels.values if values is None else values
+        return status, values
+
+    def bad_label_message(self, split: str, indices: np.ndarray, values: pa.Array) -> str:
+        """`split 'test', rows 80, 81: column 'Error Flag' is empty; expected one of 0, 1`."""
+        found = values.to_pylist()
+        rows = ", ".join(str(i) for i in indices[:10]) + (f" and {len(indices) - 10} more" if len(indices) > 10 else "")
+        noun = "row" if len(indices) == 1 else "rows"
+        column = "the variant label" if self.mapping.variants else f"column {self.scheme.column!r}"
+        if all(v is None for v in found):
+            what = f"{column} is empty"
+        else:
+            shown = sorted({"empty" if v is None else repr(v) for v in found})
+            what = f"{column} holds {', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}"
+        allowed = allowed_values(self.scheme)
+        if isinstance(self.scheme, OptionIdScheme):
+            expected = f"expected the id of one of the row's options (at most {self.scheme.max_options})"
+        elif allowed:
+            expected = f"expected one of {', '.join(allowed)}"
+            if any(v in allowed for v in found):
+                expected += " that names an option the row has"
+        else:
+            expected = "expected a non-empty text"
+        return f"split {split!r}, {noun} {rows}: {what}; {expected}"
+
+    def bad_label(self, split: str, indices: np.ndarray, values: pa.Array) -> BadLabel:
+        return BadLabel(
+            f"{self.where}: {self.bad_label_message(split, indices, values)} "
+            f"(rows count from 0; --on-bad-label skip skips and counts such rows)"
+        )
+
+    # ------------------------------------------------------------------ instances
+
+    def instances(self, table: pa.Table, split: str, indices: np.ndarray) -> InstanceBatch:
+        """Instances of rows that all passed `status`: one per row, or one per variant per row."""
+        out = InstanceBatch(self.record.id, self.mapping.id, list(self.mapping.tasks), split)
+        n = table.num_rows
+        if n == 0:
+            return out
+        columns = self._template_columns(table)
+        metadata = self._metadata(table)
+        references = self._extra_references(table)
+        per_variant = []
+        for variant in self.variants:
+            labels, choices = self.labels(table, variant)
+            if not (labels.status == OK).all():
+                raise RecordProblem(f"{self.where}: split {split!r}: rows changed status between passes")
+            contexts = self._contexts(table, columns, variant)
+            per_variant.append(self._variant_columns(table, split, indices, contexts, variant, labels, choices, metadata, references))
+        if len(per_variant) == 1:
+            only = per_variant[0]
+            out.variant = [only["variant"]] * n
+            out.source_index = [int(i) for i in indices]
+            for name in ("input", "choices", "answer", "references", "metadata"):
+                setattr(out, name, only[name])
+            return out
+        # Several variants: each row's instances stay together, variants in record order.
+        out.variant = [columns["variant"] for _ in range(n) for columns in per_variant]
+        out.source_index = [int(i) for i in indices for _ in per_variant]
+        for name in ("input", "choices", "answer", "references", "metadata"):
+            setattr(out, name, [columns[name][i] for i in range(n) for columns in per_variant])
+        return out
+
+    def _variant_columns(self, table, split, indices, contexts, variant, labels, choices, metadata, references) -> dict:
+        n = table.num_rows
+        inputs, fixed = [], []
+        for i, context in enumerate(contexts):
+            inputs.append(self._render(self.template, context, split, indices[i]))
+            if self.fixed_templates:
+                fixed.append([self._render(t, context, split, indices[i]) for t in self.fixed_templates])
+        if not self.closed:
+            option_lists: list[list[str]] = [[] for _ in range(n)]
+        else:
+            option_lists = fixed if self.fixed_templates else choices.texts.to_pylist()
+        answers = labels.letters.to_pylist() if self.closed else [None] * n
+        gold = labels.gold_text.to_pylist() if labels.gold_text is not None else [None] * n
+        refs = [([g] if g is not None else []) + r for g, r in zip(gold, references)]
+        meta = metadata
+        if isinstance(self.scheme, NumberScheme):
+            bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist())
+            meta = [{**m, "lower": lo, "upper": hi} for m, (lo, hi) in zip(metadata, bounds)]
+        return {
+            "variant": None if variant is None else variant.id,
+            "input": inputs,
+            "choices": option_lists,
+            "answer": answers,
+            "references": refs,
+            "metadata": meta,
+        }
+
+    def _render(self, template: InputTemplate, context: dict[str, Any], split: str, index: int) -> str:
+        try:
+            return template.render_with_globals(context)
+        except TemplateFailure as err:
+            raise TemplateFailure(f"{template.where}: split {split!r}, row {index}: input_template failed: {err}") from None
+
+    def _template_columns(self, table: pa.Table) -> tuple[list[str], list[list[Any]]]:
+        """The columns the templates read, as Python values (all columns when a template uses `row`)."""
+        templates = [self.template, *self.fixed_templates]
+        names = table.column_names
+        if not any(t.uses_row for t in templates):
+            wanted = set().union(*(t.variables for t in templates))
+            names = [name for name in names if name in wanted]
+        return names, [python_values(find_column(table, name)) for name in names]
+
+    def _contexts(self, table: pa.Table, columns: tuple[list[str], list[list[Any]]], variant: Variant | None) -> list[dict]:
+        """One template context per row: sandbox globals, the row's columns, `row` itself, the variant's names."""
+        names, values = columns
+        base = self.template.globals
+        if any(t.uses_row for t in (self.template, *self.fixed_templates)):
+            contexts = []
+            for row_values in zip(*values):
+                row = dict(zip(names, row_values))
+                contexts.append({**base, **row, ROW_VARIABLE: row})
+        elif names:
+            contexts = []
+            for row_values in zip(*values):
+                context = base.copy()
+                context.update(zip(names, row_values))
+                contexts.append(context)
+        else:
+            contexts = [base.copy() for _ in range(table.num_rows)]
+        if variant is not None:
+            for name, column in variant.columns.items():
+                for context, value in zip(contexts, self._values(table, column, "variant column")):
+                    context[name] = value
+        return contexts
+
+    def _values(self, table: pa.Table, name: str, what: str) -> list[Any]:
+        column = find_column(table, name)
+        if column is None:
+            raise RecordProblem(f"{self.where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        return python_values(column)
+
+    def _metadata(self, table: pa.Table) -> list[dict[str, Any]]:
+        names = list(self.mapping.metadata_columns)
+        columns = [self._values(table, name, "metadata column") for name in names]
+        if not names:
+            return [{} for _ in range(table.num_rows)]
+        return [dict(zip(names, values)) for values in zip(*columns)]
+
+    def _extra_references(self, table: pa.Table) -> list[list[str]]:
+        refs: list[list[str]] = [[] for _ in range(table.num_rows)]
+        for name in self.mapping.references:
+            column = find_column(table, name)
+            if column is None:
+                raise RecordProblem(f"{self.where}: references column {name!r} is not in the data")
+            if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+                values = [[str(x) for x in v if x is not None] if v else [] for v in python_values(column)]
+            else:
+                values = [[] if v is None else [v] for v in as_strings(column).to_pylist()]
+            for ref, value in zip(refs, values):
+                ref.extend(value)
+        return refs
+

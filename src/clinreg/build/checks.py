@@ -1,0 +1,179 @@
+"""`check-data`: compare a local mirror with its record on the first rows of each split, as located diagnostics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from clinreg.build.batch import MappingBuild
+from clinreg.build.columns import has_column
+from clinreg.build.data_rules import DATA_RULES
+from clinreg.build.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.build.labels import BAD, OK
+from clinreg.build.sources import SplitReader, locate
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import Dataset, Mapping, NumberScheme
+
+Where = tuple  # a path into the record's YAML: keys and list indices
+
+
+class DataCheck:
+    """Diagnostics located in one record file."""
+
+    def __init__(self, record: Dataset, source_file: Any) -> None:
+        self.record, self.file = record, source_file
+        self.diagnostics: list[Diagnostic] = []
+
+    def add(self, code: str, path: Where, message: str, hint: str | None = None) -> None:
+        line, column = self.file.where(*path) if hasattr(self.file, "where") else (1, 1)
+        rel = getattr(self.file, "rel", f"registry/datasets/{self.record.id}.yaml")
+        self.diagnostics.append(Diagnostic(code, DATA_RULES[code][1], rel, line, column, message, hint))
+
+
+def check_data(record: Dataset, source_file: Any, data_dir: str | Path, rows: int, root: Path | None = None) -> list[Diagnostic]:
+    """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows."""
+    check = DataCheck(record, source_file)
+    location = locate(record, data_dir, root, hub=False)
+    reader = SplitReader(location, streaming=True)
+    try:
+        samples = _samples(check, reader, rows)
+        for i, mapping in enumerate(record.mappings):
+            _check_mapping(check, ("mappings", i), mapping, samples)
+    finally:
+        reader.close()
+    return check.diagnostics
+
+
+def _declared_splits(record: Dataset) -> Iterator[tuple[str, Where]]:
+    for j, split in enumerate(getattr(record.source, "splits", []) or []):
+        yield split, ("source", "splits", j)
+    for i, mapping in enumerate(record.mappings):
+        for j, split in enumerate(mapping.splits):
+            yield split, ("mappings", i, "splits", j)
+
+
+def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.Table | None]:
+    samples: dict[str, pa.Table | None] = {}
+    for split, path in _declared_splits(check.record):
+        if split in samples:
+            continue
+        try:
+            samples[split] = _head(reader, split, rows, check.record.id)
+        except SourceUnavailable as err:
+            samples[split] = None
+            text = str(err)
+            if "BuilderConfig" in text:
+                check.add("CLR901", ("source", "config"), text)
+            elif "split" in text.lower() and ("Unknown split" in text or "Bad split" in text):
+                check.add("CLR902", path, f"split {split!r} is not in mirror folder {reader.location.folder.name}: {text.split(': ', 2)[-1]}")
+            else:
+                check.add("CLR901", path, text)
+    return samples
+
+
+def _head(reader: SplitReader, split: str, rows: int, record_id: str) -> pa.Table:
+    tables, count = [], 0
+    for table in reader.batches(split, record_id, min(rows, 1000)):
+        tables.append(table)
+        count += table.num_rows
+        if count >= rows:
+            break
+    if not tables:
+        return pa.table({})
+    return pa.concat_tables(tables, promote_options="permissive").slice(0, rows)
+
+
+def _referenced(mapping: Mapping, path: Where, build: MappingBuild | None) -> Iterator[tuple[Where, str, str]]:
+    """Every column the mapping reads: (where in the record, column name, what it is for)."""
+    label = mapping.label
+    if not mapping.variants:
+        yield path + ("label", "column"), label.column, "label column"
+    if isinstance(label, NumberScheme):
+        for key in ("lower_column", "upper_column"):
+            if getattr(label, key):
+                yield path + ("label", key), getattr(label, key), "range column"
+    spec = mapping.choices
+    if spec is not None:
+        for j, name in enumerate(spec.columns or []):
+            yield path + ("choices", "columns", j), name, "choices column"
+        for key in ("struct", "items"):
+            if getattr(spec, key):
+                yield path + ("choices", key), getattr(spec, key), f"choices {key} column"
+    for key, what in (("references", "references column"), ("metadata_columns", "metadata column"), ("fields_read", "field read")):
+        for j, name in enumerate(getattr(mapping, key)):
+            yield path + (key, j), name, what
+    for j, variant in enumerate(mapping.variants):
+        for name, column in variant.columns.items():
+            yield path + ("variants", j, "columns", name), column, "variant column"
+    if build is not None:
+        variant_names = {name for v in mapping.variants for name in v.columns}
+        for template, where in [(build.template, path + ("input_template",))] + [
+            (t, path + ("choices", "fixed")) for t in build.fixed_templates
+        ]:
+            for name in sorted(template.variables - {"row"} - variant_names):
+                yield where, name, "template variable"
+            for name in sorted(template.row_keys):
+                yield where, name, "template column row[...]"
+
+
+def _check_mapping(check: DataCheck, path: Where, mapping: Mapping, samples: dict[str, pa.Table | None]) -> None:
+    try:
+        build = MappingBuild(check.record, mapping)
+    except RecordProblem as err:
+        check.add("CLR906", path + ("input_template",), str(err))
+        build = None
+    readable = {s: samples.get(s) for s in mapping.splits if samples.get(s) is not None and samples[s].num_columns}
+    missing_any = False
+    for where, name, what in _referenced(mapping, path, build):
+        absent = [s for s, table in readable.items() if not has_column(table.schema, name)]
+        if absent:
+            missing_any = True
+            columns = ", ".join(readable[absent[0]].column_names)
+            check.add("CLR903", where, f"{what} {name!r} is not in split {', '.join(absent)} (columns: {columns})")
+    if build is None or missing_any:
+        return
+    for split, table in readable.items():
+        _check_rows(check, path, build, split, table)
+
+
+def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, table: pa.Table) -> None:
+    label_path = path + (("variants", 0, "label") if build.mapping.variants else ("label", "column"))
+    try:
+        status, values = build.status(table)
+    except BuildError as err:
+        check.add("CLR903", label_path, str(err))
+        return
+    indices = np.arange(table.num_rows)
+    empty = _empty_records(table)
+    bad_real = (status == BAD) & ~empty
+    bad_empty = (status == BAD) & empty
+    if bad_real.any():
+        chosen = np.flatnonzero(bad_real)
+        check.add("CLR904", label_path, build.bad_label_message(split, indices[chosen], values.take(pa.array(chosen))),
+                  "fix the record's label scheme, or the rows (row numbers count from 0)")
+    if bad_empty.any():
+        chosen = np.flatnonzero(bad_empty)
+        rows = ", ".join(map(str, chosen[:10])) + (" ..." if len(chosen) > 10 else "")
+        check.add("CLR905", label_path,
+                  f"split {split!r} has {len(chosen)} empty record(s) (rows {rows}): every column is null",
+                  "`clinreg build` stops on them; pass --on-bad-label skip to skip and count them")
+    keep = status == OK
+    try:
+        build.instances(table.filter(pa.array(keep)), split, indices[keep])
+    except TemplateFailure as err:
+        check.add("CLR906", path + ("input_template",), str(err))
+    except BuildError as err:
+        check.add("CLR903", path, str(err))
+
+
+def _empty_records(table: pa.Table) -> np.ndarray:
+    if table.num_columns == 0:
+        return np.zeros(table.num_rows, dtype=bool)
+    empty = pc.is_null(table.column(0))
+    for name in table.column_names[1:]:
+        empty = pc.and_(empty, pc.is_null(table.column(name)))
+    return np.asarray(pc.fill_null(empty, False).to_numpy(zero_copy_only=False), dtype=bool).reshape(-1)

@@ -1,0 +1,33 @@
+"""Build failures as one-line messages, each carrying the exit code the CLI should return."""
+
+from __future__ import annotations
+
+
+class BuildError(Exception):
+    """A build that cannot go on; the message is one line that names the dataset and, where known, the row."""
+
+    exit_code = 1
+
+
+class SourceUnavailable(BuildError):
+    """The data cannot be read: no mirror folder, offline hub, gated or private data, unreadable files."""
+
+    exit_code = 2
+
+
+class RecordProblem(BuildError):
+    """The record cannot drive a build: unknown mapping or split, a template that does not compile."""
+
+    exit_code = 2
+
+
+class BadLabel(BuildError):
+    """Rows whose gold label is outside the record's label scheme (with `--on-bad-label error`)."""
+
+    exit_code = 1
+
+
+class TemplateFailure(BuildError):
+    """The input template failed on a row: undefined variable, sandbox violation, size or time cap."""
+
+    exit_code = 1

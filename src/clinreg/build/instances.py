@@ -1,0 +1,180 @@
+"""Build a record's instances: pick mappings and splits, read Arrow batches, count skips, sample `--limit`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Literal
+
+import numpy as np
+import pyarrow as pa
+
+from clinreg.build.batch import InstanceBatch, MappingBuild
+from clinreg.build.errors import RecordProblem
+from clinreg.build.instance import Instance
+from clinreg.build.labels import BAD, OK, UNLABELED
+from clinreg.build.sampling import SplitSample, select_across
+from clinreg.build.sources import DataLocation, SplitReader, locate
+from clinreg.build.selection import select_mappings
+from clinreg.model import Dataset
+
+BATCH_ROWS = 1000
+OnBadLabel = Literal["error", "skip"]
+
+
+@dataclass
+class SplitTally:
+    """What happened to the rows of one split of one mapping."""
+
+    dataset: str
+    mapping: str
+    split: str
+    rows: int = 0
+    instances: int = 0
+    unlabeled: int = 0
+    skipped: int = 0
+    skipped_rows: list[int] = field(default_factory=list)
+
+    def notices(self) -> list[str]:
+        where = f"{self.dataset}/{self.mapping}: split {self.split!r}"
+        lines = []
+        if self.skipped:
+            rows = ", ".join(map(str, self.skipped_rows)) + (" ..." if self.skipped > len(self.skipped_rows) else "")
+            lines.append(f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows {rows})")
+        if self.unlabeled:
+            lines.append(f"{where}: skipped {self.unlabeled} unlabeled row(s)")
+        return lines
+
+
+@dataclass
+class BuildReport:
+    """Counts and resolved sources of a build, for stderr notices and the lock file."""
+
+    tallies: list[SplitTally] = field(default_factory=list)
+    locations: dict[str, DataLocation] = field(default_factory=dict)
+
+    @property
+    def instances(self) -> int:
+        return sum(t.instances for t in self.tallies)
+
+    @property
+    def skipped(self) -> int:
+        return sum(t.skipped for t in self.tallies)
+
+    def notices(self) -> list[str]:
+        return [line for tally in self.tallies for line in tally.notices()]
+
+
+class NoProgress:
+    def begin(self, label: str, total: int | None) -> None:
+        pass
+
+    def advance(self, rows: int) -> None:
+        pass
+
+
+def instance_batches(
+    record: Dataset,
+    mapping: str | None = None,
+    split: str | None = None,
+    data_dir: str | Path | None = None,
+    limit: int | None = None,
+    seed: int = 0,
+    streaming: bool = False,
+    *,
+    on_bad_label: OnBadLabel = "error",
+    root: Path | None = None,
+    report: BuildReport | None = None,
+    progress: NoProgress | None = None,
+    location: DataLocation | None = None,
+) -> Iterator[InstanceBatch]:
+    """Instances in batches, the way the exporters and the lock consume them."""
+    if limit is not None and limit < 1:
+        raise RecordProblem(f"{record.id}: --limit must be at least 1")
+    report = report if report is not None else BuildReport()
+    progress = progress or NoProgress()
+    plans = select_mappings(record, mapping, split)
+    builds = [(MappingBuild(record, m), splits) for m, splits in plans]
+    location = location or locate(record, data_dir, root)
+    report.locations[record.id] = location
+    reader = SplitReader(location, streaming=streaming)
+    try:
+        for build, splits in builds:
+            tallies = {s: SplitTally(record.id, build.mapping.id, s) for s in splits}
+            report.tallies.extend(tallies.values())
+            passing = (
+                (s, _passing_rows(reader, build, s, tallies[s], on_bad_label, progress)) for s in splits
+            )
+            yield from _emit(build, passing, tallies, limit, seed)
+    finally:
+        reader.close()
+
+
+def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: int | None, seed: int) -> Iterator[InstanceBatch]:
+    if limit is None:
+        for split, rows in passing:
+            for table, indices in rows:
+                batch = build.instances(table, split, indices)
+                tallies[split].instances += len(batch)
+                yield batch
+        return
+    samples = []
+    for split, rows in passing:
+        sample = SplitSample(limit, seed, split)
+        for table, indices in rows:
+            sample.add(table, indices)
+        samples.append(sample)
+    for sample, (table, indices) in zip(samples, select_across(samples, limit)):
+        for start in range(0, len(indices), BATCH_ROWS):
+            chunk = table.slice(start, BATCH_ROWS)
+            batch = build.instances(chunk, sample.split, indices[start : start + BATCH_ROWS])
+            tallies[sample.split].instances += len(batch)
+            yield batch
+
+
+def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: SplitTally, on_bad_label: OnBadLabel, progress) -> Iterator[tuple[pa.Table, np.ndarray]]:
+    """Batches of the rows whose label fits the scheme, with their source indices; counts the others."""
+    progress.begin(f"{build.where} {split}", reader.num_rows(split, build.record.id))
+    offset = 0
+    for table in reader.batches(split, build.record.id, BATCH_ROWS):
+        n = table.num_rows
+        indices = np.arange(offset, offset + n, dtype=np.int64)
+        offset += n
+        tally.rows += n
+        status, values = build.status(table)
+        bad = np.flatnonzero(status == BAD)
+        if len(bad):
+            if on_bad_label == "error":
+                raise build.bad_label(split, indices[bad], values.take(pa.array(bad)))
+            tally.skipped += len(bad)
+            tally.skipped_rows.extend(int(i) for i in indices[bad][: max(0, 10 - len(tally.skipped_rows))])
+        tally.unlabeled += int((status == UNLABELED).sum())
+        keep = status == OK
+        progress.advance(n)
+        yield (table, indices) if keep.all() else (table.filter(pa.array(keep)), indices[keep])
+
+
+def build_instances(
+    record: Dataset,
+    mapping: str | None = None,
+    split: str | None = None,
+    data_dir: str | Path | None = None,
+    limit: int | None = None,
+    seed: int = 0,
+    streaming: bool = False,
+    *,
+    on_bad_label: OnBadLabel = "error",
+    root: Path | None = None,
+    report: BuildReport | None = None,
+) -> Iterator[Instance]:
+    """Instances of a record's mapping(s), validated, in split order and source order.
+
+    Reads `data_dir/<owner>__<name>` when given, else the hub at the pinned revision (never offline, never
+    a loading script). `limit` keeps a seeded sample of that many source rows per mapping. Rows whose label
+    is outside the scheme raise BadLabel, or are skipped and counted in `report` with `on_bad_label="skip"`.
+    """
+    for batch in instance_batches(
+        record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label, root=root, report=report
+    ):
+        for row in batch.rows():
+            yield Instance.model_validate(row)

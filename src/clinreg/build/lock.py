@@ -1,0 +1,154 @@
+"""The lock file: per mapping, the source read (hub revision or mirror hash) and the sha256 of its instances."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinreg.build.errors import BuildError
+from clinreg.model import Dataset
+from clinreg.safeio import atomic_write_text
+
+LOCK_VERSION = 1
+COMPARED = ("record_version", "source", "splits", "instances", "instances_sha256", "skipped_rows", "unlabeled_rows")
+
+
+class LockMissing(BuildError):
+    exit_code = 1
+
+
+class LockUnreadable(BuildError):
+    exit_code = 2
+
+
+def pinned(record: Dataset) -> str | None:
+    return getattr(record.source, "revision", None) or getattr(record.source, "commit", None)
+
+
+def compute_lock(
+    records: dict[str, Dataset],
+    data_dir: str | Path | None,
+    *,
+    on_bad_label: str = "error",
+    hub: bool = False,
+    root: Path | None = None,
+) -> dict[str, Any]:
+    """Build every mapping that can be built; list the others under `skipped` with the reason."""
+    from clinreg.build.export import hash_instances
+    from clinreg.build.instances import BuildReport, instance_batches
+    from clinreg.build.sources import locate
+
+    locked: dict[str, Any] = {}
+    skipped: dict[str, str] = {}
+    for record_id in sorted(records):
+        record = records[record_id]
+        keys = [f"{record_id}/{m.id}" for m in record.mappings]
+        try:
+            location = locate(record, data_dir, root, hub=hub)
+            source = location.describe()
+        except BuildError as err:
+            skipped.update({key: _portable(err, data_dir) for key in keys})
+            continue
+        for mapping, key in zip(record.mappings, keys):
+            report = BuildReport()
+            try:
+                batches = instance_batches(record, mapping.id, data_dir=data_dir, on_bad_label=on_bad_label,
+                                           root=root, report=report, location=location)
+                digest, count = hash_instances(batches)
+            except BuildError as err:
+                skipped[key] = _portable(err, data_dir)
+                continue
+            locked[key] = {
+                "dataset": record_id,
+                "mapping": mapping.id,
+                "record_version": record.version,
+                "pinned": pinned(record),
+                "source": source,
+                "splits": list(mapping.splits),
+                "instances": count,
+                "instances_sha256": digest,
+                "skipped_rows": report.skipped,
+                "unlabeled_rows": sum(t.unlabeled for t in report.tallies),
+                "on_bad_label": on_bad_label,
+            }
+    return {"clinreg_lock": LOCK_VERSION, "mappings": locked, "skipped": skipped}
+
+
+def _portable(err: BuildError, data_dir: str | Path | None) -> str:
+    """The reason without the local --data-dir path, so that lock files match across machines."""
+    text = str(err)
+    return text.replace(f" {data_dir}", "") if data_dir is not None else text
+
+
+def write_lock(path: Path, lock: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(lock, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def read_lock(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise LockMissing(f"no lock file at {path}; run `clinreg lock` first")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise LockUnreadable(f"{path}: not a readable lock file ({' '.join(str(err).split())})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("mappings"), dict):
+        raise LockUnreadable(f"{path}: not a clinreg lock file (no `mappings` object)")
+    return data
+
+
+@dataclass
+class LockCheck:
+    """The outcome of `lock --check`: drifted mappings, the ones that still match, and the ones not checked."""
+
+    drift: list[str] = field(default_factory=list)
+    matching: list[str] = field(default_factory=list)
+    unchecked: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"drift": self.drift, "matching": self.matching, "unchecked": self.unchecked}
+
+    def render(self, path: Path) -> str:
+        lines = [f"drift: {d}" for d in self.drift]
+        lines += [f"not checked: {key}: {why}" for key, why in sorted(self.unchecked.items())]
+        verdict = f"{len(self.drift)} drifted" if self.drift else "no drift"
+        lines.append(f"{path}: {verdict}, {len(self.matching)} matching, {len(self.unchecked)} not checked")
+        return "\n".join(lines)
+
+
+def compare(old: dict[str, Any], new: dict[str, Any], records: dict[str, Dataset]) -> LockCheck:
+    """Compare a fresh lock with the file. Mappings that cannot be built now are reported, not counted as drift."""
+    check = LockCheck()
+    known = {f"{r.id}/{m.id}" for r in records.values() for m in r.mappings}
+    for key, entry in sorted(new["mappings"].items()):
+        before = old["mappings"].get(key)
+        if before is None:
+            check.drift.append(f"{key}: built now but not in the lock")
+            continue
+        changed = [name for name in COMPARED if before.get(name) != entry.get(name)]
+        if changed:
+            check.drift.append(f"{key}: " + "; ".join(_change(name, before.get(name), entry.get(name)) for name in changed))
+        else:
+            check.matching.append(key)
+    for key in sorted(old["mappings"]):
+        if key not in known:
+            check.drift.append(f"{key}: in the lock but no longer in the registry")
+        elif key not in new["mappings"]:
+            check.unchecked[key] = new["skipped"].get(key, "not built")
+    return check
+
+
+def _change(name: str, before: Any, after: Any) -> str:
+    def short(value: Any) -> str:
+        text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else value
+        return text[:16] + "..." if len(text) > 19 else text
+
+    return f"{name} changed ({short(before)} -> {short(after)})"
+
+
+def render_summary(lock: dict[str, Any], path: Path) -> str:
+    lines = [f"locked {key}: {e['instances']} instance(s), sha256 {e['instances_sha256'][:12]}" for key, e in sorted(lock["mappings"].items())]
+    lines += [f"skipped {key}: {why}" for key, why in sorted(lock["skipped"].items())]
+    lines.append(f"wrote {path}: {len(lock['mappings'])} locked, {len(lock['skipped'])} skipped")
+    return "\n".join(lines)

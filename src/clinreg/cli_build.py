@@ -1,0 +1,204 @@
+"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.build (imported only when they run)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+LOCK_FILE = "clinreg.lock.json"
+
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded registry).",
+)
+data_dir_option = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None,
+    help="Local mirror: one folder per source, named <owner>__<name> after its hub or GitHub repo.",
+)
+bad_label_option = click.option(
+    "--on-bad-label", type=click.Choice(["error", "skip"]), default="error", show_default=True,
+    help="A row whose label is outside the scheme stops the build (error) or is skipped and counted (skip).",
+)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
+    click.echo(f"clinreg: error: {message}", err=True)
+    return click.exceptions.Exit(code)
+
+
+def _registry(root: Path | None):
+    from clinreg.paths import RootError
+    from clinreg.store import load_registry
+
+    try:
+        return load_registry(root)
+    except (RootError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+
+
+def _record(reg, dataset: str):
+    if dataset in reg.datasets:
+        return reg.datasets[dataset]
+    if any(f.kind == "dataset" and Path(f.rel).stem == dataset for f in reg.files):
+        raise fail(f"{dataset}: the record does not validate; run `clinreg validate`")
+    raise fail(f"no dataset {dataset!r} in {reg.root} (known: {', '.join(sorted(reg.datasets)) or 'none'})")
+
+
+@contextmanager
+def _guard(what: str) -> Iterator[None]:
+    """Turn every failure of the build path into one located line on stderr, never a traceback."""
+    from clinreg.build.errors import BuildError
+
+    try:
+        yield
+    except click.exceptions.Exit:
+        raise
+    except BuildError as err:
+        raise fail(str(err), err.exit_code) from None
+    except OSError as err:
+        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
+    except Exception as err:
+        if os.environ.get("CLINREG_DEBUG"):
+            raise
+        raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
+
+
+class _Bar:
+    """Progress on stderr through rich, shown only on a terminal."""
+
+    def __init__(self, progress) -> None:
+        self.progress, self.task = progress, None
+
+    def begin(self, label: str, total: int | None) -> None:
+        if self.task is not None:
+            self.progress.update(self.task, visible=False)
+        self.task = self.progress.add_task(label, total=total)
+
+    def advance(self, rows: int) -> None:
+        self.progress.advance(self.task, rows)
+
+
+@contextmanager
+def _progress(quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        yield _Bar(progress)
+
+
+def _quiet_datasets() -> None:
+    import datasets
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
+
+
+@click.command("build")
+@click.argument("dataset")
+@click.option("--mapping", default=None, metavar="M", help="Build only this mapping (default: every mapping of the record).")
+@click.option("--split", default=None, metavar="S", help="Build only this split (default: the mapping's splits).")
+@data_dir_option
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="A seeded sample of N source rows per mapping.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
+@click.option("--streaming", is_flag=True, help="Read batch by batch, keeping memory bounded.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet", "hf"]), default="jsonl", show_default=True)
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
+@bad_label_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
+@root_option
+def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, root):
+    """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
+    if fmt != "jsonl" and output is None:
+        raise fail(f"--format {fmt} needs -o PATH")
+    reg = _registry(root)
+    record = _record(reg, dataset)
+    with _guard(dataset):
+        from clinreg.build.selection import select_mappings
+        from clinreg.build.sources import locate
+
+        # Decided before datasets and pyarrow are imported, so that an offline hub fails in well under a second.
+        select_mappings(record, mapping, split)
+        location = locate(record, data_dir, reg.root)
+
+        from clinreg.build.export import write_instances
+        from clinreg.build.instances import BuildReport, instance_batches
+
+        _quiet_datasets()
+        report = BuildReport()
+        with _progress(quiet) as bar:
+            batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
+                                       root=reg.root, report=report, progress=bar, location=location)
+            count = write_instances(batches, fmt, output)
+    for tally in report.tallies:
+        for line in tally.notices():
+            if not quiet or "outside the scheme" in line:
+                click.echo(f"clinreg: {line}", err=True)
+    if not quiet:
+        click.echo(f"built {count} instance(s) of {dataset} -> {output or 'stdout'}", err=True)
+
+
+@click.command("check-data")
+@click.argument("dataset")
+@click.option("--data-dir", type=click.Path(path_type=Path), required=True,
+              help="Local mirror: one folder per source, named <owner>__<name> after its hub or GitHub repo.")
+@click.option("--rows", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+              help="Check the first N rows of each split.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@root_option
+def check_data(dataset, data_dir, rows, fmt, root):
+    """Check a local copy against its record: splits, columns, template variables and sampled labels."""
+    from clinreg.diagnostics import RENDERERS, Report
+
+    reg = _registry(root)
+    record = _record(reg, dataset)
+    with _guard(dataset):
+        from clinreg.build.checks import check_data as run_checks
+
+        _quiet_datasets()
+        diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root)
+    report = Report(diagnostics=diagnostics, files=1)
+    click.echo(RENDERERS[fmt](report))
+    raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
+
+
+@click.command("lock")
+@click.option("--check", is_flag=True, help="Do not write; exit 1 and name every mapping whose instances drifted.")
+@data_dir_option
+@click.option("--hub", is_flag=True, help="Also build records without a mirror folder from the hub (needs network).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=f"Lock file (default: {LOCK_FILE} at the registry root).")
+@bad_label_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@root_option
+def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
+    """Record, per mapping, the source revision or mirror hash and the sha256 of its instances."""
+    import json
+
+    reg = _registry(root)
+    path = output or reg.root / LOCK_FILE
+    with _guard("lock"):
+        from clinreg.build import lock as locking
+
+        _quiet_datasets()
+        old = locking.read_lock(path) if check else None
+        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root)
+        if check:
+            outcome = locking.compare(old, fresh, reg.datasets)
+            click.echo(json.dumps(outcome.to_dict(), indent=2) if fmt == "json" else outcome.render(path))
+            raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
+        locking.write_lock(path, fresh)
+    if fmt == "json":
+        click.echo(json.dumps({"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}, indent=2))
+    else:
+        click.echo(locking.render_summary(fresh, path))

@@ -1,0 +1,95 @@
+"""Small hub-layout data folders and dataset records written into tmp_path for the build tests."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
+
+from clinreg.build.instances import BuildReport, build_instances
+from clinreg.model import Dataset
+
+EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
+
+
+def hub_folder(data_dir: Path, repo: str, splits: dict[str, Any], fmt: str = "parquet", config: str = "default") -> Path:
+    """A folder laid out like a hub repo: data/<split>.<ext> plus a README whose front matter declares them."""
+    folder = data_dir / repo.replace("/", "__")
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    entries = []
+    for split, rows in splits.items():
+        path = folder / "data" / f"{split}.{EXTENSIONS[fmt]}"
+        write_rows(path, rows, fmt)
+        entries.append(f"  - split: {split}\n    path: data/{split}.{EXTENSIONS[fmt]}")
+    front = f"---\nconfigs:\n- config_name: {config}\n  data_files:\n" + "\n".join(entries) + "\n---\n\n# fixture\n"
+    (folder / "README.md").write_text(front, encoding="utf-8")
+    return folder
+
+
+def write_rows(path: Path, rows: Any, fmt: str) -> None:
+    if fmt == "parquet":
+        table = rows if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows)
+        pq.write_table(table, path)
+    elif fmt == "jsonl":
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    else:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+BASE_RECORD: dict[str, Any] = {
+    "id": "fixture",
+    "name": "Fixture",
+    "version": "1.0.0",
+    "added_in": "1.0.0",
+    "description": "A test fixture.",
+    "access": {"tier": "public"},
+    "licence": {"spdx": "MIT"},
+    "citation": {"text": "A paper"},
+    "source": {"type": "huggingface", "repo": "owner/fixture", "config": None, "splits": ["test"], "revision": None},
+    "mappings": [],
+}
+
+
+def record_dict(mapping: dict[str, Any], *, id: str = "fixture", repo: str = "owner/fixture", splits: list[str] | None = None, **top: Any) -> dict[str, Any]:
+    data = copy.deepcopy(BASE_RECORD)
+    data["id"] = id
+    data["source"]["repo"] = repo
+    data["source"]["splits"] = splits or ["test"]
+    full = {
+        "id": id, "tasks": ["answer_questions"], "splits": splits or ["test"], "input_template": "{{ question }}",
+        "metric": {"name": "exact_match"},
+    }
+    full.update(mapping)
+    data["mappings"] = [full]
+    data.update(top)
+    return data
+
+
+def record(mapping: dict[str, Any], **kwargs: Any) -> Dataset:
+    return Dataset.model_validate(record_dict(mapping, **kwargs))
+
+
+def build(rec: Dataset, data_dir: Path, **kwargs: Any) -> tuple[list, BuildReport]:
+    report = BuildReport()
+    instances = list(build_instances(rec, data_dir=data_dir, report=report, **kwargs))
+    return instances, report
+
+
+def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
+    """A registry root (taxonomy/ and registry/datasets/) holding the given records."""
+    root = base / "reg"
+    (root / "taxonomy").mkdir(parents=True, exist_ok=True)
+    (root / "registry" / "datasets").mkdir(parents=True, exist_ok=True)
+    for data in records:
+        text = "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(data, sort_keys=False)
+        (root / "registry" / "datasets" / f"{data['id']}.yaml").write_text(text, encoding="utf-8")
+    return root

@@ -1,0 +1,173 @@
+"""Build the real-data samples in ../shared/realdata and compare every gold label with the raw files, read independently."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from clinreg.cli_build import build, check_data
+from clinreg.model import LETTERS
+
+REPO = Path(__file__).resolve().parents[2]
+REALDATA = REPO.parent / "shared" / "realdata"
+
+pytestmark = [
+    pytest.mark.realdata,
+    pytest.mark.skipif(not REALDATA.is_dir(), reason=f"{REALDATA} is absent"),
+]
+
+
+@pytest.fixture(scope="module")
+def registry():
+    from clinreg.store import load_registry
+
+    return load_registry(REPO)
+
+
+def _record(registry, dataset_id):
+    if dataset_id not in registry.datasets:
+        pytest.skip(f"no valid record registry/datasets/{dataset_id}.yaml yet")
+    return registry.datasets[dataset_id]
+
+
+def _build(tmp_path, dataset_id, *extra, data_dir=REALDATA):
+    out = tmp_path / f"{dataset_id}.jsonl"
+    result = CliRunner().invoke(build, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir), "--format", "jsonl",
+                                        "-o", str(out), "--quiet", *extra], catch_exceptions=False)
+    rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() and result.exit_code == 0 else []
+    return result, rows
+
+
+def _parquet(folder, pattern):
+    (path,) = sorted((REALDATA / folder).glob(pattern))
+    return pq.read_table(path).to_pylist()
+
+
+def _letter(scheme, value):
+    return scheme.map[str(value)] if hasattr(scheme, "map") else value
+
+
+def test_pubmed_qa(registry, tmp_path):
+    scheme = _record(registry, "pubmed_qa").mappings[0].label
+    raw = _parquet("qiaojin__PubMedQA", "pqa_labeled/*.parquet")
+    result, rows = _build(tmp_path, "pubmed_qa")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == len(raw) == 100
+    for row, source in zip(rows, raw):
+        assert row["answer"] == scheme.map[source["final_decision"]]
+        assert row["choices"][LETTERS.index(row["answer"])] == source["final_decision"]
+        assert source["question"] in row["input"]
+
+
+def test_med_qa(registry, tmp_path):
+    _record(registry, "med_qa")
+    lines = (REALDATA / "GBaker__MedQA-USMLE-4-options" / "phrases_no_exclude_test.jsonl").read_text().splitlines()
+    raw = [json.loads(line) for line in lines]
+    result, rows = _build(tmp_path, "med_qa")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == len(raw) == 200
+    for row, source in zip(rows, raw):
+        assert row["answer"] == source["answer_idx"]
+        assert row["choices"] == [source["options"][k] for k in sorted(source["options"])]
+        assert row["choices"][LETTERS.index(row["answer"])] == source["answer"]
+
+
+def test_medcalc_bench(registry, tmp_path):
+    _record(registry, "medcalc_bench")
+    raw = _parquet("ncbi__MedCalc-Bench-v1.0", "data/*.parquet")
+    result, rows = _build(tmp_path, "medcalc_bench")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == len(raw) == 110
+    for row, source in zip(rows, raw):
+        assert row["references"][0] == source["Ground Truth Answer"] and row["answer"] is None
+        assert (row["metadata"]["lower"], row["metadata"]["upper"]) == (source["Lower Limit"], source["Upper Limit"])
+        assert row["metadata"]["Row Number"] == source["Row Number"]
+
+
+def test_medhallu_two_instances_per_row(registry, tmp_path):
+    record = _record(registry, "medhallu")
+    variants = {v.id: v for v in record.mappings[0].variants}
+    raw = _parquet("UTAustin-AIHealth__MedHallu", "pqa_labeled/*.parquet")
+    result, rows = _build(tmp_path, "medhallu")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == 2 * len(raw) == 200
+    for i, source in enumerate(raw):
+        for row in rows[2 * i: 2 * i + 2]:
+            variant = variants[row["variant"]]
+            assert row["source_index"] == i
+            assert row["answer"] == record.mappings[0].label.map[variant.label]
+            assert source[variant.columns["answer"]] in row["input"]
+
+
+def test_aci_bench(registry, tmp_path):
+    record = _record(registry, "aci_bench")
+    files = {"test1": "clinicalnlp_taskB_test1_full.json", "test2": "clinicalnlp_taskC_test2_full.json",
+             "test3": "clef_taskC_test3_full.json"}
+    folder = REALDATA / "wyim__aci-bench" / "data" / "challenge_data_json"
+    raw = [(split, e) for split in record.mappings[0].splits for e in json.loads((folder / files[split]).read_text())["data"]]
+    result, rows = _build(tmp_path, "aci_bench")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == len(raw) == 12
+    for row, (split, source) in zip(rows, raw):
+        assert row["split"] == split and row["references"] == [source["tgt"]] and row["metadata"]["file"] == source["file"]
+
+
+def test_ehr_sql(registry, tmp_path):
+    _record(registry, "ehr_sql")
+    folder = REALDATA / "glee4810__EHRSQL" / "dataset" / "ehrsql" / "eicu"
+    raw = [e for name in ("valid.json", "test.json") for e in json.loads((folder / name).read_text())]
+    result, rows = _build(tmp_path, "ehr_sql")
+    assert result.exit_code == 0, result.stderr
+    assert len(rows) == len(raw) == 200
+    for row, source in zip(rows, raw):
+        assert row["references"] == [source["query"]] and row["metadata"]["is_impossible"] == source["is_impossible"]
+
+
+def test_medec_empty_records(registry, tmp_path):
+    scheme = _record(registry, "medec").mappings[0].label
+    path = REALDATA / "abachaa__MEDEC" / "MEDEC-MS" / "MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        raw = list(csv.DictReader(handle))
+    labelled = [r for r in raw if r["Error Flag"] != ""]
+    assert (len(raw), len(labelled)) == (83, 80)
+    failed, _ = _build(tmp_path, "medec")
+    assert failed.exit_code == 1 and "rows 80, 81, 82" in failed.stderr and failed.stderr.count("\n") == 1
+    result, rows = _build(tmp_path, "medec", "--on-bad-label", "skip")
+    assert result.exit_code == 0 and "skipped 3 row(s)" in result.stderr
+    assert len(rows) == 80
+    for row, source in zip(rows, labelled):
+        assert row["answer"] == scheme.map[source["Error Flag"]] and row["metadata"]["Text ID"] == source["Text ID"]
+
+
+@pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])
+def test_check_data_passes_on_samples(registry, dataset_id):
+    _record(registry, dataset_id)
+    result = CliRunner().invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(REALDATA)])
+    assert result.exit_code == 0, result.output
+    assert "0 error(s)" in result.stdout
+
+
+def test_check_data_locates_a_corrupted_label(registry, tmp_path):
+    _record(registry, "pubmed_qa")
+    copy = tmp_path / "mirror" / "qiaojin__PubMedQA"
+    shutil.copytree(REALDATA / "qiaojin__PubMedQA", copy)
+    (path,) = sorted(copy.glob("pqa_labeled/*.parquet"))
+    table = pq.read_table(path)
+    decisions = table.column("final_decision").to_pylist()
+    decisions[5] = "perhaps"
+    index = table.schema.get_field_index("final_decision")
+    pq.write_table(table.set_column(index, table.schema.field(index), pa.array(decisions, pa.string())), path)
+    result = CliRunner().invoke(check_data, ["pubmed_qa", "--root", str(REPO), "--data-dir", str(tmp_path / "mirror")])
+    assert result.exit_code == 1
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("registry/datasets/pubmed_qa.yaml:") and "CLR904" in first
+    assert "row 5" in first and "'perhaps'" in first
+    line = int(first.split(":")[1])
+    assert "final_decision" in (REPO / "registry/datasets/pubmed_qa.yaml").read_text().splitlines()[line - 1]

@@ -1,0 +1,158 @@
+"""Source resolution and cache hygiene: never stale or foreign rows, fast offline failure, private data needs a folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from build_fixtures import build, hub_folder, record
+from clinreg.build.errors import SourceUnavailable
+from clinreg.build.sources import content_hash, folder_name, locate
+
+YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
+
+
+def _rows(*questions):
+    return [{"question": q, "answer": "yes"} for q in questions]
+
+
+def test_rewritten_file_is_not_served_stale(tmp_path):
+    folder = hub_folder(tmp_path, "owner/fixture", {"test": _rows("first")}, fmt="jsonl")
+    rec = record({"label": YES_NO})
+    assert [i.input for i in build(rec, tmp_path)[0]] == ["first"]
+    data = folder / "data" / "test.jsonl"
+    stat = data.stat()
+    data.write_text(json.dumps({"question": "other", "answer": "yes"}) + "\n")  # same size as before
+    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same mtime: only the bytes differ
+    assert [i.input for i in build(rec, tmp_path)[0]] == ["other"]
+
+
+def test_two_folders_with_the_same_name_do_not_share_rows(tmp_path):
+    rec = record({"label": YES_NO})
+    hub_folder(tmp_path / "one", "owner/fixture", {"test": _rows("from one")}, fmt="jsonl")
+    hub_folder(tmp_path / "two", "owner/fixture", {"test": _rows("from two")}, fmt="jsonl")
+    assert [i.input for i in build(rec, tmp_path / "one")[0]] == ["from one"]
+    assert [i.input for i in build(rec, tmp_path / "two")[0]] == ["from two"]
+
+
+def test_build_leaves_no_cache_behind(tmp_path):
+    import tempfile
+
+    hub_folder(tmp_path, "owner/fixture", {"test": _rows("q")})
+    before = set(Path(tempfile.gettempdir()).glob("clinreg-cache-*"))
+    build(record({"label": YES_NO}), tmp_path)
+    assert set(Path(tempfile.gettempdir()).glob("clinreg-cache-*")) == before
+
+
+def test_offline_hub_fails_fast_with_one_line(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    started = time.perf_counter()
+    with pytest.raises(SourceUnavailable) as err:
+        locate(record({"label": YES_NO}), None)
+    assert time.perf_counter() - started < 1.0
+    message = str(err.value)
+    assert "\n" not in message and "fixture" in message and "--data-dir" in message and "owner__fixture" in message
+
+
+def test_unreachable_hub_fails_fast(monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("HF_DATASETS_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the discard port: nothing listens there
+    started = time.perf_counter()
+    with pytest.raises(SourceUnavailable, match="unreachable"):
+        locate(record({"label": YES_NO}), None)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_private_and_local_records_need_a_data_dir(tmp_path):
+    private = record({"label": YES_NO}, access={"tier": "private", "instructions": "ask"})
+    with pytest.raises(SourceUnavailable, match="private.*--data-dir"):
+        locate(private, None)
+    local = record({"label": YES_NO}, source={"type": "local", "description": "held by a hospital"})
+    assert folder_name(local) == "fixture"
+    with pytest.raises(SourceUnavailable, match="private"):
+        locate(local, tmp_path)
+    hub_folder(tmp_path, "fixture", {"test": _rows("q")})
+    assert locate(local, tmp_path).folder == (tmp_path / "fixture").resolve()
+
+
+def test_github_source_reads_its_mirror_folder(tmp_path):
+    rec = record({"label": YES_NO}, source={"type": "github", "repo": "someone/repo", "paths": ["x.json"], "splits": ["test"]})
+    with pytest.raises(SourceUnavailable, match="someone__repo"):
+        locate(rec, None)
+    hub_folder(tmp_path, "someone/repo", {"test": _rows("q")})
+    assert [i.input for i in build(rec, tmp_path)[0]] == ["q"]
+
+
+def test_content_hash_follows_bytes(tmp_path):
+    folder = hub_folder(tmp_path, "owner/fixture", {"test": _rows("q")}, fmt="jsonl")
+    first = content_hash(folder)
+    (folder / ".cache").mkdir()
+    (folder / ".cache" / "junk").write_text("ignored")
+    assert content_hash(folder) == first
+    (folder / "data" / "test.jsonl").write_text(json.dumps({"question": "r", "answer": "yes"}) + "\n")
+    assert content_hash(folder) != first
+
+
+def test_cli_modules_do_not_import_the_data_stack():
+    code = (
+        "import sys, clinreg.cli, clinreg.cli_build, clinreg.build, clinreg.build.instance;"
+        "heavy = [m for m in ('datasets', 'pyarrow', 'pandas') if m in sys.modules];"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
+    import huggingface_hub
+    from huggingface_hub.errors import GatedRepoError
+
+    from clinreg.build import sources
+
+    def gated(self, *args, **kwargs):
+        err = GatedRepoError.__new__(GatedRepoError)
+        Exception.__init__(err, "403 gated, token hf_secret_value")
+        raise err
+
+    monkeypatch.setenv("HF_TOKEN", "hf_secret_value")
+    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", gated)
+    with pytest.raises(SourceUnavailable) as err:
+        locate(record({"label": YES_NO}), None)
+    assert "gated" in str(err.value) and "hf_secret_value" not in str(err.value) and "--data-dir" in str(err.value)
+
+
+def test_hub_transport_error_is_one_line(monkeypatch):
+    import huggingface_hub
+
+    from clinreg.build import sources
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("connection reset\nwith a second line")
+
+    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", broken)
+    with pytest.raises(SourceUnavailable) as err:
+        locate(record({"label": YES_NO}), None)
+    assert "\n" not in str(err.value) and "owner/fixture" in str(err.value)
+
+
+def test_hub_revision_is_resolved(monkeypatch):
+    import huggingface_hub
+
+    from clinreg.build import sources
+
+    class Info:
+        sha = "a" * 40
+
+    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", lambda self, repo, revision=None, timeout=None: Info())
+    location = locate(record({"label": YES_NO}), None)
+    assert location.describe() == {"kind": "hub", "repo": "owner/fixture", "revision": "a" * 40}
