@@ -254,7 +254,9 @@ class MappedScheme(Strict):
             "(CLEAR 1/0/2). `boolean`: true/false written as the strings in `map`."
         )
     )
-    column: NonEmpty = Field(description="The column holding the gold value.")
+    column: str | None = Field(
+        None, description="The column holding the gold value. Omit it only when every variant names its `label`."
+    )
     map: dict[str, str] = Field(
         min_length=2,
         description=(
@@ -289,13 +291,22 @@ LabelScheme = Annotated[
 
 
 class Variant(Strict):
-    """One instance built from a row; used when a row yields several instances (MedHallu)."""
+    """One instance built from a row; used when a row yields several instances (MedHallu, DischargeMe)."""
 
-    id: Id = Field(description="Suffix added to the instance id.")
+    id: Id = Field(description="Suffix added to the instance id; templates see it as `variant`.")
     columns: dict[str, str] = Field(
-        description="Template variables for this variant: name -> column to read (e.g. `answer: Ground Truth`)."
+        description=(
+            "Names this variant gives to source columns: name -> column to read (e.g. `answer: Ground Truth`). "
+            "The template sees each name, and a label scheme whose `column` is one of the names reads through it."
+        )
     )
-    label: str = Field(description="The gold source value of this variant, as the label scheme encodes it.")
+    label: str | None = Field(
+        None,
+        description=(
+            "A fixed gold source value for every instance of this variant (MedHallu: `\"0\"` for the factual answer). "
+            "Only for string_set, coded and boolean schemes; omit it to read the gold value from the scheme's column."
+        ),
+    )
 
 
 class Metric(Strict):

@@ -166,7 +166,7 @@ def test_variants_yield_one_instance_each(tmp_path):
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
     rec = record({
         "input_template": "{{ Question }}|{{ Knowledge | join(',') }}|{{ answer }}",
-        "label": {"encoding": "coded", "column": "label", "map": {"0": "A", "1": "B"}},
+        "label": {"encoding": "coded", "map": {"0": "A", "1": "B"}, "positive": "1"},
         "variants": [
             {"id": "factual", "columns": {"answer": "Ground Truth"}, "label": "0"},
             {"id": "hallucinated", "columns": {"answer": "Hallucinated Answer"}, "label": "1"},
@@ -176,3 +176,21 @@ def test_variants_yield_one_instance_each(tmp_path):
     assert [i.id for i in out] == ["fixture/fixture/test/0/factual", "fixture/fixture/test/0/hallucinated"]
     assert [i.input for i in out] == ["Q0|k1,k2|right", "Q0|k1,k2|wrong"]
     assert [i.answer for i in out] == ["A", "B"] and [i.variant for i in out] == ["factual", "hallucinated"]
+
+
+def test_free_text_variants_read_their_reference_through_the_named_column(tmp_path):
+    """DischargeMe: one row, two targets; each variant names the column the free-text label reads."""
+    rows = [{"text": "note", "bhc": "course text", "di": "instructions text"}]
+    hub_folder(tmp_path, "owner/fixture", {"test": rows})
+    rec = record({
+        "input_template": "{{ text }}: write the {{ variant | replace('_', ' ') }}",
+        "label": {"encoding": "free_text", "column": "target"},
+        "variants": [
+            {"id": "brief_hospital_course", "columns": {"target": "bhc"}},
+            {"id": "discharge_instructions", "columns": {"target": "di"}},
+        ],
+    })
+    out, _ = build(rec, tmp_path)
+    assert [i.input for i in out] == ["note: write the brief hospital course", "note: write the discharge instructions"]
+    assert [i.references for i in out] == [["course text"], ["instructions text"]]
+    assert [i.answer for i in out] == [None, None] and [i.choices for i in out] == [[], []]

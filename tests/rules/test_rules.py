@@ -60,6 +60,9 @@ CASES = [
      "CLR506", "label: {encoding: number", "error"),
     ("variants-free-text", DS2, [("    metric: {name: jury}", "    variants: [{id: a, columns: {x: y}, label: '0'}]\n    metric: {name: jury}")],
      "CLR507", "variants:", "error"),
+    ("variant-without-label-or-column", DS, [("      column: answer\n", ""),
+                                             ("    metric: {name: exact_match}", "    variants: [{id: a, columns: {x: y}}]\n    metric: {name: exact_match}")],
+     "CLR507", "variants:", "error"),
     ("not-semver", DS, [("version: 1.0.0\n", "version: v1\n")], "CLR601", "version: v1", "error"),
     ("release-order", REL, [("current: 1.1.0", "current: 1.0.0")], "CLR602", "current: 1.0.0", "error"),
     ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
@@ -107,7 +110,8 @@ def test_every_rule_code_has_a_broken_variant():
     import clinreg.rules.engine  # noqa: F401
     from clinreg.rules.base import RULES
 
-    tested = {c[3] for c in CASES} | {
+    # CLR9xx are check-data's codes, tested against data in tests/build/
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
     assert set(RULES) <= tested, f"rules without a test: {sorted(set(RULES) - tested)}"

@@ -77,13 +77,26 @@ class MappingBuild:
         choices = batch_choices(self.mapping.choices, self.scheme, table, self.where) if self.closed else None
         labels = normalise(
             self.scheme,
-            table,
+            self._label_table(table, variant),
             self.where,
             choice_counts=None if choices is None else choices.counts(),
             option_ids=None if choices is None else choices.ids,
             variant_label=None if variant is None else variant.label,
         )
         return labels, choices
+
+    def _label_table(self, table: pa.Table, variant: Variant | None) -> pa.Table:
+        """The batch as the label scheme sees it: a variant may name the column the scheme reads (DischargeMe)."""
+        column = getattr(self.scheme, "column", None)
+        if variant is None or variant.label is not None or column not in variant.columns:
+            return table
+        source = variant.columns[column]
+        if source not in table.column_names:
+            return table  # the scheme reports the missing column by its own name
+        values = table.column(source)
+        if column in table.column_names:
+            table = table.drop_columns([column])
+        return table.append_column(column, values)
 
     def status(self, table: pa.Table) -> tuple[np.ndarray, pa.Array]:
         """Per-row status over all variants (the worst wins), and the source values for messages."""
@@ -198,7 +211,7 @@ class MappingBuild:
         return names, [python_values(find_column(table, name)) for name in names]
 
     def _contexts(self, table: pa.Table, columns: tuple[list[str], list[list[Any]]], variant: Variant | None) -> list[dict]:
-        """One template context per row: sandbox globals, the row's columns, `row` itself, the variant's names."""
+        """One template context per row: sandbox globals, the row's columns, `row`, the variant's id and names."""
         names, values = columns
         base = self.template.globals
         if any(t.uses_row for t in (self.template, *self.fixed_templates)):
@@ -215,6 +228,8 @@ class MappingBuild:
         else:
             contexts = [base.copy() for _ in range(table.num_rows)]
         if variant is not None:
+            for context in contexts:
+                context["variant"] = variant.id  # so one template can word each variant's request
             for name, column in variant.columns.items():
                 for context, value in zip(contexts, self._values(table, column, "variant column")):
                     context[name] = value

@@ -56,6 +56,8 @@ def source_values(scheme: object, table: pa.Table, where: str, variant_label: st
     """The label column as strings; a variant's constant label when the mapping has variants."""
     if variant_label is not None:
         return pa.repeat(pa.scalar(variant_label, pa.string()), table.num_rows)
+    if scheme.column is None:
+        raise RecordProblem(f"{where}: the label scheme has no `column` and this variant gives no `label`")
     column = find_column(table, scheme.column)
     if column is None:
         raise RecordProblem(

@@ -57,7 +57,7 @@ def label_map(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR501", sf, path + ("label", "unlabeled", j),
                              f"{value!r} is both an unlabeled marker and a mapped label")
         for j, variant in enumerate(m.variants):
-            if variant.label not in s.map:
+            if variant.label is not None and variant.label not in s.map:
                 yield ctx.at("CLR501", sf, path + ("variants", j, "label"),
                              f"variant label {variant.label!r} is not a key of the label map", "use one of: " + ", ".join(s.map))
 
@@ -200,19 +200,30 @@ def number_tolerance(ctx: Context) -> Iterable[Diagnostic]:
                          "give both lower_column and upper_column, or absolute_tolerance / relative_tolerance")
 
 
-@rule("CLR507", "variants-need-mapped-scheme", "error", "Variants are used with a scheme that has no source values")
+@rule("CLR507", "variant-labels", "error", "Variants and the label scheme disagree on where the gold value is")
 def variants_scheme(ctx: Context) -> Iterable[Diagnostic]:
     """
-    `variants` build several instances from one row, each with a fixed gold label (MedHallu: the factual
-    answer is `0`, the hallucinated one `1`). That label is a source value, so the scheme must be
-    string_set, coded or boolean.
+    `variants` build several instances from one row. A variant either fixes its gold value with `label`
+    (MedHallu: the factual answer is `0`, the hallucinated one `1`), which only a string_set, coded or
+    boolean scheme can hold, or reads it through the scheme's `column`, which a variant may name
+    (DischargeMe: `columns: {target: brief_hospital_course}` with `label: {encoding: free_text, column: target}`).
+    A scheme without a `column` needs every variant to give its `label`.
 
     Bad:
         label: {encoding: free_text, column: answer}
         variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}]
     Good:
-        label: {encoding: coded, column: label, map: {"0": A, "1": B}, positive: "1"}
+        label: {encoding: coded, map: {"0": A, "1": B}, positive: "1"}
+        variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}, ...]
     """
     for sf, path, m in _mappings(ctx):
-        if m.variants and not isinstance(m.label, MappedScheme):
-            yield ctx.at("CLR507", sf, path + ("variants",), f"variants need a string_set, coded or boolean scheme, not {m.label.encoding}")
+        column = getattr(m.label, "column", None)
+        for j, variant in enumerate(m.variants):
+            if variant.label is not None and not isinstance(m.label, MappedScheme):
+                yield ctx.at("CLR507", sf, path + ("variants", j, "label"),
+                             f"a variant label needs a string_set, coded or boolean scheme, not {m.label.encoding}")
+            elif variant.label is None and column is None:
+                yield ctx.at("CLR507", sf, path + ("variants", j),
+                             f"variant {variant.id!r} gives no `label` and the scheme has no `column` to read it from")
+        if column is None and not m.variants:
+            yield ctx.at("CLR507", sf, path + ("label",), "the label scheme needs a `column` (only variants with labels can do without)")
