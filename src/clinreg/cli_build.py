@@ -112,14 +112,15 @@ def _quiet_datasets() -> None:
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="A seeded sample of N source rows per mapping.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @click.option("--streaming", is_flag=True, help="Read batch by batch, keeping memory bounded.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet", "hf"]), default="jsonl", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "parquet", "hf"]), default="jsonl", show_default=True,
+              help="jsonl: one instance per line; json: one array; parquet and hf need -o.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
 @bad_label_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
 @root_option
 def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
-    if fmt != "jsonl" and output is None:
+    if fmt in ("parquet", "hf") and output is None:
         raise fail(f"--format {fmt} needs -o PATH")
     reg = _registry(root)
     record = _record(reg, dataset)

@@ -69,6 +69,17 @@ def test_build_formats_agree(setup, tmp_path):
     assert saved[5]["metadata"] == {"qid": 5} and saved[5]["answer"] == lines[5]["answer"]
 
 
+def test_build_json_array_equals_the_jsonl_lines(setup, tmp_path):
+    root, data = setup
+    lines = _lines(run(build, "fixture", "--root", root, "--data-dir", data, "--quiet").stdout)
+    to_stdout = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet", "--format", "json")
+    assert to_stdout.exit_code == 0 and json.loads(to_stdout.stdout) == lines
+    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "json", "-o", tmp_path / "i.json").exit_code == 0
+    assert json.loads((tmp_path / "i.json").read_text()) == lines
+    empty = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet", "--format", "json", "--split", "test", "--limit", "1")
+    assert len(json.loads(empty.stdout)) == 1
+
+
 def test_parquet_needs_an_output(setup):
     root, data = setup
     result = run(build, "fixture", "--root", root, "--data-dir", data, "--format", "parquet")

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 from clinreg.build.batch import InstanceBatch
 from clinreg.safeio import atomic_open
 
-FORMATS = ("jsonl", "parquet", "hf")
+FORMATS = ("jsonl", "json", "parquet", "hf")
 
 
 def _json_default(value: Any) -> Any:
@@ -83,6 +83,8 @@ def write_instances(batches: Iterable[InstanceBatch], fmt: str, output: str | Pa
     """Write every instance; return how many. JSON lines go to stdout when `output` is None."""
     if fmt == "jsonl":
         return _write_jsonl(batches, output)
+    if fmt == "json":
+        return _write_json(batches, output)
     if output is None:
         raise ValueError(f"--format {fmt} needs -o PATH")
     if fmt == "parquet":
@@ -105,6 +107,36 @@ def _write_jsonl(batches: Iterable[InstanceBatch], output: str | Path | None) ->
         for line in canonical_lines(batches):
             handle.write(line)
             count += 1
+    return count
+
+
+def _json_array(batches: Iterable[InstanceBatch]) -> Iterator[str]:
+    """The instances as one JSON array, streamed piece by piece (one canonical instance per line)."""
+    first = True
+    yield "["
+    for line in canonical_lines(batches):
+        yield ("\n" if first else ",\n") + line.rstrip("\n")
+        first = False
+    yield "\n]\n" if not first else "]\n"
+
+
+def _write_json(batches: Iterable[InstanceBatch], output: str | Path | None) -> int:
+    count = 0
+
+    def counted() -> Iterator[InstanceBatch]:
+        nonlocal count
+        for batch in batches:
+            count += len(batch.source_index)
+            yield batch
+
+    if output is None or str(output) == "-":
+        for piece in _json_array(counted()):
+            sys.stdout.write(piece)
+        sys.stdout.flush()
+        return count
+    with atomic_open(output, "w") as handle:
+        for piece in _json_array(counted()):
+            handle.write(piece)
     return count
 
 
