@@ -77,7 +77,10 @@ def _extract_tree(root: Path, commit: str, target: Path) -> None:
     target.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         if hasattr(tarfile, "data_filter"):
-            tar.extractall(target, filter="data")
+            try:
+                tar.extractall(target, filter="data")
+            except tarfile.FilterError as exc:  # e.g. a committed link that points out of the tree
+                raise SideError(f"{commit[:12]}: refused to extract {exc.tarinfo.name!r}: {exc}") from None
         else:  # Python without extraction filters: git archive holds only the repository's own paths
             tar.extractall(target)
 

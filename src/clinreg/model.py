@@ -19,6 +19,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # a rule code, a hint and a location instead of a generic "string does not match" error.
 Id = Annotated[str, Field(min_length=1, max_length=120, description="A stable snake_case identifier.")]
 NonEmpty = Annotated[str, Field(min_length=1)]
+# `owner/name` (or a bare legacy hub name): one path component each, so a repo id can never name `..` or `/`.
+RepoId = Annotated[str, Field(pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=200)]
 
 
 class Strict(BaseModel):
@@ -147,7 +149,7 @@ class Access(Strict):
 
 class HubSource(Strict):
     type: Literal["huggingface"] = Field(description="The data is a Hugging Face hub dataset repository.")
-    repo: NonEmpty = Field(description="The hub repo id, `owner/name`.")
+    repo: RepoId = Field(description="The hub repo id, `owner/name`.")
     config: str | None = Field(None, description="The config (subset) name, or null for the default config.")
     splits: list[NonEmpty] = Field(min_length=1, description="The splits this record uses.")
     revision: str | None = Field(
@@ -161,7 +163,7 @@ class HubSource(Strict):
 
 class GitHubSource(Strict):
     type: Literal["github"] = Field(description="The data is a set of files in a GitHub repository.")
-    repo: NonEmpty = Field(description="`owner/name` of the GitHub repository.")
+    repo: RepoId = Field(description="`owner/name` of the GitHub repository.")
     commit: str | None = Field(None, description="The pinned commit (40 hex characters).")
     revision_note: str | None = Field(None, description="Why the commit is not pinned, when it is not.")
     paths: list[NonEmpty] = Field(min_length=1, description="The files read, relative to the repository root.")

@@ -60,8 +60,11 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
         base = Path(data_dir)
         if not base.is_dir():
             raise SourceUnavailable(f"{record.id}: --data-dir {base} is not a folder")
-        if (base / name).is_dir():
-            return DataLocation("mirror", config, folder=(base / name).resolve())
+        folder = (base / name).resolve()
+        if not folder.is_relative_to(base.resolve()) or folder == base.resolve():
+            raise SourceUnavailable(f"{record.id}: mirror folder name {name!r} does not name a folder inside --data-dir")
+        if folder.is_dir():
+            return DataLocation("mirror", config, folder=folder)
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
