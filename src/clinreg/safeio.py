@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,8 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, mode, **({} if binary else {"encoding": encoding, "newline": ""})) as handle:
+            # mkstemp makes the file 0600; give it the mode a plain open() would: the old file's, or 0666 minus umask.
+            os.fchmod(handle.fileno(), _mode_for(target))
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -40,6 +43,30 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
         except FileNotFoundError:
             pass
         raise
+    _fsync_folder(target.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable. The new file is already in place, so a failure here is not an error."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0o022)  # the only portable way to read the umask is to set it and put it back
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, overwrite: bool = True) -> None:

@@ -28,6 +28,9 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, bool]:
     for i, part in enumerate(loc):
         if part == "[key]":
             return tuple(path), True
+        if isinstance(node, dict) and part not in node and isinstance(part, str):
+            # pydantic writes a None (or other odd) key into `loc` as its str(): find the real key
+            part = next((k for k in node if not isinstance(k, str) and str(k) == part), part)
         if isinstance(node, dict) and part in node:
             path.append(part)
             node = node[part]
@@ -130,6 +133,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
         loc = tuple(err["loc"])
         etype = err["type"]
         path, is_key = _data_path(doc.data, loc)
+        if etype == "invalid_key":  # a top-level key that is not a string: a key type error, located at the key
+            etype, is_key = "string_type", True
         if etype == "union_tag_invalid":  # point at the tag's own value, e.g. `encoding: string_sets`
             path = path + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
         if (path, etype) in seen:

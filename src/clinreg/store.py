@@ -124,7 +124,14 @@ def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]
         if not base.is_dir():
             continue
         for path in sorted(base.rglob("*")):
-            if path.suffix not in (".yaml", ".yml") or path.is_dir():
+            if path.is_dir():
+                # rglob does not descend into linked folders; say so when one leads out of the tree.
+                if path.is_symlink() and not path.resolve().is_relative_to(real_root):
+                    diagnostics.append(make("CLR009", path.relative_to(root).as_posix(), 1, 1,
+                                            "a link to a folder outside the registry root; nothing in it is read",
+                                            "registry files must live inside the tree; copy them in instead"))
+                continue
+            if path.suffix not in (".yaml", ".yml"):
                 continue
             rel = path.relative_to(root).as_posix()
             try:
@@ -135,6 +142,9 @@ def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]
             if not real.is_relative_to(real_root):
                 diagnostics.append(make("CLR009", rel, 1, 1, "the file is a link to a place outside the registry root",
                                         "registry files must live inside the tree; copy the file in instead"))
+                continue
+            if not real.is_file():  # a FIFO or device file would block the reader
+                diagnostics.append(make("CLR009", rel, 1, 1, "not a regular file"))
                 continue
             found.append((rel, path))
     return found

@@ -19,8 +19,15 @@ def parse_semver(text: object) -> tuple | None:
     match = _SEMVER.match(text)
     if not match:
         return None
-    major, minor, patch, pre = int(match[1]), int(match[2]), int(match[3]), match[4]
+    try:
+        major, minor, patch = int(match[1]), int(match[2]), int(match[3])
+    except ValueError:  # a component past int()'s digit limit (4300) is not a version anyone means
+        return None
+    pre = match[4]
     if pre is None:
         return (major, minor, patch, 1, ())
-    parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre.split("."))
+    try:
+        parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre.split("."))
+    except ValueError:
+        return None
     return (major, minor, patch, 0, parts)

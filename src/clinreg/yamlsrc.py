@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ class Limits:
     max_depth: int = 40
     max_aliases: int = 16
     max_nodes: int = 200_000
+    # Converting a long plain number (a sexagesimal 1:2:3:..., or 1_1_1...) costs time quadratic in its length.
+    max_number_chars: int = 1000
 
 
 DEFAULT_LIMITS = Limits()
@@ -93,11 +96,20 @@ _SAFE_TAGS = {
     "tag:yaml.org,2002:seq",
 }
 _STR = "tag:yaml.org,2002:str"
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _MERGE = "tag:yaml.org,2002:merge"
 _resolver = yaml.resolver.Resolver()
 _constructor = yaml.constructor.SafeConstructor()
 _TRUE_FALSE = {"true", "false"}
-_AMBIGUOUS_INT = re.compile(r"^[-+]?(0[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d[\d_]*_[\d_]*)$")
+# Every alternative is anchored and unambiguous, so matching stays linear on hostile input. (An earlier
+# `\d[\d_]*_[\d_]*$` backtracked quadratically on `1_1_1_..._1.5`.)
+_AMBIGUOUS_INT = re.compile(r"^[-+]?(0[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)$")
+_UNDERSCORED_INT = re.compile(r"^[-+]?[0-9][0-9_]*$")
+# Characters refused before parsing: C0/C1 controls and non-characters (YAML forbids them), and the line
+# breaks that YAML 1.1 counts but GitHub and git do not (NEL, LS, PS, a CR without LF). Those would make
+# reported line numbers wrong, and would let a pull request hide a key on what a reviewer sees as one line.
+# Also a byte-order mark anywhere but the very start: libyaml reads one differently from str and from bytes.
+_REFUSED_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|\r(?!\n)")
 
 
 class _Abort(Exception):
@@ -114,25 +126,60 @@ def is_yaml11_trap(text: str, value: Any) -> bool:
     if isinstance(value, bool):
         return text.lower() not in _TRUE_FALSE
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return bool(_AMBIGUOUS_INT.match(text)) or ":" in text
+        return bool(_AMBIGUOUS_INT.match(text)) or ("_" in text and bool(_UNDERSCORED_INT.match(text))) or ":" in text
     return False
 
 
+def _byte_location(raw: bytes, offset: int) -> tuple[int, int]:
+    """Line and column (in characters, as editors count them) of a byte offset into possibly broken UTF-8."""
+    start = raw.rfind(b"\n", 0, offset) + 1
+    return raw.count(b"\n", 0, offset) + 1, len(raw[start:offset].decode("utf-8", "replace")) + 1
+
+
+def _text_location(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+_UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
 def _decode(raw: bytes) -> tuple[str | None, Problem | None]:
-    if b"\x00" in raw[:8192] or b"\x00" in raw:
-        offset = raw.index(b"\x00")
-        line = raw.count(b"\n", 0, offset) + 1
-        return None, Problem("CLR006", line, 1, "the file holds binary data (a NUL byte); registry files are UTF-8 text")
+    if raw.startswith(_UTF16_32_BOMS):
+        return None, Problem("CLR006", 1, 1, "the file is UTF-16 or UTF-32 text; registry files are UTF-8",
+                             "save the file as UTF-8")
     if raw.startswith(b"\xef\xbb\xbf"):  # A UTF-8 byte-order mark is accepted and ignored (documented in SECURITY.md).
         raw = raw[3:]
+    if b"\x00" in raw:
+        line, col = _byte_location(raw, raw.index(b"\x00"))
+        return None, Problem("CLR006", line, col, "the file holds binary data (a NUL byte); registry files are UTF-8 text")
     try:
-        return raw.decode("utf-8"), None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = _byte_location(raw, exc.start)
         return None, Problem(
             "CLR006", line, col, f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})", "save the file as UTF-8"
         )
+    bad = _REFUSED_CHAR.search(text)
+    if bad:
+        line, col = _text_location(text, bad.start())
+        return None, _refused_char_problem(bad.group(), line, col)
+    return text, None
+
+
+def _refused_char_problem(char: str, line: int, col: int) -> Problem:
+    if char == "\r":
+        return Problem("CLR006", line, col, "a carriage return (CR) without a line feed; YAML reads it as a line break, git and GitHub do not",
+                       "save the file with LF (or CRLF) line endings")
+    code = f"U+{ord(char):04X}"
+    if char == "\ufeff":
+        return Problem("CLR006", line, col, "a byte-order mark (U+FEFF) after the start of the file",
+                       "remove it; only one, as the very first character, is allowed")
+    if char in "\x85\u2028\u2029":
+        return Problem("CLR006", line, col, f"the line separator {code}, which YAML reads as a line break but git and GitHub do not",
+                       "replace it with a newline or a space")
+    what = "non-character" if char in "\ufffe\uffff" else "control character"
+    return Problem("CLR006", line, col, f"the {what} {code}; registry files are plain text",
+                   'remove it, or write it as an escape inside a double-quoted string, e.g. "\\t"')
 
 
 def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
@@ -157,9 +204,15 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
     except yaml.MarkedYAMLError as exc:
         doc.data = None
         doc.problems.append(_syntax_problem(exc, text))
+    except yaml.reader.ReaderError as exc:  # pragma: no cover - the characters it refuses are refused in _decode first
+        doc.data = None
+        # The C reader reports a byte offset into the UTF-8 text.
+        line, col = _byte_location(text.encode("utf-8"), exc.position)
+        doc.problems.append(Problem("CLR006", line, col, f"YAML refuses the character U+{exc.character:04X}" if isinstance(exc.character, int)
+                                    else "YAML refuses a character in the file"))
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         doc.data = None
-        doc.problems.append(Problem("CLR001", 1, 1, f"YAML error: {exc}"))
+        doc.problems.append(Problem("CLR001", 1, 1, "YAML error: " + " ".join(str(exc).split())[:200]))
     except RecursionError:
         doc.data = None
         doc.problems.append(Problem("CLR007", 1, 1, "the file nests too deeply to read"))
@@ -272,7 +325,8 @@ class _Builder:
         tag = event.tag
         if tag is None or tag == "!" or tag == default:
             return
-        if tag not in _SAFE_TAGS:
+        # A collection takes only its own tag; a scalar only a scalar tag (`!!str` on a mapping is not a string).
+        if default != _STR or tag not in _SAFE_TAGS or tag in _COLLECTION_TAGS:
             line, col = _at(event.start_mark)
             raise _Abort(
                 Problem("CLR004", line, col, f"tag {tag!r} is not allowed; only plain YAML values are", "remove the tag")
@@ -291,6 +345,10 @@ class _Builder:
             return value, None
         if tag == _STR:
             return value, None
+        if len(value) > self.limits.max_number_chars:
+            line, col = _at(event.start_mark)
+            raise _Abort(Problem("CLR007", line, col, f"a {len(value):,}-character value that YAML reads as a number or date "
+                                 f"(the limit is {self.limits.max_number_chars:,})", "quote it if it is text"))
         if tag == _MERGE:
             line, col = _at(event.start_mark)
             raise _Abort(
@@ -300,7 +358,9 @@ class _Builder:
             constructed = _constructor.construct_object(yaml.ScalarNode(tag, value, event.start_mark, event.end_mark))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:
             line, col = _at(event.start_mark)
-            raise _Abort(Problem("CLR001", line, col, f"cannot read value {value!r}: {exc}"))
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise _Abort(Problem("CLR001", line, col, f"cannot read value {shown!r}: {' '.join(str(exc).split())[:200]}",
+                                 "quote it if it is text"))
         return constructed, value
 
     def _child_path(self, stack: list[list]) -> Path_ | None:
@@ -388,14 +448,20 @@ def _copy(value: Any) -> Any:
 
 def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
+            doc = YamlDoc()
+            doc.problems.append(Problem("CLR009", 1, 1, "not a regular file"))
+            return doc
+        size = info.st_size
         if size > limits.max_bytes:
             doc = YamlDoc()
             doc.problems.append(
                 Problem("CLR007", 1, 1, f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes")
             )
             return doc
-        raw = path.read_bytes()
+        with path.open("rb") as handle:  # read at most one byte past the limit, whatever stat said
+            raw = handle.read(limits.max_bytes + 1)
     except OSError as exc:
         doc = YamlDoc()
         doc.problems.append(Problem("CLR009", 1, 1, f"cannot read the file: {exc.strerror or exc}"))

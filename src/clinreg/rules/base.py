@@ -55,9 +55,24 @@ def declare(code: str, name: str, severity: Severity, title: str, family: str, d
     _register(code, name, severity, title, doc, family, None)
 
 
+_MAX_MESSAGE = 500
+
+
+def printable(text: str, limit: int = _MAX_MESSAGE) -> str:
+    """`text` with control, format (bidi, zero-width) and line-separator characters escaped, clipped to `limit`.
+
+    Messages quote registry values, and registry values are untrusted: a raw newline or ESC in a message would
+    let a pull request forge `::error` workflow commands or terminal escapes in CI logs.
+    """
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def make(code: str, file: str, line: int, column: int, message: str, hint: str | None = None,
          severity: Severity | None = None) -> Diagnostic:
     if code not in RULES:
         import clinreg.rules.engine  # noqa: F401  (registers every rule)
     sev = severity or RULES[code].severity
-    return Diagnostic(code, sev, file, max(int(line), 1), max(int(column), 1), message, hint)
+    return Diagnostic(code, sev, printable(file, 1000), max(int(line), 1), max(int(column), 1), printable(message),
+                      printable(hint) if hint is not None else None)

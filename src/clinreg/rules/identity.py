@@ -39,7 +39,7 @@ def id_format(ctx: Context) -> Iterable[Diagnostic]:
         id: med_qa
     """
     for sf, path, value in _ids(ctx):
-        if not _ID.match(value):
+        if not _ID.fullmatch(value):
             suggestion = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") or "an_id"
             if suggestion[0].isdigit():
                 suggestion = "x_" + suggestion

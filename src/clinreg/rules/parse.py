@@ -59,8 +59,11 @@ declare("CLR005", "yaml11-implicit-type", "error", "An unquoted value that YAML 
 """)
 
 declare("CLR006", "encoding", "error", "The file is not UTF-8 text", "parse", """
-    Registry files are UTF-8 text. Binary content or bytes that are not UTF-8 are rejected at the first bad
-    byte. A UTF-8 byte-order mark is accepted and ignored; CRLF line endings are accepted.
+    Registry files are UTF-8 text. Binary content (a NUL byte), UTF-16, bytes that are not UTF-8 and control
+    characters are rejected at the first one. So are the line breaks that YAML counts but git and GitHub do
+    not (a CR without LF, U+0085, U+2028, U+2029): they would shift every reported line number, and could
+    hide a key on what a reviewer sees as one line. A UTF-8 byte-order mark is accepted and ignored; CRLF line
+    endings are accepted.
 
     Bad:
         name: Caf\\xe9   (Latin-1 bytes)
@@ -70,8 +73,9 @@ declare("CLR006", "encoding", "error", "The file is not UTF-8 text", "parse", ""
 
 declare("CLR007", "resource-limit", "error", "The file exceeds a size, depth or alias limit", "parse", """
     Registry files come from outside contributors and are read in CI, so clinreg bounds what one file may
-    cost: 1 MiB, 40 levels of nesting, 16 aliases and 200,000 values after alias expansion. Alias bombs
-    ("billion laughs") stop at the first limit they cross.
+    cost: 1 MiB, 40 levels of nesting, 16 aliases, 200,000 values after alias expansion, and 1,000
+    characters for a plain value that YAML reads as a number or date. Alias bombs ("billion laughs") stop at
+    the first limit they cross.
 
     Bad:
         a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]

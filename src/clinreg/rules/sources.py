@@ -33,7 +33,7 @@ def pinned_revision(ctx: Context) -> Iterable[Diagnostic]:
             value, field = src.commit, "commit"
         else:
             continue
-        if value is not None and _COMMIT.match(value):
+        if value is not None and _COMMIT.fullmatch(value):
             continue
         what = f"`{field}: {value}` is not a pinned commit" if value else f"no `{field}` is pinned"
         note = src.revision_note
@@ -56,11 +56,10 @@ def remote_code(ctx: Context) -> Iterable[Diagnostic]:
     Good:
         source: {type: huggingface, repo: x/y, splits: [test]}
     """
-    for sf in ctx.reg.files:  # including records that failed the schema: the key is dangerous either way
-        if sf.kind != "dataset":
-            continue
+    for sf in ctx.reg.files:  # any file, including ones that failed the schema: the key is dangerous either way
         for path, value in sf.doc.scalars:
-            if value is True and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"}:
+            # Anything but false or null counts: a lenient loader would read "true", "yes" or 1 as enabling it.
+            if value is not False and value is not None and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"}:
                 yield ctx.at("CLR702", sf, path, "`trust_remote_code` is set; clinreg never runs dataset loading scripts",
                              "use a revision of the data that is plain files (parquet, JSON, CSV)")
 
@@ -110,6 +109,9 @@ def local_paths(ctx: Context) -> Iterable[Diagnostic]:
 
 
 _URL_FIELDS = {"url"}
+# A host without user@, then no whitespace, no backslash (some clients read it as `/`) and none of the characters
+# RFC 3986 never allows raw (`<>"{}|^` and backquote): they are what breaks out of an href in a report.
+_HTTPS_URL = re.compile(r"https://[^\s/?#@\\<>\"{}|^`]+(?:[/?#][^\s\\<>\"{}|^`]*)?")
 
 
 @rule("CLR704", "url", "error", "A URL is not https, or sits in a field that takes none")
@@ -134,6 +136,9 @@ def urls(ctx: Context) -> Iterable[Diagnostic]:
             if key in _URL_FIELDS:
                 if not lowered.startswith("https://"):
                     yield ctx.at("CLR704", sf, path, f"URL {value!r} is not https")
+                elif not _HTTPS_URL.fullmatch(value) or not value.isprintable():
+                    yield ctx.at("CLR704", sf, path, f"URL {value!r} is not a plain https URL",
+                                 "percent-encode spaces and <>\"{}|^`; no backslashes and no user@ part")
             elif key in {"repo", "config", "revision", "commit", "column", "id"} and re.match(r"^[a-z][a-z0-9+.-]*://", lowered):
                 yield ctx.at("CLR704", sf, path, f"`{key}` takes no URL", "put URLs in a `url` field")
 
