@@ -1,0 +1,31 @@
+"""Helpers for the hardening tests: run the real CLI in a subprocess, and size the fuzz runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "corpus"
+REGRESSIONS = HERE / "regressions"
+CLI = [sys.executable, "-c", "from clinreg.cli import main; main()"]
+_SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "hardening-long" else 1
+
+
+def examples(n: int) -> int:
+    """The number of examples for a fuzz test: `n` in CI, ten times that with HYPOTHESIS_PROFILE=hardening-long."""
+    return n * _SCALE
+
+
+def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """The real `clinreg` in a fresh interpreter, as CI runs it."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, encoding="utf-8", errors="replace",
+                          check=False, timeout=timeout, cwd=cwd, env=env)
+
+
+def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
+    for stream in (result.stdout, result.stderr):
+        assert "Traceback" not in stream, stream[-3000:]
