@@ -428,15 +428,8 @@ class AnswerOutsideChoices(AssertionError):
 # The fuzz test counts them (as `known:<name>` events) instead of failing, so that it keeps guarding everything
 # else; regressions/builder/ holds one minimal case of each, replayed as an expected failure that turns into an
 # XPASS once the bug is fixed. Then delete the entry here and the `bug` field of its regression case.
-KNOWN_BUILDER_BUGS = {
-    # a whole float beyond int64 in a label or range column: pyarrow.ArrowInvalid from columns.as_strings
-    "float-past-int64": lambda err: type(err).__name__ == "ArrowInvalid" and "converting to int64" in str(err),
-    # a list or struct column where text is expected (say, an option column): TypeError from columns.as_strings
-    "list-column-read-as-text": lambda err: isinstance(err, TypeError) and "cannot be read as text" in str(err),
-    # an `items` option whose text is null: pydantic.ValidationError on Instance.choices
-    "null-option-text": lambda err: type(err).__name__ == "ValidationError" and "\nchoices." in str(err),
-    # a letter scheme whose row has no options (null struct): an instance with answer B and choices []
-    "answer-without-option": lambda err: isinstance(err, AnswerOutsideChoices),
+KNOWN_BUILDER_BUGS: dict = {
+    # none open: float-past-int64, list-column-read-as-text, null-option-text and answer-without-option are fixed
 }
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from clinreg.build.choices import batch_choices, fixed_is_templated
-from clinreg.build.columns import as_strings, find_column, python_values
+from clinreg.build.columns import find_column, python_values, text_column
 from clinreg.build.errors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.build.labels import OK, BatchLabels, allowed_values, is_closed, normalise
 from clinreg.build.templates import ROW_VARIABLE, InputTemplate
@@ -79,7 +79,8 @@ class MappingBuild:
             self.scheme,
             self._label_table(table, variant),
             self.where,
-            choice_counts=None if choices is None else choices.counts(),
+            # No `choices` (a record CLR505 refuses): the options, if any, are in the input; nothing to check.
+            choice_counts=None if choices is None or self.mapping.choices is None else choices.counts(),
             option_ids=None if choices is None else choices.ids,
             variant_label=None if variant is None else variant.label,
         )
@@ -257,7 +258,8 @@ class MappingBuild:
             if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
                 values = [[str(x) for x in v if x is not None] if v else [] for v in python_values(column)]
             else:
-                values = [[] if v is None else [v] for v in as_strings(column).to_pylist()]
+                text = text_column(column, self.where, f"references column {name!r}")
+                values = [[] if v is None else [v] for v in text.to_pylist()]
             for ref, value in zip(refs, values):
                 ref.extend(value)
         return refs

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.build.columns import as_strings, constant_lists, find_column, list_lengths, rebuild_lists
+from clinreg.build.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
 from clinreg.build.errors import RecordProblem
 from clinreg.model import LETTERS, Choices, MappedScheme
 
@@ -17,9 +17,13 @@ from clinreg.model import LETTERS, Choices, MappedScheme
 class BatchChoices:
     texts: pa.ListArray  # the options of each row, A first
     ids: pa.ListArray | None = None  # with `items` + `id_key`: each option's id, for option_id labels
+    # How many of each row's options a gold letter may name. Missing (null) options are left out of `texts`,
+    # which moves the later ones up a letter; a positional gold past the first missing option would then name
+    # the wrong text, so it may only name the options before it. None: all of `texts`.
+    nameable: np.ndarray | None = None
 
     def counts(self) -> np.ndarray:
-        return list_lengths(self.texts)
+        return self.nameable if self.nameable is not None else list_lengths(self.texts)
 
 
 def fixed_is_templated(spec: Choices | None) -> bool:
@@ -37,9 +41,9 @@ def batch_choices(spec: Choices | None, scheme: object, table: pa.Table, where: 
     if spec.fixed is not None:
         return BatchChoices(constant_lists(list(spec.fixed), n))
     if spec.columns is not None:
-        return BatchChoices(_stack([_required(table, c, where) for c in spec.columns], n))
+        return _stack([(c, _required(table, c, where)) for c in spec.columns], n, where)
     if spec.struct is not None:
-        return BatchChoices(_from_struct(_required(table, spec.struct, where), n, where))
+        return _from_struct(_required(table, spec.struct, where), spec.struct, n, where)
     if spec.items is not None:
         return _from_items(_required(table, spec.items, where), spec, where)
     raise RecordProblem(f"{where}: choices gives none of columns, struct, items or fixed")
@@ -52,27 +56,48 @@ def _required(table: pa.Table, name: str, where: str) -> pa.Array:
     return array
 
 
-def _stack(columns: list[pa.Array], n: int) -> pa.ListArray:
+def _stack(columns: list[tuple[str, pa.Array]], n: int, where: str) -> BatchChoices:
     """Interleave k option columns into one list per row, leaving out missing (null) options."""
     k = len(columns)
     if k == 0 or n == 0:
-        return constant_lists([], n)
-    stacked = pa.concat_arrays([as_strings(c) for c in columns])
+        return BatchChoices(constant_lists([], n))
+    stacked = pa.concat_arrays([text_column(c, where, f"choices column {name!r}") for name, c in columns])
     row_major = stacked.take(pa.array(np.arange(n * k).reshape(k, n).T.ravel()))
-    present = row_major.is_valid().to_numpy(zero_copy_only=False)
-    return rebuild_lists(present.reshape(n, k).sum(axis=1), row_major.filter(pa.array(present)))
+    return _without_missing(np.full(n, k, dtype=np.int64), row_major)
 
 
-def _from_struct(array: pa.Array, n: int, where: str) -> pa.ListArray:
+def _without_missing(lengths: np.ndarray, values: pa.Array, ids: pa.Array | None = None) -> BatchChoices:
+    """Lists of the next lengths[i] values per row, null values (and their ids) left out; see `nameable`."""
+    present = values.is_valid().to_numpy(zero_copy_only=False).astype(bool)
+    if present.all():
+        return BatchChoices(rebuild_lists(lengths, values), None if ids is None else rebuild_lists(lengths, ids))
+    keep = pa.array(present)
+    parents = np.repeat(np.arange(len(lengths)), lengths)
+    kept = np.bincount(parents[present], minlength=len(lengths)).astype(np.int64)
+    # Options before each row's first missing one: its position in the row, or the row's length if none.
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    nameable = lengths.astype(np.int64).copy()
+    gaps = np.flatnonzero(~present)
+    np.minimum.at(nameable, parents[gaps], gaps - starts[parents[gaps]])
+    texts = rebuild_lists(kept, values.filter(keep))
+    if ids is not None:
+        # Options are named by id, not position: leaving one out moves no gold, and a gold naming it fits none.
+        return BatchChoices(texts, rebuild_lists(kept, ids.filter(keep)))
+    return BatchChoices(texts, nameable=nameable)
+
+
+def _from_struct(array: pa.Array, name: str, n: int, where: str) -> BatchChoices:
     if pa.types.is_struct(array.type):
         names = [array.type.field(i).name for i in range(array.type.num_fields)]
         # Keys that are letters (MedQA's {A: ..., B: ...}) give the order; otherwise the struct's own order does.
         order = sorted(range(len(names)), key=lambda i: names[i]) if all(n in LETTERS for n in names) else range(len(names))
-        return _stack([pc.struct_field(array, i) for i in order], n)
+        # A null struct gives null fields: the row has no options, and no gold letter fits it.
+        return _stack([(f"{name}.{names[i]}", pc.struct_field(array, i)) for i in order], n, where)
     if pa.types.is_map(array.type):
         offsets = array.offsets.to_numpy()
         values = array.items.slice(int(offsets[0]), int(offsets[-1] - offsets[0]))
-        return rebuild_lists(np.diff(offsets), as_strings(values))
+        lengths = np.diff(offsets).astype(np.int64)
+        return _without_missing(lengths, text_column(values, where, f"choices struct column {name!r} values"))
     raise RecordProblem(f"{where}: choices struct column has type {array.type}, not a struct or map")
 
 
@@ -90,5 +115,6 @@ def _from_items(array: pa.Array, spec: Choices, where: str) -> BatchChoices:
         if spec.id_key:
             if flat.type.get_field_index(spec.id_key) < 0:
                 raise RecordProblem(f"{where}: choices id_key {spec.id_key!r} is not a key of {spec.items!r}")
-            ids = rebuild_lists(lengths, as_strings(pc.struct_field(flat, spec.id_key)))
-    return BatchChoices(rebuild_lists(lengths, as_strings(texts)), ids)
+            ids = text_column(pc.struct_field(flat, spec.id_key), where, f"choices id_key {spec.id_key!r} of {spec.items!r}")
+    what = f"choices items column {spec.items!r}" + (f" text_key {spec.text_key!r}" if texts is not flat else "")
+    return _without_missing(lengths, text_column(texts, where, what), ids)

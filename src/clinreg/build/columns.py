@@ -9,6 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.build.errors import RecordProblem
+
 JSON_EXTENSION = "arrow.json"
 
 
@@ -64,10 +66,16 @@ def as_strings(array: pa.Array) -> pa.Array:
         return pa.nulls(len(array), pa.string())
     if pa.types.is_floating(kind):
         # A CSV column with blanks is read as float; its whole values still compare as "0" and "1".
+        # Whole values past int64 (1e19) keep their float spelling: casting them would overflow.
         array = pc.if_else(pc.is_nan(array), pa.scalar(None, kind), array)
         whole = pc.and_(pc.is_finite(array), pc.equal(pc.floor(array), array))
-        if pc.all(pc.fill_null(whole, True)).as_py():
+        fits = pc.and_(pc.greater_equal(array, -(2.0**63)), pc.less(array, 2.0**63))
+        if pc.all(pc.fill_null(pc.and_(whole, fits), True)).as_py():
             array = pc.cast(array, pa.int64())
+        elif pc.any(pc.fill_null(pc.and_(whole, fits), False)).as_py():
+            # Mixed: the whole values that fit are written as ints, the others as the float they are.
+            as_int = pc.cast(pc.cast(pc.if_else(pc.and_(whole, fits), array, pa.scalar(None, kind)), pa.int64()), pa.string())
+            return pc.coalesce(as_int, pc.cast(array, pa.string()))
     if pa.types.is_string(kind):
         return array
     if pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
@@ -77,6 +85,14 @@ def as_strings(array: pa.Array) -> pa.Array:
     if pa.types.is_decimal(kind):
         return pc.cast(array, pa.string())
     raise TypeError(f"a column of type {kind} cannot be read as text")
+
+
+def text_column(array: pa.Array, where: str, what: str) -> pa.Array:
+    """`as_strings`, or a RecordProblem naming the column when its type has no text form (lists, structs)."""
+    try:
+        return as_strings(array)
+    except TypeError as err:
+        raise RecordProblem(f"{where}: {what}: {err}") from None
 
 
 def python_values(array: pa.Array) -> list[Any]:

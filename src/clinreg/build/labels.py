@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.build.columns import as_strings, find_column, list_lengths
+from clinreg.build.columns import find_column, list_lengths, text_column
 from clinreg.build.errors import RecordProblem
 from clinreg.model import (
     LETTERS,
@@ -63,10 +63,7 @@ def source_values(scheme: object, table: pa.Table, where: str, variant_label: st
         raise RecordProblem(
             f"{where}: label column {scheme.column!r} is not in the data (columns: {', '.join(table.column_names)})"
         )
-    try:
-        return as_strings(column)
-    except TypeError as err:
-        raise RecordProblem(f"{where}: label column {scheme.column!r}: {err}") from None
+    return text_column(column, where, f"label column {scheme.column!r}")
 
 
 def normalise(
@@ -97,7 +94,8 @@ def normalise(
         limit = len(LETTERS)
     pos = pc.fill_null(position, -1).to_numpy(zero_copy_only=False).astype(np.int64)
     fits = (pos >= 0) & (pos < limit)
-    if choice_counts is not None and choice_counts.any():
+    if choice_counts is not None:
+        # A row with no options (a null options struct) has nothing a gold letter could name.
         fits &= pos < choice_counts
     status = np.where(fits, OK, BAD).astype(np.int8)
     status[unlabeled & ~fits] = UNLABELED
@@ -156,7 +154,7 @@ def _range(scheme: NumberScheme, table: pa.Table, values: pa.Array, where: str) 
         column = None if name is None else find_column(table, name)
         if name is not None and column is None:
             raise RecordProblem(f"{where}: range column {name!r} is not in the data")
-        bounds.append(None if column is None else as_strings(column))
+        bounds.append(None if column is None else text_column(column, where, f"range column {name!r}"))
     if bounds[0] is not None or bounds[1] is not None:
         missing = pa.nulls(len(values), pa.string())
         return (bounds[0] if bounds[0] is not None else missing, bounds[1] if bounds[1] is not None else missing)

@@ -21,6 +21,7 @@ MAX_RENDER_SECONDS = 2.0
 MAX_INT_ARGUMENT = MAX_OUTPUT_CHARS
 _WIDE_FORMAT = re.compile(r"\d{7,}")
 ROW_VARIABLE = "row"
+NONDETERMINISTIC = frozenset({"lipsum", "random"})
 
 
 class RowSandbox(ImmutableSandboxedEnvironment):
@@ -31,7 +32,9 @@ class RowSandbox(ImmutableSandboxedEnvironment):
     def __init__(self) -> None:
         super().__init__(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
         self.deadline = float("inf")
-        self.filters = {name: self._guarded(f) for name, f in self.filters.items()}
+        # Inputs must be reproducible: no global or filter that draws random numbers (`lipsum`, `|random`).
+        self.globals = {name: value for name, value in self.globals.items() if name not in NONDETERMINISTIC}
+        self.filters = {name: self._guarded(f) for name, f in self.filters.items() if name not in NONDETERMINISTIC}
 
     def check_deadline(self) -> None:
         if time.perf_counter() > self.deadline:
