@@ -1,0 +1,109 @@
+"""The embedded registry: pinned totals per release, placements that match the facts file, honest provenance."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from clinreg.cli import main
+from clinreg.paths import embedded_root
+from clinreg.rules.engine import validate
+from clinreg.store import load_registry
+
+FACTS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "medhelm_facts.yaml"
+ROOT = embedded_root()
+REG = load_registry(ROOT)
+DATASET_IDS = sorted(REG.datasets)
+
+
+def coverage_json(*args: str) -> dict:
+    result = CliRunner().invoke(main, ["coverage", "--root", str(ROOT), "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.mark.parametrize(
+    ("release", "datasets", "access"),
+    [
+        ("1.0.0", 31, {"public": 13, "gated": 6, "private": 12}),
+        ("1.1.0", 32, {"public": 13, "gated": 7, "private": 12}),
+        ("1.2.0", 35, {"public": 14, "gated": 7, "private": 14}),
+        ("1.3.0", 37, {"public": 16, "gated": 7, "private": 14}),
+    ],
+)
+def test_release_totals(release, datasets, access):
+    totals = coverage_json("--release", release)["totals"]
+    assert (totals["datasets"], totals["benchmarks"], totals["access"]) == (datasets, datasets, access)
+    assert (totals["categories"], totals["subcategories"], totals["tasks"]) == (5, 22, 121)
+
+
+def test_current_totals_and_every_subcategory_covered():
+    data = coverage_json()
+    assert data["release"] == "1.3.0"
+    t = data["totals"]
+    assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, 37)
+    assert t["access"] == {"public": 16, "gated": 7, "private": 14}
+    assert t["tasks_drafted"] == 86 and t["tasks_sourced"] == 35 and t["tasks_awaiting_review"] == 121
+    assert all(s["datasets"] for s in data["subcategories"])
+    assert sum(s["thin"] for s in data["subcategories"]) == 15  # the paper's count of single-benchmark subcategories
+
+
+def test_embedded_registry_has_no_errors_and_every_warning_is_explained():
+    report = validate(ROOT)
+    assert [d for d in report.diagnostics if d.severity == "error"] == []
+    for d in report.diagnostics:
+        if d.severity == "warning":
+            assert "(record says:" in d.message, d
+
+
+def test_every_subcategory_has_at_least_three_distinct_tasks():
+    names = set()
+    for sub, *_ in REG.subcategories():
+        assert len(sub.tasks) >= 3, sub.id
+        for task in sub.tasks:
+            key = " ".join(task.name.lower().split())
+            assert key not in names, f"duplicate task name {task.name!r}"
+            names.add(key)
+
+
+def test_task_provenance_is_honest():
+    tasks = REG.tasks()
+    by_name = {e.task.name: e for e in tasks.values()}
+    assert "Generate differential diagnoses" in by_name and "Answer medical knowledge questions" in by_name
+    for entry in tasks.values():
+        task = entry.task
+        assert task.review.status == "proposed", task.id  # no clinician has reviewed our wording yet
+        if task.provenance.kind == "source":
+            assert task.provenance.citation is not None, task.id
+        else:
+            assert task.provenance.kind == "drafted" and task.provenance.note, task.id
+
+
+@pytest.mark.parametrize("dataset_id", DATASET_IDS)
+def test_record_matches_the_facts_file(dataset_id):
+    if not FACTS.exists():
+        pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
+    facts = {b["helm_name"]: b for b in yaml.safe_load(FACTS.read_text(encoding="utf-8"))["benchmarks"]}
+    fact = facts[dataset_id]
+    record = REG.datasets[dataset_id]
+    assert record.access.tier == fact["access"]
+    expected_release = "1.0.0" if fact["in_v1_31"] else {"mimic_bhc": "1.1.0", "med_qa": "1.3.0", "med_mcqa": "1.3.0"}.get(dataset_id, "1.2.0")
+    assert record.added_in == expected_release
+    tasks = REG.tasks()
+    for mapping in record.mappings:
+        for task_id in mapping.tasks:
+            entry = tasks[task_id]
+            assert (entry.category.id, entry.subcategory.id) == (fact["category"], fact["subcategory"]), task_id
+
+
+def test_category_and_subcategory_names_are_medhelms():
+    if not FACTS.exists():
+        pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
+    facts = yaml.safe_load(FACTS.read_text(encoding="utf-8"))["categories"]
+    expected = [(c["id"], c["name"], [(s["id"], s["name"]) for s in c["subcategories"]]) for c in facts]
+    actual = [(c.id, c.name, [(s.id, s.name) for s in c.subcategories]) for c, _ in REG.ordered_categories()]
+    assert actual == expected
