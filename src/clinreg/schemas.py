@@ -40,20 +40,19 @@ def render_schemas() -> dict[str, str]:
 
 
 def export_schemas(out_dir: Path) -> list[Path]:
+    """Write the schema files that are missing or out of date; return the ones written."""
+    rendered = render_schemas()
     written = []
-    for name, text in render_schemas().items():
-        target = out_dir / name
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            atomic_write_text(target, text)
-            written.append(target)
+    for name in schema_drift(out_dir, rendered):
+        atomic_write_text(out_dir / name, rendered[name])
+        written.append(out_dir / name)
     return written
 
 
-def schema_drift(out_dir: Path) -> list[str]:
+def schema_drift(out_dir: Path, rendered: dict[str, str] | None = None) -> list[str]:
     """Names of schema files that are missing or differ from what the models generate."""
-    drift = []
-    for name, text in render_schemas().items():
-        target = out_dir / name
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            drift.append(name)
-    return drift
+    rendered = rendered if rendered is not None else render_schemas()
+    return [
+        name for name, text in rendered.items()
+        if not (out_dir / name).exists() or (out_dir / name).read_text(encoding="utf-8") != text
+    ]
