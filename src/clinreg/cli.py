@@ -199,33 +199,15 @@ def schema_export(out_dir, check, fmt):
         click.echo("\n".join(f"wrote {p}" for p in written) or "schemas are up to date")
 
 
-def _register_optional_commands() -> None:
-    """Commands that live in their own modules; each module keeps heavy imports inside its functions."""
-    import importlib
+def _register_commands() -> None:
+    """Commands that live in their own modules; each keeps its heavy imports inside its functions."""
+    from clinreg import cli_build, cli_reports, cli_workflow
 
-    for module, names in (
-        ("clinreg.cli_build", ("build", "check_data", "lock")),
-        ("clinreg.cli_reports", ("review", "diff")),
-        ("clinreg.cli_workflow", ("new", "issue_form")),
-    ):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        for name in names:
-            command = getattr(mod, name, None)
-            if command is not None:
-                main.add_command(command)
-    review_group = main.commands.get("review")
-    try:
-        workflow = importlib.import_module("clinreg.cli_workflow")
-    except ModuleNotFoundError:
-        return
-    if isinstance(review_group, click.Group):
-        for command in getattr(workflow, "review_commands", ()):
-            review_group.add_command(command)
+    for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_reports.review, cli_reports.diff,
+                    cli_workflow.new, cli_workflow.issue_form):
+        main.add_command(command)
+    for command in cli_workflow.review_commands:
+        cli_reports.review.add_command(command)
 
 
-_register_optional_commands()
+_register_commands()
