@@ -108,16 +108,19 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
         "uncovered_subcategories": sum(1 for s in subcategories if not s["datasets"]),
     }
     published_total = reg.taxonomy.task_total if reg.taxonomy else None
+    release_dates = {r.version: r.date.isoformat() for r in reg.releases.releases} if reg.releases else {}
     return {
         "release": reg.current_release,
+        "release_date": release_dates.get(reg.current_release or ""),
         "date": (today or dt.date.today()).isoformat(),
         "taxonomy": {"id": reg.taxonomy.id, "name": reg.taxonomy.name, "version": reg.taxonomy.version,
                      "published_task_total": published_total} if reg.taxonomy else None,
         "access_filter": list(tiers),
         "totals": totals,
         "provenance_note": (
-            f"{drafted} of {len(tasks)} tasks were drafted by clinreg maintainers (the public record names only "
-            f"{len(tasks) - drafted} sourced tasks); {awaiting} tasks await clinician review."
+            f"{drafted} of {len(tasks)} tasks were drafted by clinreg maintainers; the other {len(tasks) - drafted} "
+            f"come from public sources (few tasks are named there; most were worded by clinreg from the work "
+            f"MedHELM's benchmarks measure). {awaiting} tasks await clinician review."
         ),
         "categories": categories,
         "subcategories": subcategories,

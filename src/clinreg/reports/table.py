@@ -20,7 +20,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
                       highlight=False, soft_wrap=False)
     t = data["totals"]
-    console.print(Text(f"clinreg coverage: release {data['release']} ({data['date']})", style="bold"))
+    released = f" of {data['release_date']}" if data.get("release_date") else ""
+    console.print(Text(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", style="bold"))
     console.print(
         f"{t['categories']} categories, {t['subcategories']} subcategories, {t['tasks']} tasks "
         f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
@@ -59,6 +60,10 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
-    console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
-                  "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
+    if by == "category":
+        console.print("Cov = tasks with at least one dataset; Data = datasets; P/G/X = public/gated/private "
+                      "datasets; Thin = subcategories that rest on a single dataset.")
+    elif by == "subcategory":
+        console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
+                      "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
     return buf.getvalue().rstrip("\n")
