@@ -117,11 +117,14 @@ def _quiet_datasets() -> None:
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
 @bad_label_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
+@click.option("--force", is_flag=True, help="Replace an existing output file or folder.")
 @root_option
-def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, root):
+def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, force, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
     if fmt in ("parquet", "hf") and output is None:
         raise fail(f"--format {fmt} needs -o PATH")
+    if output is not None and str(output) != "-":
+        _check_output(output, folder=fmt == "hf", force=force)
     reg = _registry(root)
     record = _record(reg, dataset)
     with _guard(dataset):
@@ -147,6 +150,18 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
                 click.echo(f"clinreg: {line}", err=True)
     if not quiet:
         click.echo(f"built {count} instance(s) of {dataset} -> {output or 'stdout'}", err=True)
+
+
+def _check_output(output: Path, *, folder: bool, force: bool) -> None:
+    """Refuse, before any work, to replace an existing output without --force, or an output of another kind."""
+    if not (output.exists() or output.is_symlink()):
+        return
+    if not force:
+        raise fail(f"{output} exists; refusing to overwrite it (use --force)")
+    if folder and not output.is_dir():
+        raise fail(f"{output} exists and is not a folder; --format hf writes a folder")
+    if not folder and not output.is_file():
+        raise fail(f"{output} exists and is not a regular file")
 
 
 @click.command("check-data")
@@ -188,6 +203,8 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
 
     reg = _registry(root)
     path = output or reg.root / LOCK_FILE
+    if data_dir is not None and not Path(data_dir).is_dir():
+        raise fail(f"--data-dir {data_dir} is not a folder")
     with _guard("lock"):
         from clinreg.build import lock as locking
 
@@ -197,6 +214,10 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
             click.echo(json.dumps(outcome.to_dict(), indent=2) if fmt == "json" else outcome.render(path))
+            if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
+                click.echo("clinreg: error: no mapping could be built, so nothing was checked; pass --data-dir DIR",
+                           err=True)
+                raise click.exceptions.Exit(EXIT_FINDINGS)
             raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
         locking.write_lock(path, fresh)
     if fmt == "json":

@@ -24,6 +24,9 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
     target = Path(path)
     if not overwrite and target.exists():
         raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
+    if (target.exists() or target.is_symlink()) and not target.is_file():
+        # Renaming over a device, FIFO or folder would replace it (say /dev/null, run as root) with a plain file.
+        raise RefusedOverwrite(f"{target} exists and is not a regular file; refusing to replace it")
     target.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

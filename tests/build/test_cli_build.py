@@ -191,7 +191,8 @@ def test_lock_and_check_drift(tmp_path):
     drifted = run(lock, "--check", "--root", root, "--data-dir", data, "-o", lock_file)
     assert drifted.exit_code == 1 and "drift: fixture/fixture" in drifted.stdout and "instances_sha256" in drifted.stdout
     unchecked = run(lock, "--check", "--root", root, "-o", lock_file, "--format", "json")
-    assert unchecked.exit_code == 0 and "fixture/fixture" in json.loads(unchecked.stdout)["unchecked"]
+    # nothing could be built without the mirror: the check names what it skipped, and does not pass
+    assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["unchecked"]
 
 
 def test_lock_hash_is_the_sha256_of_the_jsonl_build(setup, tmp_path):
@@ -208,3 +209,34 @@ def test_lock_check_without_lock_file(setup, tmp_path):
     root, data = setup
     result = run(lock, "--check", "--root", root, "--data-dir", data, "-o", tmp_path / "none.json")
     assert result.exit_code == 1 and "no lock file" in result.stderr
+
+
+def test_build_refuses_to_overwrite_without_force(setup, tmp_path):
+    root, data = setup
+    target = tmp_path / "out.jsonl"
+    target.write_text("keep me\n")
+    refused = run(build, "fixture", "--root", root, "--data-dir", data, "-o", target)
+    assert refused.exit_code == 2 and "use --force" in refused.stderr
+    assert target.read_text() == "keep me\n"
+    forced = run(build, "fixture", "--root", root, "--data-dir", data, "-o", target, "--force")
+    assert forced.exit_code == 0 and len(_lines(target.read_text())) == 30
+    folder_over_file = run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o", target, "--force")
+    assert folder_over_file.exit_code == 2 and "not a folder" in folder_over_file.stderr and target.is_file()
+
+
+def test_lock_with_a_missing_data_dir_keeps_the_lock(setup, tmp_path):
+    root, data = setup
+    path = tmp_path / "l.json"
+    assert run(lock, "--root", root, "--data-dir", data, "-o", path).exit_code == 0
+    before = path.read_bytes()
+    result = run(lock, "--root", root, "--data-dir", tmp_path / "typo", "-o", path)
+    assert result.exit_code == 2 and "is not a folder" in result.stderr
+    assert path.read_bytes() == before
+
+
+def test_lock_check_that_checks_nothing_fails(setup, tmp_path):
+    root, data = setup
+    path = tmp_path / "l.json"
+    assert run(lock, "--root", root, "--data-dir", data, "-o", path).exit_code == 0
+    result = run(lock, "--check", "--root", root, "-o", path, "--data-dir", tmp_path)
+    assert result.exit_code == 1 and "nothing was checked" in result.stderr

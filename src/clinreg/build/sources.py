@@ -72,7 +72,8 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
     where = f"--data-dir DIR with its files in DIR/{name}"
     missing = f"no folder {name} in --data-dir {data_dir}; " if data_dir is not None else ""
     if is_private(record):
-        raise SourceUnavailable(f"{record.id} is private: it is never downloaded; {missing}pass {where}")
+        what = "private" if record.access.tier == "private" else f"{record.access.tier}, held as local files,"
+        raise SourceUnavailable(f"{record.id} is {what} and never downloaded; {missing}pass {where}")
     if not hub:
         raise SourceUnavailable(f"{record.id}: {missing or 'no --data-dir given; '}pass {where}")
     if not isinstance(record.source, HubSource):
