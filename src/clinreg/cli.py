@@ -41,6 +41,16 @@ def load(root: Path | None, release: str | None = None):
         raise fail(str(exc))
 
 
+def refuse_load_errors(reg, what: str) -> None:
+    """Stop (exit 1) with the located errors when files failed to load: a partial report would mislead."""
+    errors = [d for d in reg.diagnostics if d.severity == "error"]
+    if errors:
+        from clinreg.diagnostics import Report, render_text
+
+        click.echo(render_text(Report(errors, len(reg.files))), err=True)
+        raise fail(f"the registry has errors that prevent {what}; run `clinreg validate`", EXIT_FINDINGS)
+
+
 def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     if output is None:
         click.echo(text)
@@ -97,12 +107,7 @@ def _coverage_inputs(root, release, access):
         if bad or not tiers:
             raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
     reg = load(root, release)
-    errors = [d for d in reg.diagnostics if d.severity == "error"]
-    if errors:
-        from clinreg.diagnostics import Report, render_text
-
-        click.echo(render_text(Report(errors, len(reg.files))), err=True)
-        raise fail("the registry has errors that prevent a coverage report; run `clinreg validate`", EXIT_FINDINGS)
+    refuse_load_errors(reg, "a coverage report")
     return reg, tiers
 
 

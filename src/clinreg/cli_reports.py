@@ -7,20 +7,11 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli import EXIT_FINDINGS, emit, fail, load, root_option
+from clinreg.cli import emit, fail, load, refuse_load_errors, root_option
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Write to FILE instead of stdout.")
 force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-
-
-def _refuse_errors(reg) -> None:
-    errors = [d for d in reg.diagnostics if d.severity == "error"]
-    if errors:
-        from clinreg.diagnostics import Report, render_text
-
-        click.echo(render_text(Report(errors, len(reg.files))), err=True)
-        raise fail("the registry has errors that prevent a review document; run `clinreg validate`", EXIT_FINDINGS)
 
 
 @click.group("review", invoke_without_command=True)
@@ -40,7 +31,7 @@ def review(ctx, root, category, fmt, output, force):
     from clinreg.reports.review import UnknownCategory, review_document
 
     reg = load(root)
-    _refuse_errors(reg)
+    refuse_load_errors(reg, "a review document")
     try:
         document = review_document(reg, category=category)
     except UnknownCategory as exc:
