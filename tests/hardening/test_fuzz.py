@@ -9,6 +9,7 @@ regressions/ (see regressions/README.md), where test_regressions.py replays it o
 from __future__ import annotations
 
 import copy
+from contextlib import contextmanager
 import time
 import math
 from pathlib import Path
@@ -197,14 +198,21 @@ def check_diagnostics(diagnostics, files: set[str]) -> None:
         assert d.hint is None or d.hint.isprintable(), d
 
 
-def validate_with(tree: Path, rel: str, raw: bytes):
-    """validate() on the good tree with `rel` replaced by `raw`; the file is restored afterwards."""
+@contextmanager
+def replaced(tree: Path, rel: str, raw: bytes) -> Iterator[None]:
+    """The good tree with `rel` holding `raw` for the duration of the block; the file is restored afterwards."""
     path = tree / rel
     path.write_bytes(raw)
     try:
-        report = validate(tree)
+        yield
     finally:
         path.write_text(GOOD_TREE[rel], encoding="utf-8")
+
+
+def validate_with(tree: Path, rel: str, raw: bytes):
+    """validate() on the good tree with `rel` replaced by `raw`; the file is restored afterwards."""
+    with replaced(tree, rel, raw):
+        report = validate(tree)
     check_diagnostics(report.diagnostics, set(GOOD_TREE))
     return report
 
@@ -312,12 +320,8 @@ def test_store_round_trip_is_stable(tree, data):
         assert "\u2028".encode() in raw or "\u2029".encode() in raw
         return
     assert _same(doc.data, record)
-    path = tree / rel
-    path.write_bytes(raw)
-    try:
+    with replaced(tree, rel, raw):
         reg = load_registry(tree)
-    finally:
-        path.write_text(GOOD_TREE[rel], encoding="utf-8")
     (sf,) = [f for f in reg.files if f.rel == rel]
     assert sf.model == model
     assert not [d for d in reg.diagnostics if d.file == rel and d.code.startswith(("CLR00", "CLR10"))]

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Iterable
 
 from clinreg.diagnostics import Diagnostic
-from clinreg.model import GitHubSource, HubSource, LocalSource, PhysioNetSource, UrlSource
+from clinreg.model import GitHubSource, HubSource, LocalSource, PhysioNetSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
