@@ -143,9 +143,6 @@ def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]
                 diagnostics.append(make("CLR009", rel, 1, 1, "the file is a link to a place outside the registry root",
                                         "registry files must live inside the tree; copy the file in instead"))
                 continue
-            if not real.is_file():  # a FIFO or device file would block the reader
-                diagnostics.append(make("CLR009", rel, 1, 1, "not a regular file"))
-                continue
             found.append((rel, path))
     return found
 
