@@ -67,8 +67,8 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
 
 
 def clinreg_build(data_dir: Path, out: Path, streaming: bool = False) -> int:
-    from clinreg.build.export import write_instances
-    from clinreg.build.instances import instance_batches
+    from clinreg.loaders.export import write_instances
+    from clinreg.loaders.instances import instance_batches
     from clinreg.model import Dataset
 
     record = Dataset.model_validate(RECORD)

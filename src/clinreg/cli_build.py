@@ -1,4 +1,4 @@
-"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.build (imported only when they run)."""
+"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.loaders (imported only when they run)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def _record(reg, dataset: str):
 @contextmanager
 def _guard(what: str) -> Iterator[None]:
     """Turn every failure of the build path into one located line on stderr, never a traceback."""
-    from clinreg.build.errors import BuildError
+    from clinreg.loaders.errors import BuildError
 
     try:
         yield
@@ -128,15 +128,15 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
     reg = _registry(root)
     record = _record(reg, dataset)
     with _guard(dataset):
-        from clinreg.build.selection import select_mappings
-        from clinreg.build.sources import locate
+        from clinreg.loaders.selection import select_mappings
+        from clinreg.loaders.sources import locate
 
         # Decided before datasets and pyarrow are imported, so that an offline hub fails in well under a second.
         select_mappings(record, mapping, split)
         location = locate(record, data_dir, reg.root)
 
-        from clinreg.build.export import write_instances
-        from clinreg.build.instances import BuildReport, instance_batches
+        from clinreg.loaders.export import write_instances
+        from clinreg.loaders.instances import BuildReport, instance_batches
 
         _quiet_datasets()
         report = BuildReport()
@@ -179,7 +179,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
     reg = _registry(root)
     record = _record(reg, dataset)
     with _guard(dataset):
-        from clinreg.build.checks import check_data as run_checks
+        from clinreg.loaders.checks import check_data as run_checks
 
         _quiet_datasets()
         diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root)
@@ -206,7 +206,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     if data_dir is not None and not Path(data_dir).is_dir():
         raise fail(f"--data-dir {data_dir} is not a folder")
     with _guard("lock"):
-        from clinreg.build import lock as locking
+        from clinreg.loaders import lock as locking
 
         _quiet_datasets()
         old = locking.read_lock(path) if check else None

@@ -428,7 +428,7 @@ class AnswerOutsideChoices(AssertionError):
     """A closed instance whose gold letter names none of its options."""
 
 
-# Builder bugs this test found, reported to the builder's owner (src/clinreg/build/ is not edited from here).
+# Builder bugs this test found, reported to the builder's owner (src/clinreg/loaders/ is not edited from here).
 # The fuzz test counts them (as `known:<name>` events) instead of failing, so that it keeps guarding everything
 # else; regressions/builder/ holds one minimal case of each, replayed as an expected failure that turns into an
 # XPASS once the bug is fixed. Then delete the entry here and the `bug` field of its regression case.
@@ -455,9 +455,9 @@ def _run_build_case(case: dict, data_dir: Path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clinreg.build.errors import BadLabel, BuildError, TemplateFailure
-    from clinreg.build.instance import Instance
-    from clinreg.build.instances import build_instances
+    from clinreg.loaders.errors import BadLabel, BuildError, TemplateFailure
+    from clinreg.loaders.instance import Instance
+    from clinreg.loaders.instances import build_instances
 
     record = build_record(case["shape"])
     folder = data_dir / "owner__fuzz_rows"
@@ -577,8 +577,8 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
 def test_input_templates_stay_in_the_sandbox(source, row):
     from unittest import mock
 
-    from clinreg.build import templates
-    from clinreg.build.errors import RecordProblem, TemplateFailure
+    from clinreg.loaders import templates
+    from clinreg.loaders.errors import RecordProblem, TemplateFailure
 
     note(source)
     with mock.patch.object(templates, "MAX_RENDER_SECONDS", 0.25):

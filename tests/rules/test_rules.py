@@ -110,7 +110,7 @@ def test_every_rule_code_has_a_broken_variant():
     import clinreg.rules.engine  # noqa: F401
     from clinreg.rules.base import RULES
 
-    # CLR9xx are check-data's codes, tested against data in tests/build/
+    # CLR9xx are check-data's codes, tested against data in tests/loaders/
     tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }

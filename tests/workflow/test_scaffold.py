@@ -317,7 +317,7 @@ def scratch_tree(tmp_path_factory):
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=_card_list | _simple_mapping | _json_like)
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
-    from clinreg.build.templates import InputTemplate
+    from clinreg.loaders.templates import InputTemplate
     from clinreg.scaffold import Answers, FeaturesError, card_from_data, render_dataset
 
     try:

@@ -9,12 +9,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.build.batch import MappingBuild
-from clinreg.build.columns import has_column
-from clinreg.build.data_rules import DATA_RULES
-from clinreg.build.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
-from clinreg.build.labels import BAD, OK
-from clinreg.build.sources import SplitReader, locate
+from clinreg.loaders.batch import MappingBuild
+from clinreg.loaders.columns import has_column
+from clinreg.loaders.data_rules import DATA_RULES
+from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.loaders.labels import BAD, OK
+from clinreg.loaders.sources import SplitReader, locate
 from clinreg.diagnostics import Diagnostic
 from clinreg.model import Dataset, Mapping, NumberScheme
 

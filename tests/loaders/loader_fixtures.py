@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from clinreg.build.instances import BuildReport, build_instances
+from clinreg.loaders.instances import BuildReport, build_instances
 from clinreg.model import Dataset
 
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}

@@ -8,11 +8,11 @@ from typing import Any, Iterator
 import numpy as np
 import pyarrow as pa
 
-from clinreg.build.choices import batch_choices, fixed_is_templated
-from clinreg.build.columns import find_column, python_values, text_column
-from clinreg.build.errors import BadLabel, RecordProblem, TemplateFailure
-from clinreg.build.labels import OK, BatchLabels, allowed_values, is_closed, normalise
-from clinreg.build.templates import ROW_VARIABLE, InputTemplate
+from clinreg.loaders.choices import batch_choices, fixed_is_templated
+from clinreg.loaders.columns import find_column, python_values, text_column
+from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.loaders.labels import OK, BatchLabels, allowed_values, is_closed, normalise
+from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
 from clinreg.model import Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 
 

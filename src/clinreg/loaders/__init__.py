@@ -8,9 +8,9 @@ __all__ = ["build_instances"]
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy, so that importing clinreg.build (or its pydantic Instance) never pulls in datasets or pyarrow.
+    # Lazy, so that importing clinreg.loaders (or its pydantic Instance) never pulls in datasets or pyarrow.
     if name == "build_instances":
-        from clinreg.build.instances import build_instances
+        from clinreg.loaders.instances import build_instances
 
         return build_instances
     raise AttributeError(name)

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from build_fixtures import hub_folder, record_dict, write_root
+from loader_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli_build import build, check_data, lock
 
 KEYS = {"id", "dataset", "mapping", "tasks", "split", "input", "choices", "answer", "references", "metadata", "source_index"}

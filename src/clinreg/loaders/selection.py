@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clinreg.build.errors import RecordProblem
+from clinreg.loaders.errors import RecordProblem
 from clinreg.model import Dataset, Mapping
 
 

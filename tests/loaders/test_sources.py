@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from build_fixtures import build, hub_folder, record
-from clinreg.build.errors import SourceUnavailable
-from clinreg.build.sources import content_hash, folder_name, locate
+from loader_fixtures import build, hub_folder, record
+from clinreg.loaders.errors import SourceUnavailable
+from clinreg.loaders.sources import content_hash, folder_name, locate
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 
@@ -102,7 +102,7 @@ def test_content_hash_follows_bytes(tmp_path):
 
 def test_cli_modules_do_not_import_the_data_stack():
     code = (
-        "import sys, clinreg.cli, clinreg.cli_build, clinreg.build, clinreg.build.instance;"
+        "import sys, clinreg.cli, clinreg.cli_build, clinreg.loaders, clinreg.loaders.instance;"
         "heavy = [m for m in ('datasets', 'pyarrow', 'pandas') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -114,7 +114,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
     import huggingface_hub
     from huggingface_hub.errors import GatedRepoError
 
-    from clinreg.build import sources
+    from clinreg.loaders import sources
 
     def gated(self, *args, **kwargs):
         err = GatedRepoError.__new__(GatedRepoError)
@@ -132,7 +132,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
 def test_hub_transport_error_is_one_line(monkeypatch):
     import huggingface_hub
 
-    from clinreg.build import sources
+    from clinreg.loaders import sources
 
     def broken(self, *args, **kwargs):
         raise RuntimeError("connection reset\nwith a second line")
@@ -147,7 +147,7 @@ def test_hub_transport_error_is_one_line(monkeypatch):
 def test_hub_revision_is_resolved(monkeypatch):
     import huggingface_hub
 
-    from clinreg.build import sources
+    from clinreg.loaders import sources
 
     class Info:
         sha = "a" * 40

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
 
-from clinreg.build.errors import BuildError, SourceUnavailable
+from clinreg.loaders.errors import BuildError, SourceUnavailable
 from clinreg.model import Dataset, GitHubSource, HubSource, LocalSource
 
 HUB_PROBE_SECONDS = 0.5

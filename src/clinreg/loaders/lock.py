@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clinreg.build.errors import BuildError
+from clinreg.loaders.errors import BuildError
 from clinreg.model import Dataset
 from clinreg.safeio import atomic_write_text
 
@@ -36,9 +36,9 @@ def compute_lock(
     root: Path | None = None,
 ) -> dict[str, Any]:
     """Build every mapping that can be built; list the others under `skipped` with the reason."""
-    from clinreg.build.export import hash_instances
-    from clinreg.build.instances import BuildReport, instance_batches
-    from clinreg.build.sources import locate
+    from clinreg.loaders.export import hash_instances
+    from clinreg.loaders.instances import BuildReport, instance_batches
+    from clinreg.loaders.sources import locate
 
     locked: dict[str, Any] = {}
     skipped: dict[str, str] = {}

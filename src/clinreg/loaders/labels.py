@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.build.columns import find_column, list_lengths, text_column
-from clinreg.build.errors import RecordProblem
+from clinreg.loaders.columns import find_column, list_lengths, text_column
+from clinreg.loaders.errors import RecordProblem
 from clinreg.model import (
     LETTERS,
     FreeTextScheme,

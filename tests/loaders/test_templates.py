@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_fixtures import build, hub_folder, record
-from clinreg.build import templates
-from clinreg.build.errors import BuildError, RecordProblem, TemplateFailure
-from clinreg.build.templates import InputTemplate
+from loader_fixtures import build, hub_folder, record
+from clinreg.loaders import templates
+from clinreg.loaders.errors import BuildError, RecordProblem, TemplateFailure
+from clinreg.loaders.templates import InputTemplate
 
 
 def render(source: str, **row) -> str:

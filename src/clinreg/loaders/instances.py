@@ -9,13 +9,13 @@ from typing import Iterator, Literal
 import numpy as np
 import pyarrow as pa
 
-from clinreg.build.batch import InstanceBatch, MappingBuild
-from clinreg.build.errors import RecordProblem
-from clinreg.build.instance import Instance
-from clinreg.build.labels import BAD, OK, UNLABELED
-from clinreg.build.sampling import SplitSample, select_across
-from clinreg.build.sources import DataLocation, SplitReader, locate
-from clinreg.build.selection import select_mappings
+from clinreg.loaders.batch import InstanceBatch, MappingBuild
+from clinreg.loaders.errors import RecordProblem
+from clinreg.loaders.instance import Instance
+from clinreg.loaders.labels import BAD, OK, UNLABELED
+from clinreg.loaders.sampling import SplitSample, select_across
+from clinreg.loaders.sources import DataLocation, SplitReader, locate
+from clinreg.loaders.selection import select_mappings
 from clinreg.model import Dataset
 
 BATCH_ROWS = 1000

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from build_fixtures import build, hub_folder, record
-from clinreg.build.errors import BadLabel, RecordProblem, TemplateFailure
-from clinreg.build.templates import InputTemplate
+from loader_fixtures import build, hub_folder, record
+from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.loaders.templates import InputTemplate
 
 LETTER_STRUCT = {"choices": {"struct": "options"}, "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C", "D"]}}
 OPTION_ID = {"choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_fixtures import build, hub_folder, record
-from clinreg.build.errors import BadLabel
-from clinreg.build.labels import BAD, OK, UNLABELED, normalise
+from loader_fixtures import build, hub_folder, record
+from clinreg.loaders.errors import BadLabel
+from clinreg.loaders.labels import BAD, OK, UNLABELED, normalise
 from clinreg.model import MappedScheme
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from clinreg.build.batch import InstanceBatch
+from clinreg.loaders.batch import InstanceBatch
 from clinreg.safeio import atomic_open
 
 FORMATS = ("jsonl", "json", "parquet", "hf")

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.build.errors import RecordProblem, TemplateFailure
+from clinreg.loaders.errors import RecordProblem, TemplateFailure
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0

@@ -7,9 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinreg.build.batch import InstanceBatch
-from clinreg.build.export import canonical_json, canonical_lines
-from clinreg.build.instance import Instance
+from clinreg.loaders.batch import InstanceBatch
+from clinreg.loaders.export import canonical_json, canonical_lines
+from clinreg.loaders.instance import Instance
 
 texts = st.text(max_size=30)
 meta_values = st.one_of(st.none(), st.booleans(), st.integers(), texts, st.lists(texts, max_size=3),
