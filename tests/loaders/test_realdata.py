@@ -137,11 +137,14 @@ def test_medec_empty_records(registry, tmp_path):
         raw = list(csv.DictReader(handle))
     labelled = [r for r in raw if r["Error Flag"] != ""]
     assert (len(raw), len(labelled)) == (83, 80)
-    failed, _ = _build(tmp_path, "medec")
-    assert failed.exit_code == 1 and "rows 80, 81, 82" in failed.stderr and failed.stderr.count("\n") == 1
-    result, rows = _build(tmp_path, "medec", "--on-bad-label", "skip")
-    assert result.exit_code == 0 and "skipped 3 row(s)" in result.stderr
+    # The record's filter drops the empty records and the build summary counts them; no label is skipped.
+    result, rows = _build(tmp_path, "medec")
+    assert result.exit_code == 0, result.stderr
     assert len(rows) == 80
+    loud = CliRunner().invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "-o", str(tmp_path / "loud.jsonl")])
+    assert loud.exit_code == 0, loud.stderr
+    assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
+    assert "skipped" not in loud.stderr
     for row, source in zip(rows, labelled):
         assert row["answer"] == scheme.map[source["Error Flag"]] and row["metadata"]["Text ID"] == source["Text ID"]
 
