@@ -196,9 +196,14 @@ class JoinStep(Strict):
     unmatched: Literal["error", "drop", "keep"] = Field(
         "error", description="A row whose key matches nothing: an error naming the key (default), dropped and counted, or kept with empty columns."
     )
-    columns: list[NonEmpty] | None = Field(None, description="The table's columns to bring in (all but the keys when omitted).")
+    columns: list[NonEmpty] | None = Field(
+        None, description="The table's columns to bring in (all but the keys when omitted; `[]` joins only to keep or drop rows)."
+    )
     suffix: str = Field("_right", description="Appended to a brought-in column whose name the row already has.")
     separator: str = Field("\n\n", description="`one_to_many`: the text placed between joined values.")
+    many: Literal["all", "first"] = Field(
+        "all", description="`one_to_many`: join every matching row (`all`), or take only the first in file order (`first`)."
+    )
 
 
 class PickStep(Strict):
@@ -236,6 +241,18 @@ class RemoveStep(Strict):
     replacement: str = Field("", description="Put in place of each removed text.")
 
 
+class DedupeStep(Strict):
+    columns: list[NonEmpty] = Field(min_length=1, description="Columns that key a row; rows with equal keys are one row.")
+    values_from: Literal["first", "last"] = Field(
+        "first",
+        description=(
+            "Which duplicate's other columns the kept row takes. It keeps the first one's position either way; "
+            "`last` reproduces a source keyed by prompt in a dictionary, where a later row's label overwrites "
+            "an earlier one's (the shc_* scenarios)."
+        ),
+    )
+
+
 class AdapterStep(Strict):
     name: Literal["meds_timeline"] = Field(
         description="A named adapter in `clinreg.loaders.adapters`, for sources that truly need code (see `clinreg adapters`)."
@@ -251,6 +268,7 @@ class Step(Strict):
     join_list: JoinListStep | None = None
     extract: ExtractStep | None = None
     remove: RemoveStep | None = None
+    dedupe: DedupeStep | None = None
     adapter: AdapterStep | None = None
 
     @model_validator(mode="after")
@@ -537,9 +555,6 @@ class Mapping(Strict):
     metadata_columns: list[str] = Field(default_factory=list, description="Columns copied into each instance's metadata.")
     fields_read: list[str] = Field(default_factory=list, description="Every source field the benchmark reads.")
     filters: list[Filter] = Field(default_factory=list, description="Rows the benchmark drops, as expressions the builder applies and counts.")
-    unique: list[NonEmpty] = Field(
-        default_factory=list, description="Columns that key a row: later rows with the same values are dropped and counted (duplicate prompts)."
-    )
     cap: Cap | None = Field(None, description="At most so many rows per group (CLEAR: 100 per condition).")
     gold_in_input: str | None = Field(
         None,

@@ -1,4 +1,4 @@
-"""A mapping's row selection as data: filter expressions, unique keys and per-group caps, counted by reason."""
+"""A mapping's row selection as data: filter expressions and per-group caps, counted by reason."""
 
 from __future__ import annotations
 
@@ -49,20 +49,18 @@ class FilterExpression:
 
 
 class RowSelection:
-    """The rows of one split that a mapping keeps, batch after batch (unique keys and caps span batches)."""
+    """The rows of one split that a mapping keeps, batch after batch (caps span batches)."""
 
     def __init__(self, mapping: Mapping, where: str) -> None:
         self.where = where
         self.filters = [FilterExpression(f.keep, f.why, where) for f in mapping.filters]
-        self.unique = list(mapping.unique)
         self.cap = mapping.cap
-        self.seen: set[tuple] = set()
         self.per_group: dict[Any, int] = {}
         self.dropped: dict[str, int] = {}
 
     @property
     def active(self) -> bool:
-        return bool(self.filters or self.unique or self.cap)
+        return bool(self.filters or self.cap)
 
     def keep(self, table: pa.Table, split: str, offset: int) -> np.ndarray:
         keep = np.ones(table.num_rows, dtype=bool)
@@ -70,18 +68,6 @@ class RowSelection:
             passed = f.keep(table, split, offset)
             self._count(f.why, keep & ~passed)
             keep &= passed
-        if self.unique:
-            keys = list(zip(*(self._strings(table, name, "unique") for name in self.unique)))
-            duplicate = np.zeros(table.num_rows, dtype=bool)
-            for i, key in enumerate(keys):
-                if not keep[i]:
-                    continue
-                if key in self.seen:
-                    duplicate[i] = True
-                else:
-                    self.seen.add(key)
-            self._count(f"duplicate {', '.join(self.unique)}", duplicate)
-            keep &= ~duplicate
         if self.cap is not None:
             groups = self._strings(table, self.cap.per, "cap")
             over = np.zeros(table.num_rows, dtype=bool)

@@ -31,6 +31,8 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
             table = extract(table, step.extract, here)
         elif step.remove is not None:
             table = remove(table, step.remove, here)
+        elif step.dedupe is not None:
+            table = dedupe(table, step.dedupe, here, counts)
         elif step.adapter is not None:
             from clinreg.loaders.adapters import run_adapter
 
@@ -92,10 +94,12 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     if dropped:
         counts[f"no match in {spec.table}"] = counts.get(f"no match in {spec.table}", 0) + dropped
     out = left.take(pa.array(keep, pa.int64())) if dropped else left
-    names = spec.columns or [n for n in right.column_names if n not in spec.on]
+    names = spec.columns if spec.columns is not None else [n for n in right.column_names if n not in spec.on]
     for name in names:
         values = _column(right, name, where, f"column of table {spec.table!r}")
-        if spec.cardinality == "one_to_many":
+        if spec.cardinality == "one_to_many" and spec.many == "first":
+            array = values.take(pa.array([None if not rows else rows[0] for rows in take], pa.int64()))
+        elif spec.cardinality == "one_to_many":
             text = as_strings(values).to_pylist() if not pa.types.is_string(values.type) else values.to_pylist()
             joined = [None if not rows else spec.separator.join(text[r] for r in rows if text[r] is not None) or None for rows in take]
             array = pa.array(joined, pa.string())
@@ -198,6 +202,23 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
             for t, g in zip(texts, targets)
         ]
     return _replace(table, spec.column, pa.array(texts, pa.string()))
+
+
+def dedupe(table: pa.Table, spec, where: str, counts: dict[str, int]) -> pa.Table:
+    """One row per key, at the first duplicate's position, with the first or last duplicate's values."""
+    keys = list(zip(*(as_strings(_column(table, name, where, "dedupe column")).to_pylist() for name in spec.columns)))
+    first: dict[tuple, int] = {}
+    chosen: dict[tuple, int] = {}
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
+        if spec.values_from == "last" or key not in chosen:
+            chosen[key] = i
+    if len(first) == len(keys):
+        return table
+    order = sorted(first.items(), key=lambda item: item[1])
+    reason = f"duplicate {', '.join(spec.columns)}"
+    counts[reason] = counts.get(reason, 0) + len(keys) - len(first)
+    return table.take(pa.array([chosen[key] for key, _ in order], pa.int64()))
 
 
 def count_true(mask: pa.Array) -> int:
