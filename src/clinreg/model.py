@@ -157,17 +157,25 @@ class TableSpec(Strict):
         default_factory=dict,
         description="Allowed values of a `{name}` part, e.g. `{subset: [healthcaremagic, icliniq]}`; other matches are not read.",
     )
+    archive: str | None = Field(
+        None,
+        description=(
+            "A zip file inside the mirror folder (HEAD-QA's `data/head-qa-es-en-pdfs.zip`); `files` then names "
+            "members inside it. Only the named members are unpacked, each checked for its path and size."
+        ),
+    )
     encoding: str = Field("utf-8", description="Text encoding of csv/tsv/json/jsonl/text/lines files.")
     delimiter: str | None = Field(None, min_length=1, max_length=1, description="csv: the field delimiter (`,` by default, tab for tsv).")
     sheet: str | None = Field(None, description="xlsx: the sheet to read; the first sheet when omitted.")
     records: str | None = Field(
         None,
         description=(
-            "json: a dotted path to the list of records inside the file (ACI-Bench's `data`). A file that is an "
-            "object keyed by id (PubMedQA's `ori_pqal.json`) is read with `records: \"*\"` and `key_column`."
+            "json: a dotted path to the list of records inside the file (ACI-Bench's `data`). `*` stands for every "
+            "value of an object: an object keyed by id (PubMedQA's `ori_pqal.json`) is `records: \"*\"` with "
+            "`key_column`; HEAD-QA's exams are `exams.*.data`, each record keeping its exam's plain fields."
         ),
     )
-    key_column: str | None = Field(None, description="json with `records: \"*\"`: the column that receives each record's key.")
+    key_column: str | None = Field(None, description="json with `*` in `records`: the column that receives the key of each `*`.")
     text_column: str = Field("text", description="`text` and `docx`: the column that receives the file's text.")
     rows: str | None = Field(
         None, description="xml: the elements that become rows, as an ElementTree path from the root (`TAGS/*`, `Question`)."

@@ -116,7 +116,7 @@ def test_aci_bench(registry, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 12
     for row, (split, source) in zip(rows, raw):
-        assert row["split"] == split and row["references"] == [source["tgt"]] and row["metadata"]["file"] == source["file"]
+        assert row["split"] == split and row["references"] == [source["tgt"].strip()] and row["metadata"]["file"] == source["file"]
 
 
 def test_ehr_sql(registry, tmp_path):

@@ -150,11 +150,59 @@ def _open_text(path: Path, encoding: str) -> str:
     return raw.decode(encoding)
 
 
+# --------------------------------------------------------------------------------------------- archives
+
+MAX_MEMBERS = 100_000
+
+
+def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) -> Path:
+    """The archive members that `files` names, extracted into `scratch` after checking names and sizes."""
+    matched = match_files(folder, spec.archive, {}, where)
+    if len(matched) != 1:
+        raise SourceUnavailable(f"{where}: no archive {spec.archive!r} in {folder}" if not matched else f"{where}: {spec.archive!r} matches several files")
+    patterns = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+    regexes = [_pattern_regex(check_relative(p, where).as_posix()) for p in patterns]
+    target = scratch / ("archive-" + re.sub(r"[^A-Za-z0-9_.-]", "_", spec.archive))[:100]
+    try:
+        archive = zipfile.ZipFile(matched[0].path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise SourceUnavailable(f"{where}: {spec.archive} is not a readable zip archive: {_one_line(err)}") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_MEMBERS:
+            raise SourceUnavailable(f"{where}: {spec.archive} holds more than {MAX_MEMBERS} members")
+        for info in members:
+            name = info.filename
+            if info.is_dir() or not any(r.match(name) for r in regexes):
+                continue
+            try:
+                check_relative(name, where)
+            except RecordProblem:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} would land outside the folder") from None
+            if info.file_size > MAX_FILE_BYTES:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+            out = target / name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(info) as source, open(out, "wb") as sink:
+                copied = 0
+                while chunk := source.read(1 << 20):
+                    copied += len(chunk)
+                    if copied > MAX_FILE_BYTES:  # the declared size can lie
+                        raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+                    sink.write(chunk)
+    target.mkdir(parents=True, exist_ok=True)
+    return target
+
+
 # --------------------------------------------------------------------------------------------- tables
 
 
-def read_table(folder: Path, spec: TableSpec, where: str) -> pa.Table:
+def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None = None) -> pa.Table:
     """Every file a spec names, read and concatenated in path order, with its `{name}` parts as columns."""
+    if spec.archive is not None:
+        if scratch is None:
+            raise RecordProblem(f"{where}: reading inside an archive needs a scratch folder")
+        folder = extract_members(folder, spec, where, scratch)
     if isinstance(spec.files, dict):
         if (spec.format or "lines") != "lines":
             raise RecordProblem(f"{where}: `files` as a mapping of column to file is only for `format: lines`")
@@ -241,24 +289,52 @@ def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
 
 def _read_json(path: Path, spec: TableSpec) -> pa.Table:
     data = json.loads(_open_text(path, spec.encoding))
-    if spec.records == "*":
-        if not isinstance(data, dict):
-            raise SourceUnavailable(f"{path.name}: `records: \"*\"` needs a JSON object keyed by id")
-        key = spec.key_column or "key"
-        rows = []
-        for k, v in data.items():
-            row = dict(v) if isinstance(v, dict) else {"value": v}
-            row[key] = k
-            rows.append(row)
-        return _from_rows(rows)
-    if spec.records:
-        for part in spec.records.split("."):
-            if not isinstance(data, dict) or part not in data:
-                raise SourceUnavailable(f"{path.name}: no {spec.records!r} in the file (records path)")
-            data = data[part]
-    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-        raise SourceUnavailable(f"{path.name}: expected a list of objects{' at ' + repr(spec.records) if spec.records else ''}; give `records:`")
-    return _from_rows(data)
+    return _from_rows(json_records(data, spec.records, spec.key_column, path.name))
+
+
+def json_records(data: Any, records: str | None, key_column: str | None, name: str) -> list[dict[str, Any]]:
+    """The records a `records` path names: dotted keys, with `*` for every value of an object (or item of a list).
+
+    At each `*` the object's key goes into `key_column` (when given), and the plain fields of the parent
+    objects are carried into each record that lacks them (HEAD-QA's exam name and year; PubMedQA's id).
+    """
+    parts = records.split(".") if records else []
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any, rest: list[str], inherited: dict[str, Any]) -> None:
+        if not rest:
+            items = node if isinstance(node, list) else None
+            if items is None or not all(isinstance(r, dict) for r in items):
+                if isinstance(node, dict) and parts and parts[-1] == "*":
+                    items = [node]
+                else:
+                    where = f" at {records!r}" if records else ""
+                    raise SourceUnavailable(f"{name}: expected a list of objects{where}; give `records:`")
+            for item in items:
+                found.append({**inherited, **item})
+            return
+        head, tail = rest[0], rest[1:]
+        if head == "*":
+            if isinstance(node, dict):
+                entries = list(node.items())
+            elif isinstance(node, list):
+                entries = list(enumerate(node))
+            else:
+                raise SourceUnavailable(f"{name}: `*` in records {records!r} meets a {type(node).__name__}, not an object")
+            for key, value in entries:
+                carried = dict(inherited)
+                if key_column:
+                    carried[key_column] = key
+                if isinstance(value, dict):
+                    carried.update({k: v for k, v in value.items() if not isinstance(v, (dict, list))} if tail else {})
+                walk(value, tail, carried)
+            return
+        if not isinstance(node, dict) or head not in node:
+            raise SourceUnavailable(f"{name}: no {head!r} in the file (records path {records!r})")
+        walk(node[head], tail, inherited)
+
+    walk(data, parts, {})
+    return found
 
 
 def _read_jsonl(path: Path, spec: TableSpec) -> pa.Table:

@@ -352,7 +352,7 @@ class FileSplitReader:
             spec = self.read.tables.get(name)
             if spec is None:
                 raise RecordProblem(f"{record_id}: a join names table {name!r}, which is not in source.read.tables")
-            self._tables[name] = read_table(self.folder(), spec, f"{record_id}: table {name!r}")
+            self._tables[name] = read_table(self.folder(), spec, f"{record_id}: table {name!r}", Path(self.cache_dir))
         return self._tables[name]
 
     def open(self, split: str, record_id: str) -> Any:
@@ -362,7 +362,7 @@ class FileSplitReader:
         if split not in self._splits:
             spec = self.spec(split, record_id)
             where = f"{record_id}: split {split!r}"
-            table = read_table(self.folder(), spec, where)
+            table = read_table(self.folder(), spec, where, Path(self.cache_dir))
             counts = self.dropped.setdefault(split, {})
             table = apply_steps(table, spec.steps, lambda name: self.table(name, record_id), where, counts)
             self._splits[split] = table
@@ -378,7 +378,7 @@ class FileSplitReader:
 
         spec = self.spec(split, record_id)
         fmt = spec.format or (infer_format(spec.files) if isinstance(spec.files, str) else None)
-        return self.streaming and fmt == "parquet" and not spec.steps and isinstance(spec.files, str)
+        return self.streaming and fmt == "parquet" and not spec.steps and isinstance(spec.files, str) and spec.archive is None
 
     def batches(self, split: str, record_id: str, batch_size: int) -> Iterator[Any]:
         if self._streams(split, record_id):
@@ -421,6 +421,7 @@ def _download_hub_files(location: DataLocation, read: Any, cache_dir: Path) -> P
     patterns = []
     for spec in [*read.splits.values(), *read.tables.values()]:
         files = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+        files = [spec.archive] if spec.archive else files
         patterns.extend(re.sub(r"\{[A-Za-z_][A-Za-z0-9_]*\}", "*", f) for f in files)
     try:
         path = snapshot_download(
