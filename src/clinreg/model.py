@@ -193,7 +193,9 @@ class TableSpec(Strict):
 
 class JoinStep(Strict):
     table: Id = Field(description="The name of a table in `read.tables`.")
-    on: list[NonEmpty] = Field(min_length=1, description="Key columns present in both tables.")
+    keys: list[NonEmpty] = Field(
+        min_length=1, description="Key columns present in both tables. (Not `on`: YAML 1.1 reads an unquoted `on` as true.)"
+    )
     cardinality: Literal["one_to_one", "many_to_one", "one_to_many"] = Field(
         description=(
             "`one_to_one`: each row matches exactly one row of the table. `many_to_one`: several rows may share one "

@@ -426,9 +426,18 @@ def _read_text_files(matched: list[MatchedFile], spec: TableSpec, where: str) ->
             text = _open_text(item.path, spec.encoding)
         except UnicodeDecodeError as err:
             raise SourceUnavailable(f"{where}: {item.relative} is not {spec.encoding} text: {_one_line(err)}") from None
-        stem = PurePosixPath(item.relative).name.split(".")[0]
+        stem = _stem(PurePosixPath(item.relative).name)
         rows.append({"file": stem, spec.text_column: text, **item.parts})
     return pa.table({k: pa.array([r[k] for r in rows], pa.string()) for k in rows[0]})
+
+
+def _stem(name: str) -> str:
+    """A file name without its format's extension (`Dr. Smith - 2.txt` -> `Dr. Smith - 2`, `x.csv.gz` -> `x`)."""
+    lower = name.lower()
+    for ext, _ in _EXTENSIONS:
+        if lower.endswith(ext):
+            return name[: -len(ext)]
+    return PurePosixPath(name).stem
 
 
 def _read_lines(folder: Path, spec: TableSpec, where: str) -> pa.Table:

@@ -60,8 +60,8 @@ def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
 
 def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: dict[str, int]) -> pa.Table:
     """Bring the columns of `right` into `left` by key, checking the declared cardinality."""
-    left_keys = _keys(left, spec.on, where, "rows")
-    right_keys = _keys(right, spec.on, where, f"table {spec.table!r}")
+    left_keys = _keys(left, spec.keys, where, "rows")
+    right_keys = _keys(right, spec.keys, where, f"table {spec.table!r}")
     index: dict[tuple, list[int]] = {}
     for i, key in enumerate(right_keys):
         index.setdefault(key, []).append(i)
@@ -69,7 +69,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         for key, rows in index.items():
             if len(rows) > 1:
                 raise SourceUnavailable(
-                    f"{where}: table {spec.table!r} has {len(rows)} rows for key {_show(spec.on, key)}; "
+                    f"{where}: table {spec.table!r} has {len(rows)} rows for key {_show(spec.keys, key)}; "
                     f"`cardinality: {spec.cardinality}` allows one (use one_to_many to join them)"
                 )
     if spec.cardinality == "one_to_one":
@@ -77,7 +77,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         for i, key in enumerate(left_keys):
             if key in seen:
                 raise SourceUnavailable(
-                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.on, key)}; `cardinality: one_to_one` allows one"
+                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` allows one"
                 )
             seen[key] = i
     keep, take = [], []
@@ -85,7 +85,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         rows = index.get(key)
         if rows is None:
             if spec.unmatched == "error":
-                raise SourceUnavailable(f"{where}: row {i} (key {_show(spec.on, key)}) matches no row of table {spec.table!r}")
+                raise SourceUnavailable(f"{where}: row {i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
             if spec.unmatched == "drop":
                 continue
         keep.append(i)
@@ -94,7 +94,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     if dropped:
         counts[f"no match in {spec.table}"] = counts.get(f"no match in {spec.table}", 0) + dropped
     out = left.take(pa.array(keep, pa.int64())) if dropped else left
-    names = spec.columns if spec.columns is not None else [n for n in right.column_names if n not in spec.on]
+    names = spec.columns if spec.columns is not None else [n for n in right.column_names if n not in spec.keys]
     for name in names:
         values = _column(right, name, where, f"column of table {spec.table!r}")
         if spec.cardinality == "one_to_many" and spec.many == "first":

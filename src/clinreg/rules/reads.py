@@ -70,7 +70,7 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
     inside the mirror folder (no absolute path, no `..`). A `where:` key must be a `{name}` of its pattern.
 
     Bad:
-        steps: [{join: {table: targets, on: [hadm_id], cardinality: one_to_one}}]   # no table `targets`
+        steps: [{join: {table: targets, keys: [hadm_id], cardinality: one_to_one}}]   # no table `targets`
         files: ../../etc/passwd
     Good:
         tables: {targets: {files: test_phase_1/discharge_target.csv.gz}}

@@ -81,12 +81,13 @@ def write(folder: pathlib.Path) -> dict:
         if gold is None:
             dropped += 1
             continue
-        marker_in_input = "PLAN:" not in text  # replicate keeps SUMMARY/FINDINGS in the input
-        pre = text.split("PLAN:")[0].strip() if "PLAN:" in text else text.strip()
+        # HELM keeps a SUMMARY:/FINDINGS: reference inside its input (it cuts only at PLAN:). clinreg departs
+        # from that on purpose: the input ends where the reference's heading starts, so no gold is in a prompt.
+        marker = next(m for m in ("PLAN:", "SUMMARY:", "FINDINGS:") if m in text)
+        pre = text.split(marker)[0].strip()
         expected.append({"file": name, "gold": gold,
-                         "input_must_contain": [pre.splitlines()[-1][:40], "Medical Specialty:"]
-                         + ([gold] if marker_in_input else []),
-                         "input_must_not_contain": [] if marker_in_input else [gold, "Keywords:"]})
+                         "input_must_contain": [pre.splitlines()[-1][:40], "Medical Specialty:"],
+                         "input_must_not_contain": [gold, "Keywords:"]})
     return {"splits": {"test": expected}, "dropped": {"test": dropped}}
 
 
