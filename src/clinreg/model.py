@@ -177,8 +177,12 @@ class TableSpec(Strict):
     )
     key_column: str | None = Field(None, description="json with `*` in `records`: the column that receives the key of each `*`.")
     text_column: str = Field("text", description="`text` and `docx`: the column that receives the file's text.")
-    rows: str | None = Field(
-        None, description="xml: the elements that become rows, as an ElementTree path from the root (`TAGS/*`, `Question`)."
+    rows: str | list[NonEmpty] | None = Field(
+        None,
+        description=(
+            "xml: the elements that become rows, as an ElementTree path from the root (`TAGS/*`, `Question`), or a "
+            "list of paths read in turn (n2c2: the three criteria MedHELM runs, `[TAGS/ABDOMINAL, ...]`)."
+        ),
     )
     fields: dict[str, str] = Field(
         default_factory=dict,
@@ -209,7 +213,9 @@ class JoinStep(Strict):
     columns: list[NonEmpty] | None = Field(
         None, description="The table's columns to bring in (all but the keys when omitted; `[]` joins only to keep or drop rows)."
     )
-    suffix: str = Field("_right", description="Appended to a brought-in column whose name the row already has.")
+    suffix: str = Field(
+        "_right", description="Appended to a brought-in column whose name the row already has; `\"\"` replaces the row's column."
+    )
     separator: str = Field("\n\n", description="`one_to_many`: the text placed between joined values.")
     many: Literal["all", "first"] = Field(
         "all", description="`one_to_many`: join every matching row (`all`), or take only the first in file order (`first`)."

@@ -24,6 +24,8 @@ RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml")
 
 # Which writer lays out the files a record reads (the hub copy where the record names a hub repo).
 WRITER = {"pubmed_qa": "write_hub", "medication_qa": "write"}
+# Where HELM runs once per value of a run parameter, the column our record keeps that value in.
+CONFIG_COLUMN = {"n2c2_ct_matching": "criterion", "med_dialog": "subset"}
 # Our split names where they differ from HELM's: {record: {our split: HELM split}}.
 SPLITS = {
     "ehr_sql": {"validation": "test", "test": "test"},
@@ -111,6 +113,11 @@ def test_record_builds_from_its_files_as_distributed(registry, tmp_path, record_
     splits = dict.fromkeys(s for m in record.mappings for s in m.splits)
     helm_splits = dict.fromkeys(ours_to_helm.get(s, s) for s in splits)
     want = [instance for h in helm_splits for instance in expected["splits"].get(h, [])]
+    if "configs" in expected:
+        # One HELM run per value: compare our instances of each value, in order, with that run's instances.
+        column = CONFIG_COLUMN[record_id]
+        built = sorted(built, key=lambda i: list(expected["configs"]).index(i.metadata[column]))
+        want = [i for value in expected["configs"] for h in helm_splits for i in expected["configs"][value].get(h, [])]
     assert len(built) == len(want), f"{record_id}: built {len(built)} instances, HELM builds {len(want)}"
     data = raw_text(folder)
     for got, exp in zip(built, want):

@@ -22,6 +22,7 @@ from clinreg.model import TableSpec
 MAX_FILE_BYTES = 8 << 30
 MAX_CELL_CHARS = 50_000_000
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ATTRIBUTE = re.compile(r"^[A-Za-z_][\w.:-]*$")
 _EXTENSIONS = (
     (".csv.gz", "csv"), (".tsv.gz", "tsv"), (".jsonl.gz", "jsonl"), (".json.gz", "json"),
     (".csv", "csv"), (".tsv", "tsv"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".json", "json"),
@@ -467,8 +468,9 @@ def _read_xml(path: Path, spec: TableSpec) -> pa.Table:
     root = SafeET.fromstring(path.read_bytes(), forbid_dtd=True)
     if not spec.rows:
         raise RecordProblem(f"{path.name}: `format: xml` needs `rows:` (the elements that become rows)")
-    rows_path = spec.rows if spec.rows not in (".", "/") else None
-    elements = [root] if rows_path is None else root.findall(rows_path)
+    elements = []
+    for rows_path in [spec.rows] if isinstance(spec.rows, str) else spec.rows:
+        elements.extend([root] if rows_path in (".", "/") else root.findall(rows_path))
     fields = spec.fields or {"text": "."}
     rows = [{name: _xml_value(element, root, expr) for name, expr in fields.items()} for element in elements]
     return pa.table({name: pa.array([r[name] for r in rows], pa.string()) for name in fields})
@@ -480,7 +482,9 @@ def _xml_value(element: Any, root: Any, expr: str) -> str | None:
     base = element
     if expr.startswith("/"):
         base, expr = root, expr.lstrip("/") or "."
-    path, _, attribute = expr.partition("@") if "@" in expr and "[" not in expr.rsplit("@", 1)[-1] else (expr, "", "")
+    head, at, tail = expr.rpartition("@")
+    # `a/b@attr` reads an attribute; an `@` inside a predicate (`Answer[@ReferenceRank='1']/AnswerText`) does not.
+    path, attribute = (head, tail) if at and _ATTRIBUTE.match(tail) else (expr, "")
     path = path.rstrip("/") or "."
     target = base if path == "." else base.find(path)
     if target is None:

@@ -106,7 +106,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         else:
             positions = pa.array([None if not rows else rows[0] for rows in take], pa.int64())
             array = values.take(positions)
-        target = name if name not in out.column_names else name + spec.suffix
+        target = name if name not in out.column_names or name in spec.keys else name + spec.suffix
         out = _replace(out, target, array)
     return out
 

@@ -93,9 +93,9 @@ def write(folder: pathlib.Path) -> dict:
                          "input_must_contain": ["Answer the following question based on the EHR", q,
                                                 EHR[pid][-1][2]],
                          "input_must_not_contain": [resp] + other[:1]})
-    return {"params": {"max_length": 100000}, "splits": {"test": expected}, "dropped": {"test": 2},
-            "notes": "dropped: instruction 103 (only Annotator_2) and gold row 999 (no instruction); instruction 104 "
-                     "has no gold row at all and never becomes an instance"}
+    return {"params": {"max_length": 100000}, "splits": {"test": expected}, "dropped": {"test": 3},
+            "notes": "dropped, in gold-file rows: the two Annotator_2 rows (instructions 101 and 103) and row 999 (no "
+                     "instruction); instruction 104 has no gold row at all and never becomes an instance"}
 
 
 if __name__ == "__main__":
