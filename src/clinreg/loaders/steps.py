@@ -36,7 +36,7 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
         elif step.adapter is not None:
             from clinreg.loaders.adapters import run_adapter
 
-            table = run_adapter(step.adapter.name, table, step.adapter.options, tables, here)
+            table = run_adapter(step.adapter.name, table, step.adapter.options, tables, here, counts)
     return table
 
 

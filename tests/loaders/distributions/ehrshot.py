@@ -126,11 +126,13 @@ def write(folder: pathlib.Path) -> dict:
         expect(1001, LABELS["guo_readmission"][1][1], False, ["RxNorm/4603", "ICD10CM/N18.4"], ["CPT4/99213"]),
         expect(1002, LABELS["guo_readmission"][2][1], False, ["Visit/ER", "LOINC/718-7", "Race/5"],
                ["ICD10CM/I50.9"]),
+        expect(1003, LABELS["guo_readmission"][3][1], LABELS["guo_readmission"][3][2], ["LOINC/718-7"], []),
         expect(1004, LABELS["guo_readmission"][4][1], True, [], ["SNOMED/3950001", "LOINC/718-7"]),
     ]
-    return {"params": {"subject": "guo_readmission", "max_length": 2000}, "splits": {"test": exp},
-            "dropped": {"test": 1},
-            "notes": "subject 1003's label is dropped only by max_length=2000 (it is kept with max_length=100000)"}
+    # MedHELM's runs use max_length 100000, at which subject 1003's long timeline is kept.
+    return {"params": {"subject": "guo_readmission", "max_length": 100000}, "splits": {"test": exp},
+            "dropped": {"test": 0},
+            "notes": "subject 1003's label would be dropped only by a max_length as small as 2000"}
 
 
 if __name__ == "__main__":
