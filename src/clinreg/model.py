@@ -257,6 +257,17 @@ class RemoveStep(Strict):
     replacement: str = Field("", description="Put in place of each removed text.")
 
 
+class RenderStep(Strict):
+    column: NonEmpty = Field(description="The new text column.")
+    template: NonEmpty = Field(
+        description=(
+            "A Jinja template over the row's columns, rendered in the same sandbox as input templates, e.g. MEDEC's "
+            "reference `{{ 'CORRECT' if row['Error Flag'] == '0' else row['Error Sentence ID'] ~ ' ' ~ "
+            "row['Corrected Sentence'] }}`."
+        )
+    )
+
+
 class DedupeStep(Strict):
     columns: list[NonEmpty] = Field(min_length=1, description="Columns that key a row; rows with equal keys are one row.")
     values_from: Literal["first", "last"] = Field(
@@ -284,6 +295,7 @@ class Step(Strict):
     join_list: JoinListStep | None = None
     extract: ExtractStep | None = None
     remove: RemoveStep | None = None
+    render: RenderStep | None = None
     dedupe: DedupeStep | None = None
     adapter: AdapterStep | None = None
 

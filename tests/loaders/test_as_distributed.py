@@ -31,6 +31,7 @@ PARAM_COLUMN = {"ehrshot": ("subject", "task")}
 # Our split names where they differ from HELM's: {record: {our split: HELM split}}.
 SPLITS = {
     "ehr_sql": {"validation": "test", "test": "test"},
+    "aci_bench": {"test1": "test", "test3": "test", "test2": "test"},
     "pubmed_qa": {"train": "test"},
     "medhallu": {"train": "test"},
 }

@@ -131,7 +131,7 @@ def test_ehr_sql(registry, tmp_path):
 
 
 def test_medec_empty_records(registry, tmp_path):
-    scheme = _record(registry, "medec").mappings[0].label
+    _record(registry, "medec")
     path = REALDATA / "abachaa__MEDEC" / "MEDEC-MS" / "MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"
     with path.open(newline="", encoding="utf-8") as handle:
         raw = list(csv.DictReader(handle))
@@ -146,7 +146,9 @@ def test_medec_empty_records(registry, tmp_path):
     assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
     assert "skipped" not in loud.stderr
     for row, source in zip(rows, labelled):
-        assert row["answer"] == scheme.map[source["Error Flag"]] and row["metadata"]["Text ID"] == source["Text ID"]
+        gold = "CORRECT" if source["Error Flag"] == "0" else f"{source['Error Sentence ID']} {source['Corrected Sentence']}"
+        assert row["references"] == [gold] and row["metadata"]["Text ID"] == source["Text ID"]
+        assert row["metadata"]["Error Flag"] == source["Error Flag"]
 
 
 @pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])

@@ -148,7 +148,8 @@ def _open_text(path: Path, encoding: str) -> str:
         raw = gzip.decompress(raw)
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
-    return raw.decode(encoding)
+    # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.
+    return raw.decode(encoding).replace("\r\n", "\n")
 
 
 # --------------------------------------------------------------------------------------------- archives

@@ -31,6 +31,8 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
             table = extract(table, step.extract, here)
         elif step.remove is not None:
             table = remove(table, step.remove, here)
+        elif step.render is not None:
+            table = render(table, step.render, here)
         elif step.dedupe is not None:
             table = dedupe(table, step.dedupe, here, counts)
         elif step.adapter is not None:
@@ -202,6 +204,27 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
             for t, g in zip(texts, targets)
         ]
     return _replace(table, spec.column, pa.array(texts, pa.string()))
+
+
+def render(table: pa.Table, spec, where: str) -> pa.Table:
+    """A new column rendered row by row from a template in the row sandbox (size and time caps included)."""
+    from clinreg.loaders.errors import TemplateFailure
+    from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
+
+    template = InputTemplate(spec.template, f"{where} render {spec.column!r}")
+    names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
+    values = [python_values(table.column(n).combine_chunks()) for n in names]
+    out = []
+    for i in range(table.num_rows):
+        row = {n: v[i] for n, v in zip(names, values)}
+        context = {**template.globals, **row}
+        if template.uses_row:
+            context[ROW_VARIABLE] = row
+        try:
+            out.append(template.render_with_globals(context))
+        except TemplateFailure as err:
+            raise TemplateFailure(f"{where}: row {i}: render {spec.column!r} failed: {err}") from None
+    return _replace(table, spec.column, pa.array(out, pa.string()))
 
 
 def dedupe(table: pa.Table, spec, where: str, counts: dict[str, int]) -> pa.Table:
