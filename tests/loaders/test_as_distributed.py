@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml"))
 
 # Which writer lays out the files a record reads (the hub copy where the record names a hub repo).
-WRITER = {"pubmed_qa": "write_hub", "medication_qa": "write"}
+WRITER = {"pubmed_qa": "write_hub", "medication_qa": "write", "med_qa": "write_hub"}
 # Where HELM runs once per value of a run parameter, the column our record keeps that value in.
 CONFIG_COLUMN = {"n2c2_ct_matching": "criterion", "med_dialog": "subset"}
 # Where the expectations cover one HELM run of several the record builds: (run parameter, our column).
@@ -32,6 +32,7 @@ PARAM_COLUMN = {"ehrshot": ("subject", "task")}
 SPLITS = {
     "ehr_sql": {"validation": "test", "test": "test"},
     "aci_bench": {"test1": "test", "test3": "test", "test2": "test"},
+    "med_mcqa": {"validation": "valid"},
     "pubmed_qa": {"train": "test"},
     "medhallu": {"train": "test"},
 }

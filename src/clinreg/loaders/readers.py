@@ -281,7 +281,10 @@ def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
     columns: list[list[str | None]] = [[] for _ in header]
     for line_no, record in enumerate(reader, start=2):
         if len(record) > len(header):
-            raise SourceUnavailable(f"{path.name}:{line_no}: {len(record)} fields where the header has {len(header)}")
+            # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
+            if any(field.strip() for field in record[len(header):]):
+                raise SourceUnavailable(f"{path.name}:{line_no}: {len(record)} fields where the header has {len(header)}")
+            record = record[: len(header)]
         for i, column in enumerate(columns):
             value = record[i] if i < len(record) else ""
             column.append(value if value != "" else None)

@@ -73,6 +73,23 @@ def write(folder: pathlib.Path) -> dict:
     return {"splits": out, "dropped": {"train": 0, "valid": 0, "test": 0}}
 
 
+
+def write_hub(folder: pathlib.Path) -> dict:
+    """The hub copy GBaker/MedQA-USMLE-4-options: the same JSON-lines files at the repo root (train and test only)."""
+    import shutil
+    import tempfile
+
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        expected = write(pathlib.Path(tmp))
+        source = pathlib.Path(tmp) / "data_clean" / "questions" / "US" / "4_options"
+        for split in ("train", "test"):
+            shutil.copy(source / f"phrases_no_exclude_{split}.jsonl", folder / f"phrases_no_exclude_{split}.jsonl")
+    return {"splits": {k: v for k, v in expected["splits"].items() if k != "valid"},
+            "dropped": {k: v for k, v in expected.get("dropped", {}).items() if k != "valid"}}
+
+
 if __name__ == "__main__":
     import tempfile
 
