@@ -279,11 +279,13 @@ def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
         dupes = sorted({h for h in header if header.count(h) > 1})
         raise SourceUnavailable(f"{path.name}: the header repeats column(s) {', '.join(map(repr, dupes))}")
     columns: list[list[str | None]] = [[] for _ in header]
-    for line_no, record in enumerate(reader, start=2):
+    line_no = reader.line_num + 1  # the file line a record starts on (a quoted field can span lines)
+    for record in reader:
+        start, line_no = line_no, reader.line_num + 1
         if len(record) > len(header):
             # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
             if any(field.strip() for field in record[len(header):]):
-                raise SourceUnavailable(f"{path.name}:{line_no}: {len(record)} fields where the header has {len(header)}")
+                raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has {len(header)}")
             record = record[: len(header)]
         for i, column in enumerate(columns):
             value = record[i] if i < len(record) else ""
