@@ -93,6 +93,12 @@ def test_short_records_and_empty_fields_are_null(tmp_path):
 
 
 
+def test_blank_lines_are_not_records(tmp_path):
+    # pandas (and so `datasets`) skips blank lines; a file that ends in an extra newline has no empty record.
+    write(tmp_path, "t.csv", "a,b\n1,2\n\n3,4\n\n\n")
+    assert rows(read(tmp_path, files="t.csv")) == [{"a": "1", "b": "2"}, {"a": "3", "b": "4"}]
+
+
 def test_crlf_line_ends(tmp_path):
     write(tmp_path, "t.csv", 'a,b\r\n1,"x\r\ny"\r\n')
     assert rows(read(tmp_path, files="t.csv")) == [{"a": "1", "b": "x\ny"}]

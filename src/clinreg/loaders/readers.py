@@ -282,6 +282,8 @@ def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
     line_no = reader.line_num + 1  # the file line a record starts on (a quoted field can span lines)
     for record in reader:
         start, line_no = line_no, reader.line_num + 1
+        if not record:
+            continue  # a blank line is no record (pandas, and so `datasets`, skip them too)
         if len(record) > len(header):
             # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
             if any(field.strip() for field in record[len(header):]):
