@@ -171,6 +171,13 @@ def test_jsonl_bad_line_names_file_and_line(tmp_path):
 
 
 
+def test_jsonl_keeps_unicode_line_separators_inside_strings(tmp_path):
+    # JSON allows U+2028, U+0085 and form feeds raw inside strings; only "\n" ends a JSON Lines record.
+    text = "para one\u2028para two\x85end\x0cpage"
+    write(tmp_path, "t.jsonl", json.dumps({"a": text}, ensure_ascii=False) + "\n" + json.dumps({"a": "b"}) + "\n")
+    assert rows(read(tmp_path, files="t.jsonl")) == [{"a": text}, {"a": "b"}]
+
+
 def test_json_mixed_types_become_text(tmp_path):
     write(tmp_path, "t.jsonl", '{"a": 1}\n{"a": "x"}\n{"a": null}\n')
     assert read(tmp_path, files="t.jsonl").column("a").to_pylist() == ["1", "x", None]

@@ -348,7 +348,8 @@ def json_records(data: Any, records: str | None, key_column: str | None, name: s
 
 def _read_jsonl(path: Path, spec: TableSpec) -> pa.Table:
     rows = []
-    for line_no, line in enumerate(_open_text(path, spec.encoding).splitlines(), start=1):
+    # Only "\n" ends a record: str.splitlines() also splits at U+2028, U+0085 and form feeds, which JSON allows raw in strings.
+    for line_no, line in enumerate(_open_text(path, spec.encoding).split("\n"), start=1):
         if not line.strip():
             continue
         try:
