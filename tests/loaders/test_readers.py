@@ -425,6 +425,12 @@ def test_docx_table_by_index(tmp_path):
 
 
 
+def test_docx_table_with_a_repeated_header_is_an_error(tmp_path):
+    _docx(tmp_path / "s.docx", _tbl([["a", "a"], ["1", "2"]]))
+    with pytest.raises(SourceUnavailable, match="repeated"):
+        read(tmp_path, files="s.docx", docx_table=0)
+
+
 # ----------------------------------------------------------------------------------------------- archives
 
 

@@ -535,6 +535,8 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
     if not grid:
         return pa.table({})
     header, body_rows = grid[0], grid[1:]
+    if "" in header or len(set(header)) != len(header):  # a dict of columns would silently keep only the last
+        raise SourceUnavailable(f"{path.name}: the header row of table {spec.docx_table} has an empty or repeated column name")
     return pa.table({h: pa.array([r[i] if i < len(r) else None for r in body_rows], pa.string()) for i, h in enumerate(header)})
 
 
