@@ -474,6 +474,33 @@ def test_archive_member_over_the_size_cap_is_refused(tmp_path, monkeypatch):
 
 
 
+def _lying_zip(path: Path, payload: bytes, declared: int) -> None:
+    """A zip whose headers declare `declared` bytes for a member that inflates to `payload`."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("t.json", payload)
+    data = bytearray(path.read_bytes())
+    real = len(payload).to_bytes(4, "little")
+    # the uncompressed size sits at offset 22 of the local header and offset 24 of the central directory entry
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = data.index(signature) + offset
+        assert data[at : at + 4] == real
+        data[at : at + 4] = declared.to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+
+
+def test_archive_member_whose_declared_size_lies_is_capped(tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    payload = json.dumps([{"q": "x" * 50_000}]).encode()
+    _lying_zip(mirror / "data.zip", payload, declared=100)
+    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 1000)
+    with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': data\.zip") as err:
+        read_table(mirror, TableSpec(archive="data.zip", files="t.json"), WHERE, tmp_path / "scratch")
+    assert "\n" not in str(err.value)
+    written = [p.stat().st_size for p in (tmp_path / "scratch").rglob("*") if p.is_file()]
+    assert all(size <= 1000 for size in written)
+
+
 def test_not_a_zip_is_one_located_line(tmp_path):
     write(tmp_path, "data.zip", b"not a zip")
     with pytest.raises(SourceUnavailable, match="not a readable zip archive"):

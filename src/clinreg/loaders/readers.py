@@ -9,6 +9,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
@@ -185,13 +186,17 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
             out = target / name
             out.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(info) as source, open(out, "wb") as sink:
-                copied = 0
-                while chunk := source.read(1 << 20):
-                    copied += len(chunk)
-                    if copied > MAX_FILE_BYTES:  # the declared size can lie
-                        raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
-                    sink.write(chunk)
+            try:
+                with archive.open(info) as source, open(out, "wb") as sink:
+                    copied = 0
+                    while chunk := source.read(1 << 20):
+                        copied += len(chunk)
+                        if copied > MAX_FILE_BYTES:  # the declared size can lie
+                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+                        sink.write(chunk)
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
+                # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: {_one_line(err)}") from None
     target.mkdir(parents=True, exist_ok=True)
     return target
 
