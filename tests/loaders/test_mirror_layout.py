@@ -231,3 +231,22 @@ def test_check_data_reports_clr907_at_the_input_template_line(tmp_path):
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
     assert diag["file"] == "registry/datasets/fixture.yaml" and text[diag["line"] - 1].lstrip().startswith("input_template:")
     assert "split 'test', row(s) 1" in diag["message"]
+
+
+def test_linked_worktree_at_another_commit_is_refused(tmp_path):
+    # `git worktree add` (and a submodule) leaves a `.git` file naming the real git folder, where HEAD lives;
+    # its branch refs live in the main repository's git folder (`commondir`).
+    main_git = tmp_path / "clones" / "repo" / ".git"
+    (main_git / "refs" / "heads").mkdir(parents=True)
+    (main_git / "refs" / "heads" / "old").write_text(OTHER + "\n")
+    linked = main_git / "worktrees" / "someone__repo"
+    linked.mkdir(parents=True)
+    (linked / "HEAD").write_text("ref: refs/heads/old\n")
+    (linked / "commondir").write_text("../..\n")
+    folder = write_csv(tmp_path / "data" / "someone__repo", "test.csv", qa_rows("yes"))
+    (folder / ".git").write_text(f"gitdir: {linked}\n")
+    assert git_head(folder) == OTHER
+    with pytest.raises(SourceUnavailable, match=rf"clone at commit {OTHER[:12]}, but the record pins {COMMIT[:12]}"):
+        locate(record(QA, source=github()), tmp_path / "data")
+    (linked / "HEAD").write_text(COMMIT + "\n")  # detached at the pinned commit
+    assert [i.answer for i in build(record(QA, source=github()), tmp_path / "data")[0]] == ["A"]

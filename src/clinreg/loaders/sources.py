@@ -99,22 +99,32 @@ def _check_commit(record: Dataset, folder: Path) -> None:
 def git_head(folder: Path) -> str | None:
     """The commit a clone's HEAD names, read from its .git files (no git needed), or None."""
     git = folder / ".git"
-    if not git.is_dir():
-        return None
     try:
+        if git.is_file():  # a linked worktree or submodule: `.git` names the real git folder
+            pointer = git.read_text(encoding="utf-8", errors="replace").strip()
+            if not pointer.startswith("gitdir:"):
+                return None
+            git = (folder / pointer[7:].strip()).resolve()
+        if not git.is_dir():
+            return None
         head = (git / "HEAD").read_text(encoding="ascii", errors="replace").strip()
         if not head.startswith("ref:"):
             return head.lower() or None
         ref = head[4:].strip()
-        ref_file = (git / ref).resolve()
-        if ref_file.is_relative_to(git.resolve()) and ref_file.is_file():
-            return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
-        packed = git / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
-                sha, _, name = line.partition(" ")
-                if name.strip() == ref:
-                    return sha.lower()
+        places = [git]
+        common = git / "commondir"  # a worktree keeps its branches in the main repository's git folder
+        if common.is_file():
+            places.append((git / common.read_text(encoding="utf-8", errors="replace").strip()).resolve())
+        for place in places:
+            ref_file = (place / ref).resolve()
+            if ref_file.is_relative_to(place.resolve()) and ref_file.is_file():
+                return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
+            packed = place / "packed-refs"
+            if packed.is_file():
+                for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
+                    sha, _, name = line.partition(" ")
+                    if name.strip() == ref:
+                        return sha.lower()
     except OSError:
         return None
     return None
