@@ -150,7 +150,7 @@ def test_cli_build_read_error_is_one_line_exit_2(tmp_path):
     result = run(build_command, "fixture", "--root", root, "--data-dir", tmp_path / "data")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert "test.csv:2: 3 fields where the header has 2" in result.stderr
+    assert "fixture: split 'test': test.csv:2: 3 fields where the header has 2" in result.stderr
 
 
 # ----------------------------------------------------------------------------------------------- gold leak

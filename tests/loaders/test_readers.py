@@ -75,6 +75,13 @@ def test_too_many_fields_line_counts_lines_of_the_file_not_records(tmp_path):
         read(tmp_path, files="t.csv")
 
 
+def test_reader_errors_name_record_split_and_path_in_the_mirror(tmp_path):
+    for subset in ("a", "b"):
+        write(tmp_path, f"{subset}/test.jsonl", '{"q": 1}\n' if subset == "a" else '{"q": 1}\n{bad\n')
+    with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': b/test\.jsonl:2: not JSON"):
+        read(tmp_path, files="{subset}/test.jsonl")
+
+
 def test_trailing_empty_extra_fields_are_tolerated(tmp_path):
     write(tmp_path, "t.csv", "a,b\n1,2,,,\n3,4, ,\n")
     assert rows(read(tmp_path, files="t.csv")) == [{"a": "1", "b": "2"}, {"a": "3", "b": "4"}]

@@ -232,12 +232,18 @@ def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None =
         for item in matched:
             try:
                 table = reader(item.path, spec)
-            except (SourceUnavailable, RecordProblem):
-                raise
+            except (SourceUnavailable, RecordProblem) as err:
+                raise type(err)(f"{where}: {_relative(str(err), item)}") from None
             except Exception as err:  # every parser raises its own types; each becomes one located line
                 raise SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}") from None
             tables.append(_with_parts(table, item.parts, where))
     return _concat(tables, where)
+
+
+def _relative(message: str, item: MatchedFile) -> str:
+    """A reader's message, which starts with the file's name, with the name replaced by its path in the mirror."""
+    name = item.path.name
+    return item.relative + message[len(name):] if message.startswith(name) else message
 
 
 def _with_parts(table: pa.Table, parts: dict[str, str], where: str) -> pa.Table:
