@@ -50,6 +50,14 @@ def test_csv_gz_is_decompressed(tmp_path):
     assert rows(read(tmp_path, files="t.csv.gz")) == [{"a": "x", "b": "y"}]
 
 
+def test_gz_that_inflates_past_the_size_cap_is_refused(tmp_path, monkeypatch):
+    write(tmp_path, "t.csv.gz", gzip.compress(b"a\n" + b"x" * 100_000 + b"\n"))
+    assert (tmp_path / "t.csv.gz").stat().st_size < 1000
+    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 1000)
+    with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': t\.csv\.gz: unpacks to more than the 1000 bytes"):
+        read(tmp_path, files="t.csv.gz")
+
+
 def test_bom_is_not_part_of_the_first_header(tmp_path):
     write(tmp_path, "t.csv", "\ufeffid,q\n1,why\n")
     table = read(tmp_path, files="t.csv")

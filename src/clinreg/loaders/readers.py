@@ -144,9 +144,13 @@ def _open_text(path: Path, encoding: str) -> str:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
-    raw = path.read_bytes()
     if path.name.lower().endswith(".gz"):
-        raw = gzip.decompress(raw)
+        with gzip.open(path, "rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)  # a small .gz can inflate to far more than it holds
+        if len(raw) > MAX_FILE_BYTES:
+            raise SourceUnavailable(f"{path.name}: unpacks to more than the {MAX_FILE_BYTES} bytes a file may have")
+    else:
+        raw = path.read_bytes()
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
     # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.
