@@ -309,6 +309,13 @@ def test_placeholder_clashing_with_a_column_is_refused(tmp_path):
         read(tmp_path, files="{subset}/t.csv")
 
 
+@pytest.mark.parametrize("pattern", ["{file}/*.txt", "{text}/*.txt"])
+def test_text_placeholder_clashing_with_file_or_text_is_refused(tmp_path, pattern):
+    write(tmp_path, "ward/a.txt", "note")
+    with pytest.raises(RecordProblem, match=r"clashes with the '(file|text)' column"):
+        read(tmp_path, files=pattern, format="text")
+
+
 def test_lines_are_aligned(tmp_path):
     write(tmp_path, "test.findings.tok", "f one\nf two\n")
     write(tmp_path, "test.impression.tok", "i one\ni two\n")

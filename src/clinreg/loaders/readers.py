@@ -446,6 +446,9 @@ def _cell(value: Any) -> str | None:
 def _read_text_files(matched: list[MatchedFile], spec: TableSpec, where: str) -> pa.Table:
     """One row per file: its stem in `file`, its text in `text_column`, and its `{name}` parts."""
     rows = []
+    for name in matched[0].parts:
+        if name in ("file", spec.text_column):
+            raise RecordProblem(f"{where}: the file pattern's {{{name}}} clashes with the {name!r} column a text file gives")
     for item in matched:
         try:
             text = _open_text(item.path, spec.encoding)
