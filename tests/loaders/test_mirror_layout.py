@@ -175,7 +175,7 @@ def test_long_reference_leaks_by_a_window():
     assert len(LONG) > 2 * SPAN_CHARS
     middle = LONG[150 : 150 + SPAN_CHARS + 100]
     span = leaked_span(LONG, "Input: " + middle + " (end)")
-    assert span is not None and len(span) == SPAN_CHARS and span in " ".join(LONG.split())
+    assert span is not None and len(span) >= SPAN_CHARS and span in " ".join(LONG.split())
     assert leaked_span(LONG, "Input: " + LONG[:120]) is None
 
 
@@ -250,3 +250,13 @@ def test_linked_worktree_at_another_commit_is_refused(tmp_path):
         locate(record(QA, source=github()), tmp_path / "data")
     (linked / "HEAD").write_text(COMMIT + "\n")  # detached at the pinned commit
     assert [i.answer for i in build(record(QA, source=github()), tmp_path / "data")[0]] == ["A"]
+
+
+def test_any_long_enough_span_of_a_long_reference_leaks():
+    # 220 characters starting at 150: no window that starts at a multiple of 100 lies wholly inside it
+    reference = " ".join(f"w{i:03d}" for i in range(250))
+    leaked = reference[150:370]
+    span = leaked_span(reference, "The input quotes: " + leaked + " and goes on.")
+    assert span is not None and len(span) >= SPAN_CHARS and span.strip() in leaked
+    assert leaked_span(reference, "The input quotes:|" + reference[150:150 + SPAN_CHARS - 1] + "|") is None
+    assert leaked_span(reference, "The input quotes:|" + reference[150:150 + SPAN_CHARS] + "|") is not None
