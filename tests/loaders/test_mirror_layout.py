@@ -260,3 +260,30 @@ def test_any_long_enough_span_of_a_long_reference_leaks():
     assert span is not None and len(span) >= SPAN_CHARS and span.strip() in leaked
     assert leaked_span(reference, "The input quotes:|" + reference[150:150 + SPAN_CHARS - 1] + "|") is None
     assert leaked_span(reference, "The input quotes:|" + reference[150:150 + SPAN_CHARS] + "|") is not None
+
+
+def test_check_data_reports_an_unreadable_file_as_clr901(tmp_path):
+    root = write_root(tmp_path, [record_dict(QA, source=github(commit=None))])
+    folder = tmp_path / "data" / "someone__repo"
+    folder.mkdir(parents=True)
+    (folder / "test.csv").write_text("question,answer\nq,yes,extra\n", encoding="utf-8")
+    result = run(check_data, "fixture", "--root", root, "--data-dir", tmp_path / "data", "--format", "json")
+    assert result.exit_code == 1, result.output
+    (diag,) = json.loads(result.stdout)["diagnostics"]
+    assert diag["code"] == "CLR901" and diag["file"] == "registry/datasets/fixture.yaml"
+    assert "fixture: split 'test': test.csv:2: 3 fields" in diag["message"]
+
+
+def test_streamed_parquet_split_matches_the_whole_read(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "someone__repo"
+    for subset, answers in (("b", ["no", "yes"]), ("a", ["yes"]), ("skip", ["no"])):
+        (folder / subset).mkdir(parents=True)
+        pq.write_table(pa.table({"question": [f"{subset}{i}" for i in range(len(answers))], "answer": answers}), folder / subset / "test.parquet")
+    read = {"splits": {"test": {"files": "{subset}/test.parquet", "where": {"subset": ["a", "b"]}}}}
+    rec = record({**QA, "metadata_columns": ["subset"]}, source=github(read, commit=None))
+    whole = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path)[0]]
+    streamed = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path, streaming=True)[0]]
+    assert whole == streamed == [("a0", "A", "a"), ("b0", "B", "b"), ("b1", "A", "b")]
