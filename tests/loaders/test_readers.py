@@ -303,6 +303,13 @@ def test_where_restricts_placeholder_values(tmp_path):
     assert rows(table) == [{"q": "healthcaremagic", "subset": "healthcaremagic"}, {"q": "icliniq", "subset": "icliniq"}]
 
 
+def test_a_placeholder_used_twice_matches_the_same_text(tmp_path):
+    write(tmp_path, "101/101.csv", "a\n1\n")
+    write(tmp_path, "102/notes.csv", "a\n2\n")
+    write(tmp_path, "103/104.csv", "a\n3\n")
+    assert rows(read(tmp_path, files="{id}/{id}.csv")) == [{"a": "1", "id": "101"}]
+
+
 def test_placeholder_clashing_with_a_column_is_refused(tmp_path):
     write(tmp_path, "x/t.csv", "subset\n1\n")
     with pytest.raises(RecordProblem, match=r"\{subset\} clashes"):

@@ -46,12 +46,14 @@ class MatchedFile:
 
 def _pattern_regex(pattern: str) -> re.Pattern:
     """A `{name}`/glob pattern as a regex over `/`-separated relative paths; no wildcard crosses a `/`."""
-    out, i = [], 0
+    out, i, seen = [], 0, set()
     while i < len(pattern):
         c = pattern[i]
         m = _PLACEHOLDER.match(pattern, i)
         if m:
-            out.append(f"(?P<{m.group(1)}>[^/]+)")
+            # a name used twice must match the same text both times (`{id}/{id}.xml`)
+            out.append(f"(?P={m.group(1)})" if m.group(1) in seen else f"(?P<{m.group(1)}>[^/]+)")
+            seen.add(m.group(1))
             i = m.end()
             continue
         if c == "*":
