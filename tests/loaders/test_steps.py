@@ -137,6 +137,15 @@ def test_pick_numeric_field_against_a_string():
     assert pick(table, PickStep(column="v", list="xs", where={"k": "2"}, value="v"), WHERE).column("v").to_pylist() == ["b"]
 
 
+def test_pick_booleans_match_booleans_and_their_text_only():
+    table = pa.table({"xs": [[{"k": "1", "v": "one"}, {"k": "TRUE", "v": "text"}], [{"k": "0", "v": "zero"}, {"k": "false", "v": "no"}]]})
+    assert pick(table, PickStep(column="v", list="xs", where={"k": True}, value="v"), WHERE).column("v").to_pylist() == ["text", None]
+    assert pick(table, PickStep(column="v", list="xs", where={"k": False}, value="v"), WHERE).column("v").to_pylist() == [None, "no"]
+    flags = pa.table({"xs": [[{"k": True, "v": "bool"}, {"k": False, "v": "f"}]]})
+    assert pick(flags, PickStep(column="v", list="xs", where={"k": 1}, value="v"), WHERE).column("v").to_pylist() == [None]
+    assert pick(flags, PickStep(column="v", list="xs", where={"k": "true"}, value="v"), WHERE).column("v").to_pylist() == ["bool"]
+
+
 def test_pick_missing_list_column():
     with pytest.raises(RecordProblem, match="list column 'nope' is not in the data"):
         pick(ANSWERS, PickStep(column="x", list="nope"), WHERE)

@@ -145,10 +145,26 @@ def _field(item: Any, path: str) -> Any:
 
 
 def _same(value: Any, wanted: Any) -> bool:
-    """Source files spell numbers as text often enough (`"1"` vs 1) that both must match."""
+    """Source files spell numbers as text often enough (`"1"` vs 1) that both must match.
+
+    A boolean matches only a boolean or its text in any case (`TRUE` from a spreadsheet), never 1 or 0.
+    """
+    if value is None:
+        return False
+    if isinstance(value, bool) or isinstance(wanted, bool):
+        truth = _truth(value)
+        return truth is not None and truth == _truth(wanted)
     if value == wanted:
         return True
-    return value is not None and str(value).strip() == str(wanted)
+    return str(value).strip() == str(wanted)
+
+
+def _truth(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return {"true": True, "false": False}.get(value.strip().lower())
+    return None
 
 
 def join_list(table: pa.Table, spec: JoinListStep, where: str) -> pa.Table:
