@@ -77,7 +77,9 @@ def check_relative(pattern: str, where: str) -> PurePosixPath:
     path = PurePosixPath(pattern)
     if pattern.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", pattern) or path.is_absolute():
         raise RecordProblem(f"{where}: file {pattern!r} is absolute; name files relative to the mirror folder")
-    if ".." in path.parts or "\\" in pattern:
+    if "\\" in pattern:
+        raise RecordProblem(f"{where}: file {pattern!r} holds a backslash; write paths with `/` between folders")
+    if ".." in path.parts:
         raise RecordProblem(f"{where}: file {pattern!r} climbs out of the mirror folder")
     return path
 
