@@ -287,3 +287,17 @@ def test_streamed_parquet_split_matches_the_whole_read(tmp_path):
     whole = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path)[0]]
     streamed = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path, streaming=True)[0]]
     assert whole == streamed == [("a0", "A", "a"), ("b0", "B", "b"), ("b1", "A", "b")]
+
+
+def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from clinreg.loaders.errors import RecordProblem
+
+    (tmp_path / "someone__repo" / "a").mkdir(parents=True)
+    pq.write_table(pa.table({"question": ["q"], "answer": ["yes"], "subset": ["x"]}), tmp_path / "someone__repo" / "a" / "test.parquet")
+    rec = record(QA, source=github({"splits": {"test": {"files": "{subset}/test.parquet"}}}, commit=None))
+    for streaming in (False, True):
+        with pytest.raises(RecordProblem, match=r"fixture: split 'test': the file pattern's \{subset\} clashes"):
+            build(rec, tmp_path, streaming=streaming)

@@ -398,14 +398,11 @@ class FileSplitReader:
             matched = match_files(self.folder(), spec.files, spec.where, f"{record_id}: split {split!r}")
             if not matched:
                 raise SourceUnavailable(f"{record_id}: split {split!r}: no file matches {spec.files!r} in {self.folder()}")
+            from clinreg.loaders.readers import _with_parts
+
             for item in matched:
                 for table in _parquet_batches([str(item.path)], None, batch_size):
-                    if item.parts:
-                        import pyarrow as pa
-
-                        for key, value in item.parts.items():
-                            table = table.append_column(key, pa.array([value] * table.num_rows, pa.string()))
-                    yield table
+                    yield _with_parts(table, item.parts, f"{record_id}: split {split!r}") if item.parts else table
             return
         table = self.open(split, record_id)
         for start in range(0, table.num_rows, batch_size):
