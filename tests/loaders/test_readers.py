@@ -445,6 +445,11 @@ def test_docx_paragraphs_with_red_flag(tmp_path):
     ]
 
 
+def test_docx_paragraphs_leave_out_table_cells(tmp_path):
+    _docx(tmp_path / "s.docx", _p("before") + _tbl([["h"], ["cell"]]) + _p("after"))
+    assert read(tmp_path, files="s.docx").column("text").to_pylist() == ["before", "after"]
+
+
 def test_docx_table_by_index(tmp_path):
     _docx(tmp_path / "s.docx", _p("intro") + _tbl([["a", "b"], ["1", "2"]]) + _tbl([["case", "plan"], ["c1", "p1"], ["c2", "p2"]]))
     assert rows(read(tmp_path, files="s.docx", docx_table=1)) == [{"case": "c1", "plan": "p1"}, {"case": "c2", "plan": "p2"}]

@@ -543,8 +543,9 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
         return "".join(t.text or "" for t in node.iter(f"{ns}t"))
 
     if spec.docx_table is None:
-        paragraphs = [text(p) for p in body.iter(f"{ns}p")]
-        rows = [{"paragraph": i, spec.text_column: t, "red": _has_red(p, ns)} for i, (p, t) in enumerate(zip(body.iter(f"{ns}p"), paragraphs))]
+        # The body's own paragraphs, as Word's paragraph list (and python-docx) has them: not those in table cells.
+        elements = body.findall(f"{ns}p")
+        rows = [{"paragraph": i, spec.text_column: text(p), "red": _has_red(p, ns)} for i, p in enumerate(elements)]
         return pa.table({
             "paragraph": pa.array([r["paragraph"] for r in rows], pa.int64()),
             spec.text_column: pa.array([r[spec.text_column] for r in rows], pa.string()),
