@@ -456,9 +456,13 @@ class Choices(Strict):
         None, description="A column holding a mapping from letter to option text, e.g. MedQA's `options: {A: ..., B: ...}`."
     )
     items: str | None = Field(
-        None, description="A column holding a list of options, e.g. HeadQA's `answers: [{aid, atext}, ...]`."
+        None,
+        description=(
+            "A column holding a list of options: plain strings (`[\"Aspirin\", \"Heparin\"]`), or objects such as "
+            "HeadQA's `answers: [{aid, atext}, ...]` with `text_key`."
+        ),
     )
-    text_key: str | None = Field(None, description="With `items`: the key of each option's text (`atext`).")
+    text_key: str | None = Field(None, description="With `items` whose options are objects: the key of each option's text (`atext`).")
     id_key: str | None = Field(None, description="With `items`: the key of each option's id (`aid`).")
     fixed: list[NonEmpty] | None = Field(
         None, description="Option texts that are the same for every row, e.g. `[yes, no, maybe]`. May use `{{ column }}`."
