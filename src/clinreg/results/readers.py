@@ -6,9 +6,12 @@ numbers must be finite, and each problem becomes a located, rule-coded finding i
 
 from __future__ import annotations
 
+import io
 import math
 import re
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -382,10 +385,11 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
         reading.error("CLR962", name, *locate(text, '"config"', '"results"'),
                       "no model name: expected model_name, or config.model_args with pretrained=, or config.model")
         return
-    groups = set()
-    for key in ("groups", "group_subtasks"):
-        if isinstance(data.get(key), dict):
-            groups |= set(data[key])
+    # Group rows aggregate their subtasks: `groups` lists them, and so does `group_subtasks` with a non-empty
+    # list (a standalone task appears there too, with an empty one).
+    groups = set(data["groups"]) if isinstance(data.get("groups"), dict) else set()
+    if isinstance(data.get("group_subtasks"), dict):
+        groups |= {k for k, v in data["group_subtasks"].items() if v}
     samples = data.get("n-samples") if isinstance(data.get("n-samples"), dict) else {}
     for task, metrics in data["results"].items():
         if task in groups:
@@ -456,7 +460,12 @@ def _task_benchmark(reading: Reading, task: str, file: str, where: tuple[int, in
 
 
 def read_inspect_eval(reading: Reading, path: Path) -> None:
-    """An Inspect `.eval` log: a zip holding header.json (eval, results) and samples/*.json."""
+    """An Inspect `.eval` log: a zip holding header.json (eval, results) and per-sample scores.
+
+    Per-sample scores come from summaries.json when the archive has it (small), else from samples/*.json.
+    Current Inspect versions compress members with Zstandard (zip method 93), which Python's zipfile reads
+    only from 3.14; on older Pythons the optional `zstandard` package decompresses them.
+    """
     name = str(path)
     try:
         size = path.stat().st_size
@@ -465,7 +474,7 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
     if size > MAX_ZIP_BYTES:
         raise Unreadable(f"larger than {MAX_ZIP_BYTES // (1024 * 1024)} MiB; refusing to read it")
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
             infos = archive.infolist()
             if len(infos) > MAX_ZIP_MEMBERS:
                 raise Unreadable(f"more than {MAX_ZIP_MEMBERS} members")
@@ -475,12 +484,10 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
             budget = [MAX_ZIP_TOTAL]
 
             def member(info: zipfile.ZipInfo) -> Any:
-                if info.file_size > MAX_ZIP_MEMBER or info.file_size > budget[0]:
+                limit = min(MAX_ZIP_MEMBER, budget[0])
+                if info.file_size > limit:
                     raise Unreadable(f"{info.filename} is too large ({info.file_size} bytes)")
-                with archive.open(info) as handle:
-                    data = handle.read(min(MAX_ZIP_MEMBER, budget[0]) + 1)
-                if len(data) > min(MAX_ZIP_MEMBER, budget[0]):
-                    raise Unreadable(f"{info.filename} is larger than it says")
+                data = _zip_member(archive, raw, info, limit)
                 budget[0] -= len(data)
                 try:
                     return parse_json(decode(data))
@@ -488,14 +495,75 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
                     raise Unreadable(f"{info.filename}: {exc}") from None
 
             header = member(members["header.json"])
-            samples = [member(info) for fname, info in sorted(members.items())
-                       if fname.startswith("samples/") and fname.endswith(".json")]
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError) as exc:
+            if "summaries.json" in members:
+                samples = member(members["summaries.json"])
+            else:
+                samples = [member(info) for fname, info in sorted(members.items())
+                           if fname.startswith("samples/") and fname.endswith(".json")]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
+            ValueError) as exc:
         raise Unreadable(f"not a readable zip archive: {exc}") from None
     if not isinstance(header, dict):
         reading.error("CLR962", name, 1, 1, "header.json must be an object")
         return
     read_inspect_log(reading, name, "", header, samples=samples)
+
+
+ZIP_ZSTANDARD = 93
+
+
+def _zip_member(archive: zipfile.ZipFile, raw: Any, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """A member's bytes, never more than `limit`, checked against its CRC."""
+    if info.compress_type != ZIP_ZSTANDARD:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise Unreadable(f"{info.filename} is larger than it says")
+        return data
+    raw.seek(info.header_offset)
+    local = raw.read(30)
+    if len(local) != 30 or local[:4] != b"PK\x03\x04":
+        raise Unreadable(f"{info.filename}: bad local header")
+    name_len, extra_len = struct.unpack("<HH", local[26:30])
+    raw.seek(info.header_offset + 30 + name_len + extra_len)
+    data = _zstd_decompress(raw.read(info.compress_size), limit, info.filename)
+    if zlib.crc32(data) != info.CRC:
+        raise Unreadable(f"{info.filename}: checksum mismatch")
+    return data
+
+
+def _zstd_decompress(data: bytes, limit: int, member: str) -> bytes:
+    """Zstandard-decompress at most `limit` + 1 bytes, so a small member cannot expand without bound."""
+    try:
+        from compression import zstd  # Python 3.14+
+
+        def run() -> bytes:
+            return zstd.ZstdDecompressor().decompress(data, max_length=limit + 1)
+    except ImportError:
+        try:
+            import zstandard
+        except ImportError:
+            raise Unreadable(f"{member} is Zstandard-compressed; install the optional `zstandard` package "
+                             "(pip install 'clinreg[inspect]') or convert the log: inspect log convert --to json") \
+                from None
+
+        def run() -> bytes:
+            chunks, total = [], 0
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as stream:
+                while total <= limit:
+                    chunk = stream.read(min(1 << 20, limit + 1 - total))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    total += len(chunk)
+            return b"".join(chunks)
+    try:
+        out = run()
+    except Exception as exc:  # each decompressor raises its own error type on a corrupt frame
+        raise Unreadable(f"{member}: cannot decompress it ({type(exc).__name__})") from None
+    if len(out) > limit:
+        raise Unreadable(f"{member} is larger than it says")
+    return out
 
 
 def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any], samples: Any) -> None:
