@@ -7,29 +7,35 @@ from dataclasses import dataclass
 from clinreg.model import Dataset, Mapping
 from clinreg.store import Registry
 
-# How HELM's MedHELM schema (src/helm/benchmark/static/schema_medhelm.yaml, every version from 2025-03-18 on)
-# labels the main metrics: `display_name` and `short_display_name`. A leaderboard column is headed
-# `<benchmark> - <metric>`; the metric part must be one of these labels, the mapping's `metric.display` or
-# its `metric.name`, so that a score on another metric (v1's BERTScore) is never read as the main one.
+# How HELM's MedHELM schema (src/helm/benchmark/static/schema_medhelm.yaml, every version from 2025-03-18 to
+# 2026-01-27) labels the main metrics: each `display_name` and `short_display_name` a metric has had. The jury
+# metrics were labelled Accuracy until HELM PR #3577 (2025-05-11) renamed them Jury Score. A leaderboard column
+# is headed `<benchmark> - <metric>`; the metric part must be one of these labels, the mapping's
+# `metric.display` or its `metric.name`, so that a score on another metric (v1's BERTScore) is never read as
+# the main one.
+def _jury(name: str) -> tuple[str, ...]:
+    return (f"{name} Accuracy", "Accuracy", f"{name} Jury Score", "Jury Score")
+
+
 HELM_METRIC_LABELS: dict[str, tuple[str, ...]] = {
     "exact_match": ("Exact match", "EM"),
     "medcalc_bench_accuracy": ("MedCalc Accuracy",),
     "medec_error_flag_accuracy": ("Medical Error Flag Accuracy", "MedecFlagAcc"),
     "ehr_sql_execution_accuracy": ("Execution accuracy for Generated Query", "EHRSQLExeAcc"),
     "mimiciv_billing_code_f1": ("F1 Score for MIMIC Billing Codes", "MIMICBillingF1"),
-    "medalign_accuracy": ("Medalign Jury Score", "Jury Score"),
-    "mtsamples_replicate_accuracy": ("MTSamples Replicate Jury Score", "Jury Score"),
-    "starr_patient_instructions_accuracy": ("PatientInstruct Jury Score", "Jury Score"),
-    "med_dialog_accuracy": ("MedDialog Jury Score", "Jury Score"),
-    "medi_qa_accuracy": ("MediQA Jury Score", "Jury Score"),
-    "mental_health_accuracy": ("MentalHealth Jury Score", "Jury Score"),
-    "mimic_rrs_accuracy": ("MIMIC-RRS Jury Score", "Jury Score"),
-    "mimic_bhc_accuracy": ("MIMIC-BHC Jury Score", "Jury Score"),
-    "dischargeme_accuracy": ("DischargeMe Jury Score", "Jury Score"),
-    "aci_bench_accuracy": ("ACI-Bench Jury Score", "Jury Score"),
-    "chw_care_plan_accuracy": ("NoteExtract Jury Score", "Jury Score"),
-    "mtsamples_procedures_accuracy": ("MTSamples Procedures Jury Score", "Jury Score"),
-    "medication_qa_accuracy": ("MedicationQA Jury Score", "Jury Score"),
+    "medalign_accuracy": _jury("Medalign"),
+    "mtsamples_replicate_accuracy": _jury("MTSamples Replicate"),
+    "starr_patient_instructions_accuracy": _jury("PatientInstruct"),
+    "med_dialog_accuracy": _jury("MedDialog"),
+    "medi_qa_accuracy": _jury("MediQA"),
+    "mental_health_accuracy": _jury("MentalHealth"),
+    "mimic_rrs_accuracy": _jury("MIMIC-RRS"),
+    "mimic_bhc_accuracy": _jury("MIMIC-BHC"),
+    "dischargeme_accuracy": _jury("DischargeMe"),
+    "aci_bench_accuracy": _jury("ACI-Bench"),
+    "chw_care_plan_accuracy": _jury("NoteExtract"),
+    "mtsamples_procedures_accuracy": _jury("MTSamples Procedures"),
+    "medication_qa_accuracy": _jury("MedicationQA"),
 }
 
 # Metric names other harnesses use for the same quantity. lm-eval calls the share of exact answers `acc` or
