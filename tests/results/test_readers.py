@@ -340,3 +340,15 @@ def test_the_same_score_from_two_sources_is_a_duplicate(tmp_path):
 def test_codes_are_explained():
     result = invoke("explain", "CLR963")
     assert result.exit_code == 0 and "helm_names" in result.output
+
+
+def test_a_corrupt_zstandard_member_is_unreadable_not_a_crash(tmp_path):
+    data = bytearray((DATA / "inspect_mockllm_med_qa.eval").read_bytes())
+    with zipfile.ZipFile(DATA / "inspect_mockllm_med_qa.eval") as z:
+        info = z.getinfo("header.json")
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra) + 20
+    for i in range(start, start + 40):
+        data[i] ^= 0x5A
+    path = write(tmp_path / "corrupt.eval", bytes(data))
+    _, out = imported(path, expect=2)
+    assert "CLR961" in out and "header.json" in out

@@ -29,9 +29,9 @@ def coverage_words(r: dict[str, Any]) -> str:
 
 
 def header_lines(data: dict[str, Any], by: str) -> list[str]:
-    released = f" of {data['release_date']}" if data.get("release_date") else ""
-    lines = [f"clinreg leaderboard by {by}: registry release {data['release'] or 'unreleased'}{released}, "
-             f"{len(data['models'])} model(s), {len(data['benchmarks'])} benchmark(s) with scores"]
+    released = f" ({data['release_date']})" if data.get("release_date") else ""
+    lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
+             f"{len(data['models'])} models, {len(data['benchmarks'])} benchmarks with scores"]
     if data["access_filter"] != ["public", "gated", "private"]:
         lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
     if data["excluded"]:
@@ -54,8 +54,9 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     for i, line in enumerate(header_lines(data, by)):
         console.print(Text(line, style="bold" if i == 0 else "yellow" if "drafted" in line else ""))
     table = Table(box=None, pad_edge=False, header_style="bold")
+    group = () if by == "overall" else (("Group", {"overflow": "fold", "max_width": 36}),)
     for col, kw in (("#", {"justify": "right"}), ("Model", {"overflow": "fold", "max_width": 28}),
-                    ("Group", {"overflow": "fold", "max_width": 26}), ("MWR", {"justify": "right"}),
+                    *group, ("MWR", {"justify": "right"}),
                     ("Macro %", {"justify": "right"}), ("95% CI", {"justify": "right"}),
                     ("Bench", {"justify": "right"}), ("Inst", {"justify": "right"}),
                     ("Tasks (dr)", {"justify": "right"}), ("", {})):
@@ -63,7 +64,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     for r in data["tables"][by]:
         flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
                                      if r["missing_benchmarks"] else "") if f)
-        table.add_row(str(r["rank"] or "–"), r["model"], r["group_name"], num(r["mean_win_rate"]),
+        table.add_row(str(r["rank"] or "–"), r["model"], *([] if by == "overall" else [r["group_name"]]),
+                      num(r["mean_win_rate"]),
                       pct(r["macro_average"]), interval(r["macro_interval"]),
                       f"{len(r['benchmarks'])}/{r['benchmarks_total']}", f"{r['instances']:,}",
                       f"{r['tasks_covered']}/{r['tasks_total']} ({r['tasks_drafted']})", flags)
@@ -71,7 +73,7 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them).")
-    return buf.getvalue().rstrip("\n")
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
 
 
 # --------------------------------------------------------------------------------------------- markdown
