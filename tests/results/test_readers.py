@@ -352,3 +352,18 @@ def test_a_corrupt_zstandard_member_is_unreadable_not_a_crash(tmp_path):
     path = write(tmp_path / "corrupt.eval", bytes(data))
     _, out = imported(path, expect=2)
     assert "CLR961" in out and "header.json" in out
+
+
+def test_export_stand_ins_number_range_accepted_text_overlap_refused(tmp_path):
+    """clinreg's exports score numbers by range (MedCalc-Bench's accuracy) and text by token F1 (not the jury)."""
+    number = {"results": {"clinreg_medcalc_bench": {"range_accuracy,none": 0.3, "score,none": 0.3}}, "model_name": "m"}
+    doc, _ = imported(write(tmp_path / "n.json", json.dumps(number)))
+    assert [(s["mapping"], s["metric"], s["value"]) for s in doc["scores"]] == \
+        [("medcalc_bench", "medcalc_bench_accuracy", 0.3)]
+    log = inspect_log(task="clinreg_medcalc_bench")
+    log["results"]["scores"][0]["name"] = log["results"]["scores"][0]["scorer"] = "numeric_range"
+    doc, _ = imported(write(tmp_path / "n_log.json", json.dumps(log)))
+    assert doc["scores"][0]["mapping"] == "medcalc_bench"
+    text = {"results": {"clinreg_mimic_bhc": {"reference_f1,none": 0.4, "score,none": 0.4}}, "model_name": "m"}
+    _, out = imported(write(tmp_path / "t.json", json.dumps(text)), expect=1)
+    assert "CLR965" in out and "jury" in out

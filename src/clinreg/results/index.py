@@ -38,10 +38,15 @@ HELM_METRIC_LABELS: dict[str, tuple[str, ...]] = {
     "medication_qa_accuracy": _jury("MedicationQA"),
 }
 
-# Metric names other harnesses use for the same quantity. lm-eval calls the share of exact answers `acc` or
-# `exact_match`; Inspect's `accuracy` metric is the mean of correct (1) and incorrect (0) sample scores.
+# Metric names other harnesses use for the same quantity on the same scale. lm-eval calls the share of exact
+# answers `acc` or `exact_match`; Inspect's `accuracy` metric is the mean of correct (1) and incorrect (0)
+# sample scores. clinreg's exports score a number answer as inside the gold range or not (`range_accuracy` in
+# lm-eval, the `numeric_range` scorer in Inspect), as MedCalc-Bench's accuracy does. `scorer/metric` names an
+# Inspect scorer's metric. The exports' token-overlap F1 for open answers is deliberately absent: it stands in
+# for, but is not, the 1-5 jury score, so it is refused rather than rescaled with the jury's range.
 METRIC_ALIASES: dict[str, tuple[str, ...]] = {
     "exact_match": ("exact_match", "acc", "accuracy"),
+    "medcalc_bench_accuracy": ("range_accuracy", "numeric_range/accuracy"),
 }
 
 # Metrics ranked lower-is-better. HELM's schema marks every MedHELM main metric `lower_is_better: false`,

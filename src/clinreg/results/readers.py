@@ -410,7 +410,8 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
             found = {k: v for k, v in found.items() if k[1] in ("none", "")} or found
         if not found:
             reading.error("CLR965", name, *where, f"task {task!r} has no value for {b.key}'s main metric "
-                          f"{b.mapping.metric.name}", f"metrics present: {', '.join(sorted(metrics))[:200]}")
+                          f"{b.mapping.metric.name}", _stand_in_hint(b) or
+                          f"metrics present: {', '.join(sorted(metrics))[:200]}")
             continue
         if len(found) > 1:
             reading.error("CLR962", name, *where, f"task {task!r} reports the main metric several times: "
@@ -427,6 +428,13 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
         reading.score(b, model, value, {"format": "lm_eval", "file": name, "line": where[0], "column": where[1],
                                         "where": f"results.{task}.{metric},{filt}" if filt else f"results.{task}.{metric}"},
                       n=n, stderr=stderr if stderr is not None and stderr >= 0 else None)
+
+
+def _stand_in_hint(b: Benchmark) -> str | None:
+    if b.mapping.metric.range and list(b.mapping.metric.range) == [1, 5]:
+        return ("this benchmark is scored by MedHELM's 1-5 LLM jury; a token-overlap score from an export is a "
+                "stand-in on another scale, so it is not ranked as the jury score")
+    return None
 
 
 def _lm_eval_model(data: dict[str, Any]) -> str | None:
@@ -591,13 +599,15 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
         for metric_name, metric in score["metrics"].items():
             value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
             own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
-            if value is not None and (b.accepts_metric(metric_name) or own):
+            if value is not None and (b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}")
+                                      or own):
                 stderr = score["metrics"].get("stderr")
                 stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
                 candidates.append((scorer, metric_name, value, stderr))
     rwhere = locate(text, '"results"') if text else (1, 1)
     if not candidates:
-        reading.error("CLR965", name, *rwhere, f"no scorer reports {b.key}'s main metric {b.mapping.metric.name}")
+        reading.error("CLR965", name, *rwhere, f"no scorer reports {b.key}'s main metric {b.mapping.metric.name}",
+                      _stand_in_hint(b))
         return
     if len({c[2] for c in candidates}) > 1:
         reading.error("CLR962", name, *rwhere, "several scorers report the main metric with different values: "
