@@ -206,13 +206,18 @@ def schema_export(out_dir, check, fmt):
 
 def _register_commands() -> None:
     """Commands that live in their own modules; each keeps its heavy imports inside its functions."""
-    from clinreg import cli_build, cli_reports, cli_results, cli_workflow
+    from clinreg import cli_build, cli_reports, cli_workflow
 
     for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_reports.review, cli_reports.diff,
-                    cli_workflow.new, cli_workflow.issue_form, cli_results.results, cli_results.leaderboard):
+                    cli_workflow.new, cli_workflow.issue_form):
         main.add_command(command)
     for command in cli_workflow.review_commands:
         cli_reports.review.add_command(command)
+
+    from clinreg import cli_results
+
+    main.add_command(cli_results.results)
+    main.add_command(cli_results.leaderboard)
 
 
 _register_commands()
