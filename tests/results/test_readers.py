@@ -285,7 +285,7 @@ def test_bad_eval_archives_are_unreadable(tmp_path, build):
 def test_an_eval_that_is_not_a_zip_or_expands_too_far_is_refused(tmp_path, monkeypatch):
     _, out = imported(write(tmp_path / "junk.eval", b"not a zip at all"), expect=2)
     assert "not a readable zip" in out
-    import clinreg.results.readers as readers
+    import clinreg.results.harnesses as readers
 
     monkeypatch.setattr(readers, "MAX_ZIP_MEMBER", 1000)
     path = tmp_path / "big.eval"
@@ -367,3 +367,18 @@ def test_export_stand_ins_number_range_accepted_text_overlap_refused(tmp_path):
     text = {"results": {"clinreg_mimic_bhc": {"reference_f1,none": 0.4, "score,none": 0.4}}, "model_name": "m"}
     _, out = imported(write(tmp_path / "t.json", json.dumps(text)), expect=1)
     assert "CLR965" in out and "jury" in out
+
+
+def test_a_folder_that_cannot_be_listed_is_unreadable(tmp_path):
+    import os
+
+    locked = tmp_path / "locked"
+    (locked / "run").mkdir(parents=True)
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running as a user that can read any folder")
+        _, out = imported(locked, expect=2)
+        assert "CLR961" in out
+    finally:
+        locked.chmod(0o755)
