@@ -382,3 +382,26 @@ def test_a_folder_that_cannot_be_listed_is_unreadable(tmp_path):
         assert "CLR961" in out
     finally:
         locked.chmod(0o755)
+
+
+def test_a_benchmark_without_a_metric_range_is_located_in_its_record(tmp_path):
+    """The small test tree's qa_set declares `metric: {name: exact_match}` with no range."""
+    from trees import write_tree
+
+    root = write_tree(tmp_path / "reg")
+    path = write(tmp_path / "r.json", json.dumps(lm_eval_results(task="clinreg_qa_set")))
+    result = invoke("results", "import", "--root", root, path)
+    assert result.exit_code == 1
+    line = next(i for i, text in enumerate((root / "registry/datasets/qa_set.yaml").read_text().splitlines(), 1)
+                if text.strip().startswith("metric:"))
+    assert f"registry/datasets/qa_set.yaml:{line}:" in result.output and "CLR968" in result.output
+
+
+def test_every_results_code_is_raised_by_some_test():
+    """Each CLR96x code appears in this file's expectations, so none is registered without a case."""
+    from pathlib import Path
+
+    from clinreg.results.codes import RESULTS_RULES
+
+    text = Path(__file__).read_text(encoding="utf-8")
+    assert [code for code in RESULTS_RULES if f'"{code}"' not in text] == []
