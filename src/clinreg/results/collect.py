@@ -24,13 +24,14 @@ def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[Repor
     missing_range: set[str] = set()
     for score in reading.scores:
         where = (score.source.get("via") or score.source["file"], score.source.get("line", 1), score.source.get("column", 1))
-        if score.range is None:
+        if score.range is None or not score.range[0] < score.range[1]:
             if score.key not in missing_range:
                 missing_range.add(score.key)
                 sf = reg.dataset_files.get(score.record)
                 line, column = sf.where("mappings", 0, "metric") if sf else (1, 1)
                 findings.add("CLR968", sf.rel if sf else score.record, line, column,
-                             f"{score.key} has scores but its metric declares no range, so they cannot be rescaled",
+                             f"{score.key} has scores but its metric declares no usable range (min below max), "
+                             "so they cannot be rescaled",
                              "add metric.range, e.g. [0, 1] for a share or [1, 5] for a jury score")
             continue
         lo, hi = score.range
