@@ -244,5 +244,10 @@ def _register_commands() -> None:
     for command in cli_workflow.review_commands:
         cli_reports.review.add_command(command)
 
+    from clinreg import cli_results
+
+    main.add_command(cli_results.results)
+    main.add_command(cli_results.leaderboard)
+
 
 _register_commands()

@@ -573,6 +573,17 @@ class InstanceCounts(Strict):
 
 class Mapping(Strict):
     id: Id = Field(description="snake_case id, unique within the record. Usually the HELM scenario name.")
+    helm_names: list[NonEmpty] = Field(
+        default_factory=list,
+        description=(
+            "Every display name this benchmark has had in HELM releases: the run group's `display_name` and "
+            "`short_display_name` in each version of HELM's MedHELM schema, e.g. `[MIMIC-IV-BHC, MIMIC-BHC]` or "
+            "`[CLEAR, CLEAR-AD]`. `clinreg results import` maps a leaderboard column such as `MIMIC-BHC - Jury "
+            "Score` to this mapping through these names, ignoring case. Add a name when HELM renames the "
+            "benchmark; never remove one, or older leaderboards stop importing. Leave it empty for a benchmark "
+            "HELM does not run."
+        ),
+    )
     tasks: list[Id] = Field(min_length=1, description="Ids of the taxonomy tasks this benchmark measures.")
     splits: list[NonEmpty] = Field(min_length=1, description="The source splits the benchmark is built from.")
     input_template: NonEmpty = Field(
