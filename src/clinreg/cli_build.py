@@ -144,6 +144,9 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
             batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
                                        root=reg.root, report=report, progress=bar, location=location)
             count = write_instances(batches, fmt, output)
+    if not quiet:
+        for line in location.notices:
+            click.echo(f"clinreg: {line}", err=True)
     for tally in report.tallies:
         for line in tally.notices():
             if not quiet or "outside the scheme" in line:

@@ -83,6 +83,15 @@ def _mirror_folder(record: Dataset, base: Path) -> Path | None:
     return None
 
 
+def unverified_commit(record: Dataset, folder: Path) -> str | None:
+    """A notice when a pinned GitHub source is read from a plain folder whose commit cannot be confirmed."""
+    commit = getattr(record.source, "commit", None)
+    if not isinstance(record.source, GitHubSource) or not commit or "@" in folder.name or git_head(folder) is not None:
+        return None
+    return (f"{record.id}: mirror folder {folder.name} is not a git clone, so it may hold another commit than "
+            f"{commit[:12]}; name it {folder_name(record)}@{commit[:12]} to say which commit it holds")
+
+
 def _check_commit(record: Dataset, folder: Path) -> None:
     """A git clone at another commit than the record pins is refused: two records of one repo never mix."""
     commit = getattr(record.source, "commit", None)
@@ -131,7 +140,9 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
             raise SourceUnavailable(f"{record.id}: --data-dir {base} is not a folder")
         folder = _mirror_folder(record, base)
         if folder is not None:
-            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id)
+            notice = unverified_commit(record, folder)
+            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id,
+                                notices=[notice] if notice else [])
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
