@@ -42,14 +42,21 @@ class Citation(Strict):
 
 
 class Provenance(Strict):
-    kind: Literal["source", "drafted"] = Field(
+    kind: Literal["published", "derived", "drafted"] = Field(
         description=(
-            "`source` when the item is named or described in a public source (give the `citation`); "
-            "`drafted` when the clinreg maintainers wrote it to fill a gap in the public record. Drafted "
-            "items must stay `review.status: proposed` until a clinician approves them."
+            "`published` when a public source names the task (quote the name in `quote`, cite the source); "
+            "`derived` when the clinreg maintainers worded the task from a benchmark's description (list the "
+            "benchmarks in `benchmarks` and cite where the description is published); `drafted` when the "
+            "maintainers wrote it to fill a gap in the public record. Derived and drafted wording is ours, "
+            "and needs the same clinical scrutiny."
         )
     )
-    citation: Citation | None = Field(None, description="Where the item comes from. Required when `kind: source`.")
+    citation: Citation | None = Field(None, description="Where the item comes from. Required for `published` and `derived`.")
+    quote: str | None = Field(None, description="For `published`: the task's name exactly as the source writes it.")
+    benchmarks: list[Id] = Field(
+        default_factory=list,
+        description="For `derived`: the ids of the benchmarks (dataset mappings) whose description the wording follows.",
+    )
     note: str | None = Field(None, description="How the item was derived from the source, or why it was drafted.")
 
 

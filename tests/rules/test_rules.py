@@ -72,8 +72,8 @@ CASES = [
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
     ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
-    ("sourced-no-citation", CAT, [("provenance: {kind: source, citation: {text: A paper}}", "provenance: {kind: source}")],
-     "CLR707", "provenance: {kind: source}", "error"),
+    ("sourced-no-citation", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}", "provenance: {kind: derived, benchmarks: [x]}")],
+     "CLR707", "provenance: {kind: derived", "error"),
     ("stale-approval", CAT, [("""        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: proposed}""", """        definition: Rank candidate diagnoses.

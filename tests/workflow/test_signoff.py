@@ -41,7 +41,7 @@ subcategories:
       - id: answer_questions
         name: Answer questions
         definition: Answer a clinical question.   # trailing comment
-        provenance: {kind: source, citation: {text: "A paper, with a comma, that runs on for far longer than any line-width setting of a YAML dumper would allow"}}
+        provenance: {kind: published, quote: "A name", citation: {text: "A paper, with a comma, that runs on for far longer than any line-width setting of a YAML dumper would allow"}}
         review: {status: proposed}  # awaiting review
 
       - id: rank_differentials

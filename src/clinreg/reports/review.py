@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clinreg.coverage import coverage_data, review_state
+from clinreg.coverage import PROVENANCE, coverage_data, review_state, tier_counts, tier_summary
 from clinreg.model import Citation, Review
 from clinreg.store import Registry
 
@@ -72,6 +72,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),
+                                   "quote": task.provenance.quote, "benchmarks": list(task.provenance.benchmarks),
                                    "note": task.provenance.note},
                     "review": _review(task.review, task.name, task.definition),
                     "datasets": datasets,
@@ -82,17 +83,24 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                            "subcategories": subcategories})
     all_tasks = [t for c in categories for s in c["subcategories"] for t in s["tasks"]]
     states = [t["review"]["state"] for t in all_tasks]
-    drafted = sum(1 for t in all_tasks if t["provenance"]["kind"] == "drafted")
+    tiers = {kind: sum(1 for t in all_tasks if t["provenance"]["kind"] == kind) for kind in PROVENANCE}
+    drafted = tiers["drafted"]
     awaiting = sum(1 for s in states if s in AWAITING)
+    by_tier = tier_counts([{"provenance": t["provenance"]["kind"], "review": t["review"]["state"],
+                            "datasets": t["datasets"]} for t in all_tasks])
+    ours_awaiting = sum(1 for t in all_tasks if t["provenance"]["kind"] in ("derived", "drafted")
+                        and t["review"]["state"] in AWAITING)
     counts = {
         "categories": len(categories),
         "subcategories": sum(len(c["subcategories"]) for c in categories),
         "tasks": len(all_tasks),
+        "tasks_published": tiers["published"],
+        "tasks_derived": tiers["derived"],
         "tasks_drafted": drafted,
-        "tasks_sourced": len(all_tasks) - drafted,
+        "by_tier": by_tier,
+        "tier_summary": tier_summary(by_tier),
         "tasks_awaiting_review": awaiting,
-        "tasks_drafted_awaiting_review": sum(1 for t in all_tasks if t["provenance"]["kind"] == "drafted"
-                                             and t["review"]["state"] in AWAITING),
+        "tasks_worded_by_clinreg_awaiting_review": ours_awaiting,
         "tasks_without_dataset": sum(1 for t in all_tasks if not t["datasets"]),
         "review": {s: states.count(s) for s in STATES},
     }
@@ -107,9 +115,10 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         "category_filter": category,
         "counts": counts,
         "summary": (
-            f"{drafted} of {len(all_tasks)} tasks in this document were drafted by clinreg maintainers and "
-            f"{counts['tasks_drafted_awaiting_review']} of them await clinician review; in all, {awaiting} of "
-            f"{len(all_tasks)} tasks await review."
+            f"{tiers['derived'] + drafted} of {len(all_tasks)} tasks in this document were worded by clinreg "
+            f"maintainers ({tiers['derived']} derived from a benchmark's description, {drafted} drafted) and "
+            f"{ours_awaiting} of them await clinician review; {tiers['published']} are published names. In all, "
+            f"{awaiting} of {len(all_tasks)} tasks await review."
         ),
         "categories": categories,
     }

@@ -27,6 +27,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
         f"access public/gated/private {_tiers(t['access'])}"
     )
+    console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
+                                                         if t.get("tasks_rejected") else ""))
     console.print(Text(data["provenance_note"], style="yellow"))
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(f"Only datasets with access: {', '.join(data['access_filter'])}")
@@ -40,7 +42,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
                           str(len(c["datasets"])), _tiers(c["access"]), str(c["thin_subcategories"]))
     elif by == "task":
         table.add_column("Task", overflow="fold", max_width=40)
-        table.add_column("Source", max_width=8)
+        table.add_column("Tier", max_width=9)
         table.add_column("Review", max_width=9)
         table.add_column("Datasets", overflow="fold", max_width=20)
         for row in data["tasks"]:
