@@ -78,7 +78,8 @@ def main() -> None:
 @click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
-def validate(root, release, base, fmt, show_info):
+@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
+def validate(root, release, base, fmt, show_info, strict):
     """Check every registry file; report all problems at file:line:col with a rule code."""
     from clinreg.diagnostics import RENDERERS
     from clinreg.rules.engine import run_rules
@@ -90,6 +91,13 @@ def validate(root, release, base, fmt, show_info):
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
     report = run_rules(reg, base=base)
+    if strict:
+        import dataclasses
+
+        from clinreg.rules.review import STRICT_CODES
+
+        report.diagnostics = [dataclasses.replace(d, severity="error") if d.code in STRICT_CODES else d
+                              for d in report.diagnostics]
     if fmt == "text":
         click.echo(RENDERERS["text"](report, show_info=show_info))
     else:

@@ -49,6 +49,41 @@ def review(ctx, root, category, fmt, output, force):
     emit(text, output, force=force)
 
 
+@review.command("status")
+@root_option
+@click.option("--pending", "only", flag_value="pending", help="Only items that need a clinician: proposed, stale, revised or conflicting.")
+@click.option("--stale", "only", flag_value="stale", help="Only approvals that no longer cover the current content.")
+@click.option("--conflicts", "only", flag_value="conflicts", help="Only items whose reviewers' current decisions disagree.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def review_status(root, only, fmt):
+    """The review state of every task and subcategory, derived from its history of decisions.
+
+    Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
+    """
+    from clinreg.reports.review import status_rows
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review status")
+    rows = status_rows(reg, only)
+    if fmt == "json":
+        click.echo(json.dumps({"filter": only, "items": rows}, indent=2, ensure_ascii=False))
+        return
+    from clinreg.reports.table import safe_text
+
+    for row in rows:
+        line = f"{row['file']}: {row['kind']} {row['id']}  {row['state'].replace('_', ' ')}  (version {row['version']})"
+        if row["decisions"]:
+            line += "; " + ", ".join(f"{d['name']}: {d['decision'].replace('_', ' ')}" for d in row["decisions"])
+        click.echo(safe_text(line))
+        prev = row["previous"]
+        if prev and prev["reviewed"]:
+            for key in ("name", "definition", "example", "placement"):
+                old, new = prev["reviewed"].get(key), prev["now"].get(key)
+                if (old or "") != (new or ""):
+                    click.echo(safe_text(f"    {key}: {prev['decision'].replace('_', ' ')} {old or '(none)'!r}, now {new or '(none)'!r}"))
+    click.echo(f"{len(rows)} item(s)" + (f" ({only})" if only else ""))
+
+
 @click.command("diff")
 @click.argument("old")
 @click.argument("new")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterable
 
-from clinreg.hashing import review_hash
+from clinreg.reviewstate import AWAITING, STATES, derive_state, item_hash
 from clinreg.store import Registry
 
 TIERS = ("public", "gated", "private")
@@ -25,17 +25,12 @@ def tier_summary(by_tier: dict[str, dict[str, int]]) -> str:
     return ", ".join(f"{k} {v['covered']}/{v['tasks']}" for k, v in by_tier.items()) + " covered"
 
 
-REVIEW_STATES = ("approved", "proposed", "stale", "changes_requested", "rejected")
-AWAITING = ("proposed", "stale", "changes_requested")
+REVIEW_STATES = STATES
 
 
-def review_state(review, name: str, definition: str) -> str:
-    """approved | stale | proposed | rejected | changes_requested, as reports show it."""
-    if review is None:
-        return "proposed"
-    if review.status == "approved":
-        return "approved" if review.content_hash == review_hash(name, definition) else "stale"
-    return review.status
+def review_state(kind: str, item, placement: str) -> str:
+    """The derived review state of a task (placement: its subcategory id) or subcategory (its category id)."""
+    return derive_state(item.review, item_hash(kind, item, placement)).state
 
 
 def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected: int) -> str:
@@ -77,7 +72,7 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
                 "subcategory": sub.id,
                 "category": category.id,
                 "provenance": t.provenance.kind,
-                "review": review_state(t.review, t.name, t.definition),
+                "review": review_state("task", t, sub.id),
                 "datasets": task_datasets.get(t.id, []),
                 "benchmarks": task_benchmarks.get(t.id, 0),
             } for t in sub.tasks]
@@ -105,7 +100,7 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
                 "instances": sum(m.instances.evaluated or 0 for _, m in mappings),
                 "thin": len(ds_ids) == 1,
                 "review": {s: states.count(s) for s in REVIEW_STATES},
-                "subcategory_review": review_state(sub.review, sub.name, sub.definition),
+                "subcategory_review": review_state("subcategory", sub, category.id),
             }
             cat_subs.append(row)
             subcategories.append(row)

@@ -35,7 +35,7 @@ def test_document_holds_every_task_with_provenance_review_and_datasets(tmp_path)
 
 
 def test_approved_and_stale_states_and_reviewers(tmp_path):
-    good = review_hash("Build rosters", "Draft a staff roster.")
+    good = review_hash("Build rosters", "Draft a staff roster.", None, "scheduling")
     admin = replace_in(ADMIN,
                        "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n        review: {status: proposed}",
                        "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n"

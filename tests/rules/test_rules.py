@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from clinreg.hashing import review_hash
+
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
@@ -14,6 +16,8 @@ TAX = "taxonomy/taxonomy.yaml"
 REL = "registry/releases.yaml"
 
 # (case id, file, [(old, new), ...], expected code, text on the expected line, expected severity)
+_RANK = review_hash("Rank differentials", "Rank candidate diagnoses.", None, "diagnosis")
+
 CASES = [
     ("tab", DS, [("  repo: owner/qa_set", "\trepo: owner/qa_set")], "CLR001", "repo: owner", "error"),
     ("duplicate-key", DS, [("name: QA set\n", "name: QA set\nname: Other\n")], "CLR003", "name: Other", "error"),
@@ -80,6 +84,13 @@ CASES = [
         provenance: {kind: drafted}
         review: {status: approved, content_hash: "sha256:00", reviewers: [{name: Dr Who, decision: approved}]}""")],
      "CLR801", "definition: Rank candidate", "warning"),
+    ("conflicting-review", CAT, [("""        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: proposed}""", """        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: rejected, reviewers: [{name: A, decision: approved, content_hash: "%s"},
+                                               {name: B, decision: rejected, content_hash: "%s"}]}""" % (_RANK, _RANK))],
+     "CLR802", "review: {status: rejected", "warning"),
 ]
 
 

@@ -11,6 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 
+def safe_text(text: str) -> str:
+    """Registry text for a terminal line: control characters (ESC, BEL, newlines) shown escaped, never sent."""
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
 def _tiers(access: dict[str, int]) -> str:
     return f"{access['public']}/{access['gated']}/{access['private']}"
 
