@@ -37,7 +37,7 @@ def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected:
     """One honest sentence on where the task wording comes from, shared by every coverage output."""
     published, derived, drafted = (by_tier[k]["tasks"] for k in PROVENANCE)
     total = published + derived + drafted
-    note = (f"Of {total} tasks, {published} are published (named in a public source), {derived} derived (worded by "
+    note = (f"Of {total} tasks: {published} published (named in a public source), {derived} derived (worded by "
             f"clinreg maintainers from a benchmark's description) and {drafted} drafted by clinreg maintainers; "
             f"derived and drafted wording is ours and unverified until a clinician approves it. "
             f"Coverage by tier: {tier_summary(by_tier)}. {awaiting} tasks await clinician review.")

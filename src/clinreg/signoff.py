@@ -7,11 +7,10 @@ import datetime as dt
 import difflib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import yaml
-
-from pathlib import Path
 
 from clinreg.model import Category, Review, Subcategory, Task
 from clinreg.reviewstate import derive_state, item_content, item_hash

@@ -6,10 +6,9 @@ import datetime as dt
 from typing import Any
 
 from clinreg.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
-from clinreg.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.model import Citation, Review
+from clinreg.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.store import Registry
-
 
 
 class UnknownCategory(ValueError):
