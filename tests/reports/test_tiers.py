@@ -51,3 +51,22 @@ def test_review_document_numbers_tasks_shows_versions_and_prints_only_pending(ri
     assert len(kept) < len(tasks)
     html = invoke("review", "--root", rich, "--pending").output
     assert f"Task 1 of {len(kept)}" in html and "Only tasks that need review" in html
+
+
+def test_a_stale_task_shows_the_approved_wording_beside_the_current_one(tmp_path):
+    from click.testing import CliRunner
+
+    from clinreg.cli import main
+    from trees import write_tree
+    from workflow.test_signoff import CARE, CATEGORY
+
+    root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
+    assert CliRunner().invoke(main, ["review", "approve", "answer_questions", "--reviewer", "Jane Doe",
+                                     "--root", str(root)]).exit_code == 0
+    path = root / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
+                    encoding="utf-8")
+    md = invoke("review", "--root", root, "--format", "markdown").output
+    assert "*definition when approved:* Answer a clinical question. → *now:* Answer any question." in md
+    html = invoke("review", "--root", root).output
+    assert "<del>Answer a clinical question.</del> <ins>Answer any question.</ins>" in html
