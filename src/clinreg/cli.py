@@ -78,8 +78,9 @@ def main() -> None:
 @click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
+@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(root, release, base, fmt, show_info, paths):
+def validate(root, release, base, fmt, show_info, strict, paths):
     """Check every registry file; report all problems at file:line:col with a rule code.
 
     With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
@@ -96,6 +97,13 @@ def validate(root, release, base, fmt, show_info, paths):
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
     report = run_rules(reg, base=base)
+    if strict:
+        import dataclasses
+
+        from clinreg.rules.review import STRICT_CODES
+
+        report.diagnostics = [dataclasses.replace(d, severity="error") if d.code in STRICT_CODES else d
+                              for d in report.diagnostics]
     if wanted is not None:
         report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
     if fmt == "text":
