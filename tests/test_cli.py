@@ -89,7 +89,7 @@ def test_coverage_release_filters_records(tree):
 def test_coverage_table_fits_80_columns(tree):
     out = run("coverage", "--root", str(tree)).output
     assert all(len(line) <= 80 for line in out.splitlines())
-    assert "Diagnosis" in out and "2 of 3 tasks were drafted" in out
+    assert "Diagnosis" in out and "Of 3 tasks: 1 published" in out and "2 drafted by clinreg" in out
 
 
 def test_coverage_refuses_a_tree_with_load_errors(tmp_path):

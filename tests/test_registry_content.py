@@ -47,7 +47,10 @@ def test_current_totals_and_every_subcategory_covered():
     t = data["totals"]
     assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, 37)
     assert t["access"] == {"public": 16, "gated": 7, "private": 14}
-    assert t["tasks_drafted"] == 86 and t["tasks_sourced"] == 35 and t["tasks_awaiting_review"] == 121
+    assert t["tasks_drafted"] == 86 and t["tasks_awaiting_review"] == 121
+    assert (t["tasks_published"], t["tasks_derived"]) == (2, 33)
+    # Only one of the two published names has a dataset; every derived task was worded from a mapped benchmark.
+    assert t["tier_summary"] == "published 1/2, derived 33/33, drafted 0/86 covered"
     assert all(s["datasets"] for s in data["subcategories"])
     assert sum(s["thin"] for s in data["subcategories"]) == 15  # the paper's count of single-benchmark subcategories
 
@@ -77,10 +80,20 @@ def test_task_provenance_is_honest():
     for entry in tasks.values():
         task = entry.task
         assert task.review.status == "proposed", task.id  # no clinician has reviewed our wording yet
-        if task.provenance.kind == "source":
-            assert task.provenance.citation is not None, task.id
+        prov = task.provenance
+        if prov.kind == "published":
+            # Only the two names the public record prints are published, each quoted as printed.
+            assert prov.citation is not None and prov.quote == task.name, task.id
+        elif prov.kind == "derived":
+            mapped = {t for m in _mappings(prov.benchmarks) for t in m.tasks}
+            assert prov.citation is not None and prov.benchmarks and task.id in mapped, task.id
         else:
-            assert task.provenance.kind == "drafted" and task.provenance.note, task.id
+            assert prov.kind == "drafted" and prov.note, task.id
+    assert sum(1 for e in tasks.values() if e.task.provenance.kind == "published") == 2
+
+
+def _mappings(ids):
+    return [m for ds in REG.datasets.values() for m in ds.mappings if m.id in ids]
 
 
 @pytest.mark.parametrize("dataset_id", DATASET_IDS)
@@ -107,3 +120,24 @@ def test_category_and_subcategory_names_are_medhelms():
     expected = [(c["id"], c["name"], [(s["id"], s["name"]) for s in c["subcategories"]]) for c in facts]
     actual = [(c.id, c.name, [(s.id, s.name) for s in c.subcategories]) for c, _ in REG.ordered_categories()]
     assert actual == expected
+
+
+@pytest.mark.parametrize("dataset_id", DATASET_IDS)
+def test_helm_names_hold_the_facts_files_display_names_and_metric_ranges(dataset_id):
+    if not FACTS.exists():
+        pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
+    fact = {b["helm_name"]: b for b in yaml.safe_load(FACTS.read_text(encoding="utf-8"))["benchmarks"]}[dataset_id]
+    (mapping,) = REG.datasets[dataset_id].mappings
+    names = {n.casefold() for n in mapping.helm_names}
+    assert {fact[k].casefold() for k in ("display_name", "short_display_name") if fact.get(k)} <= names
+    assert mapping.metric.name == fact["main_metric"]["name"]
+    assert mapping.metric.range == fact["main_metric"]["range"]
+
+
+def test_helm_names_name_one_benchmark_each():
+    seen: dict[str, str] = {}
+    for dataset_id, record in REG.datasets.items():
+        for mapping in record.mappings:
+            assert mapping.helm_names, f"{dataset_id}/{mapping.id} has no helm_names"
+            for name in mapping.helm_names:
+                assert seen.setdefault(name.casefold(), mapping.id) == mapping.id, name

@@ -28,7 +28,7 @@ subcategories:
       - id: answer_questions
         name: Answer questions
         definition: Answer a clinical question.
-        provenance: {kind: source, citation: {text: A paper}}
+        provenance: {kind: published, quote: "A name", citation: {text: A paper}}
         review: {status: proposed}
       - id: rank_differentials
         name: Rank differentials
@@ -85,7 +85,7 @@ description: Treatment plans.
 access: {tier: private, instructions: Ask the holder.}
 licence: {spdx: unknown, note: Private data.}
 citation: {text: Another paper}
-source: {type: local, description: Held by a hospital.}
+source: {type: local, description: Held by a hospital., files: [plans.csv], read: {splits: {test: {files: plans.csv}}}}
 mappings:
   - id: plans
     tasks: [plan_treatment]

@@ -44,7 +44,7 @@ subcategories:
       - id: build_rosters
         name: Build rosters
         definition: Draft a staff roster.
-        provenance: {kind: source, citation: {text: A report, doi: 10.1000/xyz}}
+        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}
         review: {status: proposed}
 """
 

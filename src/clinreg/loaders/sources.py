@@ -83,6 +83,15 @@ def _mirror_folder(record: Dataset, base: Path) -> Path | None:
     return None
 
 
+def unverified_commit(record: Dataset, folder: Path) -> str | None:
+    """A notice when a pinned GitHub source is read from a plain folder whose commit cannot be confirmed."""
+    commit = getattr(record.source, "commit", None)
+    if not isinstance(record.source, GitHubSource) or not commit or "@" in folder.name or git_head(folder) is not None:
+        return None
+    return (f"{record.id}: mirror folder {folder.name} is not a git clone, so it may hold another commit than "
+            f"{commit[:12]}; name it {folder_name(record)}@{commit[:12]} to say which commit it holds")
+
+
 def _check_commit(record: Dataset, folder: Path) -> None:
     """A git clone at another commit than the record pins is refused: two records of one repo never mix."""
     commit = getattr(record.source, "commit", None)
@@ -141,7 +150,9 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
             raise SourceUnavailable(f"{record.id}: --data-dir {base} is not a folder")
         folder = _mirror_folder(record, base)
         if folder is not None:
-            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id)
+            notice = unverified_commit(record, folder)
+            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id,
+                                notices=[notice] if notice else [])
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
@@ -248,6 +259,8 @@ class SplitReader:
     def __init__(self, location: DataLocation, streaming: bool = False) -> None:
         self.location = location
         self.streaming = streaming
+        if location.kind == "mirror" and location.folder is not None:
+            check_mirror_metadata(location.folder, location.record_id or location.folder.name)
         self.cache_dir = tempfile.mkdtemp(prefix="clinreg-cache-")
         self._splits: dict[str, Any] = {}
 
@@ -325,6 +338,74 @@ class SplitReader:
     def close(self) -> None:
         self._splits.clear()
         shutil.rmtree(self.cache_dir, ignore_errors=True)
+
+
+MAX_README_BYTES = 1 << 20
+
+
+def check_mirror_metadata(folder: Path, record_id: str) -> None:
+    """Refuse a mirror README whose `data_files` or `data_dir` name a path outside the mirror folder.
+
+    `datasets` reads a folder's README front matter as configuration. In a mirror it is data from whoever
+    made the copy, so every path it names must stay inside the folder: no absolute path, no `..`, no link out.
+    """
+    readme = folder / "README.md"
+    if not readme.is_file():
+        return
+    if readme.stat().st_size > MAX_README_BYTES:
+        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md is larger than {MAX_README_BYTES} bytes")
+    text = readme.read_text(encoding="utf-8", errors="replace")
+    if not text.startswith("---"):
+        return
+    end = text.find("\n---", 3)
+    if end < 0:
+        return
+    import yaml
+
+    try:
+        front = yaml.load(text[3:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as err:
+        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md front matter is not YAML: {_one_line(err)}") from None
+    configs = front.get("configs") if isinstance(front, dict) else None
+    root = folder.resolve()
+    for config in configs if isinstance(configs, list) else []:
+        if not isinstance(config, dict):
+            continue
+        for key, path in _metadata_paths(config):
+            bad = _escapes(root, path)
+            if bad:
+                raise SourceUnavailable(
+                    f"{record_id}: {folder.name}/README.md: {key} {path!r} {bad}; a mirror's files must stay inside its folder"
+                )
+
+
+def _metadata_paths(config: dict) -> Iterator[tuple[str, Any]]:
+    if "data_dir" in config:
+        yield "data_dir", config["data_dir"]
+    files = config.get("data_files")
+    entries = files if isinstance(files, list) else [files] if files is not None else []
+    for entry in entries:
+        paths = entry.get("path") if isinstance(entry, dict) else entry
+        for path in paths if isinstance(paths, list) else [paths]:
+            yield "data_files", path
+
+
+def _escapes(root: Path, path: Any) -> str | None:
+    if not isinstance(path, str):
+        return "is not a path" if path is not None else None
+    if path.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", path) or "://" in path:
+        return "is absolute or remote"
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts:
+        return "climbs out with '..'"
+    fixed = []
+    for part in parts:
+        if any(c in part for c in "*?[{"):
+            break
+        fixed.append(part)
+    if fixed and not (root.joinpath(*fixed)).resolve().is_relative_to(root):
+        return "leads out of the folder through a link"
+    return None
 
 
 class FileSplitReader:

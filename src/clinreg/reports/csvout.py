@@ -13,7 +13,7 @@ from typing import Any
 
 from clinreg.coverage import TIERS
 
-REVIEW_STATES = ("approved", "proposed", "stale", "changes_requested", "rejected")
+from clinreg.coverage import PROVENANCE, REVIEW_STATES
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -28,22 +28,31 @@ def _ids(values: list[str]) -> str:
     return ";".join(values)
 
 
+def _tier_header() -> list[str]:
+    return [f"{kind}_{what}" for kind in PROVENANCE for what in ("tasks", "covered")]
+
+
+def _tier_cells(row: dict[str, Any]) -> list[int]:
+    return [row["by_tier"][kind][what] for kind in PROVENANCE for what in ("tasks", "covered")]
+
+
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
-              "tasks_drafted", "datasets", *TIERS, "benchmarks", "instances", "thin",
+              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *TIERS, "benchmarks", "instances", "thin",
               *(f"review_{s}" for s in REVIEW_STATES), "subcategory_review", "dataset_ids", "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
-             len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
+             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in REVIEW_STATES), s["subcategory_review"],
              _ids(s["datasets"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
 
 
 def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
-    header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted", "datasets",
+    header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted",
+              *_tier_header(), "tasks_rejected", "datasets",
               *TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
-             len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
+             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
              c["thin_subcategories"], _ids(c["datasets"])] for c in data["categories"]]
     return header, rows
 
@@ -71,6 +80,8 @@ def metadata(data: dict[str, Any], by: str) -> list[tuple[str, str]]:
         ("tasks", str(t["tasks"])),
         ("tasks_covered", str(t["tasks_covered"])),
         ("tasks_drafted", str(t["tasks_drafted"])),
+        ("tasks_rejected_not_counted", str(t["tasks_rejected"])),
+        ("coverage_by_provenance", t["tier_summary"]),
         ("tasks_awaiting_review", str(t["tasks_awaiting_review"])),
         ("datasets", str(t["datasets"])),
         ("provenance", " ".join(data["provenance_note"].split())),

@@ -11,6 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 
+def safe_text(text: str) -> str:
+    """Registry text for a terminal line: control characters (ESC, BEL, newlines) shown escaped, never sent."""
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
 def _tiers(access: dict[str, int]) -> str:
     return f"{access['public']}/{access['gated']}/{access['private']}"
 
@@ -27,6 +32,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
         f"access public/gated/private {_tiers(t['access'])}"
     )
+    console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
+                                                         if t.get("tasks_rejected") else ""))
     console.print(Text(data["provenance_note"], style="yellow"))
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(f"Only datasets with access: {', '.join(data['access_filter'])}")
@@ -40,7 +47,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
                           str(len(c["datasets"])), _tiers(c["access"]), str(c["thin_subcategories"]))
     elif by == "task":
         table.add_column("Task", overflow="fold", max_width=40)
-        table.add_column("Source", max_width=8)
+        table.add_column("Tier", max_width=9)
         table.add_column("Review", max_width=9)
         table.add_column("Datasets", overflow="fold", max_width=20)
         for row in data["tasks"]:

@@ -9,6 +9,9 @@ from clinreg.rules.base import RULES
 from clinreg.rules.context import Context
 from clinreg.store import Registry, gc_paused, load_registry
 
+# `results import` and `leaderboard` codes (CLR96x), so that `rules` and `explain` list them.
+from clinreg.results import codes as results_codes  # noqa: F401
+
 
 def run_rules(reg: Registry, base: str | None = None) -> Report:
     ctx = Context(reg, base=base)

@@ -71,21 +71,5 @@ def write(folder: pathlib.Path) -> dict:
                           "dropped": {"test": 1},
                           "notes": "HELM tags no reference correct in this file (labels read as 1.0/nan/0.0); clinreg keeps the labelled rows"}]}
 
-
-if __name__ == "__main__":
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root = pathlib.Path(tmp)
-        exp = write(root)
-        ws = openpyxl.load_workbook(root / "alcohol_dependence.xlsx").worksheets[0]
-        rows = list(ws.iter_rows(values_only=True))
-        assert rows[0] == ("text", "result_human")
-        got = [(t, {1: "A", 0: "B", 2: "C"}[l]) for t, l in rows[1:] if str(t).strip() and str(l).strip()]
-        inst = exp["splits"]["test"]
-        assert len(got) == len(inst) == 4
-        for (t, g), e in zip(got, inst):
-            assert g == e["gold"] and t in e["input_must_contain"]
-        v = list(openpyxl.load_workbook(root / "homelessness.xlsx").worksheets[0].iter_rows(values_only=True))
-        assert v[2][1] is None and isinstance(v[1][1], int)
-    print("clear fixture OK")
+# No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
+# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.

@@ -134,41 +134,5 @@ def write(folder: pathlib.Path) -> dict:
             "dropped": {"test": 0},
             "notes": "subject 1003's label would be dropped only by a max_length as small as 2000"}
 
-
-if __name__ == "__main__":
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root = pathlib.Path(tmp)
-        exp = write(root)
-        data = pq.read_table(root / "data" / "data.parquet")
-        assert data.schema.field("time").type == pa.timestamp("us")
-        assert data.schema.field("numeric_value").type == pa.float32()
-        rows = data.to_pylist()
-        keys = [(r["subject_id"], r["time"]) for r in rows]
-        assert keys == sorted(keys), "MEDS: subject contiguous and time-sorted"
-        splits = pq.read_table(root / "metadata" / "subject_splits.parquet").to_pylist()
-        assert {s["split"] for s in splits} == {"train", "tuning", "held_out"}
-        tasks = sorted(p.name for p in (root / "labels").iterdir())
-        assert all((root / "labels" / t / "labels.parquet").exists() for t in tasks)
-        labels = pq.read_table(root / "labels" / "guo_readmission" / "labels.parquet").to_pylist()
-        assert [(l["subject_id"], l["prediction_time"]) for l in labels] == sorted(
-            (l["subject_id"], l["prediction_time"]) for l in labels)
-        kept = []
-        for lab in labels:
-            codes = [r["code"] for r in rows if r["subject_id"] == lab["subject_id"] and r["time"] is not None
-                     and r["time"] <= lab["prediction_time"]]
-            ehr = "\n".join(f"- {c}" for c in codes)
-            prompt = ("You are an expert hospitalist ... predicting 30-day readmission.\nInstruction: ... readmitted "
-                      "to the hospital within 30 days?\n# Your Task\nPatient EHR:\n" + ehr + "\n\n")
-            if len(prompt) > 2000 * 4:  # conservative stand-in for the tiktoken count (see SHAPE)
-                continue
-            assert len(prompt) < 2000, "kept prompts must be far below 2000 tokens"
-            kept.append((prompt, "A" if lab["boolean_value"] else "B"))
-        inst = exp["splits"]["test"]
-        assert len(kept) == len(inst) == 4
-        for (prompt, gold), e in zip(kept, inst):
-            assert gold == e["gold"]
-            assert all(s in prompt for s in e["input_must_contain"] if s not in ("expert",)), e
-            assert not any(s + "\n" in prompt + "\n" for s in e["input_must_not_contain"]), e
-    print("ehrshot fixture OK")
+# No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
+# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.

@@ -90,33 +90,5 @@ def write(folder: pathlib.Path) -> dict:
                          "input_must_not_contain": [gold, "Keywords:"]})
     return {"splits": {"test": expected}, "dropped": {"test": dropped}}
 
-
-if __name__ == "__main__":
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        exp = write(pathlib.Path(tmp))
-        d = pathlib.Path(tmp) / FOLDER
-        got = []
-        for p in sorted(d.iterdir(), key=lambda p: p.name):
-            assert p.suffix == ".txt"
-            text = p.read_text(encoding="utf-8").strip()
-            up = text.upper()
-            refs = []
-            try:
-                for m in ["PLAN:", "SUMMARY:", "FINDINGS:"]:
-                    refs.append(text.split(m)[1].split("\n", 1)[0].strip() if m in up else None)
-            except IndexError:
-                continue
-            ref = refs[0] or refs[1] or refs[2]
-            if not ref:
-                continue
-            inp = text.split("PLAN:")[0].strip() if "PLAN:" in text else text
-            got.append((p.name, inp, ref))
-        inst = exp["splits"]["test"]
-        assert len(got) == len(inst) == 4 and exp["dropped"]["test"] == 3
-        for (name, inp, ref), e in zip(got, inst):
-            assert name == e["file"] and ref == e["gold"], (name, ref)
-            assert all(s in inp for s in e["input_must_contain"]), name
-            assert not any(s in inp for s in e["input_must_not_contain"]), name
-    print("mtsamples_replicate fixture OK")
+# No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
+# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.
