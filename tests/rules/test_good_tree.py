@@ -7,9 +7,9 @@ from rules.helpers import errors, with_code
 def test_good_tree_has_no_errors(tree):
     report = validate(tree)
     assert errors(report.diagnostics) == []
-    # the only warnings are the private record's explained unknown licence, and its files having no read step
+    # the only warning is the explained unknown licence of the private record
     warnings = [d for d in report.diagnostics if d.severity == "warning"]
-    assert [(d.code, d.file) for d in warnings] == [("CLR705", "registry/datasets/plans.yaml"), ("CLR711", "registry/datasets/plans.yaml")]
+    assert [(d.code, d.file) for d in warnings] == [("CLR705", "registry/datasets/plans.yaml")]
     assert "Private data." in warnings[0].message
     assert report.files == 5
 

@@ -7,7 +7,7 @@ from rules.helpers import with_code
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
 DS2 = "registry/datasets/plans.yaml"
-SOURCE = "source: {type: local, description: Held by a hospital.}\n"
+SOURCE = "source: {type: local, description: Held by a hospital., files: [plans.csv], read: {splits: {test: {files: plans.csv}}}}\n"
 
 # The private record of the good tree, with its files read as distributed: a note per patient and a plan table.
 READ = """\
@@ -45,15 +45,16 @@ def test_a_record_with_a_good_read_step_draws_no_read_rule(tmp_path):
 
 
 def test_clr711_non_hub_source_without_read_is_a_warning(tmp_path):
-    root = write_tree(tmp_path / "reg")  # the good tree's private record has no read step
+    text = replace_in(GOOD_TREE[DS2], SOURCE, "\n\n" + SOURCE.split(", read:")[0] + "}\n")
+    root = write_tree(tmp_path / "reg", {DS2: text})
     (d,) = with_code(validate(root).diagnostics, "CLR711")
-    assert d.severity == "warning" and d.file == DS2 and d.line == line_of(GOOD_TREE[DS2], "source:")
+    assert d.severity == "warning" and d.file == DS2 and d.line == line_of(text, "source:")
     assert "local source has no `read`" in d.message
 
 
 def test_clr711_hub_source_needs_no_read(tmp_path):
     root = write_tree(tmp_path / "reg")
-    assert [d.file for d in with_code(validate(root).diagnostics, "CLR711")] == [DS2]  # not qa_set, a hub record
+    assert with_code(validate(root).diagnostics, "CLR711") == []  # qa_set is a hub record without a read step
 
 
 def test_clr712_mapping_split_not_in_read_splits(tmp_path):
