@@ -113,18 +113,20 @@ def _quiet_datasets() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @click.option("--streaming", is_flag=True, help="Read batch by batch, keeping memory bounded.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "parquet", "hf"]), default="jsonl", show_default=True,
-              help="jsonl: one instance per line; json: one array; parquet and hf need -o.")
+              help="jsonl: one instance per line; json: one array; parquet: a folder of shards; hf: a saved DatasetDict folder. parquet and hf need -o.")
+@click.option("--shard-rows", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
+              help="--format parquet: at most N instances per shard file.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
 @bad_label_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
 @click.option("--force", is_flag=True, help="Replace an existing output file or folder.")
 @root_option
-def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, force, root):
+def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_rows, output, on_bad_label, quiet, force, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
     if fmt in ("parquet", "hf") and output is None:
         raise fail(f"--format {fmt} needs -o PATH")
     if output is not None and str(output) != "-":
-        _check_output(output, folder=fmt == "hf", force=force)
+        _check_output(output, folder=fmt in ("hf", "parquet"), force=force)
     reg = _registry(root)
     record = _record(reg, dataset)
     with _guard(dataset):
@@ -135,15 +137,17 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
         select_mappings(record, mapping, split)
         location = locate(record, data_dir, reg.root)
 
-        from clinreg.loaders.export import write_instances
+        from clinreg.loaders.export import record_info, write_instances
         from clinreg.loaders.instances import BuildReport, instance_batches
+        from clinreg.loaders.provenance import stamped
 
         _quiet_datasets()
         report = BuildReport()
         with _progress(quiet) as bar:
             batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
                                        root=reg.root, report=report, progress=bar, location=location)
-            count = write_instances(batches, fmt, output)
+            count = write_instances(stamped(batches, reg, location), fmt, output, shard_rows=shard_rows,
+                                    info=record_info(record))
     for tally in report.tallies:
         for line in tally.notices():
             if not quiet or "outside the scheme" in line:
@@ -159,7 +163,7 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
     if not force:
         raise fail(f"{output} exists; refusing to overwrite it (use --force)")
     if folder and not output.is_dir():
-        raise fail(f"{output} exists and is not a folder; --format hf writes a folder")
+        raise fail(f"{output} exists and is not a folder; --format hf and parquet write a folder")
     if not folder and not output.is_file():
         raise fail(f"{output} exists and is not a regular file")
 
@@ -210,7 +214,8 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
 
         _quiet_datasets()
         old = locking.read_lock(path) if check else None
-        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root)
+        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root,
+                                     registry=reg)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
             click.echo(json.dumps(outcome.to_dict(), indent=2) if fmt == "json" else outcome.render(path))
