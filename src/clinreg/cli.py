@@ -206,10 +206,10 @@ def schema_export(out_dir, check, fmt):
 
 def _register_commands() -> None:
     """Commands that live in their own modules; each keeps its heavy imports inside its functions."""
-    from clinreg import cli_build, cli_reports, cli_workflow
+    from clinreg import cli_build, cli_export, cli_reports, cli_workflow
 
-    for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_reports.review, cli_reports.diff,
-                    cli_workflow.new, cli_workflow.issue_form):
+    for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_export.export, cli_reports.review,
+                    cli_reports.diff, cli_workflow.new, cli_workflow.issue_form):
         main.add_command(command)
     for command in cli_workflow.review_commands:
         cli_reports.review.add_command(command)
