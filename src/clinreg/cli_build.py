@@ -32,6 +32,16 @@ def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
     return click.exceptions.Exit(code)
 
 
+def need_build_extra(command: str) -> None:
+    """Reading data needs datasets and pyarrow, which only the `build` extra installs: say so in one line."""
+    import importlib.util
+
+    missing = [name for name in ("datasets", "pyarrow") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise fail(f"`clinreg {command}` reads data and needs the build extra ({' and '.join(missing)} not installed): "
+                   "pip install 'clinreg[build]'")
+
+
 def _registry(root: Path | None):
     from clinreg.paths import RootError
     from clinreg.store import load_registry
@@ -123,6 +133,7 @@ def _quiet_datasets() -> None:
 @root_option
 def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_rows, output, on_bad_label, quiet, force, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
+    need_build_extra("build")
     if fmt in ("parquet", "hf") and output is None:
         raise fail(f"--format {fmt} needs -o PATH")
     if output is not None and str(output) != "-":
@@ -178,6 +189,7 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
 @root_option
 def check_data(dataset, data_dir, rows, fmt, root):
     """Check a local copy against its record: splits, columns, template variables and sampled labels."""
+    need_build_extra("check-data")
     from clinreg.diagnostics import RENDERERS, Report
 
     reg = _registry(root)
@@ -203,6 +215,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
 @root_option
 def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     """Record, per mapping, the source revision or mirror hash and the sha256 of its instances."""
+    need_build_extra("lock")
     import json
 
     reg = _registry(root)

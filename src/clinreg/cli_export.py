@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli_build import _guard, _quiet_datasets, bad_label_option, data_dir_option, fail, root_option
+from clinreg.cli_build import _guard, _quiet_datasets, bad_label_option, data_dir_option, fail, need_build_extra, root_option
 
 
 @click.command("export")
@@ -29,6 +29,7 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported and the
     others are listed as skipped; a named DATASET must build.
     """
+    need_build_extra("export")
     from clinreg.coverage import TIERS
     from clinreg.paths import RootError
     from clinreg.store import load_registry

@@ -20,7 +20,9 @@ FILES = Path(__file__).parent / "harness_files"
 
 
 class ExportProblem(BuildError):
-    """Nothing could be exported, or the taxonomy gives clashing names."""
+    """An unknown dataset, an output in the way, nothing to export, or clashing names: a usage error."""
+
+    exit_code = 2
 
 
 @dataclass
@@ -50,6 +52,7 @@ class ExportReport:
     skipped: dict[str, str] = field(default_factory=dict)
     release: str | None = None
     canary: str | None = None
+    order: dict[str, int] = field(default_factory=dict)  # taxonomy position of each category and subcategory id
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -110,6 +113,10 @@ def export(
         chosen = [d for d in chosen if registry.datasets[d].access.tier in access]
     report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
     placement = _placement(registry)
+    for category, _ in registry.ordered_categories():
+        report.order.setdefault(category.id, len(report.order))
+        for sub in category.subcategories:
+            report.order.setdefault(sub.id, len(report.order))
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
     try:
@@ -174,7 +181,10 @@ def _groups(report: ExportReport) -> tuple[dict[str, list[str]], dict[str, list[
             subs.setdefault(sub, []).append(m.name)
         for cat in m.categories:
             cats.setdefault(cat, []).append(m.name)
-    return subs, cats
+    def ordered(groups: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {k: groups[k] for k in sorted(groups, key=lambda k: (report.order.get(k, len(report.order)), k))}
+
+    return ordered(subs), ordered(cats)
 
 
 def _check_names(report: ExportReport, registry: Any) -> None:
