@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -130,11 +131,23 @@ def coverage(root, release, by, fmt, access, output, force):
     elif fmt == "table":
         from clinreg.reports.table import render_table
 
-        text = render_table(data, by=by, color=output is None and sys.stdout.isatty())
+        terminal = output is None and sys.stdout.isatty()
+        # A terminal gets its own width; a pipe or a file gets unwrapped lines that grep and cut can read.
+        width = shutil.get_terminal_size().columns if terminal else None
+        text = render_table(data, by=by, width=width, color=terminal)
     else:
         from clinreg.reports import formats
 
         text = formats.render(fmt, data, by=by)
+    if fmt == "csv" and output is not None:  # the table stays plain CSV; its metadata goes beside it
+        from clinreg.reports.csvout import render_coverage_csv_metadata
+
+        sidecar = output.with_name(output.name + ".meta.json")
+        if sidecar.exists() and not force:
+            raise fail(f"{sidecar} exists; refusing to overwrite it (use --force)")
+        emit(text, output, force=force)
+        emit(render_coverage_csv_metadata(data, by), sidecar, force=True)
+        return
     emit(text, output, force=force)
 
 

@@ -57,6 +57,11 @@ def _record(reg, dataset: str):
         return reg.datasets[dataset]
     if any(f.kind == "dataset" and Path(f.rel).stem == dataset for f in reg.files):
         raise fail(f"{dataset}: the record does not validate; run `clinreg validate`")
+    import difflib
+
+    close = difflib.get_close_matches(dataset, list(reg.datasets), n=1, cutoff=0.6)
+    if close:
+        raise fail(f"no dataset {dataset!r} in {reg.root}; did you mean {close[0]!r}?")
     raise fail(f"no dataset {dataset!r} in {reg.root} (known: {', '.join(sorted(reg.datasets)) or 'none'})")
 
 
@@ -71,6 +76,11 @@ def _guard(what: str) -> Iterator[None]:
         raise
     except BuildError as err:
         raise fail(str(err), err.exit_code) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, with the exit code of a process killed by SIGPIPE.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise click.exceptions.Exit(141) from None
     except OSError as err:
         raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
     except Exception as err:

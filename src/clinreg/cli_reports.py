@@ -17,17 +17,23 @@ force_option = click.option("--force", is_flag=True, help="Overwrite an existing
 @click.group("review", invoke_without_command=True)
 @root_option
 @click.option("--category", default=None, metavar="C", help="Only this category id.")
-@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default="html", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default=None,
+              help="Default: markdown on a terminal, html into a file or a pipe.")
 @output_option
 @force_option
 @click.pass_context
 def review(ctx, root, category, fmt, output, force):
     """The taxonomy for clinical review: definitions, examples, provenance, review status and datasets.
 
-    Without a subcommand, render the review document (a printable HTML page by default).
+    Without a subcommand, render the review document: Markdown to read on a terminal, a printable HTML page
+    with -o FILE or into a pipe.
     """
     if ctx.invoked_subcommand is not None:
         return
+    if fmt is None:
+        import sys
+
+        fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
     from clinreg.reports.review import UnknownCategory, review_document
 
     reg = load(root)
