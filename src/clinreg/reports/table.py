@@ -23,7 +23,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     buf = io.StringIO()
     console = Console(file=buf, width=width or UNWRAPPED, force_terminal=color,
                       color_system="standard" if color else None, highlight=False, soft_wrap=width is None)
-    name_width = 40 if width is None else max(40, width - 40)
+    name_width = 40 if width is None else max(16, width - 40)
     t = data["totals"]
     released = f" of {data['release_date']}" if data.get("release_date") else ""
     console.print(Text(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", style="bold"))
