@@ -28,7 +28,9 @@ bad_label_option = click.option(
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
-    click.echo(f"clinreg: error: {message}", err=True)
+    from clinreg.jsonout import error_line, json_requested
+
+    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -210,7 +212,12 @@ def check_data(dataset, data_dir, rows, fmt, root):
         _quiet_datasets()
         diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root)
     report = Report(diagnostics=diagnostics, files=1)
-    click.echo(RENDERERS[fmt](report))
+    if fmt == "json":
+        from clinreg.jsonout import wrap
+
+        click.echo(wrap("validation", RENDERERS["json"](report)))
+    else:
+        click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
 
 
@@ -226,8 +233,6 @@ def check_data(dataset, data_dir, rows, fmt, root):
 def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     """Record, per mapping, the source revision or mirror hash and the sha256 of its instances."""
     need_build_extra("lock")
-    import json
-
     reg = _registry(root)
     path = output or reg.root / LOCK_FILE
     if data_dir is not None and not Path(data_dir).is_dir():
@@ -241,7 +246,9 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
                                      registry=reg)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
-            click.echo(json.dumps(outcome.to_dict(), indent=2) if fmt == "json" else outcome.render(path))
+            from clinreg.jsonout import dumps
+
+            click.echo(dumps("lock_check", outcome.to_dict()) if fmt == "json" else outcome.render(path))
             if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
                 click.echo("clinreg: error: no mapping could be built, so nothing was checked; pass --data-dir DIR",
                            err=True)
@@ -249,6 +256,8 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
             raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
         locking.write_lock(path, fresh)
     if fmt == "json":
-        click.echo(json.dumps({"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}, indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("lock", {"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}))
     else:
         click.echo(locking.render_summary(fresh, path))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -50,7 +49,9 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
         report = run_export(reg, harness, output, list(datasets) or None, data_dir=data_dir, access=tiers, limit=limit,
                             seed=seed, on_bad_label=on_bad_label, force=force)
     if fmt == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("export", report.to_dict()))
         return
     for dataset_id, reason in sorted(report.skipped.items()):
         click.echo(f"clinreg: skipped {dataset_id}: {reason}", err=True)

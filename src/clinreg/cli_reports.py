@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -43,7 +42,9 @@ def review(ctx, root, category, fmt, output, force):
     except UnknownCategory as exc:
         raise fail(str(exc))
     if fmt == "json":
-        text = json.dumps(document, indent=2, ensure_ascii=False)
+        from clinreg.jsonout import dumps
+
+        text = dumps("review_document", document)
     elif fmt == "markdown":
         from clinreg.reports.markdown import render_review_markdown
 
@@ -88,7 +89,9 @@ def diff(old, new, root, fmt, output, force):
             sides.append((reg, side))
         data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
     if fmt == "json":
-        text = json.dumps(data, indent=2, ensure_ascii=False)
+        from clinreg.jsonout import dumps
+
+        text = dumps("diff", data)
     else:
         from clinreg.reports.markdown import render_diff_markdown
 

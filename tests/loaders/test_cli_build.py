@@ -158,7 +158,7 @@ def test_check_data_clean_and_corrupted(tmp_path):
     hub_folder(data, "owner/fixture", {"test": _rows(10, cop=lambda i: 5 if i == 4 else 1)})
     broken = run(check_data, "fixture", "--root", root, "--data-dir", data, "--format", "json")
     assert broken.exit_code == 1
-    (diag,) = json.loads(broken.stdout)["diagnostics"]
+    (diag,) = json.loads(broken.stdout)["data"]["diagnostics"]
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
     assert diag["code"] == "CLR904" and diag["file"] == "registry/datasets/fixture.yaml"
     assert "column: cop" in text[diag["line"] - 1] and "row 4" in diag["message"]
@@ -199,7 +199,7 @@ def test_lock_and_check_drift(tmp_path):
     assert drifted.exit_code == 1 and "drift: fixture/fixture" in drifted.stdout and "instances_sha256" in drifted.stdout
     unchecked = run(lock, "--check", "--root", root, "-o", lock_file, "--format", "json")
     # nothing could be built without the mirror: the check names what it skipped, and does not pass
-    assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["unchecked"]
+    assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["data"]["unchecked"]
 
 
 def test_lock_hash_is_the_sha256_of_the_jsonl_build(setup, tmp_path):

@@ -100,7 +100,7 @@ def test_records_without_data_are_skipped_unless_named(tree, data, tmp_path):
     (data / "plans").rename(tmp_path / "elsewhere")
     result = run("inspect", "--root", tree, "--data-dir", data, "-o", tmp_path / "a", "--format", "json")
     assert result.exit_code == 0
-    report = json.loads(result.stdout)
+    report = json.loads(result.stdout)["data"]
     assert [m["name"] for m in report["mappings"]] == ["clinreg_qa_set"] and list(report["skipped"]) == ["plans"]
     named = run("inspect", "plans", "--root", tree, "--data-dir", data, "-o", tmp_path / "b")
     assert named.exit_code == 2 and named.stderr.count("\n") == 1 and "plans is private" in named.stderr
@@ -115,9 +115,9 @@ def test_usage_errors(tree, data, tmp_path):
     assert again.exit_code == 2 and "--force" in again.stderr
     assert run("lm-eval", "--root", tree, "--data-dir", data, "-o", tmp_path / "x", "--force").exit_code == 0
     only_public = run("helm", "--root", tree, "--data-dir", data, "--access", "public", "-o", tmp_path / "p", "--format", "json")
-    assert [m["dataset"] for m in json.loads(only_public.stdout)["mappings"]] == ["qa_set"]
+    assert [m["dataset"] for m in json.loads(only_public.stdout)["data"]["mappings"]] == ["qa_set"]
     old = run("helm", "--root", tree, "--data-dir", data, "--release", "1.0.0", "-o", tmp_path / "r", "--format", "json")
-    assert json.loads(old.stdout)["release"] == "1.0.0" and len(json.loads(old.stdout)["mappings"]) == 1
+    assert json.loads(old.stdout)["data"]["release"] == "1.0.0" and len(json.loads(old.stdout)["data"]["mappings"]) == 1
 
 
 def _scoring():

@@ -80,7 +80,7 @@ def invoke(*args: str):
 def coverage_json(root: Path, *extra: str) -> dict:
     result = invoke("coverage", "--root", root, "--format", "json", *extra)
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 # --------------------------------------------------------------------------------------------- parsers
