@@ -25,8 +25,8 @@ from clinreg.loaders.provenance import canary_guid
 def data(tmp_path):
     folder = tmp_path / "data"
     hub_folder(folder, "owner/qa_set", {"test": [{"question": f"q{i}", "answer": ["yes", "no", "maybe"][i % 3]} for i in range(7)]})
-    hub_folder(folder, "plans", {"test": [{"note": "n0", "plan": "rest and fluids"}, {"note": "n1", "plan": "surgery"}]},
-               fmt="jsonl")
+    (folder / "plans").mkdir(parents=True)  # the tree's private record reads plans.csv as distributed
+    (folder / "plans" / "plans.csv").write_text("note,plan\nn0,rest and fluids\nn1,surgery\n", encoding="utf-8")
     return folder
 
 
