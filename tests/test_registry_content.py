@@ -23,7 +23,7 @@ DATASET_IDS = sorted(REG.datasets)
 def coverage_json(*args: str) -> dict:
     result = CliRunner().invoke(main, ["coverage", "--root", str(ROOT), "--format", "json", *args])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 @pytest.mark.parametrize(

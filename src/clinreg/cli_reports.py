@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -18,19 +17,25 @@ force_option = click.option("--force", is_flag=True, help="Overwrite an existing
 @root_option
 @click.option("--category", default=None, metavar="C", help="Only this category id.")
 @click.option("--pending", is_flag=True, help="Only tasks that need review: proposed, stale, revised or conflicting.")
-@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default="html", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default=None,
+              help="Default: markdown on a terminal, html (the offline review form) into a file or a pipe.")
 @output_option
 @force_option
 @click.pass_context
 def review(ctx, root, category, pending, fmt, output, force):
     """The taxonomy for clinical review: definitions, examples, provenance, review status and datasets.
 
-    Without a subcommand, render the review document. The HTML page (the default) is an offline form: a
-    clinician chooses a decision and writes a note per task, then saves a decisions file from the browser
-    for `clinreg review import`. It also prints compactly, with a notes box per task and page numbers.
+    Without a subcommand, render the review document: Markdown to read on a terminal; with -o FILE or into a
+    pipe, the HTML page, an offline form where a clinician chooses a decision and writes a note per task, then
+    saves a decisions file from the browser for `clinreg review import`. It also prints compactly, with a notes
+    box per task and page numbers.
     """
     if ctx.invoked_subcommand is not None:
         return
+    if fmt is None:
+        import sys
+
+        fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
     from clinreg.reports.review import UnknownCategory, review_document
 
     reg = load(root)
@@ -40,7 +45,9 @@ def review(ctx, root, category, pending, fmt, output, force):
     except UnknownCategory as exc:
         raise fail(str(exc))
     if fmt == "json":
-        text = json.dumps(document, indent=2, ensure_ascii=False)
+        from clinreg.jsonout import dumps
+
+        text = dumps("review_document", document)
     elif fmt == "markdown":
         from clinreg.reports.markdown import render_review_markdown
 
@@ -205,7 +212,9 @@ def diff(old, new, root, fmt, output, force):
             sides.append((reg, side))
         data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
     if fmt == "json":
-        text = json.dumps(data, indent=2, ensure_ascii=False)
+        from clinreg.jsonout import dumps
+
+        text = dumps("diff", data)
     else:
         from clinreg.reports.markdown import render_diff_markdown
 

@@ -59,7 +59,7 @@ def test_approved_and_stale_states_and_reviewers(tmp_path):
 
 def test_cli_formats_agree(tmp_path):
     root = richer_tree(tmp_path / "reg")
-    doc = json.loads(invoke("review", "--root", root, "--format", "json").output)
+    doc = json.loads(invoke("review", "--root", root, "--format", "json").output)["data"]
     html = invoke("review", "--root", root).output
     md = invoke("review", "--root", root, "--format", "markdown").output
     tasks = [t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]]
@@ -75,7 +75,7 @@ def test_cli_formats_agree(tmp_path):
 
 def test_category_filter_and_bad_category(tmp_path):
     root = richer_tree(tmp_path / "reg")
-    doc = json.loads(invoke("review", "--root", root, "--format", "json", "--category", "care").output)
+    doc = json.loads(invoke("review", "--root", root, "--format", "json", "--category", "care").output)["data"]
     assert [c["id"] for c in doc["categories"]] == ["care"] and doc["counts"]["tasks"] == 3
     bad = invoke("review", "--root", root, "--category", "nope")
     assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "no such category" in bad.output

@@ -110,7 +110,7 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
     once = path.read_text(encoding="utf-8")
     result = sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan", "--date", "2025-06-02", "--format", "json")
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.output)["data"]
     assert payload["reviewers"] == 2 and payload["status"] == "approved" and payload["kind"] == "task"
     twice = path.read_text(encoding="utf-8")
     changes = _diff(once, twice)

@@ -1,8 +1,8 @@
-"""Render coverage data as CSV: `# key: value` metadata lines, then a header row and one row per record.
+"""Render coverage data as plain CSV (a header row, then one row per record) and its metadata as a JSON sidecar.
 
-The leading lines each start with `# ` and hold the release, the date, the access filter, the totals and the
-provenance note; the header row is the first line without the `# ` prefix. Read the table with e.g.
-`csv.reader(itertools.dropwhile(lambda line: line.startswith("# "), f))`. Lists inside a cell are joined with `;`.
+The CSV holds nothing but the table, so any CSV reader takes it as it is; lists inside a cell are joined with `;`.
+The release, the date, the access filter, the totals and the provenance note go to `metadata()`, which
+`clinreg coverage --format csv -o FILE` writes beside the table as `FILE.meta.json` (and `--format json` has them).
 """
 
 from __future__ import annotations
@@ -68,32 +68,37 @@ def task_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
 ROWS = {"subcategory": subcategory_rows, "category": category_rows, "task": task_rows}
 
 
-def metadata(data: dict[str, Any], by: str) -> list[tuple[str, str]]:
+def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
     t = data["totals"]
     taxonomy = data["taxonomy"] or {}
-    return [
-        ("clinreg coverage", f"one row per {by}"),
-        ("release", str(data["release"] or "unreleased")),
-        ("date", data["date"]),
-        ("taxonomy", f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip()),
-        ("access", ",".join(data["access_filter"])),
-        ("tasks", str(t["tasks"])),
-        ("tasks_covered", str(t["tasks_covered"])),
-        ("tasks_drafted", str(t["tasks_drafted"])),
-        ("tasks_rejected_not_counted", str(t["tasks_rejected"])),
-        ("coverage_by_provenance", t["tier_summary"]),
-        ("tasks_awaiting_review", str(t["tasks_awaiting_review"])),
-        ("datasets", str(t["datasets"])),
-        ("provenance", " ".join(data["provenance_note"].split())),
-    ]
+    return {
+        "clinreg coverage": f"one row per {by}",
+        "release": str(data["release"] or "unreleased"),
+        "date": data["date"],
+        "taxonomy": f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip(),
+        "access": ",".join(data["access_filter"]),
+        "tasks": str(t["tasks"]),
+        "tasks_covered": str(t["tasks_covered"]),
+        "tasks_drafted": str(t["tasks_drafted"]),
+        "tasks_rejected_not_counted": str(t["tasks_rejected"]),
+        "coverage_by_provenance": t["tier_summary"],
+        "tasks_awaiting_review": str(t["tasks_awaiting_review"]),
+        "datasets": str(t["datasets"]),
+        "provenance": " ".join(data["provenance_note"].split()),
+    }
 
 
 def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
     header, rows = ROWS[by](data)
     buf = io.StringIO()
-    for key, value in metadata(data, by):
-        buf.write(f"# {key}: {' '.join(value.split())}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
     writer.writerows([[_text(v) for v in row] for row in rows])
     return buf.getvalue()
+
+
+def render_coverage_csv_metadata(data: dict[str, Any], by: str = "subcategory") -> str:
+    """The sidecar of a CSV table: its metadata as a JSON object."""
+    import json
+
+    return json.dumps(metadata(data, by), indent=2, ensure_ascii=False) + "\n"

@@ -1,4 +1,4 @@
-"""The coverage table for an 80-column terminal, rendered with rich."""
+"""The coverage table, rendered with rich: fitted to a terminal's width, or unwrapped for a pipe or a file."""
 
 from __future__ import annotations
 
@@ -20,10 +20,15 @@ def _tiers(access: dict[str, int]) -> str:
     return f"{access['public']}/{access['gated']}/{access['private']}"
 
 
-def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80, color: bool = False) -> str:
+UNWRAPPED = 10_000
+
+
+def render_table(data: dict[str, Any], by: str = "subcategory", width: int | None = 80, color: bool = False) -> str:
+    """The table at `width` columns; `width=None` wraps nothing, so a pipe gets one line per row."""
     buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
-                      highlight=False, soft_wrap=False)
+    console = Console(file=buf, width=width or UNWRAPPED, force_terminal=color,
+                      color_system="standard" if color else None, highlight=False, soft_wrap=width is None)
+    name_width = 40 if width is None else max(16, width - 40)
     t = data["totals"]
     released = f" of {data['release_date']}" if data.get("release_date") else ""
     console.print(Text(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", style="bold"))
@@ -33,8 +38,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         f"access public/gated/private {_tiers(t['access'])}"
     )
     console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
-                                                         if t.get("tasks_rejected") else ""))
-    console.print(Text(data["provenance_note"], style="yellow"))
+                                                         if t.get("tasks_rejected") else ""), soft_wrap=False)
+    console.print(Text(data["provenance_note"], style="yellow"), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(f"Only datasets with access: {', '.join(data['access_filter'])}")
     table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
@@ -63,7 +68,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
                 current = s["category"]
                 table.add_row(Text(s["category_name"], style="bold underline"), "", "", "", "", "", "")
             # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
-            name = textwrap.fill(s["name"], width=40, initial_indent="  ", subsequent_indent="    ")
+            name = ("  " + s["name"] if width is None
+                    else textwrap.fill(s["name"], width=name_width, initial_indent="  ", subsequent_indent="    "))
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
@@ -73,4 +79,4 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
                       "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
-    return buf.getvalue().rstrip("\n")
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
