@@ -227,7 +227,7 @@ def test_check_data_reports_clr907_at_the_input_template_line(tmp_path):
     write_csv(tmp_path / "data" / "someone__repo", "test.csv", leak_rows(leaked=1))
     result = run(check_data, "fixture", "--root", root, "--data-dir", tmp_path / "data", "--format", "json")
     assert result.exit_code == 1, result.output
-    (diag,) = [d for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "CLR907"]
+    (diag,) = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["code"] == "CLR907"]
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
     assert diag["file"] == "registry/datasets/fixture.yaml" and text[diag["line"] - 1].lstrip().startswith("input_template:")
     assert "split 'test', row(s) 1" in diag["message"]
@@ -269,7 +269,7 @@ def test_check_data_reports_an_unreadable_file_as_clr901(tmp_path):
     (folder / "test.csv").write_text("question,answer\nq,yes,extra\n", encoding="utf-8")
     result = run(check_data, "fixture", "--root", root, "--data-dir", tmp_path / "data", "--format", "json")
     assert result.exit_code == 1, result.output
-    (diag,) = json.loads(result.stdout)["diagnostics"]
+    (diag,) = json.loads(result.stdout)["data"]["diagnostics"]
     assert diag["code"] == "CLR901" and diag["file"] == "registry/datasets/fixture.yaml"
     assert "fixture: split 'test': test.csv:2: 3 fields" in diag["message"]
 
@@ -284,8 +284,8 @@ def test_streamed_parquet_split_matches_the_whole_read(tmp_path):
         pq.write_table(pa.table({"question": [f"{subset}{i}" for i in range(len(answers))], "answer": answers}), folder / subset / "test.parquet")
     read = {"splits": {"test": {"files": "{subset}/test.parquet", "where": {"subset": ["a", "b"]}}}}
     rec = record({**QA, "metadata_columns": ["subset"]}, source=github(read, commit=None))
-    whole = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path)[0]]
-    streamed = [(i.input, i.answer, i.metadata["subset"]) for i in build(rec, tmp_path, streaming=True)[0]]
+    whole = [(i.input, i.answer, i.context["subset"]) for i in build(rec, tmp_path)[0]]
+    streamed = [(i.input, i.answer, i.context["subset"]) for i in build(rec, tmp_path, streaming=True)[0]]
     assert whole == streamed == [("a0", "A", "a"), ("b0", "B", "b"), ("b1", "A", "b")]
 
 
