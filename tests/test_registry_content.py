@@ -33,6 +33,7 @@ def coverage_json(*args: str) -> dict:
         ("1.1.0", 32, {"public": 13, "gated": 7, "private": 12}),
         ("1.2.0", 35, {"public": 14, "gated": 7, "private": 14}),
         ("1.3.0", 37, {"public": 16, "gated": 7, "private": 14}),
+        ("1.4.0", 37, {"public": 16, "gated": 7, "private": 14}),
     ],
 )
 def test_release_totals(release, datasets, access):
@@ -43,7 +44,7 @@ def test_release_totals(release, datasets, access):
 
 def test_current_totals_and_every_subcategory_covered():
     data = coverage_json()
-    assert data["release"] == "1.3.0"
+    assert data["release"] == "1.4.0"
     t = data["totals"]
     assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, 37)
     assert t["access"] == {"public": 16, "gated": 7, "private": 14}
