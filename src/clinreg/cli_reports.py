@@ -76,7 +76,9 @@ def review_status(root, only, fmt):
     refuse_load_errors(reg, "a review status")
     rows = status_rows(reg, only)
     if fmt == "json":
-        click.echo(json.dumps({"filter": only, "items": rows}, indent=2, ensure_ascii=False))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("review_status", {"filter": only, "items": rows}))
         return
     from clinreg.reports.table import safe_text
 
@@ -168,7 +170,9 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         raise click.exceptions.Exit(2)
     result = apply_decisions(reg, decisions, today=today)
     if fmt == "json":
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("review_import", result.to_dict()))
     else:
         for a in result.applied:
             click.echo(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
