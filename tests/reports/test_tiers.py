@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from reports.helpers import csv_table, csv_with_metadata, invoke, richer_tree
+from reports.helpers import csv_with_metadata, invoke, richer_tree
 
 
 @pytest.fixture
