@@ -182,8 +182,15 @@ def _refused_char_problem(char: str, line: int, col: int) -> Problem:
                    'remove it, or write it as an escape inside a double-quoted string, e.g. "\\t"')
 
 
-def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
-    """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`."""
+READERS = ("fast", "reference")
+
+
+def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
+    """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`.
+
+    `reader="fast"` (the default) reads ordinary files with `_read_fast` and hands anything unusual to the
+    reference reader (`_Builder`), so both give the same result; `reader="reference"` always uses the latter.
+    """
     doc = YamlDoc()
     if len(raw) > limits.max_bytes:
         doc.problems.append(
@@ -195,7 +202,13 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
         doc.problems.append(problem)
         return doc
     assert text is not None
-    doc.first_line = text.split("\n", 1)[0].rstrip("\r")
+    first_line = text.split("\n", 1)[0].rstrip("\r")
+    if reader == "fast":
+        fast = _read_fast(text, limits)
+        if fast is not None:
+            fast.first_line = first_line
+            return fast
+    doc.first_line = first_line
     try:
         _Builder(doc, limits).run(text)
     except _Abort as abort:
@@ -419,6 +432,159 @@ class _Builder:
             self.doc.plain[child] = plain_text
 
 
+class _Unusual(Exception):
+    """Raised inside `_read_fast` at anything it leaves to the reference reader."""
+
+
+# Plain scalars that resolve to a non-string, with what they construct to. Every constructed scalar type
+# (int, float, bool, None, date, datetime) is immutable, so one object can be shared between files.
+_PLAIN_CACHE: dict[str, tuple[str, Any]] = {}
+_PLAIN_CACHE_MAX = 4096
+_SCALAR_CONSTRUCTORS = {tag: _constructor.yaml_constructors[tag] for tag in _SAFE_TAGS - _COLLECTION_TAGS - {_STR}}
+
+
+def _resolve_plain(value: str, implicit: tuple[bool, bool], mark) -> tuple[str, Any]:
+    """The tag YAML 1.1 gives a plain scalar, and its value; raises _Unusual where the reference reader
+    reports a problem (over-long numbers, merge keys, values that fail to construct)."""
+    cached = _PLAIN_CACHE.get(value)
+    if cached is not None:
+        return cached
+    tag = _resolver.resolve(yaml.ScalarNode, value, implicit)
+    if tag == _STR:
+        result: tuple[str, Any] = (_STR, value)
+    else:
+        construct = _SCALAR_CONSTRUCTORS.get(tag)
+        if construct is None or len(value) > DEFAULT_LIMITS.max_number_chars:
+            raise _Unusual
+        try:
+            result = (tag, construct(_constructor, yaml.ScalarNode(tag, value, mark, mark)))
+        except Exception:
+            raise _Unusual from None
+    if len(value) <= 64:
+        if len(_PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
+            _PLAIN_CACHE.clear()
+        _PLAIN_CACHE[value] = result
+    return result
+
+
+def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
+    """Read an ordinary registry file in one tight loop over libyaml's events, or return None.
+
+    The reference reader (`_Builder`) handles every event kind and reports each problem. This loop handles
+    only what ordinary files hold, with the per-event work inlined, and gives up (returns None) at anything
+    else: a tag, an anchor or alias, a duplicate or non-scalar key, a top-level scalar, a second document,
+    a limit, a syntax error. The caller then reads the file again with the reference reader, so a file's
+    result never depends on which reader produced it. tests/test_yamlsrc.py checks that the two agree.
+    """
+    if limits.max_number_chars != DEFAULT_LIMITS.max_number_chars:
+        return None  # _PLAIN_CACHE holds results checked against the default only
+    doc = YamlDoc()
+    values, keys, plain, containers = doc.values, doc.keys, doc.plain, doc.containers
+    add_scalar = doc.scalars.append
+    add_container = containers.add
+    first_chars = _IMPLICIT_FIRST_CHARS
+    max_depth, max_nodes = limits.max_depth, limits.max_nodes
+    scalar_event, mapping_start, sequence_start = ScalarEvent, MappingStartEvent, SequenceStartEvent
+    mapping_end, sequence_end, document_start = MappingEndEvent, SequenceEndEvent, DocumentStartEvent
+    no_key = _NO_KEY
+    # The open collection is held in locals; `stack` keeps the ones around it.
+    stack: list[tuple] = []
+    container: Any = None
+    cpath: tuple = ()
+    is_map = False
+    key: Any = no_key
+    kpath: tuple = ()
+    nodes = 0
+    documents = 0
+    root: Any = None
+    loader = _Loader(text)
+    get_event = loader.get_event
+    try:
+        while True:
+            event = get_event()
+            if event is None:
+                break
+            cls = event.__class__
+            if cls is scalar_event:
+                if container is None or event.anchor is not None or event.tag is not None:
+                    raise _Unusual
+                nodes += 1
+                value = event.value
+                mark = event.start_mark
+                loc = (mark.line + 1, mark.column + 1)
+                plain_text = None
+                if event.implicit[0] and (not value or value[0] in first_chars):
+                    tag, constructed = _resolve_plain(value, event.implicit, mark)
+                    if tag != _STR:
+                        plain_text, value = value, constructed
+                if is_map:
+                    if key is no_key:
+                        if value in container:
+                            raise _Unusual
+                        key = value
+                        kpath = cpath + (value,)
+                        keys[kpath] = loc
+                        if plain_text is not None:
+                            plain[kpath + ("[key]",)] = plain_text
+                        continue
+                    container[key] = value
+                    child = kpath
+                    key = no_key
+                else:
+                    child = cpath + (len(container),)
+                    container.append(value)
+                values[child] = loc
+                add_scalar((child, value))
+                if plain_text is not None:
+                    plain[child] = plain_text
+                continue
+            if cls is mapping_start or cls is sequence_start:
+                if event.anchor is not None or event.tag is not None or len(stack) >= max_depth:
+                    raise _Unusual
+                nodes += 1
+                new: Any = {} if cls is mapping_start else []
+                if container is None:
+                    if root is not None:
+                        raise _Unusual
+                    path: tuple = ()
+                    root = new
+                elif is_map:
+                    if key is no_key:
+                        raise _Unusual
+                    path = kpath
+                    container[key] = new
+                    key = no_key
+                else:
+                    path = cpath + (len(container),)
+                    container.append(new)
+                mark = event.start_mark
+                values[path] = (mark.line + 1, mark.column + 1)
+                add_container(path)
+                stack.append((container, cpath, is_map))
+                container, cpath, is_map, key = new, path, cls is mapping_start, no_key
+                continue
+            if cls is mapping_end or cls is sequence_end:
+                container, cpath, is_map = stack.pop()
+                key = no_key
+                continue
+            if cls is document_start:
+                documents += 1
+                if documents > 1:
+                    raise _Unusual
+                continue
+            if cls is AliasEvent:
+                raise _Unusual
+            # StreamStart, StreamEnd and DocumentEnd carry nothing
+        if nodes > max_nodes:
+            raise _Unusual
+    except Exception:  # _Unusual, a YAML error, or anything else: the reference reader decides what it is
+        return None
+    finally:
+        loader.dispose()
+    doc.data = root
+    return doc
+
+
 class _NoKey:
     def __repr__(self) -> str:  # pragma: no cover
         return "<no key>"
@@ -448,7 +614,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
+def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
@@ -468,4 +634,4 @@ def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
         doc = YamlDoc()
         doc.problems.append(Problem("CLR009", 1, 1, f"cannot read the file: {exc.strerror or exc}"))
         return doc
-    return parse_yaml(raw, limits)
+    return parse_yaml(raw, limits, reader)
