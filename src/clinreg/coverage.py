@@ -53,14 +53,14 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
     """
     tiers = tuple(access) if access else TIERS
     datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers}
-    task_datasets: dict[str, list[str]] = {}
+    ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
     task_benchmarks: dict[str, int] = {}
     for ds_id in sorted(datasets):
         for m in datasets[ds_id].mappings:
             for t in m.tasks:
-                if ds_id not in task_datasets.setdefault(t, []):
-                    task_datasets[t].append(ds_id)
+                ordered.setdefault(t, {})[ds_id] = None
                 task_benchmarks[t] = task_benchmarks.get(t, 0) + 1
+    task_datasets = {t: list(ids) for t, ids in ordered.items()}
 
     categories, subcategories, tasks = [], [], []
     for category, _ in reg.ordered_categories():

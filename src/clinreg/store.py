@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,45 +119,89 @@ _SCHEMA_FILES = {
 def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]]:
     """Every *.yaml / *.yml file under taxonomy/ and registry/, refusing links that lead outside the root."""
     found: list[tuple[str, Path]] = []
+    for code, rel, message, hint in discover_files(root, found):
+        diagnostics.append(make(code, rel, 1, 1, message, hint))
+    return found
+
+
+def discover_files(root: Path, found: list[tuple[str, Path]]) -> list[tuple[str, str, str, str | None]]:
+    """`discover` without building diagnostics (so it needs no rule registry): fills `found` with (rel, path)
+    in the order `sorted(Path.rglob)` gives, and returns the problems as (code, rel, message, hint)."""
+    problems: list[tuple[str, str, str, str | None]] = []
     real_root = root.resolve()
     for top in (TAXONOMY_DIR, REGISTRY_DIR):
         base = root / top
         if not base.is_dir():
             continue
-        for path in sorted(base.rglob("*")):
-            if path.is_dir():
+        # Below a folder that is not itself a link, only an entry that is a link can lead elsewhere, so only
+        # those need a resolve() (the walk, like rglob, does not descend into linked folders).
+        trusted = not base.is_symlink() and base.resolve() == real_root / top
+        entries: list[tuple[tuple[str, ...], str, bool, bool]] = []
+        _walk(str(base), (top,), entries)
+        entries.sort(key=lambda e: e[0])  # the order of sorted(Path) objects: part by part
+        for parts, path_str, is_dir, is_link in entries:
+            if is_dir:
                 # rglob does not descend into linked folders; say so when one leads out of the tree.
-                if path.is_symlink() and not path.resolve().is_relative_to(real_root):
-                    diagnostics.append(make("CLR009", path.relative_to(root).as_posix(), 1, 1,
-                                            "a link to a folder outside the registry root; nothing in it is read",
-                                            "registry files must live inside the tree; copy them in instead"))
+                if is_link and not Path(path_str).resolve().is_relative_to(real_root):
+                    problems.append(("CLR009", "/".join(parts),
+                                     "a link to a folder outside the registry root; nothing in it is read",
+                                     "registry files must live inside the tree; copy them in instead"))
                 continue
-            if path.suffix not in (".yaml", ".yml"):
+            if os.path.splitext(parts[-1])[1] not in (".yaml", ".yml"):
                 continue
-            rel = path.relative_to(root).as_posix()
-            try:
-                real = path.resolve(strict=True)
-            except (OSError, RuntimeError):
-                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a broken or looping link"))
-                continue
-            if not real.is_relative_to(real_root):
-                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a link to a place outside the registry root",
-                                        "registry files must live inside the tree; copy the file in instead"))
-                continue
+            rel = "/".join(parts)
+            path = Path(path_str)
+            if is_link or not trusted:
+                try:
+                    real = path.resolve(strict=True)
+                except (OSError, RuntimeError):
+                    problems.append(("CLR009", rel, "the file is a broken or looping link", None))
+                    continue
+                if not real.is_relative_to(real_root):
+                    problems.append(("CLR009", rel, "the file is a link to a place outside the registry root",
+                                     "registry files must live inside the tree; copy the file in instead"))
+                    continue
             found.append((rel, path))
-    return found
+    return problems
+
+
+def _walk(folder: str, parts: tuple[str, ...], out: list) -> None:
+    try:
+        scan = os.scandir(folder)
+    except OSError:  # an unreadable folder is skipped, as rglob skips it
+        return
+    with scan:
+        for entry in scan:
+            here = parts + (entry.name,)
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir()
+            except OSError:
+                is_link, is_dir = False, False
+            out.append((here, entry.path, is_dir, is_link))
+            if is_dir and not is_link:
+                _walk(entry.path, here, out)
 
 
 @contextmanager
 def gc_paused():
     """Loading builds many small acyclic containers; the cyclic collector would rescan them again and again,
-    making a large registry's load time grow faster than its size. Reference counting still frees them."""
+    making a large registry's load time grow faster than its size. Reference counting still frees them.
+
+    On the way out, what was made in the pause goes straight to the oldest generation (a freeze followed by
+    an unfreeze), instead of being scanned by the next young-generation pass, which would cost as much as
+    all the collections the pause avoided. Nothing stays frozen: a later full collection still frees any
+    cycle made here. A caller that froze objects itself keeps its freeze, and then this step is skipped.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
