@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,14 +15,19 @@ from clinreg.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Sub
 from clinreg.paths import resolve_root
 from clinreg.rules.base import make
 from clinreg.schema_errors import schema_diagnostics
+from clinreg.treewalk import (  # noqa: F401  (the layout's names, used by callers of the store)
+    DATASETS_DIR,
+    REGISTRY_DIR,
+    RELEASES_FILE,
+    TAXONOMY_DIR,
+    TAXONOMY_FILE,
+    TreeRead,
+    _kind_of,
+    discover_files,
+)
 from clinreg.versions import parse_semver
-from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, YamlDoc, read_yaml_file
+from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, Problem, YamlDoc, parse_yaml, read_yaml_file
 
-TAXONOMY_DIR = "taxonomy"
-REGISTRY_DIR = "registry"
-TAXONOMY_FILE = "taxonomy/taxonomy.yaml"
-RELEASES_FILE = "registry/releases.yaml"
-DATASETS_DIR = "registry/datasets"
 
 
 @dataclass
@@ -95,18 +99,6 @@ class Registry:
         return self.release or (self.releases.current if self.releases else None)
 
 
-def _kind_of(rel: str) -> str | None:
-    if rel == TAXONOMY_FILE:
-        return "taxonomy"
-    if rel == RELEASES_FILE:
-        return "releases"
-    if rel.startswith(TAXONOMY_DIR + "/") and rel.count("/") == 1:
-        return "category"
-    if rel.startswith(DATASETS_DIR + "/") and rel.count("/") == 2:
-        return "dataset"
-    return None
-
-
 _MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory}
 _SCHEMA_FILES = {
     "taxonomy": "taxonomy.schema.json",
@@ -122,65 +114,6 @@ def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]
     for code, rel, message, hint in discover_files(root, found):
         diagnostics.append(make(code, rel, 1, 1, message, hint))
     return found
-
-
-def discover_files(root: Path, found: list[tuple[str, Path]]) -> list[tuple[str, str, str, str | None]]:
-    """`discover` without building diagnostics (so it needs no rule registry): fills `found` with (rel, path)
-    in the order `sorted(Path.rglob)` gives, and returns the problems as (code, rel, message, hint)."""
-    problems: list[tuple[str, str, str, str | None]] = []
-    real_root = root.resolve()
-    for top in (TAXONOMY_DIR, REGISTRY_DIR):
-        base = root / top
-        if not base.is_dir():
-            continue
-        # Below a folder that is not itself a link, only an entry that is a link can lead elsewhere, so only
-        # those need a resolve() (the walk, like rglob, does not descend into linked folders).
-        trusted = not base.is_symlink() and base.resolve() == real_root / top
-        entries: list[tuple[tuple[str, ...], str, bool, bool]] = []
-        _walk(str(base), (top,), entries)
-        entries.sort(key=lambda e: e[0])  # the order of sorted(Path) objects: part by part
-        for parts, path_str, is_dir, is_link in entries:
-            if is_dir:
-                # rglob does not descend into linked folders; say so when one leads out of the tree.
-                if is_link and not Path(path_str).resolve().is_relative_to(real_root):
-                    problems.append(("CLR009", "/".join(parts),
-                                     "a link to a folder outside the registry root; nothing in it is read",
-                                     "registry files must live inside the tree; copy them in instead"))
-                continue
-            if os.path.splitext(parts[-1])[1] not in (".yaml", ".yml"):
-                continue
-            rel = "/".join(parts)
-            path = Path(path_str)
-            if is_link or not trusted:
-                try:
-                    real = path.resolve(strict=True)
-                except (OSError, RuntimeError):
-                    problems.append(("CLR009", rel, "the file is a broken or looping link", None))
-                    continue
-                if not real.is_relative_to(real_root):
-                    problems.append(("CLR009", rel, "the file is a link to a place outside the registry root",
-                                     "registry files must live inside the tree; copy the file in instead"))
-                    continue
-            found.append((rel, path))
-    return problems
-
-
-def _walk(folder: str, parts: tuple[str, ...], out: list) -> None:
-    try:
-        scan = os.scandir(folder)
-    except OSError:  # an unreadable folder is skipped, as rglob skips it
-        return
-    with scan:
-        for entry in scan:
-            here = parts + (entry.name,)
-            try:
-                is_link = entry.is_symlink()
-                is_dir = entry.is_dir()
-            except OSError:
-                is_link, is_dir = False, False
-            out.append((here, entry.path, is_dir, is_link))
-            if is_dir and not is_link:
-                _walk(entry.path, here, out)
 
 
 @contextmanager
@@ -205,25 +138,39 @@ def gc_paused():
             gc.enable()
 
 
-def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Registry:
-    """Load a registry tree. Problems become diagnostics; this never raises for bad content."""
-    root_path = resolve_root(root)
+def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS,
+                  read: TreeRead | None = None) -> Registry:
+    """Load a registry tree. Problems become diagnostics; this never raises for bad content.
+
+    `read` is the tree as clinreg.cache already listed and read it, so that no file is read twice.
+    """
+    root_path = resolve_root(root) if read is None else read.root
     with gc_paused():
-        reg = _load(root_path, limits)
+        reg = _load(root_path, limits, read)
     if release is not None:
         filter_to_release(reg, release)
     return reg
 
 
-def _load(root_path: Path, limits: Limits) -> Registry:
+def _load(root_path: Path, limits: Limits, read: TreeRead | None = None) -> Registry:
     reg = Registry(root=root_path)
-    for rel, path in discover(root_path, reg.diagnostics):
+    if read is None:
+        found, contents = discover(root_path, reg.diagnostics), {}
+    else:
+        found, contents = read.found, read.contents
+        for code, rel, message, hint in read.problems:
+            reg.diagnostics.append(make(code, rel, 1, 1, message, hint))
+    for rel, path in found:
         kind = _kind_of(rel)
         if kind is None:
             reg.diagnostics.append(make("CLR305", rel, 1, 1, "this file is not part of the registry layout and is ignored",
                                         "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))
             continue
-        doc = read_yaml_file(path, limits)
+        if rel in contents and limits == DEFAULT_LIMITS:
+            raw, problem = contents[rel]
+            doc = parse_yaml(raw, limits) if raw is not None else YamlDoc(problems=[Problem(problem[0], 1, 1, problem[1])])
+        else:
+            doc = read_yaml_file(path, limits)
         sf = SourceFile(rel, path, kind, doc)
         reg.files.append(sf)
         for p in doc.problems:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -615,23 +614,11 @@ def _copy(value: Any) -> Any:
 
 
 def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
-            doc = YamlDoc()
-            doc.problems.append(Problem("CLR009", 1, 1, "not a regular file"))
-            return doc
-        size = info.st_size
-        if size > limits.max_bytes:
-            doc = YamlDoc()
-            doc.problems.append(
-                Problem("CLR007", 1, 1, f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes")
-            )
-            return doc
-        with path.open("rb") as handle:  # read at most one byte past the limit, whatever stat said
-            raw = handle.read(limits.max_bytes + 1)
-    except OSError as exc:
+    from clinreg.treewalk import read_limited
+
+    raw, problem = read_limited(path, limits.max_bytes)
+    if raw is None:
         doc = YamlDoc()
-        doc.problems.append(Problem("CLR009", 1, 1, f"cannot read the file: {exc.strerror or exc}"))
+        doc.problems.append(Problem(problem[0], 1, 1, problem[1]))
         return doc
     return parse_yaml(raw, limits, reader)
