@@ -167,7 +167,7 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None) -> Regi
                                         "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))
             continue
         if rel in contents and limits == DEFAULT_LIMITS:
-            raw, problem = contents[rel]
+            raw, problem = contents.pop(rel)  # dropped once parsed: a large tree's bytes need not all stay in memory
             doc = parse_yaml(raw, limits) if raw is not None else YamlDoc(problems=[Problem(problem[0], 1, 1, problem[1])])
         else:
             doc = read_yaml_file(path, limits)

@@ -16,7 +16,7 @@ HTTPS_URL = re.compile(r"https://[^\s/?#@\\<>\"{}|^`]+(?:[/?#][^\s\\<>\"{}|^`]*)
 
 
 def scan(ctx) -> dict[str, list[Diagnostic]]:
-    """Diagnostics per code, from one walk over `doc.scalars` of every file.
+    """Diagnostics per code, from one walk over every file's scalars (`doc.scalar_items`).
 
     CLR702 looks at every file, even one that failed the schema (the key is dangerous either way); CLR704
     and CLR106 only at files that loaded. Each scalar is tested with cheap checks first, so most cost one
@@ -26,7 +26,8 @@ def scan(ctx) -> dict[str, list[Diagnostic]]:
     remote, url, todo = out["CLR702"], out["CLR704"], out["CLR106"]
     for sf in ctx.reg.files:
         loaded = sf.model is not None
-        for path, value in sf.doc.scalars:
+        items = iter(sf.doc.scalar_items)
+        for path, value in zip(items, items):
             key = path[-1]
             if value is not False and value is not None:
                 # Anything but false or null counts: a lenient loader would read "true", "yes" or 1 as enabling it.
