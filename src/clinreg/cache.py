@@ -153,7 +153,7 @@ def validate_cached(root: Path, *, release: str | None = None, use_cache: bool =
     from clinreg.rules.engine import run_rules
     from clinreg.store import load_registry
 
-    reg = load_registry(root, release=release, read=read)
+    reg = load_registry(root, release=release, read=read, keep_data=False)  # --base, which reads data, is never cached
     report = run_rules(reg)
     if use_cache:
         _store_entry(entry, key, report, root, _local_paths(reg))

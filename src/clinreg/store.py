@@ -139,20 +139,22 @@ def gc_paused():
 
 
 def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS,
-                  read: TreeRead | None = None) -> Registry:
+                  read: TreeRead | None = None, keep_data: bool = True) -> Registry:
     """Load a registry tree. Problems become diagnostics; this never raises for bad content.
 
-    `read` is the tree as clinreg.cache already listed and read it, so that no file is read twice.
+    `read` is the tree as clinreg.cache already listed and read it, so that no file is read twice. With
+    `keep_data=False`, a file's parsed values (`doc.data`) are dropped once its model is built: validation
+    needs only the models and the locations, and a large tree then fits in less memory.
     """
     root_path = resolve_root(root) if read is None else read.root
     with gc_paused():
-        reg = _load(root_path, limits, read)
+        reg = _load(root_path, limits, read, keep_data)
     if release is not None:
         filter_to_release(reg, release)
     return reg
 
 
-def _load(root_path: Path, limits: Limits, read: TreeRead | None = None) -> Registry:
+def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_data: bool = True) -> Registry:
     reg = Registry(root=root_path)
     if read is None:
         found, contents = discover(root_path, reg.diagnostics), {}
@@ -193,6 +195,8 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None) -> Regi
         except ValidationError as exc:
             reg.diagnostics.extend(schema_diagnostics(exc, doc, rel, model_cls))
             continue
+        if not keep_data:
+            doc.data = None
         _attach(reg, sf)
     return reg
 
