@@ -80,3 +80,31 @@ def test_limits_other_than_the_default_use_the_reference_reader():
     raw = b"a: {b: {c: 1}}\n"
     assert parse_yaml(raw, tight).problems[0].code == "CLR007"
     assert doc_fields(parse_yaml(raw, tight)) == doc_fields(parse_yaml(raw, tight, reader="reference"))
+
+
+def _cloned_tree(dest: Path, copies: int) -> Path:
+    """The embedded registry with every dataset record cloned under new ids (as bench/bench_validate.py does)."""
+    import shutil
+
+    shutil.copytree(REPO / "taxonomy", dest / "taxonomy")
+    shutil.copytree(REPO / "registry", dest / "registry")
+    datasets = dest / "registry" / "datasets"
+    for path in sorted(datasets.glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        for n in range(1, copies):
+            (datasets / f"{path.stem}_x{n}.yaml").write_text(text.replace(f"id: {path.stem}\n", f"id: {path.stem}_x{n}\n"),
+                                                              encoding="utf-8")
+    return dest
+
+
+def test_validate_reports_are_byte_identical_with_either_reader(tmp_path, monkeypatch):
+    from clinreg.diagnostics import render_json, render_text
+    from clinreg.rules.engine import validate
+
+    root = _cloned_tree(tmp_path / "reg", 3)
+    fast = validate(root)
+    monkeypatch.setattr(yamlsrc, "_read_fast", lambda text, limits: None)  # every file through the reference reader
+    reference = validate(root)
+    assert fast.files == reference.files > 100
+    assert render_json(fast) == render_json(reference)
+    assert render_text(fast, show_info=True) == render_text(reference, show_info=True)
