@@ -124,10 +124,12 @@ def test_an_entry_with_the_right_key_but_a_broken_body_is_ignored(warned, cache_
     cached(warned)
     [entry] = entries(cache_home)
     data = json.loads(entry.read_text(encoding="utf-8"))
-    data["diagnostics"] = [{"code": "CLR001"}]  # missing fields
-    entry.write_text(json.dumps(data), encoding="utf-8")
-    report, hit = cached(warned)
-    assert not hit and rendered(report) == rendered(validate(warned))
+    good = data["diagnostics"][0]
+    for broken in ({"code": "CLR001"}, {**good, "severity": "fatal"}, {**good, "line": "1"}, {**good, "message": None}):
+        data["diagnostics"] = [broken]
+        entry.write_text(json.dumps(data), encoding="utf-8")
+        report, hit = cached(warned)
+        assert not hit and rendered(report) == rendered(validate(warned))
 
 
 def test_another_clinreg_version_is_not_trusted(warned, cache_home, monkeypatch):

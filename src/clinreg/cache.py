@@ -5,7 +5,8 @@ read), the problems found while listing the tree, the release filter, the tree's
 version and a hash of clinreg's own source (so a changed rule never serves an old answer), and where
 local source paths resolve to (CLR703 follows links). One entry is kept per tree, as JSON under
 $XDG_CACHE_HOME/clinreg (else ~/.cache/clinreg), written atomically; an entry that does not parse or does
-not match is ignored and replaced.
+not match is ignored and replaced. The cache is trusted as the rest of the user's cache folder is: a CI
+job that shares cache folders with untrusted jobs should pass `--no-cache`.
 
 The whole report is cached, not per-file results: cross-file rules need every file's model, and reading
 a parse back costs about as much as parsing. So a changed file makes a full run, and an unchanged tree
@@ -99,9 +100,16 @@ def _load_entry(path: Path, key: str, root: Path) -> Report | None:
         if _resolved(root, links) != entry["resolved"]:
             return None
         diagnostics = [Diagnostic(**d) for d in entry["diagnostics"]]
+        if not all(_well_formed(d) for d in diagnostics):
+            return None
         return Report(diagnostics=diagnostics, files=int(entry["files"]))
     except (OSError, ValueError, TypeError, KeyError):  # missing, unreadable or corrupt: not trusted
         return None
+
+
+def _well_formed(d: Diagnostic) -> bool:
+    return (d.severity in ("error", "warning", "info") and all(isinstance(v, str) for v in (d.code, d.file, d.message))
+            and type(d.line) is int and type(d.column) is int and (d.hint is None or isinstance(d.hint, str)))
 
 
 def _store_entry(path: Path, key: str, report: Report, root: Path, local_paths: list[str]) -> None:
