@@ -38,9 +38,21 @@ def load(root: Path | None, release: str | None = None):
     from clinreg.store import load_registry
 
     try:
-        return load_registry(root, release=release)
+        reg = load_registry(root, release=release)
     except (RootError, ValueError) as exc:
         raise fail(str(exc))
+    _freeze()
+    return reg
+
+
+def _freeze() -> None:
+    """The loaded registry lives until the command ends: the collector need not scan it again until then.
+    Unfrozen when the command's context closes, so an in-process caller (CliRunner) keeps nothing frozen."""
+    import gc
+
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        click.get_current_context().call_on_close(gc.unfreeze)
 
 
 def refuse_load_errors(reg, what: str) -> None:
@@ -155,9 +167,11 @@ def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
     from clinreg.paths import RootError, resolve_root
 
     try:
-        return validate_cached(resolve_root(root), release=release, use_cache=use_cache)
+        run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
     except (RootError, ValueError) as exc:
         raise fail(str(exc))
+    _freeze()
+    return run
 
 
 def _coverage_inputs(root, release, access):
