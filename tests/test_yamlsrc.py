@@ -75,6 +75,15 @@ def test_edge_cases_read_alike(raw):
     assert_readers_agree(raw)
 
 
+def test_paths_with_equal_but_different_keys_are_not_shared_between_files():
+    # (False,) == (0,) == (0.0,): a path from one file must never stand in for an equal one of another type.
+    for first, second in [(b"false: x\n", b"- x\n"), (b"0: x\n", b"false: x\n"), (b"- [a]\n", b"false: [a]\n"),
+                          (b"1.0: {a: 1}\n", b"1: {a: 1}\n"), (b"true: [x]\n", b"- - x\n")]:
+        assert_readers_agree(first)
+        assert_readers_agree(second)
+        assert_readers_agree(first)
+
+
 def test_limits_other_than_the_default_use_the_reference_reader():
     tight = yamlsrc.Limits(max_depth=2)
     raw = b"a: {b: {c: 1}}\n"

@@ -512,6 +512,9 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
     is_map = False
     key: Any = no_key
     kpath: tuple = ()
+    # A path is shared only when all its parts are strings or list indices: (0,) == (False,) == (0.0,),
+    # so a path holding another key type must never be swapped for an equal one from another file.
+    cclean = kclean = True
     nodes = 0
     documents = 0
     root: Any = None
@@ -544,7 +547,9 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                             value = intern(value)
                         key = value
                         kpath = cpath + (value,)
-                        kpath = shared_paths.setdefault(kpath, kpath)
+                        kclean = cclean and plain_text is None
+                        if kclean:
+                            kpath = shared_paths.setdefault(kpath, kpath)
                         keys[kpath] = loc
                         if plain_text is not None:
                             plain[kpath + ("[key]",)] = plain_text
@@ -554,7 +559,8 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                     key = no_key
                 else:
                     child = cpath + (len(container),)
-                    child = shared_paths.setdefault(child, child)
+                    if cclean:
+                        child = shared_paths.setdefault(child, child)
                     container.append(value)
                 values[child] = loc
                 scalar_items += (child, value)
@@ -571,24 +577,27 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                         raise _Unusual
                     path: tuple = ()
                     root = new
+                    clean = True
                 elif is_map:
                     if key is no_key:
                         raise _Unusual
                     path = kpath
+                    clean = kclean
                     container[key] = new
                     key = no_key
                 else:
                     path = cpath + (len(container),)
+                    clean = cclean
                     container.append(new)
                 mark = event.start_mark
                 loc = (mark.line + 1, mark.column + 1)
                 values[path] = shared_locs.setdefault(loc, loc)
                 add_container(path)
-                stack.append((container, cpath, is_map))
-                container, cpath, is_map, key = new, path, cls is mapping_start, no_key
+                stack.append((container, cpath, is_map, cclean))
+                container, cpath, is_map, key, cclean = new, path, cls is mapping_start, no_key, clean
                 continue
             if cls is mapping_end or cls is sequence_end:
-                container, cpath, is_map = stack.pop()
+                container, cpath, is_map, cclean = stack.pop()
                 key = no_key
                 continue
             if cls is document_start:
