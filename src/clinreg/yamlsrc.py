@@ -190,6 +190,9 @@ def _refused_char_problem(char: str, line: int, col: int) -> Problem:
 
 
 READERS = ("fast", "reference")
+# Registry files are a few kilobytes. A far larger one is odd or hostile, and would likely be read twice
+# (the fast reader gives up, the reference reader starts again), so it goes straight to the reference reader.
+_FAST_MAX_CHARS = 256 * 1024
 
 
 def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
@@ -198,6 +201,8 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
     `reader="fast"` (the default) reads ordinary files with `_read_fast` and hands anything unusual to the
     reference reader (`_Builder`), so both give the same result; `reader="reference"` always uses the latter.
     """
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
     doc = YamlDoc()
     if len(raw) > limits.max_bytes:
         doc.problems.append(
@@ -210,7 +215,7 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
         return doc
     assert text is not None
     first_line = text.split("\n", 1)[0].rstrip("\r")
-    if reader == "fast":
+    if reader == "fast" and len(text) <= _FAST_MAX_CHARS:
         fast = _read_fast(text, limits)
         if fast is not None:
             fast.first_line = first_line
@@ -456,6 +461,9 @@ def _resolve_plain(value: str, implicit: tuple[bool, bool], mark) -> tuple[str, 
     cached = _PLAIN_CACHE.get(value)
     if cached is not None:
         return cached
+    if len(value) > DEFAULT_LIMITS.max_number_chars and value[0] in "0123456789+-.":
+        # Matching a long would-be number costs time; the reference reader would match it again to refuse it.
+        raise _Unusual
     tag = _resolver.resolve(yaml.ScalarNode, value, implicit)
     if tag == _STR:
         result: tuple[str, Any] = (_STR, value)
