@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from clinreg.model import ID_PATTERN
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -85,6 +84,7 @@ def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
 @format_option
 def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
+    from clinreg.model import ID_PATTERN  # here, not at the top: `clinreg --help` should not import pydantic
     from clinreg.safeio import RefusedOverwrite, atomic_write_text
     from clinreg.scaffold import HUB_REPO, Answers, FeaturesError, read_features, render_dataset
     from clinreg.store import DATASETS_DIR
