@@ -195,6 +195,6 @@ def test_paths_filter_works_on_a_warm_run(warned):
     args = ["validate", "--root", str(warned), "--format", "json", str(warned / DATASET)]
     cold, warm = run(*args), run(*args)
     assert cold.output == warm.output
-    assert {d["file"] for d in json.loads(warm.output)["diagnostics"]} == {DATASET}
+    assert {d["file"] for d in json.loads(warm.output)["data"]["diagnostics"]} == {DATASET}
     bad = run("validate", "--root", str(warned), str(warned / "nope.yaml"))
     assert bad.exit_code == 2
