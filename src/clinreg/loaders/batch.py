@@ -87,13 +87,30 @@ def record_provenance(record: Dataset) -> dict[str, Any]:
     }
 
 
+_OPTION_MARKS = frozenset(".):")
+
+
 def question_stem(prompt: str, options: list[str]) -> str:
-    """The prompt without the lines that list the options (`A. text`), so a harness can list them itself."""
+    """The prompt without the lines that list the options (`A. text`), so a harness can list them itself.
+
+    A line is an option line when, whitespace folded, it reads `<letter><. or ) or :> <that option's text>`.
+    Only lines shaped like that are folded and compared: this runs once per closed instance.
+    """
     if not options:
         return prompt
-    listed = {" ".join(f"{LETTERS[i]}{sep}{text}".split()) for i, text in enumerate(options[:26]) for sep in (". ", ") ", ": ")}
+    limit = min(len(options), len(LETTERS))
     lines = prompt.split("\n")
-    kept = [line for line in lines if " ".join(line.split()) not in listed]
+    kept = []
+    for line in lines:
+        head = line.lstrip()
+        if len(head) >= 2 and head[1] in _OPTION_MARKS and 0 <= (i := ord(head[0]) - 65) < limit:
+            option = str(options[i])
+            if line == f"{head[:2]} {option}":  # the usual case: the template wrote `A. {{ opa }}` as is
+                continue
+            text = " ".join(option.split())
+            if " ".join(line.split()) == (f"{head[:2]} {text}" if text else head[:2]):
+                continue
+        kept.append(line)
     return prompt if len(kept) == len(lines) else "\n".join(kept)
 
 
