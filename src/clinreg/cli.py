@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import click
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from clinreg import __version__
+from clinreg.output import shown, to_json
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -26,7 +26,7 @@ release_option = click.option("--release", default=None, metavar="X", help="Show
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
-    click.echo(f"clinreg: error: {message}", err=True)
+    click.echo(f"clinreg: error: {shown(message)}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -126,7 +126,7 @@ def coverage(root, release, by, fmt, access, output, force):
     reg, tiers = _coverage_inputs(root, release, access)
     data = coverage_data(reg, access=tiers)
     if fmt == "json":
-        text = json.dumps(data, indent=2, ensure_ascii=False)
+        text = to_json(data)
     elif fmt == "table":
         from clinreg.reports.table import render_table
 
@@ -147,7 +147,7 @@ def list_rules(fmt):
 
     rules = sorted(RULES.values(), key=lambda r: r.code)
     if fmt == "json":
-        click.echo(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+        click.echo(to_json([{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
                                 "title": r.title} for r in rules], indent=2))
         return
     for r in rules:
@@ -166,7 +166,7 @@ def explain(code, fmt):
     if rule is None:
         raise fail(f"no rule {code!r}; `clinreg rules` lists them")
     if fmt == "json":
-        click.echo(json.dumps({"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
+        click.echo(to_json({"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
                                "title": rule.title, "explanation": rule.explanation}, indent=2))
         return
     click.echo(f"{rule.code} {rule.name} ({rule.severity}, {rule.family})\n{rule.title}\n\n{rule.explanation}")
@@ -188,7 +188,7 @@ def schema_export(out_dir, check, fmt):
     if check:
         drift = schema_drift(out_dir)
         if fmt == "json":
-            click.echo(json.dumps({"drift": drift, "fix": FIX_COMMAND if drift else None}))
+            click.echo(to_json({"drift": drift, "fix": FIX_COMMAND if drift else None}, indent=None))
         elif drift:
             click.echo(f"out of date: {', '.join(drift)}; run `{FIX_COMMAND}`")
         else:
@@ -199,7 +199,7 @@ def schema_export(out_dir, check, fmt):
     except OSError as exc:
         raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}")
     if fmt == "json":
-        click.echo(json.dumps({"written": [str(p) for p in written]}))
+        click.echo(to_json({"written": [str(p) for p in written]}, indent=None))
     else:
         click.echo("\n".join(f"wrote {p}" for p in written) or "schemas are up to date")
 

@@ -10,6 +10,8 @@ from typing import Iterator
 
 import click
 
+from clinreg.output import shown, to_json
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 LOCK_FILE = "clinreg.lock.json"
 
@@ -28,7 +30,7 @@ bad_label_option = click.option(
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
-    click.echo(f"clinreg: error: {message}", err=True)
+    click.echo(f"clinreg: error: {shown(message)}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -213,7 +215,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
         fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
-            click.echo(json.dumps(outcome.to_dict(), indent=2) if fmt == "json" else outcome.render(path))
+            click.echo(to_json(outcome.to_dict()) if fmt == "json" else outcome.render(path))
             if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
                 click.echo("clinreg: error: no mapping could be built, so nothing was checked; pass --data-dir DIR",
                            err=True)
@@ -221,6 +223,6 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
             raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
         locking.write_lock(path, fresh)
     if fmt == "json":
-        click.echo(json.dumps({"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}, indent=2))
+        click.echo(to_json({"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}, indent=2))
     else:
         click.echo(locking.render_summary(fresh, path))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from clinreg.output import to_json
 from pathlib import Path
 
 import click
@@ -37,7 +37,7 @@ def review(ctx, root, category, fmt, output, force):
     except UnknownCategory as exc:
         raise fail(str(exc))
     if fmt == "json":
-        text = json.dumps(document, indent=2, ensure_ascii=False)
+        text = to_json(document)
     elif fmt == "markdown":
         from clinreg.reports.markdown import render_review_markdown
 
@@ -82,7 +82,7 @@ def diff(old, new, root, fmt, output, force):
             sides.append((reg, side))
         data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
     if fmt == "json":
-        text = json.dumps(data, indent=2, ensure_ascii=False)
+        text = to_json(data)
     else:
         from clinreg.reports.markdown import render_diff_markdown
 

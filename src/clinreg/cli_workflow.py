@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import json
 import re
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import click
 
 from clinreg.model import ID_PATTERN
+from clinreg.output import shown, to_json
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -24,7 +24,7 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
-    click.echo(f"clinreg: error: {message}", err=True)
+    click.echo(f"clinreg: error: {shown(message)}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -137,7 +137,7 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
     todo, problems = _new_file_findings(reg.root, rel)
     if fmt == "json":
-        click.echo(json.dumps({"path": rel, "id": dataset_id, "todo_fields": todo, "guesses": guess.reasons if guess else [],
+        click.echo(to_json({"path": rel, "id": dataset_id, "todo_fields": todo, "guesses": guess.reasons if guess else [],
                                "problems": problems}, indent=2))
     else:
         click.echo(f"wrote {rel}")
@@ -200,20 +200,20 @@ def issue_form(root, output, check, fmt):
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)
         if fmt == "json":
-            click.echo(json.dumps({"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
+            click.echo(to_json({"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}, indent=None))
         elif stale:
             click.echo(f"{path} is out of date with the taxonomy; run `{FIX_COMMAND}`")
         else:
             click.echo(f"{path} is up to date")
         raise click.exceptions.Exit(EXIT_FINDINGS if stale else EXIT_OK)
     if output is None:
-        click.echo(json.dumps({"form": text}) if fmt == "json" else text, nl=fmt == "json")
+        click.echo(to_json({"form": text}, indent=None) if fmt == "json" else text, nl=fmt == "json")
         return
     try:
         atomic_write_text(output, text)
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
-    click.echo(json.dumps({"written": str(output)}) if fmt == "json" else f"wrote {output}")
+    click.echo(to_json({"written": str(output)}, indent=None) if fmt == "json" else f"wrote {output}")
 
 
 # --------------------------------------------------------------------------------------------- review decisions
@@ -251,7 +251,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
         except OSError as exc:
             raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
         if fmt == "json":
-            click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+            click.echo(to_json(result.to_dict()))
         else:
             verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
             click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {result.reviewer['name']} "

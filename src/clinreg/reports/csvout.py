@@ -12,6 +12,7 @@ import io
 from typing import Any
 
 from clinreg.coverage import TIERS
+from clinreg.output import defuse, shown
 
 REVIEW_STATES = ("approved", "proposed", "stale", "changes_requested", "rejected")
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
@@ -19,9 +20,11 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _text(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A cell: registry text on one line with control characters shown escaped, and never a formula."""
+    if not isinstance(value, str):
+        return value
+    value = shown(value)
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
 def _ids(values: list[str]) -> str:
@@ -81,8 +84,8 @@ def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
     header, rows = ROWS[by](data)
     buf = io.StringIO()
     for key, value in metadata(data, by):
-        buf.write(f"# {key}: {' '.join(value.split())}\n")
+        buf.write(f"# {key}: {shown(' '.join(value.split()))}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
     writer.writerows([[_text(v) for v in row] for row in rows])
-    return buf.getvalue()
+    return defuse(buf.getvalue())
