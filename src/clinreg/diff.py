@@ -55,6 +55,8 @@ def _git_commit(root: Path, ref: str) -> str | None:
         return None
     try:
         found = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except FileNotFoundError:
+        raise SideError(f"{ref}: not a registry folder or a release, and git is not on PATH to read it as a git ref") from None
     except (OSError, subprocess.SubprocessError):
         return None
     return found.stdout.decode().strip() if found.returncode == 0 else None

@@ -15,7 +15,7 @@ from typing import Any
 # Lines that GitHub Actions reads as workflow commands: `::name ...::data` at the start of a line (leading
 # whitespace is ignored), and the older `##[name ...]data` anywhere in a line.
 _COMMAND_LINE = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
-_OLD_COMMAND = re.compile(r"#(?=#\[)")
+_OLD_COMMAND = re.compile(r"(?<=#)#(?=\[)")
 
 # How each kind of output writes a ':' or a '#' that must not be read as one; each renders as the character.
 _ESCAPES = {
@@ -62,7 +62,7 @@ def defuse(text: str, kind: str = "text") -> str:
     if "::" in text:
         text = _COMMAND_LINE.sub(lambda m: m.group(1) + colon, text)
     if "##[" in text:
-        text = _OLD_COMMAND.sub(hash_, text)
+        text = _OLD_COMMAND.sub(lambda m: hash_, text)
     return text
 
 

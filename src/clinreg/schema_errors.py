@@ -184,6 +184,10 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                            f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else ""))
             else:
                 yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}")
+        elif etype == "finite_number":
+            line, col = doc.where(path)
+            yield make("CLR105", rel, line, col, f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "
+                       "finite number", "write a plain number: .nan and .inf name no bound, and JSON cannot hold them")
         else:
             line, col = doc.where_key(path) if is_key else doc.where(path)
             yield make("CLR105", rel, line, col, f"`{field_name}`: {err['msg']}")

@@ -37,4 +37,4 @@ def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[
 
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
     for stream in (result.stdout, result.stderr):
-        assert "Traceback" not in stream, stream[-3000:]
+        assert stream is None or "Traceback" not in stream, stream[-3000:]
