@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 import sys
 from pathlib import Path
@@ -59,10 +58,12 @@ def new() -> None:
 
 
 def _check_tasks(tasks: list[str], known: dict) -> list[str]:
+    from clinreg.suggest import Suggester
+
     for task in tasks:
         if task not in known:
-            close = difflib.get_close_matches(task, list(known), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else " (`clinreg coverage --by task --format markdown` lists the ids)"
+            close = Suggester(known).closest(task)
+            hint = f"; did you mean {close!r}?" if close else " (`clinreg coverage --by task --format markdown` lists the ids)"
             raise click.BadParameter(f"unknown task {task!r}{hint}")
     return tasks
 

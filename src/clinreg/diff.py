@@ -155,16 +155,42 @@ def _norm(text: str | None) -> str:
 
 
 def _pair_renames(removed: dict[str, dict], added: dict[str, dict], keys) -> list[tuple[str, str]]:
-    """Match removed to added ids: same content first, then any shared identifying key (name, definition, source)."""
+    """Match removed to added ids: same content first, then any shared identifying key (name, definition, source).
+
+    Each removed id (in sorted order) takes the first added id (in sorted order) still free that matches it.
+    Candidates are found through an index per key, so the cost grows with the number of records, not its square.
+    """
+    import json
+
     pairs: list[tuple[str, str]] = []
-    left, free = dict(removed), dict(added)
-    for strict in (True, False):
-        for old_id, old in list(left.items()):
-            for new_id, new in free.items():
-                if (old == new) if strict else any(k(old) and k(old) == k(new) for k in keys):
-                    pairs.append((old_id, new_id))
-                    del free[new_id], left[old_id]
-                    break
+    free = set(added)
+
+    def content(record: dict) -> str:
+        return json.dumps(record, sort_keys=True, default=str)
+
+    def match(key_functions) -> None:
+        index: dict[Any, list[str]] = {}
+        for new_id in sorted(free):
+            for k in key_functions(added[new_id]):
+                index.setdefault(k, []).append(new_id)
+        cursor: dict[Any, int] = {}
+        for old_id in sorted(left):
+            best = None
+            for k in key_functions(removed[old_id]):
+                ids, i = index.get(k, []), cursor.get(k, 0)
+                while i < len(ids) and ids[i] not in free:  # skip ids taken by earlier pairs (each skipped once)
+                    i += 1
+                cursor[k] = i
+                if i < len(ids) and (best is None or ids[i] < best):
+                    best = ids[i]
+            if best is not None:
+                pairs.append((old_id, best))
+                free.discard(best)
+                del left[old_id]
+
+    left = dict(removed)
+    match(lambda record: [("content", content(record))])
+    match(lambda record: [(n, v) for n, k in enumerate(keys) if (v := k(record))])
     return pairs
 
 
