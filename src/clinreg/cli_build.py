@@ -149,7 +149,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
     for tally in report.tallies:
         for line in tally.notices():
             if not quiet or "outside the scheme" in line:
-                click.echo(f"clinreg: {line}", err=True)
+                click.echo(f"clinreg: {shown(line)}", err=True)
     if not quiet:
         click.echo(f"built {count} instance(s) of {dataset} -> {output or 'stdout'}", err=True)
 
@@ -215,7 +215,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
         fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
-            click.echo(to_json(outcome.to_dict()) if fmt == "json" else outcome.render(path))
+            click.echo(to_json(outcome.to_dict()) if fmt == "json" else shown(outcome.render(path), keep="\n"))
             if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
                 click.echo("clinreg: error: no mapping could be built, so nothing was checked; pass --data-dir DIR",
                            err=True)

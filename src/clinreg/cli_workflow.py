@@ -146,7 +146,7 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
             click.echo(f"{features.name} declares no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
         if guess:
-            click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {r}" for r in guess.reasons))
+            click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))
         if todo:
             click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
         for p in problems:
@@ -255,7 +255,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
             click.echo(to_json(result.to_dict()))
         else:
             verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
-            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {result.reviewer['name']} "
+            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {shown(result.reviewer['name'])} "
                        f"on {result.date.isoformat()} (review {result.reviewers} of this item)")
 
     command.__name__ = name.replace("-", "_")

@@ -57,6 +57,7 @@ COMMANDS = [
     ("validate", "--format", "github"),
     ("diff", "--format", "markdown"),
     ("diff", "--format", "json"),
+    ("issue-form", "--format", "text"),
 ]
 
 _ALLOWED_CONTROLS = "\n\t"

@@ -283,10 +283,12 @@ class InputTemplate:
         try:
             tree = self.environment.parse(source)
             self.template = self.environment.from_string(_guard_loops(self.environment.parse(source)))
+            # The analysis compiles the tree again with jinja's own generator, which folds constants and so
+            # can raise on `''.__mro__ ~ x`: inside the try, so that it is a RecordProblem too.
+            self.globals = dict(self.template.globals)
+            self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
         except TemplateError as err:
             raise RecordProblem(f"{where}: input_template does not compile: {_one_line(err)}") from None
-        self.globals = dict(self.template.globals)
-        self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
         self.row_keys = _row_keys(tree)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
