@@ -37,6 +37,11 @@ RECORD = {
 }
 
 
+# The same record reading its file through a declared read step (clinreg's own parquet reader), as the
+# registry's records now do, instead of handing the folder and its README to `datasets`.
+RECORD_READ = {**RECORD, "source": {**RECORD["source"], "read": {"splits": {"train": {"files": "data/train.parquet"}}}}}
+
+
 def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
     """A hub-layout folder `bench__mcq` with one parquet file of `rows` synthetic questions."""
     import numpy as np
@@ -66,12 +71,12 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
     return folder
 
 
-def clinreg_build(data_dir: Path, out: Path, streaming: bool = False) -> int:
+def clinreg_build(data_dir: Path, out: Path, streaming: bool = False, read: bool = False) -> int:
     from clinreg.loaders.export import write_instances
     from clinreg.loaders.instances import instance_batches
     from clinreg.model import Dataset
 
-    record = Dataset.model_validate(RECORD)
+    record = Dataset.model_validate(RECORD_READ if read else RECORD)
     return write_instances(instance_batches(record, data_dir=data_dir, streaming=streaming), "jsonl", out)
 
 
@@ -107,13 +112,13 @@ def timed(fn, *args) -> tuple[int, float]:
     return count, time.perf_counter() - started
 
 
-def child_stream(data_dir: str, out: str, streaming: str) -> None:
+def child_stream(data_dir: str, out: str, streaming: str, read: str = "0") -> None:
     """Runs in a subprocess: one build, then print what it built and its own high-water mark (VmHWM)."""
     import datasets
 
     datasets.disable_progress_bars()
     started = time.perf_counter()
-    count = clinreg_build(Path(data_dir), Path(out), streaming=streaming == "1")
+    count = clinreg_build(Path(data_dir), Path(out), streaming=streaming == "1", read=read == "1")
     seconds = time.perf_counter() - started
     status = Path("/proc/self/status")
     hwm = re.search(r"VmHWM:\s+(\d+)", status.read_text()) if status.exists() else None
@@ -133,10 +138,10 @@ sys.exit(proc.returncode)
 """
 
 
-def measure_in_child(data_dir: Path, out: Path, streaming: bool) -> dict:
+def measure_in_child(data_dir: Path, out: Path, streaming: bool, read: bool = False) -> dict:
     proc = subprocess.run(
         [sys.executable, "-S", "-c", LAUNCHER, sys.executable, __file__, "--child", str(data_dir), str(out),
-         "1" if streaming else "0"],
+         "1" if streaming else "0", "1" if read else "0"],
         capture_output=True, text=True, check=True,
     )
     report, peak_kib = proc.stdout.strip().splitlines()[-2:]
@@ -169,13 +174,17 @@ def main() -> None:
     try:
         write_mcq(work / "small", args.rows)
         baseline_build(work / "small", work / "warm.jsonl")  # warm imports and the OS file cache for both
-        ours, base = [], []
+        ours, read, base = [], [], []
         for _ in range(args.repeat):  # interleaved, best of each: the machine may be shared
             ours.append(timed(clinreg_build, work / "small", work / "ours.jsonl"))
+            read.append(timed(lambda d, o: clinreg_build(d, o, read=True), work / "small", work / "read.jsonl"))
             base.append(timed(baseline_build, work / "small", work / "base.jsonl"))
         ours_n, ours_s = min(ours, key=lambda r: r[1])
+        read_n, read_s = min(read, key=lambda r: r[1])
         base_n, base_s = min(base, key=lambda r: r[1])
         ratio = (ours_n / ours_s) / (base_n / base_s)
+        read_ratio = (read_n / read_s) / (base_n / base_s)
+        print(f"clinreg build, read step: {read_n} rows in {read_s:.2f} s = {read_n / read_s:,.0f} rows/s (ratio {read_ratio:.2f})")
         print(f"clinreg build: {ours_n} rows in {ours_s:.2f} s = {ours_n / ours_s:,.0f} rows/s")
         print(f"baseline:      {base_n} rows in {base_s:.2f} s = {base_n / base_s:,.0f} rows/s")
         print(f"ratio clinreg/baseline: {ratio:.2f} (target >= 0.8)")
@@ -184,6 +193,9 @@ def main() -> None:
         streamed = measure_in_child(work / "big", work / "stream.jsonl", streaming=True)
         print(f"streaming build of {streamed['rows']} rows: {streamed['seconds']:.1f} s, "
               f"peak RSS {streamed['peak_rss_mb']:.0f} MB (target < 500 MB)")
+        streamed_read = measure_in_child(work / "big", work / "stream-read.jsonl", streaming=True, read=True)
+        print(f"streaming read-step build of {streamed_read['rows']} rows: {streamed_read['seconds']:.1f} s, "
+              f"peak RSS {streamed_read['peak_rss_mb']:.0f} MB (target < 500 MB)")
         plain = measure_in_child(work / "big", work / "plain.jsonl", streaming=False)
         print(f"non-streaming build of {plain['rows']} rows: {plain['seconds']:.1f} s, peak RSS {plain['peak_rss_mb']:.0f} MB")
         if not args.no_write:
@@ -198,7 +210,10 @@ alternate and the best of {args.repeat} counts for each side.
 | `clinreg build` ({ours_n:,} rows) | {ours_n / ours_s:,.0f} rows/s ({ours_s:.2f} s) | |
 | plain batched `datasets` map + `to_json` | {base_n / base_s:,.0f} rows/s ({base_s:.2f} s) | |
 | ratio clinreg / baseline | {ratio:.2f} | >= 0.8 |
+| `clinreg build` through a read step (clinreg's own parquet reader, as the registry's records read) | {read_n / read_s:,.0f} rows/s ({read_s:.2f} s) | |
+| ratio read step / baseline | {read_ratio:.2f} | >= 0.8 |
 | `clinreg build --streaming` ({streamed['rows']:,} rows), peak RSS of the build process | {streamed['peak_rss_mb']:.0f} MB ({streamed['seconds']:.1f} s) | < 500 MB |
+| the same through a read step | {streamed_read['peak_rss_mb']:.0f} MB ({streamed_read['seconds']:.1f} s) | < 500 MB |
 | the same build without `--streaming`, for comparison | {plain['peak_rss_mb']:.0f} MB ({plain['seconds']:.1f} s) | |
 
 clinreg does more per row than the baseline: the sandboxed template, vectorised label checks (bad and
@@ -214,7 +229,7 @@ slow consumer without bound (about 550 MB peak for these 1M rows).
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "--child":
         child_stream(*sys.argv[2:])
     else:
         main()

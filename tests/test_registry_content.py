@@ -107,3 +107,24 @@ def test_category_and_subcategory_names_are_medhelms():
     expected = [(c["id"], c["name"], [(s["id"], s["name"]) for s in c["subcategories"]]) for c in facts]
     actual = [(c.id, c.name, [(s.id, s.name) for s in c.subcategories]) for c, _ in REG.ordered_categories()]
     assert actual == expected
+
+
+@pytest.mark.parametrize("dataset_id", DATASET_IDS)
+def test_helm_names_hold_the_facts_files_display_names_and_metric_ranges(dataset_id):
+    if not FACTS.exists():
+        pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
+    fact = {b["helm_name"]: b for b in yaml.safe_load(FACTS.read_text(encoding="utf-8"))["benchmarks"]}[dataset_id]
+    (mapping,) = REG.datasets[dataset_id].mappings
+    names = {n.casefold() for n in mapping.helm_names}
+    assert {fact[k].casefold() for k in ("display_name", "short_display_name") if fact.get(k)} <= names
+    assert mapping.metric.name == fact["main_metric"]["name"]
+    assert mapping.metric.range == fact["main_metric"]["range"]
+
+
+def test_helm_names_name_one_benchmark_each():
+    seen: dict[str, str] = {}
+    for dataset_id, record in REG.datasets.items():
+        for mapping in record.mappings:
+            assert mapping.helm_names, f"{dataset_id}/{mapping.id} has no helm_names"
+            for name in mapping.helm_names:
+                assert seen.setdefault(name.casefold(), mapping.id) == mapping.id, name

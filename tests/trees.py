@@ -85,7 +85,7 @@ description: Treatment plans.
 access: {tier: private, instructions: Ask the holder.}
 licence: {spdx: unknown, note: Private data.}
 citation: {text: Another paper}
-source: {type: local, description: Held by a hospital.}
+source: {type: local, description: Held by a hospital., files: [plans.csv], read: {splits: {test: {files: plans.csv}}}}
 mappings:
   - id: plans
     tasks: [plan_treatment]

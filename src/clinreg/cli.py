@@ -124,12 +124,18 @@ def main() -> None:
 @click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
-def validate(root, release, base, fmt, show_info):
-    """Check every registry file; report all problems at file:line:col with a rule code."""
-    from clinreg.diagnostics import RENDERERS
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def validate(root, release, base, fmt, show_info, paths):
+    """Check every registry file; report all problems at file:line:col with a rule code.
+
+    With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
+    files are shown and decide the exit code.
+    """
+    from clinreg.diagnostics import RENDERERS, Report
     from clinreg.rules.engine import run_rules
 
     reg = load(root, release)
+    wanted = _registry_paths(reg, paths)
     if base is not None:
         try:
             check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
@@ -141,11 +147,35 @@ def validate(root, release, base, fmt, show_info):
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
     report = run_rules(reg, base=base)
+    if wanted is not None:
+        report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
     if fmt == "text":
         click.echo(RENDERERS["text"](report, show_info=show_info))
     else:
         click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
+
+
+def _registry_paths(reg, paths) -> set[str] | None:
+    """The registry-relative names of PATHS, each of which must be a file of the tree; None for all files."""
+    if not paths:
+        return None
+    known = {f.rel for f in reg.files}
+    wanted = set()
+    for path in paths:
+        candidates = [path] if path.is_absolute() else [Path.cwd() / path, reg.root / path]
+        rel = None
+        for candidate in candidates:
+            try:
+                rel = candidate.resolve().relative_to(reg.root.resolve()).as_posix()
+            except (ValueError, OSError):
+                continue
+            if rel in known:
+                break
+        if rel not in known:
+            raise fail(f"{path}: not a file of the registry at {reg.root} (taxonomy/*.yaml, registry/**/*.yaml)")
+        wanted.add(rel)
+    return wanted
 
 
 def _coverage_inputs(root, release, access):
@@ -264,6 +294,11 @@ def _register_commands() -> None:
         main.add_command(command)
     for command in cli_workflow.review_commands:
         cli_reports.review.add_command(command)
+
+    from clinreg import cli_results
+
+    main.add_command(cli_results.results)
+    main.add_command(cli_results.leaderboard)
 
 
 _register_commands()

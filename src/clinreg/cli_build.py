@@ -184,8 +184,14 @@ def check_data(dataset, data_dir, rows, fmt, root):
         from clinreg.loaders.checks import check_data as run_checks
 
         _quiet_datasets()
-        diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root)
+        summary: list[dict] = []
+        diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root, summary=summary)
     report = Report(diagnostics=diagnostics, files=1)
+    if fmt == "text":
+        for entry in summary:
+            dropped = f", {entry['dropped']} dropped by filters" if entry["dropped"] else ""
+            click.echo(f"{dataset}/{entry['mapping']}: split {entry['split']!r}: {entry['rows']} row(s) checked, "
+                       f"{entry['labelled']} labelled, {entry['unlabelled']} unlabelled{dropped}", err=True)
     click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
 

@@ -573,6 +573,12 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
             "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch name",
             "  # or null draws CLR701; if it cannot be pinned, set revision: null and say why in revision_note.",
             "  revision: " + yaml_scalar(_todo("the 40-hex commit")),
+            "  # How the repository's files become rows, split by split: the file(s) of each split, as they lie in",
+            "  # the repository (a glob such as data/test-*.parquet is fine). Formats are told by extension; joins,",
+            "  # filters and the other steps are in CONTRIBUTING ('The read step').",
+            "  read:",
+            "    splits:",
+            *[f"      {yaml_scalar(split)}: {{files: {yaml_scalar(_todo(_files_hint(split)))}}}" for split in splits],
             "mappings:",
             "  # One entry per benchmark built from this dataset.",
             f"  - id: {a.id}",
@@ -613,6 +619,12 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
             "notes: []",
             ""]
     return "\n".join(out), g
+
+
+def _files_hint(split: str) -> str:
+    if split == "TODO":
+        return "the split's file(s), e.g. data/test-*.parquet"
+    return f"the {split} file(s), e.g. data/{split}-*.parquet"
 
 
 def _quoted(v: Any) -> str:

@@ -232,6 +232,8 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
         hint = "indent with spaces; YAML does not allow tabs for indentation"
     elif exc.context:
         message = f"{exc.context.strip()}: {message}" if exc.problem else message
+    if "mapping values are not allowed" in message:
+        hint = "a value holding ': ' must be quoted, e.g. `name: \"Note: draft\"` (or use `>-` for long text)"
     return Problem("CLR001", line, col, f"YAML syntax error: {message}", hint)
 
 

@@ -116,7 +116,7 @@ def test_aci_bench(registry, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 12
     for row, (split, source) in zip(rows, raw):
-        assert row["split"] == split and row["references"] == [source["tgt"]] and row["metadata"]["file"] == source["file"]
+        assert row["split"] == split and row["references"] == [source["tgt"].strip()] and row["metadata"]["file"] == source["file"]
 
 
 def test_ehr_sql(registry, tmp_path):
@@ -131,19 +131,24 @@ def test_ehr_sql(registry, tmp_path):
 
 
 def test_medec_empty_records(registry, tmp_path):
-    scheme = _record(registry, "medec").mappings[0].label
+    _record(registry, "medec")
     path = REALDATA / "abachaa__MEDEC" / "MEDEC-MS" / "MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"
     with path.open(newline="", encoding="utf-8") as handle:
         raw = list(csv.DictReader(handle))
     labelled = [r for r in raw if r["Error Flag"] != ""]
     assert (len(raw), len(labelled)) == (83, 80)
-    failed, _ = _build(tmp_path, "medec")
-    assert failed.exit_code == 1 and "rows 80, 81, 82" in failed.stderr and failed.stderr.count("\n") == 1
-    result, rows = _build(tmp_path, "medec", "--on-bad-label", "skip")
-    assert result.exit_code == 0 and "skipped 3 row(s)" in result.stderr
+    # The record's filter drops the empty records and the build summary counts them; no label is skipped.
+    result, rows = _build(tmp_path, "medec")
+    assert result.exit_code == 0, result.stderr
     assert len(rows) == 80
+    loud = CliRunner().invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "-o", str(tmp_path / "loud.jsonl")])
+    assert loud.exit_code == 0, loud.stderr
+    assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
+    assert "skipped" not in loud.stderr
     for row, source in zip(rows, labelled):
-        assert row["answer"] == scheme.map[source["Error Flag"]] and row["metadata"]["Text ID"] == source["Text ID"]
+        gold = "CORRECT" if source["Error Flag"] == "0" else f"{source['Error Sentence ID']} {source['Corrected Sentence']}"
+        assert row["references"] == [gold] and row["metadata"]["Text ID"] == source["Text ID"]
+        assert row["metadata"]["Error Flag"] == source["Error Flag"]
 
 
 @pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])

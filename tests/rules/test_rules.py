@@ -67,8 +67,8 @@ CASES = [
     ("release-order", REL, [("current: 1.1.0", "current: 1.0.0")], "CLR602", "current: 1.0.0", "error"),
     ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
     ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702", "trust_remote_code", "error"),
-    ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.}",
-                           "source: {type: local, description: Held by a hospital., path: ../../etc}")], "CLR703", "source:", "error"),
+    ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
+                           "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source:", "error"),
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
     ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
@@ -111,9 +111,11 @@ def test_every_rule_code_has_a_broken_variant():
     from clinreg.rules.base import RULES
 
     # CLR9xx are check-data's codes, tested against data in tests/loaders/
-    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {
+    # CLR711-713 (read steps) are tested in tests/rules/test_reads.py
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
+    tested |= {f"CLR96{i}" for i in range(1, 9)}  # results import and leaderboard codes, tested in tests/results/
     assert set(RULES) <= tested, f"rules without a test: {sorted(set(RULES) - tested)}"
 
 

@@ -129,6 +129,8 @@ class MappingBuild:
                 expected += " that names an option the row has"
         else:
             expected = "expected a non-empty text"
+        if any(str(v).strip() == "-1" for v in found) and getattr(self.scheme, "unlabeled", None) in (None, []):
+            expected += "; if -1 marks rows without a gold answer, declare it with `unlabeled:` in the label scheme"
         return f"split {split!r}, {noun} {rows}: {what}; {expected}"
 
     def bad_label(self, split: str, indices: np.ndarray, values: pa.Array) -> BadLabel:

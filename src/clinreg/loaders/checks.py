@@ -13,8 +13,10 @@ from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
 from clinreg.loaders.data_rules import DATA_RULES
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
-from clinreg.loaders.labels import BAD, OK
-from clinreg.loaders.sources import SplitReader, locate
+from clinreg.loaders.labels import BAD, OK, UNLABELED
+from clinreg.loaders.leaks import describe, gold_leaks
+from clinreg.loaders.rowfilters import RowSelection
+from clinreg.loaders.sources import SplitReader, locate, open_reader
 from clinreg.diagnostics import Diagnostic
 from clinreg.model import Dataset, Mapping, NumberScheme
 
@@ -27,6 +29,7 @@ class DataCheck:
     def __init__(self, record: Dataset, source_file: Any) -> None:
         self.record, self.file = record, source_file
         self.diagnostics: list[Diagnostic] = []
+        self.summary: list[dict[str, Any]] = []
 
     def add(self, code: str, path: Where, message: str, hint: str | None = None) -> None:
         line, column = self.file.where(*path) if hasattr(self.file, "where") else (1, 1)
@@ -34,11 +37,17 @@ class DataCheck:
         self.diagnostics.append(Diagnostic(code, DATA_RULES[code][1], rel, line, column, message, hint))
 
 
-def check_data(record: Dataset, source_file: Any, data_dir: str | Path, rows: int, root: Path | None = None) -> list[Diagnostic]:
-    """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows."""
+def check_data(record: Dataset, source_file: Any, data_dir: str | Path, rows: int, root: Path | None = None,
+               summary: list[dict[str, Any]] | None = None) -> list[Diagnostic]:
+    """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows.
+
+    `summary`, when given, receives one entry per mapping and split: rows checked, labelled, unlabelled and
+    dropped by the mapping's filters.
+    """
     check = DataCheck(record, source_file)
+    check.summary = summary if summary is not None else []
     location = locate(record, data_dir, root, hub=False)
-    reader = SplitReader(location, streaming=True)
+    reader = open_reader(location, streaming=True)
     try:
         samples = _samples(check, reader, rows)
         for i, mapping in enumerate(record.mappings):
@@ -141,13 +150,26 @@ def _check_mapping(check: DataCheck, path: Where, mapping: Mapping, samples: dic
 
 
 def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, table: pa.Table) -> None:
+    indices = np.arange(table.num_rows)
+    counts = {"mapping": build.mapping.id, "split": split, "rows": table.num_rows, "labelled": 0, "unlabelled": 0, "dropped": 0}
+    check.summary.append(counts)
+    selection = RowSelection(build.mapping, build.where)
+    if selection.active:
+        try:
+            chosen = selection.keep(table, split, 0)
+        except BuildError as err:
+            check.add("CLR906" if isinstance(err, TemplateFailure) else "CLR903", path + ("filters",), str(err))
+            return
+        table, indices = table.filter(pa.array(chosen)), indices[chosen]
+        counts["dropped"] = int((~chosen).sum())
     label_path = path + (("variants", 0, "label") if build.mapping.variants else ("label", "column"))
     try:
         status, values = build.status(table)
     except BuildError as err:
         check.add("CLR903", label_path, str(err))
         return
-    indices = np.arange(table.num_rows)
+    counts["labelled"] = int((status == OK).sum())
+    counts["unlabelled"] = int((status == UNLABELED).sum())
     empty = _empty_records(table)
     bad_real = (status == BAD) & ~empty
     bad_empty = (status == BAD) & empty
@@ -156,14 +178,19 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
         check.add("CLR904", label_path, build.bad_label_message(split, indices[chosen], values.take(pa.array(chosen))),
                   "fix the record's label scheme, or the rows (row numbers count from 0)")
     if bad_empty.any():
-        chosen = np.flatnonzero(bad_empty)
+        chosen = indices[np.flatnonzero(bad_empty)]
         rows = ", ".join(map(str, chosen[:10])) + (" ..." if len(chosen) > 10 else "")
         check.add("CLR905", label_path,
                   f"split {split!r} has {len(chosen)} empty record(s) (rows {rows}): every column is null",
                   "`clinreg build` stops on them; pass --on-bad-label skip to skip and count them")
     keep = status == OK
     try:
-        build.instances(table.filter(pa.array(keep)), split, indices[keep])
+        batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
+        if not build.closed and not build.mapping.gold_in_input:
+            golds = [refs[0] if refs else None for refs in batch.references]
+            found = list(gold_leaks(batch.input, golds, batch.source_index))
+            if found:
+                check.add("CLR907", path + ("input_template",), describe(build.where, split, found))
     except TemplateFailure as err:
         check.add("CLR906", path + ("input_template",), str(err))
     except BuildError as err:

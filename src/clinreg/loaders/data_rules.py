@@ -61,6 +61,17 @@ DATA_RULES: dict[str, tuple[str, str, str, str]] = {
         Good:
             input_template: "{{ Question }}"
     """),
+    "CLR907": ("gold-leak", "error", "An open-ended instance holds its reference answer in its input", """
+        For generation tasks the reference text is what the model must write. If the input already holds it (or
+        a span of 200 characters of it), the benchmark measures copying. Remove the reference from the input with
+        a `remove` read step, or, where the input is the reference by design, say why in `gold_in_input`.
+        Closed tasks are exempt: their options are listed in the input on purpose.
+
+        Bad:
+            input_template: "{{ text }}"        # the discharge note still holds its brief hospital course
+        Good:
+            steps: [{remove: {column: text, values: [brief_hospital_course, discharge_instructions]}}]
+    """),
 }
 
 for _code, (_name, _severity, _title, _doc) in DATA_RULES.items():

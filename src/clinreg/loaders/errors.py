@@ -31,3 +31,9 @@ class TemplateFailure(BuildError):
     """The input template failed on a row: undefined variable, sandbox violation, size or time cap."""
 
     exit_code = 1
+
+
+class GoldLeak(BuildError):
+    """An open-ended instance whose reference answer is in its own input (CLR907)."""
+
+    exit_code = 1

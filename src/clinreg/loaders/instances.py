@@ -10,11 +10,13 @@ import numpy as np
 import pyarrow as pa
 
 from clinreg.loaders.batch import InstanceBatch, MappingBuild
-from clinreg.loaders.errors import RecordProblem
+from clinreg.loaders.errors import GoldLeak, RecordProblem
+from clinreg.loaders.leaks import describe, gold_leaks
 from clinreg.loaders.instance import Instance
 from clinreg.loaders.labels import BAD, OK, UNLABELED
+from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sampling import SplitSample, select_across
-from clinreg.loaders.sources import DataLocation, SplitReader, locate
+from clinreg.loaders.sources import DataLocation, SplitReader, locate, open_reader
 from clinreg.loaders.selection import select_mappings
 from clinreg.model import Dataset
 
@@ -34,10 +36,11 @@ class SplitTally:
     unlabeled: int = 0
     skipped: int = 0
     skipped_rows: list[int] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)
 
     def notices(self) -> list[str]:
         where = f"{self.dataset}/{self.mapping}: split {self.split!r}"
-        lines = []
+        lines = [f"{where}: dropped {n} row(s): {reason}" for reason, n in self.dropped.items()]
         if self.skipped:
             rows = ", ".join(map(str, self.skipped_rows)) + (" ..." if self.skipped > len(self.skipped_rows) else "")
             lines.append(f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows {rows})")
@@ -97,7 +100,7 @@ def instance_batches(
     builds = [(MappingBuild(record, m), splits) for m, splits in plans]
     location = location or locate(record, data_dir, root)
     report.locations[record.id] = location
-    reader = SplitReader(location, streaming=streaming)
+    reader = open_reader(location, streaming=streaming)
     try:
         for build, splits in builds:
             tallies = {s: SplitTally(record.id, build.mapping.id, s) for s in splits}
@@ -105,9 +108,21 @@ def instance_batches(
             passing = (
                 (s, _passing_rows(reader, build, s, tallies[s], on_bad_label, progress)) for s in splits
             )
-            yield from _emit(build, passing, tallies, limit, seed)
+            for batch in _emit(build, passing, tallies, limit, seed):
+                _refuse_leaks(build, batch)
+                yield batch
     finally:
         reader.close()
+
+
+def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
+    """Stop on an open-ended instance whose reference is in its input (CLR907), unless the record says why."""
+    if build.closed or build.mapping.gold_in_input or not len(batch):
+        return
+    golds = [refs[0] if refs else None for refs in batch.references]
+    found = list(gold_leaks(batch.input, golds, batch.source_index))
+    if found:
+        raise GoldLeak(describe(build.where, batch.split, found) + " [CLR907]")
 
 
 def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: int | None, seed: int) -> Iterator[InstanceBatch]:
@@ -135,12 +150,17 @@ def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: i
 def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: SplitTally, on_bad_label: OnBadLabel, progress) -> Iterator[tuple[pa.Table, np.ndarray]]:
     """Batches of the rows whose label fits the scheme, with their source indices; counts the others."""
     progress.begin(f"{build.where} {split}", reader.num_rows(split, build.record.id))
+    selection = RowSelection(build.mapping, build.where)
     offset = 0
     for table in reader.batches(split, build.record.id, BATCH_ROWS):
         n = table.num_rows
         indices = np.arange(offset, offset + n, dtype=np.int64)
         offset += n
         tally.rows += n
+        if selection.active:
+            chosen = selection.keep(table, split, offset - n)
+            if not chosen.all():
+                table, indices = table.filter(pa.array(chosen)), indices[chosen]
         status, values = build.status(table)
         bad = np.flatnonzero(status == BAD)
         if len(bad):
@@ -152,6 +172,9 @@ def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: S
         keep = status == OK
         progress.advance(n)
         yield (table, indices) if keep.all() else (table.filter(pa.array(keep)), indices[keep])
+    read_drops = getattr(reader, "dropped", {}).get(split, {})
+    for reason, count in {**read_drops, **selection.dropped}.items():
+        tally.dropped[reason] = tally.dropped.get(reason, 0) + count
 
 
 def build_instances(

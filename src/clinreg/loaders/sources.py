@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
 
-from clinreg.loaders.errors import BuildError, SourceUnavailable
+from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable
 from clinreg.model import Dataset, GitHubSource, HubSource, LocalSource
 
 HUB_PROBE_SECONDS = 0.5
@@ -30,6 +31,9 @@ class DataLocation:
     folder: Path | None = None
     repo: str | None = None
     revision: str | None = None
+    read: Any = None  # the record's `source.read`, when its files are read by clinreg's own readers
+    record_id: str = ""
+    notices: list[str] = field(default_factory=list)
     _content_hash: str | None = field(default=None, repr=False)
 
     def describe(self) -> dict[str, str]:
@@ -52,25 +56,89 @@ def is_private(record: Dataset) -> bool:
     return record.access.tier == "private" or isinstance(record.source, LocalSource)
 
 
+def expected_folder(record: Dataset) -> str:
+    """The mirror folder a record reads, as a user would type it under --data-dir."""
+    name = folder_name(record)
+    commit = getattr(record.source, "commit", None)
+    if isinstance(record.source, GitHubSource) and commit:
+        return f"{name} (or {name}@{commit[:12]})"
+    return name
+
+
+def _mirror_folder(record: Dataset, base: Path) -> Path | None:
+    """The record's folder inside --data-dir: `<owner>__<name>@<commit>` before `<owner>__<name>` for pinned repos."""
+    name = folder_name(record)
+    candidates = [name]
+    commit = getattr(record.source, "commit", None)
+    if isinstance(record.source, GitHubSource) and commit:
+        candidates = [f"{name}@{commit}", f"{name}@{commit[:12]}", name]
+    root = base.resolve()
+    for candidate in candidates:
+        folder = (base / candidate).resolve()
+        if not folder.is_relative_to(root) or folder == root:
+            raise SourceUnavailable(f"{record.id}: mirror folder name {candidate!r} does not name a folder inside --data-dir")
+        if folder.is_dir():
+            _check_commit(record, folder)
+            return folder
+    return None
+
+
+def _check_commit(record: Dataset, folder: Path) -> None:
+    """A git clone at another commit than the record pins is refused: two records of one repo never mix."""
+    commit = getattr(record.source, "commit", None)
+    if not isinstance(record.source, GitHubSource) or not commit:
+        return
+    head = git_head(folder)
+    if head is not None and head != commit:
+        raise SourceUnavailable(
+            f"{record.id}: mirror folder {folder.name} is a clone at commit {head[:12]}, but the record pins "
+            f"{commit[:12]}; check out that commit or put a copy in {folder_name(record)}@{commit[:12]}"
+        )
+
+
+def git_head(folder: Path) -> str | None:
+    """The commit a clone's HEAD names, read from its .git files (no git needed), or None."""
+    git = folder / ".git"
+    if not git.is_dir():
+        return None
+    try:
+        head = (git / "HEAD").read_text(encoding="ascii", errors="replace").strip()
+        if not head.startswith("ref:"):
+            return head.lower() or None
+        ref = head[4:].strip()
+        ref_file = (git / ref).resolve()
+        if ref_file.is_relative_to(git.resolve()) and ref_file.is_file():
+            return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
+        packed = git / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
+                sha, _, name = line.partition(" ")
+                if name.strip() == ref:
+                    return sha.lower()
+    except OSError:
+        return None
+    return None
+
+
 def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = None, *, hub: bool = True) -> DataLocation:
     """Resolve the source in order: the `--data-dir` mirror, a fixture folder in the registry, then the hub."""
     config = getattr(record.source, "config", None)
+    read = getattr(record.source, "read", None)
     name = folder_name(record)
     if data_dir is not None:
         base = Path(data_dir)
         if not base.is_dir():
             raise SourceUnavailable(f"{record.id}: --data-dir {base} is not a folder")
-        folder = (base / name).resolve()
-        if not folder.is_relative_to(base.resolve()) or folder == base.resolve():
-            raise SourceUnavailable(f"{record.id}: mirror folder name {name!r} does not name a folder inside --data-dir")
-        if folder.is_dir():
-            return DataLocation("mirror", config, folder=folder)
+        folder = _mirror_folder(record, base)
+        if folder is not None:
+            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id)
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
-            return DataLocation("mirror", config, folder=fixture)
-    where = f"--data-dir DIR with its files in DIR/{name}"
-    missing = f"no folder {name} in --data-dir {data_dir}; " if data_dir is not None else ""
+            return DataLocation("mirror", config, folder=fixture, read=read, record_id=record.id)
+    expected = expected_folder(record)
+    where = f"--data-dir DIR with its files in DIR/{expected}"
+    missing = f"no folder {expected} in --data-dir {data_dir}; " if data_dir is not None else ""
     if is_private(record):
         what = "private" if record.access.tier == "private" else f"{record.access.tier}, held as local files,"
         raise SourceUnavailable(f"{record.id} is {what} and never downloaded; {missing}pass {where}")
@@ -79,7 +147,9 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
     if not isinstance(record.source, HubSource):
         kind = record.source.type
         raise SourceUnavailable(f"{record.id} is read from {kind} files, not the hub: {missing}pass {where}")
-    return _hub_location(record, config, name, missing)
+    location = _hub_location(record, config, name, missing)
+    location.read, location.record_id = read, record.id
+    return location
 
 
 def _hub_location(record: Dataset, config: str | None, name: str, missing: str) -> DataLocation:
@@ -168,6 +238,8 @@ class SplitReader:
     def __init__(self, location: DataLocation, streaming: bool = False) -> None:
         self.location = location
         self.streaming = streaming
+        if location.kind == "mirror" and location.folder is not None:
+            check_mirror_metadata(location.folder, location.record_id or location.folder.name)
         self.cache_dir = tempfile.mkdtemp(prefix="clinreg-cache-")
         self._splits: dict[str, Any] = {}
 
@@ -245,6 +317,192 @@ class SplitReader:
     def close(self) -> None:
         self._splits.clear()
         shutil.rmtree(self.cache_dir, ignore_errors=True)
+
+
+MAX_README_BYTES = 1 << 20
+
+
+def check_mirror_metadata(folder: Path, record_id: str) -> None:
+    """Refuse a mirror README whose `data_files` or `data_dir` name a path outside the mirror folder.
+
+    `datasets` reads a folder's README front matter as configuration. In a mirror it is data from whoever
+    made the copy, so every path it names must stay inside the folder: no absolute path, no `..`, no link out.
+    """
+    readme = folder / "README.md"
+    if not readme.is_file():
+        return
+    if readme.stat().st_size > MAX_README_BYTES:
+        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md is larger than {MAX_README_BYTES} bytes")
+    text = readme.read_text(encoding="utf-8", errors="replace")
+    if not text.startswith("---"):
+        return
+    end = text.find("\n---", 3)
+    if end < 0:
+        return
+    import yaml
+
+    try:
+        front = yaml.load(text[3:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as err:
+        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md front matter is not YAML: {_one_line(err)}") from None
+    configs = front.get("configs") if isinstance(front, dict) else None
+    root = folder.resolve()
+    for config in configs if isinstance(configs, list) else []:
+        if not isinstance(config, dict):
+            continue
+        for key, path in _metadata_paths(config):
+            bad = _escapes(root, path)
+            if bad:
+                raise SourceUnavailable(
+                    f"{record_id}: {folder.name}/README.md: {key} {path!r} {bad}; a mirror's files must stay inside its folder"
+                )
+
+
+def _metadata_paths(config: dict) -> Iterator[tuple[str, Any]]:
+    if "data_dir" in config:
+        yield "data_dir", config["data_dir"]
+    files = config.get("data_files")
+    entries = files if isinstance(files, list) else [files] if files is not None else []
+    for entry in entries:
+        paths = entry.get("path") if isinstance(entry, dict) else entry
+        for path in paths if isinstance(paths, list) else [paths]:
+            yield "data_files", path
+
+
+def _escapes(root: Path, path: Any) -> str | None:
+    if not isinstance(path, str):
+        return "is not a path" if path is not None else None
+    if path.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", path) or "://" in path:
+        return "is absolute or remote"
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts:
+        return "climbs out with '..'"
+    fixed = []
+    for part in parts:
+        if any(c in part for c in "*?[{"):
+            break
+        fixed.append(part)
+    if fixed and not (root.joinpath(*fixed)).resolve().is_relative_to(root):
+        return "leads out of the folder through a link"
+    return None
+
+
+class FileSplitReader:
+    """Reads a record's splits with clinreg's own readers, as `source.read` declares them (no `datasets`).
+
+    Each split's table is read whole (the formats involved have no row groups to stream) and then served in
+    batches, except a plain parquet split with no steps, which streams file by file with flat memory.
+    """
+
+    def __init__(self, location: DataLocation, streaming: bool = False) -> None:
+        self.location = location
+        self.streaming = streaming
+        self.read = location.read
+        self.cache_dir = tempfile.mkdtemp(prefix="clinreg-cache-")
+        self._folder: Path | None = location.folder
+        self._tables: dict[str, Any] = {}
+        self._splits: dict[str, Any] = {}
+        self.dropped: dict[str, dict[str, int]] = {}
+
+    def folder(self) -> Path:
+        if self._folder is None:
+            self._folder = _download_hub_files(self.location, self.read, Path(self.cache_dir))
+        return self._folder
+
+    def spec(self, split: str, record_id: str):
+        spec = self.read.splits.get(split)
+        if spec is None:
+            raise SourceUnavailable(f"{record_id}: split {split!r} is not in source.read.splits ({', '.join(self.read.splits)})")
+        return spec
+
+    def table(self, name: str, record_id: str):
+        from clinreg.loaders.readers import read_table
+
+        if name not in self._tables:
+            spec = self.read.tables.get(name)
+            if spec is None:
+                raise RecordProblem(f"{record_id}: a join names table {name!r}, which is not in source.read.tables")
+            self._tables[name] = read_table(self.folder(), spec, f"{record_id}: table {name!r}", Path(self.cache_dir))
+        return self._tables[name]
+
+    def open(self, split: str, record_id: str) -> Any:
+        from clinreg.loaders.readers import read_table
+        from clinreg.loaders.steps import apply_steps
+
+        if split not in self._splits:
+            spec = self.spec(split, record_id)
+            where = f"{record_id}: split {split!r}"
+            table = read_table(self.folder(), spec, where, Path(self.cache_dir))
+            counts = self.dropped.setdefault(split, {})
+            table = apply_steps(table, spec.steps, lambda name: self.table(name, record_id), where, counts)
+            self._splits[split] = table
+        return self._splits[split]
+
+    def num_rows(self, split: str, record_id: str) -> int | None:
+        if self._streams(split, record_id):
+            return None
+        return self.open(split, record_id).num_rows
+
+    def _streams(self, split: str, record_id: str) -> bool:
+        from clinreg.loaders.readers import infer_format
+
+        spec = self.spec(split, record_id)
+        fmt = spec.format or (infer_format(spec.files) if isinstance(spec.files, str) else None)
+        return self.streaming and fmt == "parquet" and not spec.steps and isinstance(spec.files, str) and spec.archive is None
+
+    def batches(self, split: str, record_id: str, batch_size: int) -> Iterator[Any]:
+        if self._streams(split, record_id):
+            from clinreg.loaders.readers import match_files
+
+            spec = self.spec(split, record_id)
+            matched = match_files(self.folder(), spec.files, spec.where, f"{record_id}: split {split!r}")
+            if not matched:
+                raise SourceUnavailable(f"{record_id}: split {split!r}: no file matches {spec.files!r} in {self.folder()}")
+            for item in matched:
+                for table in _parquet_batches([str(item.path)], None, batch_size):
+                    if item.parts:
+                        import pyarrow as pa
+
+                        for key, value in item.parts.items():
+                            table = table.append_column(key, pa.array([value] * table.num_rows, pa.string()))
+                    yield table
+            return
+        table = self.open(split, record_id)
+        for start in range(0, table.num_rows, batch_size):
+            yield table.slice(start, batch_size)
+
+    def close(self) -> None:
+        self._splits.clear()
+        self._tables.clear()
+        shutil.rmtree(self.cache_dir, ignore_errors=True)
+
+
+def open_reader(location: DataLocation, streaming: bool = False) -> "FileSplitReader | SplitReader":
+    """The reader for a location: clinreg's own readers when the record declares `source.read`, else `datasets`."""
+    if location.read is not None:
+        return FileSplitReader(location, streaming=streaming)
+    return SplitReader(location, streaming=streaming)
+
+
+def _download_hub_files(location: DataLocation, read: Any, cache_dir: Path) -> Path:
+    """The files `read` names, fetched from the hub repo at the pinned revision into this build's cache."""
+    from huggingface_hub import snapshot_download
+
+    patterns = []
+    for spec in [*read.splits.values(), *read.tables.values()]:
+        files = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+        files = [spec.archive] if spec.archive else files
+        patterns.extend(re.sub(r"\{[A-Za-z_][A-Za-z0-9_]*\}", "*", f) for f in files)
+    try:
+        path = snapshot_download(
+            location.repo, repo_type="dataset", revision=location.revision, allow_patterns=patterns,
+            cache_dir=str(cache_dir / "hub"),
+        )
+    except Exception as err:  # HTTP and transport errors of every kind become one line
+        raise SourceUnavailable(
+            f"{location.record_id}: cannot download {location.repo}@{location.revision}: {_one_line(err)}"
+        ) from None
+    return Path(path)
 
 
 def _parquet_batches(files: list[str], features: Any, batch_size: int) -> Iterator[Any]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from clinreg.diagnostics import Diagnostic, Report
 from clinreg.loaders import data_rules  # noqa: F401  (check-data's codes, so `rules` and `explain` list them)
-from clinreg.rules import coverage, identity, labels, parse, refs, review, schema, sources, versions  # noqa: F401
+from clinreg.rules import coverage, identity, labels, parse, reads, refs, review, schema, sources, versions  # noqa: F401
 from clinreg.rules.base import RULES
 from clinreg.rules.context import Context
 from clinreg.store import Registry, gc_paused, load_registry
+
+# `results import` and `leaderboard` codes (CLR96x), so that `rules` and `explain` list them.
+from clinreg.results import codes as results_codes  # noqa: F401
 
 
 def run_rules(reg: Registry, base: str | None = None) -> Report:

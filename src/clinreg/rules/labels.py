@@ -171,8 +171,6 @@ def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
         if listed is not None and len(listed) != len(letters):
             yield ctx.at("CLR505", sf, path + ("choices", kind),
                          f"{len(listed)} choices for {len(letters)} letters ({', '.join(letters)})")
-        if kind == "items" and not c.text_key:
-            yield ctx.at("CLR505", sf, path + ("choices",), "`items` choices need a `text_key`")
         if isinstance(m.label, OptionIdScheme) and (kind != "items" or not c.id_key):
             yield ctx.at("CLR505", sf, path + ("choices",), "an option_id scheme needs `items` choices with an `id_key`")
 

@@ -1,0 +1,557 @@
+"""Read a source's files as they are distributed (csv, json, parquet, xlsx, text, xml, docx, ...) into Arrow tables."""
+
+from __future__ import annotations
+
+import csv
+import fnmatch
+import gzip
+import io
+import json
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Callable, Iterator
+
+import pyarrow as pa
+
+from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.model import TableSpec
+
+# A reader refuses files larger than this rather than exhausting memory on a hostile or mistaken mirror.
+MAX_FILE_BYTES = 8 << 30
+MAX_CELL_CHARS = 50_000_000
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ATTRIBUTE = re.compile(r"^[A-Za-z_][\w.:-]*$")
+_EXTENSIONS = (
+    (".csv.gz", "csv"), (".tsv.gz", "tsv"), (".jsonl.gz", "jsonl"), (".json.gz", "json"),
+    (".csv", "csv"), (".tsv", "tsv"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".json", "json"),
+    (".parquet", "parquet"), (".xlsx", "xlsx"), (".feather", "feather"), (".arrow", "arrow"),
+    (".txt", "text"), (".xml", "xml"), (".docx", "docx"), (".tok", "lines"),
+)
+
+
+@dataclass
+class MatchedFile:
+    """A file a table reads, with the values its `{name}` parts matched."""
+
+    path: Path
+    relative: str
+    parts: dict[str, str]
+
+
+# --------------------------------------------------------------------------------------------- files
+
+
+def _pattern_regex(pattern: str) -> re.Pattern:
+    """A `{name}`/glob pattern as a regex over `/`-separated relative paths; no wildcard crosses a `/`."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        m = _PLACEHOLDER.match(pattern, i)
+        if m:
+            out.append(f"(?P<{m.group(1)}>[^/]+)")
+            i = m.end()
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[" and "]" in pattern[i + 2 :]:
+            close = pattern.index("]", i + 2)
+            body = pattern[i + 1 : close].replace("\\", "\\\\")
+            out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
+            i = close + 1
+            continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("^" + "".join(out) + "$", re.S)
+
+
+def check_relative(pattern: str, where: str) -> PurePosixPath:
+    """A file pattern must be relative and stay inside the mirror folder: no absolute path, no `..`."""
+    path = PurePosixPath(pattern)
+    if pattern.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", pattern) or path.is_absolute():
+        raise RecordProblem(f"{where}: file {pattern!r} is absolute; name files relative to the mirror folder")
+    if ".." in path.parts or "\\" in pattern:
+        raise RecordProblem(f"{where}: file {pattern!r} climbs out of the mirror folder")
+    return path
+
+
+def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where: str) -> list[MatchedFile]:
+    """The files under `folder` that `pattern` names, in path order, each resolved inside `folder`."""
+    check_relative(pattern, where)
+    root = folder.resolve()
+    if not _PLACEHOLDER.search(pattern) and not any(c in pattern for c in "*?["):
+        candidates = [pattern] if (folder / pattern).is_file() or (folder / pattern).is_symlink() else []
+    else:
+        fixed = []
+        for part in PurePosixPath(pattern).parts:
+            if _PLACEHOLDER.search(part) or any(c in part for c in "*?["):
+                break
+            fixed.append(part)
+        start = folder.joinpath(*fixed)
+        regex = _pattern_regex(pattern)
+        candidates = []
+        if start.is_dir():
+            depth = len(PurePosixPath(pattern).parts) - len(fixed)
+            candidates = sorted(_walk(start, folder, depth))
+        candidates = [c for c in candidates if regex.match(c)]
+    found = []
+    regex = _pattern_regex(pattern)
+    for relative in candidates:
+        path = folder / relative
+        resolved = path.resolve()
+        if not resolved.is_relative_to(root):
+            raise SourceUnavailable(f"{where}: {relative} is a link that leads out of the mirror folder; refusing to read it")
+        if not resolved.is_file():
+            continue
+        m = regex.match(relative)
+        parts = {k: v for k, v in (m.groupdict() if m else {}).items()}
+        if any(name in allowed and value not in allowed[name] for name, value in parts.items()):
+            continue
+        found.append(MatchedFile(resolved, relative, parts))
+    return found
+
+
+def _walk(start: Path, folder: Path, depth: int) -> Iterator[str]:
+    """Relative paths of the files exactly `depth` levels below `start` (hidden entries skipped)."""
+    level = [start]
+    for step in range(depth):
+        entries = []
+        for directory in level:
+            try:
+                entries.extend(e for e in sorted(directory.iterdir()) if not e.name.startswith("."))
+            except OSError:
+                continue
+        level = entries if step == depth - 1 else [e for e in entries if e.is_dir()]
+    for entry in level:
+        if entry.is_file():
+            yield entry.relative_to(folder).as_posix()
+
+
+def infer_format(name: str) -> str | None:
+    lower = name.lower()
+    for ext, fmt in _EXTENSIONS:
+        if lower.endswith(ext):
+            return fmt
+    return None
+
+
+def _open_text(path: Path, encoding: str) -> str:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
+    raw = path.read_bytes()
+    if path.name.lower().endswith(".gz"):
+        raw = gzip.decompress(raw)
+    if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
+        encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
+    # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.
+    return raw.decode(encoding).replace("\r\n", "\n")
+
+
+# --------------------------------------------------------------------------------------------- archives
+
+MAX_MEMBERS = 100_000
+
+
+def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) -> Path:
+    """The archive members that `files` names, extracted into `scratch` after checking names and sizes."""
+    matched = match_files(folder, spec.archive, {}, where)
+    if len(matched) != 1:
+        raise SourceUnavailable(f"{where}: no archive {spec.archive!r} in {folder}" if not matched else f"{where}: {spec.archive!r} matches several files")
+    patterns = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+    regexes = [_pattern_regex(check_relative(p, where).as_posix()) for p in patterns]
+    target = scratch / ("archive-" + re.sub(r"[^A-Za-z0-9_.-]", "_", spec.archive))[:100]
+    try:
+        archive = zipfile.ZipFile(matched[0].path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise SourceUnavailable(f"{where}: {spec.archive} is not a readable zip archive: {_one_line(err)}") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_MEMBERS:
+            raise SourceUnavailable(f"{where}: {spec.archive} holds more than {MAX_MEMBERS} members")
+        for info in members:
+            name = info.filename
+            if info.is_dir() or not any(r.match(name) for r in regexes):
+                continue
+            try:
+                check_relative(name, where)
+            except RecordProblem:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} would land outside the folder") from None
+            if info.file_size > MAX_FILE_BYTES:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+            out = target / name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(info) as source, open(out, "wb") as sink:
+                copied = 0
+                while chunk := source.read(1 << 20):
+                    copied += len(chunk)
+                    if copied > MAX_FILE_BYTES:  # the declared size can lie
+                        raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+                    sink.write(chunk)
+    target.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+# --------------------------------------------------------------------------------------------- tables
+
+
+def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None = None) -> pa.Table:
+    """Every file a spec names, read and concatenated in path order, with its `{name}` parts as columns."""
+    if spec.archive is not None:
+        if scratch is None:
+            raise RecordProblem(f"{where}: reading inside an archive needs a scratch folder")
+        folder = extract_members(folder, spec, where, scratch)
+    if isinstance(spec.files, dict):
+        if (spec.format or "lines") != "lines":
+            raise RecordProblem(f"{where}: `files` as a mapping of column to file is only for `format: lines`")
+        return _read_lines(folder, spec, where)
+    patterns = [spec.files] if isinstance(spec.files, str) else list(spec.files)
+    tables = []
+    for pattern in patterns:
+        matched = match_files(folder, pattern, spec.where, where)
+        if not matched:
+            raise SourceUnavailable(f"{where}: no file matches {pattern!r} in {folder}")
+        fmt = spec.format or infer_format(pattern) or infer_format(matched[0].relative)
+        if fmt is None:
+            raise RecordProblem(f"{where}: cannot tell the format of {pattern!r}; give `format:`")
+        if fmt == "text":
+            tables.append(_read_text_files(matched, spec, where))
+            continue
+        reader = _READERS.get(fmt)
+        if reader is None:
+            raise RecordProblem(f"{where}: `format: {fmt}` needs `files` as a mapping of column to file")
+        for item in matched:
+            try:
+                table = reader(item.path, spec)
+            except (SourceUnavailable, RecordProblem):
+                raise
+            except Exception as err:  # every parser raises its own types; each becomes one located line
+                raise SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}") from None
+            tables.append(_with_parts(table, item.parts, where))
+    return _concat(tables, where)
+
+
+def _with_parts(table: pa.Table, parts: dict[str, str], where: str) -> pa.Table:
+    for name, value in parts.items():
+        if name in table.column_names:
+            raise RecordProblem(f"{where}: the file pattern's {{{name}}} clashes with a column of the same name")
+        table = table.append_column(name, pa.array([value] * table.num_rows, pa.string()))
+    return table
+
+
+def _concat(tables: list[pa.Table], where: str) -> pa.Table:
+    if len(tables) == 1:
+        return tables[0]
+    try:
+        return pa.concat_tables(tables, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as err:
+        raise SourceUnavailable(f"{where}: the files do not share columns of one type: {_one_line(err)}") from None
+
+
+def _from_rows(rows: list[dict[str, Any]]) -> pa.Table:
+    """Rows of Python values as a table; columns whose values mix types are kept as text."""
+    names: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            names.setdefault(str(key), None)
+    columns = {}
+    for name in names:
+        values = [row.get(name) for row in rows]
+        try:
+            columns[name] = pa.array(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            columns[name] = pa.array([None if v is None else (v if isinstance(v, str) else json.dumps(v)) for v in values], pa.string())
+    return pa.table(columns) if columns else pa.table({})
+
+
+def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
+    text = _open_text(path, spec.encoding)
+    csv.field_size_limit(MAX_CELL_CHARS)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=spec.delimiter or delimiter)
+    header = next(reader, None)
+    if header is None:
+        return pa.table({})
+    if len(set(header)) != len(header):
+        dupes = sorted({h for h in header if header.count(h) > 1})
+        raise SourceUnavailable(f"{path.name}: the header repeats column(s) {', '.join(map(repr, dupes))}")
+    columns: list[list[str | None]] = [[] for _ in header]
+    for line_no, record in enumerate(reader, start=2):
+        if len(record) > len(header):
+            # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
+            if any(field.strip() for field in record[len(header):]):
+                raise SourceUnavailable(f"{path.name}:{line_no}: {len(record)} fields where the header has {len(header)}")
+            record = record[: len(header)]
+        for i, column in enumerate(columns):
+            value = record[i] if i < len(record) else ""
+            column.append(value if value != "" else None)
+    # Every value stays text, as the file has it: `0`/`1` labels, ids with leading zeros, `TRUE`/`FALSE`.
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
+
+
+def _read_json(path: Path, spec: TableSpec) -> pa.Table:
+    data = json.loads(_open_text(path, spec.encoding))
+    return _from_rows(json_records(data, spec.records, spec.key_column, path.name))
+
+
+def json_records(data: Any, records: str | None, key_column: str | None, name: str) -> list[dict[str, Any]]:
+    """The records a `records` path names: dotted keys, with `*` for every value of an object (or item of a list).
+
+    At each `*` the object's key goes into `key_column` (when given), and the plain fields of the parent
+    objects are carried into each record that lacks them (HEAD-QA's exam name and year; PubMedQA's id).
+    """
+    parts = records.split(".") if records else []
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any, rest: list[str], inherited: dict[str, Any]) -> None:
+        if not rest:
+            items = node if isinstance(node, list) else None
+            if items is None or not all(isinstance(r, dict) for r in items):
+                if isinstance(node, dict) and parts and parts[-1] == "*":
+                    items = [node]
+                else:
+                    where = f" at {records!r}" if records else ""
+                    raise SourceUnavailable(f"{name}: expected a list of objects{where}; give `records:`")
+            for item in items:
+                found.append({**inherited, **item})
+            return
+        head, tail = rest[0], rest[1:]
+        if head == "*":
+            if isinstance(node, dict):
+                entries = list(node.items())
+            elif isinstance(node, list):
+                entries = list(enumerate(node))
+            else:
+                raise SourceUnavailable(f"{name}: `*` in records {records!r} meets a {type(node).__name__}, not an object")
+            for key, value in entries:
+                carried = dict(inherited)
+                if key_column:
+                    carried[key_column] = key
+                if isinstance(value, dict):
+                    carried.update({k: v for k, v in value.items() if not isinstance(v, (dict, list))} if tail else {})
+                walk(value, tail, carried)
+            return
+        if not isinstance(node, dict) or head not in node:
+            raise SourceUnavailable(f"{name}: no {head!r} in the file (records path {records!r})")
+        walk(node[head], tail, inherited)
+
+    walk(data, parts, {})
+    return found
+
+
+def _read_jsonl(path: Path, spec: TableSpec) -> pa.Table:
+    rows = []
+    for line_no, line in enumerate(_open_text(path, spec.encoding).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise SourceUnavailable(f"{path.name}:{line_no}: not JSON: {err.msg}") from None
+        if not isinstance(row, dict):
+            raise SourceUnavailable(f"{path.name}:{line_no}: a line must hold one JSON object")
+        rows.append(row)
+    return _from_rows(rows)
+
+
+def _read_parquet(path: Path, spec: TableSpec) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, use_threads=False)
+
+
+def _read_feather(path: Path, spec: TableSpec) -> pa.Table:
+    import pyarrow.feather as feather
+
+    return feather.read_table(path, use_threads=False)
+
+
+def _read_arrow(path: Path, spec: TableSpec) -> pa.Table:
+    import pyarrow.ipc as ipc
+
+    with pa.memory_map(str(path)) as source:
+        try:
+            return ipc.open_file(source).read_all()
+        except pa.ArrowInvalid:
+            source.seek(0)
+            return ipc.open_stream(source).read_all()
+
+
+def _read_xlsx(path: Path, spec: TableSpec) -> pa.Table:
+    import openpyxl
+
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        if spec.sheet is not None and spec.sheet not in book.sheetnames:
+            raise SourceUnavailable(f"{path.name}: no sheet {spec.sheet!r} (sheets: {', '.join(book.sheetnames)})")
+        sheet = book[spec.sheet] if spec.sheet else book.worksheets[0]
+        rows = sheet.iter_rows(values_only=True)
+        header = next(rows, None)
+        if header is None:
+            return pa.table({})
+        names = [str(h).strip() if h is not None else "" for h in header]
+        while names and names[-1] == "":
+            names.pop()
+        if "" in names or len(set(names)) != len(names):
+            raise SourceUnavailable(f"{path.name}: the header row of sheet {sheet.title!r} has an empty or repeated column name")
+        columns: list[list[Any]] = [[] for _ in names]
+        for row in rows:
+            cells = list(row[: len(names)]) + [None] * max(0, len(names) - len(row))
+            if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
+                continue  # spreadsheets end in blank rows
+            for column, value in zip(columns, cells):
+                column.append(_cell(value))
+    finally:
+        book.close()
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
+
+
+def _cell(value: Any) -> str | None:
+    """A spreadsheet cell as the text a reader sees: whole numbers without `.0`, booleans as TRUE/FALSE."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    text = str(value)
+    return text if text != "" else None
+
+
+def _read_text_files(matched: list[MatchedFile], spec: TableSpec, where: str) -> pa.Table:
+    """One row per file: its stem in `file`, its text in `text_column`, and its `{name}` parts."""
+    rows = []
+    for item in matched:
+        try:
+            text = _open_text(item.path, spec.encoding)
+        except UnicodeDecodeError as err:
+            raise SourceUnavailable(f"{where}: {item.relative} is not {spec.encoding} text: {_one_line(err)}") from None
+        stem = _stem(PurePosixPath(item.relative).name)
+        rows.append({"file": stem, spec.text_column: text, **item.parts})
+    return pa.table({k: pa.array([r[k] for r in rows], pa.string()) for k in rows[0]})
+
+
+def _stem(name: str) -> str:
+    """A file name without its format's extension (`Dr. Smith - 2.txt` -> `Dr. Smith - 2`, `x.csv.gz` -> `x`)."""
+    lower = name.lower()
+    for ext, _ in _EXTENSIONS:
+        if lower.endswith(ext):
+            return name[: -len(ext)]
+    return PurePosixPath(name).stem
+
+
+def _read_lines(folder: Path, spec: TableSpec, where: str) -> pa.Table:
+    """Line-aligned files: line N of every file is row N (MIMIC-RRS findings and impressions)."""
+    columns: dict[str, list[str]] = {}
+    for name, relative in spec.files.items():
+        matched = match_files(folder, relative, {}, where)
+        if len(matched) != 1:
+            raise SourceUnavailable(f"{where}: no file {relative!r} in {folder}" if not matched else f"{where}: {relative!r} matches several files")
+        text = _open_text(matched[0].path, spec.encoding)
+        columns[name] = text.split("\n")
+        if columns[name] and columns[name][-1] == "":
+            columns[name].pop()  # the newline that ends the last line
+    counts = {name: len(lines) for name, lines in columns.items()}
+    if len(set(counts.values())) > 1:
+        shown = ", ".join(f"{spec.files[n]} {c}" for n, c in counts.items())
+        raise SourceUnavailable(f"{where}: line-aligned files differ in length ({shown} lines)")
+    return pa.table({name: pa.array(lines, pa.string()) for name, lines in columns.items()})
+
+
+def _read_xml(path: Path, spec: TableSpec) -> pa.Table:
+    from defusedxml import ElementTree as SafeET
+
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise SourceUnavailable(f"{path.name}: larger than {MAX_FILE_BYTES} bytes")
+    # defusedxml refuses entity declarations and external references: no billion laughs, no file or network reads.
+    root = SafeET.fromstring(path.read_bytes(), forbid_dtd=True)
+    if not spec.rows:
+        raise RecordProblem(f"{path.name}: `format: xml` needs `rows:` (the elements that become rows)")
+    elements = []
+    for rows_path in [spec.rows] if isinstance(spec.rows, str) else spec.rows:
+        elements.extend([root] if rows_path in (".", "/") else root.findall(rows_path))
+    fields = spec.fields or {"text": "."}
+    rows = [{name: _xml_value(element, root, expr) for name, expr in fields.items()} for element in elements]
+    return pa.table({name: pa.array([r[name] for r in rows], pa.string()) for name in fields})
+
+
+def _xml_value(element: Any, root: Any, expr: str) -> str | None:
+    if expr == "name()":
+        return element.tag
+    base = element
+    if expr.startswith("/"):
+        base, expr = root, expr.lstrip("/") or "."
+    head, at, tail = expr.rpartition("@")
+    # `a/b@attr` reads an attribute; an `@` inside a predicate (`Answer[@ReferenceRank='1']/AnswerText`) does not.
+    path, attribute = (head, tail) if at and _ATTRIBUTE.match(tail) else (expr, "")
+    path = path.rstrip("/") or "."
+    target = base if path == "." else base.find(path)
+    if target is None:
+        return None
+    if attribute:
+        return target.get(attribute)
+    return "".join(target.itertext())
+
+
+def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
+    """A .docx read with the standard library: its paragraphs, or one of its tables (header row first)."""
+    from defusedxml import ElementTree as SafeET
+
+    ns = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("word/document.xml")
+        if info.file_size > MAX_FILE_BYTES:
+            raise SourceUnavailable(f"{path.name}: word/document.xml is larger than {MAX_FILE_BYTES} bytes")
+        root = SafeET.fromstring(archive.read(info), forbid_dtd=True)
+    body = root.find(f"{ns}body")
+    if body is None:
+        raise SourceUnavailable(f"{path.name}: no document body")
+
+    def text(node: Any) -> str:
+        return "".join(t.text or "" for t in node.iter(f"{ns}t"))
+
+    if spec.docx_table is None:
+        paragraphs = [text(p) for p in body.iter(f"{ns}p")]
+        rows = [{"paragraph": i, spec.text_column: t, "red": _has_red(p, ns)} for i, (p, t) in enumerate(zip(body.iter(f"{ns}p"), paragraphs))]
+        return pa.table({
+            "paragraph": pa.array([r["paragraph"] for r in rows], pa.int64()),
+            spec.text_column: pa.array([r[spec.text_column] for r in rows], pa.string()),
+            "red": pa.array([r["red"] for r in rows], pa.bool_()),
+        })
+    tables = list(body.iter(f"{ns}tbl"))
+    if spec.docx_table >= len(tables):
+        raise SourceUnavailable(f"{path.name}: no table {spec.docx_table} (the document has {len(tables)})")
+    grid = [[text(cell) for cell in row.iter(f"{ns}tc")] for row in tables[spec.docx_table].iter(f"{ns}tr")]
+    if not grid:
+        return pa.table({})
+    header, body_rows = grid[0], grid[1:]
+    return pa.table({h: pa.array([r[i] if i < len(r) else None for r in body_rows], pa.string()) for i, h in enumerate(header)})
+
+
+def _has_red(paragraph: Any, ns: str) -> bool:
+    """Whether any run of the paragraph is coloured pure red (how some supplements mark a judgement)."""
+    return any((c.get(f"{ns}val") or "").upper() == "FF0000" for c in paragraph.iter(f"{ns}color"))
+
+
+_READERS: dict[str, Callable[[Path, TableSpec], pa.Table]] = {
+    "csv": _read_csv,
+    "tsv": lambda path, spec: _read_csv(path, spec, "\t"),
+    "json": _read_json,
+    "jsonl": _read_jsonl,
+    "parquet": _read_parquet,
+    "feather": _read_feather,
+    "arrow": _read_arrow,
+    "xlsx": _read_xlsx,
+    "xml": _read_xml,
+    "docx": _read_docx,
+}
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -1,0 +1,176 @@
+"""Render leaderboard data as a terminal table, Markdown, CSV or a self-contained HTML page; nothing is recomputed."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from clinreg import __version__
+from clinreg.reports.csvout import _text as csv_cell
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}"
+
+
+def num(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}".rstrip("0").rstrip(".") if x != int(x) else f"{x:.0f}"
+
+
+def interval(iv: dict[str, Any] | None) -> str:
+    return "" if not iv else f"{100 * iv['low']:.1f}–{100 * iv['high']:.1f}"
+
+
+def coverage_words(r: dict[str, Any]) -> str:
+    unknown = f" (+{r['instances_unknown']} benchmark(s) without a count)" if r["instances_unknown"] else ""
+    return (f"{len(r['benchmarks'])}/{r['benchmarks_total']} benchmarks, {r['instances']:,} instances{unknown}, "
+            f"{r['tasks_covered']}/{r['tasks_total']} tasks ({r['tasks_drafted']} drafted)")
+
+
+def header_lines(data: dict[str, Any], by: str) -> list[str]:
+    released = f" ({data['release_date']})" if data.get("release_date") else ""
+    lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
+             f"{len(data['models'])} models, {len(data['benchmarks'])} benchmarks with scores"]
+    if data["access_filter"] != ["public", "gated", "private"]:
+        lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
+    if data["excluded"]:
+        lines.append(f"{len(data['excluded'])} score(s) left out (not in this release or access filter)")
+    lines.append(data["provenance_note"])
+    return lines
+
+
+# --------------------------------------------------------------------------------------------- terminal
+
+
+def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = False) -> str:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
+                      highlight=False, soft_wrap=False)
+    for i, line in enumerate(header_lines(data, by)):
+        console.print(Text(line, style="bold" if i == 0 else "yellow" if "drafted" in line else ""))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    group = () if by == "overall" else (("Group", {"overflow": "fold", "max_width": 36}),)
+    for col, kw in (("#", {"justify": "right"}), ("Model", {"overflow": "fold", "max_width": 28}),
+                    *group, ("MWR", {"justify": "right"}),
+                    ("Macro %", {"justify": "right"}), ("95% CI", {"justify": "right"}),
+                    ("Bench", {"justify": "right"}), ("Inst", {"justify": "right"}),
+                    ("Tasks (dr)", {"justify": "right"}), ("", {})):
+        table.add_column(col, **kw)
+    for r in data["tables"][by]:
+        flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
+                                     if r["missing_benchmarks"] else "") if f)
+        table.add_row(str(r["rank"] or "–"), r["model"], *([] if by == "overall" else [r["group_name"]]),
+                      num(r["mean_win_rate"]),
+                      pct(r["macro_average"]), interval(r["macro_interval"]),
+                      f"{len(r['benchmarks'])}/{r['benchmarks_total']}", f"{r['instances']:,}",
+                      f"{r['tasks_covered']}/{r['tasks_total']} ({r['tasks_drafted']})", flags)
+    console.print(table)
+    console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
+                  "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
+                  "Tasks (dr) = tasks covered / in the group (drafted among them).")
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
+
+
+# --------------------------------------------------------------------------------------------- markdown
+
+
+def render_markdown(data: dict[str, Any], by: str) -> str:
+    from clinreg.reports.markdown import code, escape
+
+    lines = [f"# Leaderboard by {by}", ""]
+    lines += [escape(line) for line in header_lines(data, by)[:1]]
+    lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
+    lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
+              "Tasks covered | Drafted | Thin | Missing |",
+              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|"]
+    for r in data["tables"][by]:
+        lines.append(
+            f"| {r['rank'] or '–'} | {escape(r['model'])} | {escape(r['group_name'])} | {num(r['mean_win_rate'])} | "
+            f"{pct(r['macro_average'])} | {interval(r['macro_interval'])} | {len(r['benchmarks'])}/"
+            f"{r['benchmarks_total']} | {r['instances']} | {r['tasks_covered']}/{r['tasks_total']} | "
+            f"{r['tasks_drafted']} | {'thin' if r['thin'] else ''} | "
+            f"{', '.join(code(k) for k in r['missing_benchmarks'])} |")
+    lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |",
+              "|---|---|---|---|--:|--:|--:|---|"]
+    for b in data["benchmarks"]:
+        for s in b["scores"]:
+            lines.append(f"| {escape(b['name'])} {code(b['key'])} | {code(b['metric'])} | "
+                         f"{num(b['range'][0])}–{num(b['range'][1])} | {escape(s['model'])} | {num(s['value'])} | "
+                         f"{num(s['win_rate'])} | {s['n_instances'] if s['n_instances'] is not None else '–'} | "
+                         f"{interval(s['interval'])} |")
+    lines += ["", "Mean win rate: " + escape(data["method"]["mean_win_rate"]) + ". Macro average: "
+              + escape(data["method"]["macro_average"]) + ". Intervals: " + escape(data["method"]["interval"])
+              + f". Generated by clinreg {__version__}."]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- csv
+
+
+def render_csv(data: dict[str, Any], by: str) -> str:
+    """`# key: value` metadata lines, then one row per model and group (lists joined with `;`)."""
+    buf = io.StringIO()
+    for key, value in (("clinreg leaderboard", f"one row per model and {by}"), ("release", str(data["release"])),
+                       ("access", ",".join(data["access_filter"])), ("provenance", data["provenance_note"])):
+        buf.write(f"# {key}: {' '.join(value.split())}\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["rank", "model", "group", "level", "group_name", "mean_win_rate", "reported_mean_win_rate",
+                     "macro_average", "macro_low", "macro_high", "benchmarks", "benchmarks_total", "instances",
+                     "tasks_covered", "tasks_total", "tasks_drafted", "thin", "missing_benchmarks", "benchmark_ids"])
+    for r in data["tables"][by]:
+        iv = r["macro_interval"] or {}
+        writer.writerow([csv_cell(v) for v in (
+            r["rank"] or "", r["model"], r["group"], r["level"], r["group_name"],
+            "" if r["mean_win_rate"] is None else repr(r["mean_win_rate"]),
+            "" if r["reported_mean_win_rate"] is None else repr(r["reported_mean_win_rate"]),
+            "" if r["macro_average"] is None else repr(r["macro_average"]), iv.get("low", ""), iv.get("high", ""),
+            len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r["tasks_covered"], r["tasks_total"],
+            r["tasks_drafted"], "true" if r["thin"] else "false", ";".join(r["missing_benchmarks"]),
+            ";".join(r["benchmarks"]))])
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------------- html
+
+# Sequential ColorBrewer Blues for the heatmap, light to dark by mean win rate; each cell also prints its number.
+HEAT = ("#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
+
+
+def heat(x: float | None) -> dict[str, str]:
+    if x is None:
+        return {"fill": "#eeeeee", "ink": "#1a1a1a"}
+    step = min(len(HEAT) - 1, int(x * len(HEAT)))
+    return {"fill": HEAT[step], "ink": "#ffffff" if step >= 5 else "#1a1a1a"}
+
+
+def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
+    subs = [g for g in data["groups"] if g["level"] == "subcategory"]
+    cats = {g["id"]: g["name"] for g in data["groups"] if g["level"] == "category"}
+    cells = {(r["model"], r["group"]): r for r in data["tables"]["subcategory"]}
+    overall = {r["model"]: r for r in data["tables"]["overall"]}
+    order = [r["model"] for r in data["tables"]["overall"]] or data["models"]
+    heatmap = []
+    for model in order:
+        row = []
+        for g in subs:
+            r = cells.get((model, g["id"]))
+            mwr = r["mean_win_rate"] if r else None
+            row.append({"group": g["id"], "row": r, "value": num(mwr) if r and r["benchmarks"] else "–",
+                        "thin": bool(r and r["thin"]), "has": bool(r and r["benchmarks"]), **heat(mwr if r else None),
+                        "title": (f"{model} · {g['name']}: " + (coverage_words(r) if r and r["benchmarks"] else
+                                                                 "no score"))})
+        heatmap.append({"model": model, "overall": overall.get(model), "cells": row})
+    return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
+            "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
+            "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words}
+
+
+def render_html(data: dict[str, Any]) -> str:
+    from clinreg.reports.html import environment
+
+    return environment().get_template("leaderboard.html.j2").render(**leaderboard_view(data))

@@ -1,0 +1,62 @@
+"""Gather scores from every SOURCE, check them against the registry, and build the normalised results document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clinreg.results.index import BenchmarkIndex
+from clinreg.results.readers import Reading, read_source
+from clinreg.results.scores import RESULTS_FORMAT, Findings, ReportedWinRate, Score
+from clinreg.store import Registry
+
+RANGE_SLACK = 1e-9
+
+
+def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[ReportedWinRate], Findings]:
+    """Every score of every source, each checked: a declared range, a value inside it, one score per model and benchmark."""
+    reading = Reading(BenchmarkIndex(reg))
+    for path in sources:
+        read_source(reading, path)
+    findings = reading.findings
+    kept: list[Score] = []
+    first: dict[tuple[str, str], Score] = {}
+    missing_range: set[str] = set()
+    for score in reading.scores:
+        where = (score.source.get("via") or score.source["file"], score.source.get("line", 1), score.source.get("column", 1))
+        if score.range is None or not score.range[0] < score.range[1]:
+            if score.key not in missing_range:
+                missing_range.add(score.key)
+                sf = reg.dataset_files.get(score.record)
+                line, column = sf.where("mappings", 0, "metric") if sf else (1, 1)
+                findings.add("CLR968", sf.rel if sf else score.record, line, column,
+                             f"{score.key} has scores but its metric declares no usable range (min below max), "
+                             "so they cannot be rescaled",
+                             "add metric.range, e.g. [0, 1] for a share or [1, 5] for a jury score")
+            continue
+        lo, hi = score.range
+        if not lo - RANGE_SLACK <= score.value <= hi + RANGE_SLACK:
+            findings.add("CLR966", *where, f"{score.key} for {score.model}: {score.value} is outside the metric's "
+                         f"range [{lo:g}, {hi:g}]", "check that the column holds the main metric, not a percentage")
+            continue
+        seen = first.get((score.model, score.key))
+        if seen is not None:
+            findings.add("CLR967", *where, f"{score.model} already has a score for {score.key} "
+                         f"(from {seen.source.get('via') or seen.source['file']}:{seen.source.get('line', 1)})")
+            continue
+        first[(score.model, score.key)] = score
+        kept.append(score)
+    kept.sort(key=lambda s: (s.model, s.key))
+    return kept, reading.reported, findings
+
+
+def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]) -> dict[str, Any]:
+    """The normalised results file: one entry per model and benchmark, with scale, instances and source."""
+    return {
+        "clinreg_results": RESULTS_FORMAT,
+        "registry": {"release": reg.current_release},
+        "models": sorted({s.model for s in scores}),
+        "benchmarks": sorted({s.key for s in scores}),
+        "scores": [s.to_dict() for s in scores],
+        "reported_win_rates": [r.to_dict() for r in reported],
+    }

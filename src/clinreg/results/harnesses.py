@@ -1,0 +1,266 @@
+"""lm-evaluation-harness results files and Inspect AI logs (`.json`, or `.eval` zip archives)."""
+
+from __future__ import annotations
+
+import io
+import math
+import struct
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+from clinreg.results.reading import Reading, stand_in_hint, task_benchmark
+from clinreg.results.scores import Unreadable, count, decode, finite_number, locate, parse_json, quoted, summarise
+
+MAX_ZIP_BYTES = 512 * 1024 * 1024  # an Inspect .eval archive on disk
+MAX_ZIP_MEMBER = 64 * 1024 * 1024
+MAX_ZIP_TOTAL = 1024 * 1024 * 1024  # everything read out of one archive
+MAX_ZIP_MEMBERS = 200_000
+# Inspect's letter scores: correct, incorrect, partial, no answer (its `accuracy` metric reads them this way).
+INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+
+
+# --------------------------------------------------------------------------------------------- lm-eval
+
+
+def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -> None:
+    """lm-eval's results_<date>.json: `results` maps each task to `<metric>,<filter>` values."""
+    model = _lm_eval_model(data)
+    if model is None:
+        reading.error("CLR962", name, *locate(text, '"config"', '"results"'),
+                      "no model name: expected model_name, or config.model_args with pretrained=, or config.model")
+        return
+    # Group rows aggregate their subtasks: `groups` lists them, and so does `group_subtasks` with a non-empty
+    # list (a standalone task appears there too, with an empty one).
+    groups = set(data["groups"]) if isinstance(data.get("groups"), dict) else set()
+    if isinstance(data.get("group_subtasks"), dict):
+        groups |= {k for k, v in data["group_subtasks"].items() if v}
+    samples = data.get("n-samples") if isinstance(data.get("n-samples"), dict) else {}
+    for task, metrics in data["results"].items():
+        if task in groups:
+            continue
+        where = locate(text, quoted(task) + ":", quoted(task))
+        if not isinstance(metrics, dict):
+            reading.error("CLR962", name, *where, f"results[{task!r}] must be an object of metrics")
+            continue
+        b = task_benchmark(reading, task, name, where)
+        if b is None:
+            continue
+        found = {}
+        for key, value in metrics.items():
+            metric, _, filt = key.partition(",")
+            if b.accepts_metric(metric) and not metric.endswith("_stderr"):
+                found[(metric, filt)] = value
+        if len(found) > 1:
+            found = {k: v for k, v in found.items() if k[1] in ("none", "")} or found
+        if not found:
+            reading.error("CLR965", name, *where, f"task {task!r} has no value for {b.key}'s main metric "
+                          f"{b.mapping.metric.name}", stand_in_hint(b) or
+                          f"metrics present: {', '.join(sorted(metrics))[:200]}")
+            continue
+        if len(found) > 1:
+            reading.error("CLR962", name, *where, f"task {task!r} reports the main metric several times: "
+                          f"{', '.join(f'{m},{f}' for m, f in found)}")
+            continue
+        (metric, filt), raw = next(iter(found.items()))
+        value = finite_number(raw)
+        if value is None:
+            reading.error("CLR966", name, *where, f"task {task!r}: {metric} is not a finite number")
+            continue
+        stderr = finite_number(metrics.get(f"{metric}_stderr,{filt}" if filt else f"{metric}_stderr"))
+        n_info = samples.get(task) if isinstance(samples.get(task), dict) else {}
+        n = count(n_info.get("effective")) or count(n_info.get("original"))
+        reading.score(b, model, value, {"format": "lm_eval", "file": name, "line": where[0], "column": where[1],
+                                        "where": f"results.{task}.{metric},{filt}" if filt else f"results.{task}.{metric}"},
+                      n=n, stderr=stderr if stderr is not None and stderr >= 0 else None)
+
+
+def _lm_eval_model(data: dict[str, Any]) -> str | None:
+    if isinstance(data.get("model_name"), str) and data["model_name"].strip():
+        return data["model_name"].strip()
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    args = config.get("model_args")
+    if isinstance(args, str):
+        for part in args.split(","):
+            key, _, value = part.partition("=")
+            if key.strip() in ("pretrained", "model") and value.strip():
+                return value.strip()
+    if isinstance(config.get("model"), str) and config["model"].strip():
+        return config["model"].strip()
+    return None
+
+
+# --------------------------------------------------------------------------------------------- Inspect
+
+
+def read_inspect_eval(reading: Reading, path: Path) -> None:
+    """An Inspect `.eval` log: a zip holding header.json (eval, results) and per-sample scores.
+
+    Per-sample scores come from summaries.json when the archive has it (small), else from samples/*.json.
+    Current Inspect versions compress members with Zstandard (zip method 93), which Python's zipfile reads
+    only from 3.14; on older Pythons the optional `zstandard` package decompresses them.
+    """
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
+    if size > MAX_ZIP_BYTES:
+        raise Unreadable(f"larger than {MAX_ZIP_BYTES // (1024 * 1024)} MiB; refusing to read it")
+    try:
+        with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
+            infos = archive.infolist()
+            if len(infos) > MAX_ZIP_MEMBERS:
+                raise Unreadable(f"more than {MAX_ZIP_MEMBERS} members")
+            members = {i.filename: i for i in infos}
+            if "header.json" not in members:
+                raise Unreadable("no header.json in the archive: not an Inspect .eval log")
+            budget = [MAX_ZIP_TOTAL]
+
+            def member(info: zipfile.ZipInfo) -> Any:
+                limit = min(MAX_ZIP_MEMBER, budget[0])
+                if info.file_size > limit:
+                    raise Unreadable(f"{info.filename} is too large ({info.file_size} bytes)")
+                data = _zip_member(archive, raw, info, limit)
+                budget[0] -= len(data)
+                try:
+                    return parse_json(decode(data))
+                except Unreadable as exc:
+                    raise Unreadable(f"{info.filename}: {exc}") from None
+
+            header = member(members["header.json"])
+            if "summaries.json" in members:
+                samples = member(members["summaries.json"])
+            else:
+                samples = [member(info) for fname, info in sorted(members.items())
+                           if fname.startswith("samples/") and fname.endswith(".json")]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
+            ValueError) as exc:
+        raise Unreadable(f"not a readable zip archive: {exc}") from None
+    if not isinstance(header, dict):
+        reading.error("CLR962", name, 1, 1, "header.json must be an object")
+        return
+    read_inspect_log(reading, name, "", header, samples=samples)
+
+
+ZIP_ZSTANDARD = 93
+
+
+def _zip_member(archive: zipfile.ZipFile, raw: Any, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """A member's bytes, never more than `limit`, checked against its CRC."""
+    if info.compress_type != ZIP_ZSTANDARD:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise Unreadable(f"{info.filename} is larger than it says")
+        return data
+    raw.seek(info.header_offset)
+    local = raw.read(30)
+    if len(local) != 30 or local[:4] != b"PK\x03\x04":
+        raise Unreadable(f"{info.filename}: bad local header")
+    name_len, extra_len = struct.unpack("<HH", local[26:30])
+    raw.seek(info.header_offset + 30 + name_len + extra_len)
+    data = _zstd_decompress(raw.read(info.compress_size), limit, info.filename)
+    if zlib.crc32(data) != info.CRC:
+        raise Unreadable(f"{info.filename}: checksum mismatch")
+    return data
+
+
+def _zstd_decompress(data: bytes, limit: int, member: str) -> bytes:
+    """Zstandard-decompress at most `limit` + 1 bytes, so a small member cannot expand without bound."""
+    try:
+        from compression import zstd  # Python 3.14+
+
+        def run() -> bytes:
+            return zstd.ZstdDecompressor().decompress(data, max_length=limit + 1)
+    except ImportError:
+        try:
+            import zstandard
+        except ImportError:
+            raise Unreadable(f"{member} is Zstandard-compressed; install the optional `zstandard` package "
+                             "(pip install 'clinreg[inspect]') or convert the log: inspect log convert --to json") \
+                from None
+
+        def run() -> bytes:
+            chunks, total = [], 0
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as stream:
+                while total <= limit:
+                    chunk = stream.read(min(1 << 20, limit + 1 - total))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    total += len(chunk)
+            return b"".join(chunks)
+    try:
+        out = run()
+    except Exception as exc:  # each decompressor raises its own error type on a corrupt frame
+        raise Unreadable(f"{member}: cannot decompress it ({type(exc).__name__})") from None
+    if len(out) > limit:
+        raise Unreadable(f"{member} is larger than it says")
+    return out
+
+
+def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any], samples: Any) -> None:
+    """An Inspect eval log (the `.json` form, or a `.eval` archive's header): task, model, status and scores."""
+    info = log.get("eval") if isinstance(log.get("eval"), dict) else {}
+    task, model = info.get("task"), info.get("model")
+    where = locate(text, '"task"') if text else (1, 1)
+    if not isinstance(task, str) or not isinstance(model, str) or not task or not model.strip():
+        reading.error("CLR962", name, *where, "an Inspect log needs eval.task and eval.model")
+        return
+    if log.get("status") != "success":
+        reading.error("CLR962", name, *locate(text, '"status"') if text else (1, 1),
+                      f"the log's status is {str(log.get('status'))[:40]!r}, not success: its scores are incomplete")
+        return
+    b = task_benchmark(reading, task, name, where)
+    if b is None:
+        return
+    results = log.get("results") if isinstance(log.get("results"), dict) else {}
+    scores = results.get("scores") if isinstance(results.get("scores"), list) else []
+    candidates = []
+    for score in scores:
+        if not isinstance(score, dict) or not isinstance(score.get("metrics"), dict):
+            continue
+        scorer = str(score.get("name") or score.get("scorer") or "")
+        for metric_name, metric in score["metrics"].items():
+            value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
+            own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
+            if value is not None and (b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}")
+                                      or own):
+                stderr = score["metrics"].get("stderr")
+                stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
+                candidates.append((scorer, metric_name, value, stderr))
+    rwhere = locate(text, '"results"') if text else (1, 1)
+    if not candidates:
+        reading.error("CLR965", name, *rwhere, f"no scorer reports {b.key}'s main metric {b.mapping.metric.name}",
+                      stand_in_hint(b))
+        return
+    if len({c[2] for c in candidates}) > 1:
+        reading.error("CLR962", name, *rwhere, "several scorers report the main metric with different values: "
+                      + ", ".join(f"{c[0]}/{c[1]}" for c in candidates))
+        return
+    scorer, metric_name, value, stderr = candidates[0]
+    per_instance = _inspect_samples(samples, scorer)
+    n = per_instance["n"] if per_instance else (count(results.get("completed_samples"))
+                                                 or count(results.get("total_samples")))
+    reading.score(b, model.strip(), value, {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
+                                            "where": f"results.scores.{scorer}.{metric_name}"},
+                  n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance)
+
+
+def _inspect_samples(samples: Any, scorer: str) -> dict[str, Any] | None:
+    """Per-sample scores averaged over epochs; None unless every sample has a numeric score."""
+    if not isinstance(samples, list) or not samples:
+        return None
+    by_id: dict[str, list[float]] = {}
+    for sample in samples:
+        scores = sample.get("scores") if isinstance(sample, dict) else None
+        entry = scores.get(scorer) if isinstance(scores, dict) else None
+        raw = entry.get("value") if isinstance(entry, dict) else None
+        value = INSPECT_LETTERS.get(raw) if isinstance(raw, str) else \
+            (float(raw) if isinstance(raw, bool) else finite_number(raw))
+        if value is None:
+            return None
+        by_id.setdefault(str(sample.get("id")), []).append(value)
+    return summarise([math.fsum(v) / len(v) for v in by_id.values()])

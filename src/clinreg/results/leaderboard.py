@@ -1,0 +1,225 @@
+"""The leaderboard as plain data: HELM's mean win rate, a macro average on a 0-1 scale, and the coverage behind each.
+
+Mean win rate follows HELM (`compute_aggregate_row_win_rates` in helm/benchmark/presentation/summarize.py): in
+each benchmark column, a model's win rate is the share of the *other* models with a score there that it beats,
+a tie counting half; a column with fewer than two scores is skipped; a model's mean win rate is the mean over
+the columns it has. Equal values tie, so scores rounded in a CSV tie exactly as HELM's front end shows them.
+A category or subcategory uses the benchmarks placed there (mapping tasks -> subcategory -> category).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from clinreg.coverage import TIERS
+from clinreg.results.index import LOWER_IS_BETTER
+from clinreg.results.scores import ReportedWinRate, Score
+from clinreg.store import Registry
+
+LEVELS = ("overall", "category", "subcategory")
+Z95 = 1.959963984540054
+REPORTED_TOLERANCE = 0.01
+
+
+def column_win_rates(values: dict[str, float], lower_is_better: bool = False) -> dict[str, float]:
+    """HELM's win rate of each model in one column: (models strictly worse + (ties - 1) / 2) / (models - 1)."""
+    if len(values) < 2:
+        return {}
+    ordered = sorted(set(values.values()), reverse=lower_is_better)
+    tally = {v: 0 for v in ordered}
+    for v in values.values():
+        tally[v] += 1
+    wins, below = {}, 0
+    for v in ordered:
+        wins[v] = below + (tally[v] - 1) / 2
+        below += tally[v]
+    return {model: wins[v] / (len(values) - 1) for model, v in values.items()}
+
+
+def _mean(xs: Iterable[float]) -> float | None:
+    xs = list(xs)
+    return math.fsum(xs) / len(xs) if xs else None
+
+
+def normalised(value: float, lo: float, hi: float, lower_is_better: bool = False) -> float:
+    """The value on a 0-1 scale where 1 is best, using the metric's declared range."""
+    x = (value - lo) / (hi - lo)
+    return 1 - x if lower_is_better else x
+
+
+def score_interval(score: Score) -> dict[str, Any] | None:
+    """A 95% interval on the 0-1 scale: Wilson for 0/1 instance scores, normal from sd or a reported stderr."""
+    lo, hi = score.range
+    width = hi - lo
+    p = normalised(score.value, lo, hi)
+    inst = score.per_instance
+    if inst and inst["n"] >= 1 and inst["binary"] and (lo, hi) == (0, 1):
+        n = inst["n"]
+        centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+        return {"method": "wilson", "low": max(0.0, centre - half), "high": min(1.0, centre + half),
+                "se": math.sqrt(max(p * (1 - p), 0) / n), "n": n}
+    if inst and inst["n"] >= 1:
+        se = inst["sd"] / math.sqrt(inst["n"]) / width
+        method, n = "normal (instance sd)", inst["n"]
+    elif score.stderr is not None:
+        se, method, n = score.stderr / width, "normal (reported stderr)", score.n_instances
+    else:
+        return None
+    return {"method": method, "low": max(0.0, p - Z95 * se), "high": min(1.0, p + Z95 * se), "se": se, "n": n}
+
+
+def placement(reg: Registry) -> dict[str, dict[str, Any]]:
+    """For each benchmark key: its tasks, subcategories and categories, from the mapping's tasks."""
+    tasks = reg.tasks()
+    out = {}
+    for record in reg.datasets.values():
+        for m in record.mappings:
+            entries = [tasks[t] for t in m.tasks if t in tasks]
+            out[f"{record.id}/{m.id}"] = {
+                "tasks": sorted({e.task.id for e in entries}),
+                "subcategories": sorted({e.subcategory.id for e in entries}),
+                "categories": sorted({e.category.id for e in entries}),
+            }
+    return out
+
+
+def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
+                     access: Iterable[str] | None = None) -> dict[str, Any]:
+    """Everything every leaderboard format shows; renderers format it and recompute nothing."""
+    tiers = tuple(access) if access else TIERS
+    places = placement(reg)
+    kept, excluded = [], []
+    for s in scores:
+        record = reg.datasets.get(s.record)
+        if record is None or s.key not in places:
+            excluded.append({"model": s.model, "benchmark": s.key, "reason": f"not in release {reg.current_release}"})
+        elif record.access.tier not in tiers:
+            excluded.append({"model": s.model, "benchmark": s.key, "reason": f"access tier {record.access.tier} "
+                             f"is not counted (--access {','.join(tiers)})"})
+        else:
+            kept.append(s)
+    models = sorted({s.model for s in kept})
+    by_key: dict[str, dict[str, Score]] = {}
+    for s in kept:
+        by_key.setdefault(s.key, {})[s.model] = s
+    lower = {k: next(iter(v.values())).metric in LOWER_IS_BETTER for k, v in by_key.items()}
+    win = {k: column_win_rates({m: s.value for m, s in v.items()}, lower[k]) for k, v in by_key.items()}
+    intervals = {(m, k): score_interval(s) for k, v in by_key.items() for m, s in v.items()}
+    norm = {(m, k): normalised(s.value, *s.range, lower[k]) for k, v in by_key.items() for m, s in v.items()}
+
+    task_entries = reg.tasks()
+    groups = [{"level": "overall", "id": "overall", "name": "All benchmarks", "category": None,
+               "tasks": sorted(task_entries)}]
+    for category, _ in reg.ordered_categories():
+        groups.append({"level": "category", "id": category.id, "name": category.name, "category": category.id,
+                       "tasks": [t.id for sub in category.subcategories for t in sub.tasks]})
+    for category, _ in reg.ordered_categories():
+        for sub in category.subcategories:
+            groups.append({"level": "subcategory", "id": sub.id, "name": sub.name, "category": category.id,
+                           "tasks": [t.id for t in sub.tasks]})
+
+    tables: dict[str, list[dict[str, Any]]] = {level: [] for level in LEVELS}
+    group_info = []
+    for g in groups:
+        field = {"overall": None, "category": "categories", "subcategory": "subcategories"}[g["level"]]
+        placed = sorted(k for k, p in places.items() if reg.datasets[k.split("/")[0]].access.tier in tiers
+                        and (field is None or g["id"] in p[field]))
+        with_scores = [k for k in placed if k in by_key]
+        info = {"level": g["level"], "id": g["id"], "name": g["name"], "category": g["category"],
+                "benchmarks_in_registry": placed, "benchmarks_with_scores": with_scores,
+                "tasks": len(g["tasks"]), "thin_in_registry": len({k.split("/")[0] for k in placed}) == 1}
+        group_info.append(info)
+        if not with_scores:
+            continue
+        columns = set(with_scores)
+        rows = []
+        for model in models:
+            has = [k for k in with_scores if model in by_key[k]]
+            rated = [k for k in has if model in win[k]]
+            mwr = _mean(win[k][model] for k in rated)
+            macro = _mean(norm[(model, k)] for k in has)
+            ivs = [intervals[(model, k)] for k in has]
+            interval = None
+            if has and all(ivs):
+                se = math.sqrt(math.fsum(iv["se"] ** 2 for iv in ivs)) / len(ivs)
+                interval = {"method": "normal (benchmark intervals combined)", "low": max(0.0, macro - Z95 * se),
+                            "high": min(1.0, macro + Z95 * se)}
+            ns = [by_key[k][model].n_instances for k in has]
+            covered = sorted({t for k in has for t in places[k]["tasks"] if t in set(g["tasks"])})
+            published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
+            rows.append({
+                "model": model,
+                "group": g["id"],
+                "level": g["level"],
+                "group_name": g["name"],
+                "category": g["category"],
+                "mean_win_rate": mwr,
+                "win_rate_columns": len(rated),
+                "reported_mean_win_rate": published[0].value if published else None,
+                "macro_average": macro,
+                "macro_interval": interval,
+                "benchmarks": has,
+                "benchmarks_total": len(with_scores),
+                "missing_benchmarks": [k for k in with_scores if k not in has],
+                "instances": sum(n for n in ns if n is not None),
+                "instances_unknown": sum(1 for n in ns if n is None),
+                "tasks_covered": len(covered),
+                "tasks_total": len(g["tasks"]),
+                "tasks_drafted": sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
+                "thin": len(has) == 1,
+                "thin_in_registry": info["thin_in_registry"],
+            })
+        ranked = sorted((r for r in rows if r["mean_win_rate"] is not None), key=lambda r: -r["mean_win_rate"])
+        for r in rows:
+            r["rank"] = 1 + sum(1 for o in ranked if o["mean_win_rate"] > r["mean_win_rate"]) \
+                if r["mean_win_rate"] is not None else None
+        rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["model"]))
+        tables[g["level"]].extend(rows)
+
+    benchmarks = []
+    for k in sorted(by_key):
+        record_id, mapping_id = k.split("/")
+        record = reg.datasets[record_id]
+        mapping = next(m for m in record.mappings if m.id == mapping_id)
+        entries = []
+        for model in models:
+            s = by_key[k].get(model)
+            if s is None:
+                continue
+            entries.append({"model": model, "value": s.value, "normalised": norm[(model, k)],
+                            "win_rate": win[k].get(model), "n_instances": s.n_instances,
+                            "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
+                            "source": s.source})
+        benchmarks.append({
+            "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
+            "metric": mapping.metric.name, "metric_display": mapping.metric.display, "range": list(mapping.metric.range),
+            "lower_is_better": lower[k], "categories": places[k]["categories"],
+            "subcategories": places[k]["subcategories"], "models": len(entries),
+            "missing_models": [m for m in models if m not in by_key[k]],
+            "counted_in_win_rates": len(entries) >= 2, "scores": entries,
+        })
+    release_dates = {r.version: r.date.isoformat() for r in reg.releases.releases} if reg.releases else {}
+    drafted = sum(1 for t in task_entries.values() if t.task.provenance.kind == "drafted")
+    return {
+        "release": reg.current_release,
+        "release_date": release_dates.get(reg.current_release or ""),
+        "access_filter": list(tiers),
+        "models": models,
+        "method": {
+            "mean_win_rate": "HELM's: per benchmark, the share of other models with a score that the model beats "
+                             "(ties count half; columns with one score skipped), averaged over the model's columns",
+            "macro_average": "mean over the model's benchmarks of (value - min) / (max - min), min and max from "
+                             "each mapping's metric.range",
+            "interval": "95%: Wilson for 0/1 instance scores, else normal from instance sd or a reported stderr; "
+                        "none (instance count only) when a source gives neither",
+        },
+        "provenance_note": f"{drafted} of {len(task_entries)} tasks were drafted by clinreg maintainers and await "
+                           "clinician review; task coverage counts them as the registry holds them.",
+        "tables": tables,
+        "groups": group_info,
+        "benchmarks": benchmarks,
+        "excluded": excluded,
+        "reported_tolerance": REPORTED_TOLERANCE,
+    }

@@ -1,0 +1,59 @@
+"""Read per-benchmark scores from any SOURCE: pick the reader by what the path is, and turn failures into findings.
+
+Every input is untrusted: sizes are capped, JSON is parsed strictly (no NaN, no duplicate keys, bounded depth),
+numbers must be finite, and each problem becomes a located, rule-coded finding instead of an exception.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clinreg.results.harnesses import read_inspect_eval, read_inspect_log, read_lm_eval
+from clinreg.results.helm import read_helm_csv, read_helm_runs
+from clinreg.results.reading import Reading
+from clinreg.results.resultsfile import read_clinreg_results
+from clinreg.results.scores import Unreadable, parse_json, read_text
+
+__all__ = ["Reading", "read_source"]
+
+
+# --------------------------------------------------------------------------------------------- dispatch
+
+
+def read_source(reading: Reading, path: Path) -> None:
+    """Read one SOURCE (file or HELM run folder) into `reading`, adding findings for whatever is wrong."""
+    name = str(path)
+    try:
+        if path.is_dir():
+            read_helm_runs(reading, path)
+            return
+        suffix = path.suffix.casefold()
+        if suffix == ".csv":
+            read_helm_csv(reading, name, read_text(path))
+        elif suffix == ".eval":
+            read_inspect_eval(reading, path)
+        elif suffix == ".json":
+            text = read_text(path)
+            data = parse_json(text)
+            read_json_document(reading, name, text, data)
+        elif not path.exists():
+            raise Unreadable("no such file or folder")
+        else:
+            raise Unreadable("unknown kind of results: expected a .csv, .json or .eval file, or a HELM run folder")
+    except Unreadable as exc:
+        reading.error("CLR961", name, exc.line, exc.column, str(exc))
+    except OSError as exc:  # a folder or file that vanished or cannot be listed or opened midway
+        reading.error("CLR961", name, 1, 1, f"cannot read it: {exc.strerror or exc}")
+
+
+def read_json_document(reading: Reading, name: str, text: str, data: Any) -> None:
+    if isinstance(data, dict) and "clinreg_results" in data:
+        read_clinreg_results(reading, name, text, data)
+    elif isinstance(data, dict) and isinstance(data.get("eval"), dict) and "version" in data:
+        read_inspect_log(reading, name, text, data, samples=data.get("samples"))
+    elif isinstance(data, dict) and isinstance(data.get("results"), dict):
+        read_lm_eval(reading, name, text, data)
+    else:
+        reading.error("CLR962", name, 1, 1, "not a results file clinreg knows: expected a clinreg results file "
+                      "(`clinreg_results`), an lm-eval results_*.json (`results`) or an Inspect log (`eval`)")

@@ -1,0 +1,51 @@
+"""What one import gathers (scores, published win rates, findings) and the name lookups every reader shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clinreg.results.index import Ambiguous, Benchmark, BenchmarkIndex
+from clinreg.results.scores import Findings, ReportedWinRate, Score
+
+
+class Reading:
+    """State shared by the readers of one import: the registry's benchmarks, the findings, what was read."""
+
+    def __init__(self, index: BenchmarkIndex):
+        self.index = index
+        self.findings = Findings()
+        self.scores: list[Score] = []
+        self.reported: list[ReportedWinRate] = []
+
+    def error(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
+        self.findings.add(code, file, line, column, message, hint)
+
+    def score(self, b: Benchmark, model: str, value: float, source: dict[str, Any], n: int | None = None,
+              stderr: float | None = None, per_instance: dict[str, Any] | None = None) -> None:
+        m = b.mapping
+        from_registry = n is None and m.instances.evaluated is not None
+        self.scores.append(Score(
+            model=model, record=b.record.id, mapping=m.id, metric=m.metric.name, value=value,
+            range=list(m.metric.range) if m.metric.range else None,
+            n_instances=m.instances.evaluated if from_registry else n,
+            n_instances_from="registry" if from_registry else ("results" if n is not None else None),
+            source=source, stderr=stderr, per_instance=per_instance))
+
+
+def task_benchmark(reading: Reading, task: str, file: str, where: tuple[int, int]) -> Benchmark | None:
+    try:
+        b = reading.index.by_task_name(task)
+    except Ambiguous as exc:
+        reading.error("CLR964", file, *where, f"task {task!r} matches several benchmarks: {exc}")
+        return None
+    if b is None:
+        reading.error("CLR963", file, *where, f"task {task!r} is no benchmark of the registry",
+                      "task names are the mapping id, optionally prefixed clinreg_ (e.g. clinreg_med_qa)")
+    return b
+
+
+def stand_in_hint(b: Benchmark) -> str | None:
+    if b.mapping.metric.range and list(b.mapping.metric.range) == [1, 5]:
+        return ("this benchmark is scored by MedHELM's 1-5 LLM jury; a token-overlap score from an export is a "
+                "stand-in on another scale, so it is not ranked as the jury score")
+    return None

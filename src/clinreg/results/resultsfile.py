@@ -1,0 +1,77 @@
+"""Read back a results file that `clinreg results import` wrote, checking it again as untrusted input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clinreg.results.reading import Reading
+from clinreg.results.scores import RESULTS_FORMAT, ReportedWinRate, count, finite_number, locate, position
+
+# --------------------------------------------------------------------------------------------- clinreg results file
+
+
+SCORE_FIELDS = ("model", "record", "mapping", "metric", "value")
+
+
+def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str, Any]) -> None:
+    """A file `clinreg results import` wrote: checked again, since it may have been edited by hand."""
+    if data.get("clinreg_results") != RESULTS_FORMAT or not isinstance(data.get("scores"), list):
+        reading.error("CLR962", name, *locate(text, '"clinreg_results"'),
+                      f"expected clinreg_results: {RESULTS_FORMAT} and a list of scores")
+        return
+    offset = 0
+    for i, entry in enumerate(data["scores"]):
+        # Scores are written one object after another, so the i-th `"model"` key is (close to) entry i.
+        at = text.find('"model"', offset)
+        offset = at + 1 if at >= 0 else offset
+        where = position(text, at) if at >= 0 else (1, 1)
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry.get(k) for k in SCORE_FIELDS[:4]):
+            reading.error("CLR962", name, *where, f"scores[{i}] needs text fields {', '.join(SCORE_FIELDS[:4])}")
+            continue
+        b = reading.index.get(entry["record"], entry["mapping"])
+        if b is None:
+            reading.error("CLR963", name, *where, f"scores[{i}]: {entry['record']}/{entry['mapping']} is no benchmark "
+                          "of the registry")
+            continue
+        if entry["metric"] != b.mapping.metric.name:
+            reading.error("CLR965", name, *where, f"scores[{i}]: metric {entry['metric']!r} is not {b.key}'s main "
+                          f"metric {b.mapping.metric.name}")
+            continue
+        value = finite_number(entry.get("value"))
+        if value is None:
+            reading.error("CLR966", name, *where, f"scores[{i}]: value must be a finite number")
+            continue
+        n = entry.get("n_instances")
+        if n is not None and count(n) is None:
+            reading.error("CLR966", name, *where, f"scores[{i}]: n_instances must be a whole number >= 1 or null")
+            continue
+        stderr = entry.get("stderr")
+        if stderr is not None and (finite_number(stderr) is None or stderr < 0):
+            reading.error("CLR966", name, *where, f"scores[{i}]: stderr must be a finite number >= 0 or null")
+            continue
+        per_instance = _checked_per_instance(entry.get("per_instance"))
+        if per_instance is False:
+            reading.error("CLR966", name, *where, f"scores[{i}]: per_instance needs n >= 1, finite mean and sd >= 0, "
+                          "and binary true or false")
+            continue
+        source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
+        reading.score(b, entry["model"], value, {**source, "via": name, "line": where[0], "column": where[1]},
+                      n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
+                      stderr=stderr, per_instance=per_instance)
+    for entry in data.get("reported_win_rates") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \
+                is not None and isinstance(entry.get("benchmarks"), list):
+            reading.reported.append(ReportedWinRate(entry["model"], float(entry["value"]),
+                                                    [str(k) for k in entry["benchmarks"]], {"via": name}))
+
+
+def _checked_per_instance(value: Any) -> dict[str, Any] | None | bool:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return False
+    n, mean, sd, binary = count(value.get("n")), finite_number(value.get("mean")), finite_number(value.get("sd")), \
+        value.get("binary")
+    if n is None or mean is None or sd is None or sd < 0 or not isinstance(binary, bool):
+        return False
+    return {"n": n, "mean": mean, "sd": sd, "binary": binary}

@@ -1,0 +1,193 @@
+"""A score as plain data, the located findings of reading results, and the strict input helpers every reader shares."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.rules.base import make
+
+MAX_TEXT_BYTES = 64 * 1024 * 1024  # one CSV or JSON file
+MAX_JSON_DEPTH = 64
+RESULTS_FORMAT = 1  # version of the normalised results file
+
+
+@dataclass
+class Score:
+    """One model's score on one benchmark, with what is known about the instances behind it."""
+
+    model: str
+    record: str
+    mapping: str
+    metric: str
+    value: float
+    range: list[float] | None
+    n_instances: int | None
+    n_instances_from: str | None  # "results" (the file said so) or "registry" (MedHELM's evaluated count)
+    source: dict[str, Any]
+    stderr: float | None = None
+    per_instance: dict[str, Any] | None = None  # {"n", "mean", "sd", "binary"} where instance-level data exist
+
+    @property
+    def key(self) -> str:
+        return f"{self.record}/{self.mapping}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "record": self.record, "mapping": self.mapping, "metric": self.metric,
+                "value": self.value, "range": self.range, "n_instances": self.n_instances,
+                "n_instances_from": self.n_instances_from, "stderr": self.stderr, "per_instance": self.per_instance,
+                "source": self.source}
+
+
+@dataclass
+class ReportedWinRate:
+    """A mean win rate a source states (a HELM leaderboard's `Mean win rate` column), kept to compare with ours."""
+
+    model: str
+    value: float
+    benchmarks: list[str]
+    source: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "value": self.value, "benchmarks": self.benchmarks, "source": self.source}
+
+
+@dataclass
+class Findings:
+    """Located problems gathered while reading; every reader reports all it finds before giving up."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
+
+    def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(make(code, file, line, column, message, hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def unreadable(self) -> bool:
+        return any(d.code == "CLR961" for d in self.diagnostics)
+
+
+class Unreadable(Exception):
+    """Raised by the strict helpers; the reader turns it into one located CLR961 finding."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """The file as UTF-8 text (a BOM dropped), refusing anything over `limit` bytes or not a regular file."""
+    try:
+        if not path.is_file():
+            raise Unreadable("not a regular file" if path.exists() else "no such file")
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise Unreadable(f"larger than {limit // (1024 * 1024)} MiB; refusing to read it")
+    return decode(data)
+
+
+def decode(data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise Unreadable(f"not UTF-8 (byte {exc.start})", line) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def parse_json(text: str) -> Any:
+    """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:  # a cheap scan, so a deeply nested document never reaches the recursive parser
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                raise Unreadable(f"nested deeper than {MAX_JSON_DEPTH} levels")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise Unreadable(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except (ValueError, RecursionError) as exc:
+        raise Unreadable(f"not valid JSON: {exc}") from None
+
+
+def locate(text: str, *tokens: str) -> tuple[int, int]:
+    """(line, column) of the first of `tokens` found in `text` (pass keys and names JSON-encoded); (1, 1) if none is."""
+    for token in tokens:
+        at = text.find(token)
+        if at >= 0:
+            return position(text, at)
+    return 1, 1
+
+
+def position(text: str, at: int) -> tuple[int, int]:
+    """(line, column), both from 1, of character offset `at`."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def quoted(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def finite_number(value: Any) -> float | None:
+    """A JSON number as a float; None for anything else (bools, strings, NaN, infinities)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def count(value: Any) -> int | None:
+    """A whole number of at least 1, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and value >= 1 else None
+
+
+def summarise(values: list[float]) -> dict[str, Any] | None:
+    """Instance-level summary for an interval: n, mean, population sd, and whether every value is 0 or 1."""
+    if not values:
+        return None
+    n = len(values)
+    mean = math.fsum(values) / n
+    sd = math.sqrt(max(0.0, math.fsum((v - mean) ** 2 for v in values) / n))
+    return {"n": n, "mean": mean, "sd": sd, "binary": all(v in (0.0, 1.0) for v in values)}

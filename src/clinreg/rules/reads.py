@@ -1,0 +1,99 @@
+"""Read-step rules: every split a mapping builds is read from declared files, inside the mirror, by declared steps."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from clinreg.diagnostics import Diagnostic
+from clinreg.model import HubSource
+from clinreg.rules.base import rule
+from clinreg.rules.context import Context
+from clinreg.rules.sources import unsafe_local_path
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@rule("CLR711", "read-missing", "warning", "A source that is not a hub repo has no `read` step")
+def read_missing(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Files from GitHub, PhysioNet, a URL or a private holder only build when the record says how they become
+    rows: which files make each split, in which format, joined or transformed how. Without `source.read` the
+    builder can only hand the folder to `datasets`, which needs a hub-style README that real downloads lack.
+
+    Bad:
+        source: {type: physionet, project: MIMIC-RRS, files: [test.findings.tok, test.impression.tok]}
+    Good:
+        source:
+          type: physionet
+          project: MIMIC-RRS
+          files: [test.findings.tok, test.impression.tok]
+          read:
+            splits:
+              test: {format: lines, files: {findings: test.findings.tok, impression: test.impression.tok}}
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        if ds.source.read is None and not isinstance(ds.source, HubSource):
+            yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",),
+                         f"{ds.source.type} source has no `read`; its files cannot be built as distributed",
+                         "add `read: {splits: {SPLIT: {files: PATH}}}` (see CONTRIBUTING, 'The read step')")
+
+
+@rule("CLR712", "read-split-missing", "error", "A mapping builds a split that `source.read` does not declare")
+def read_splits(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    With a `read` step, the record itself says which files make each split; a mapping's split must be one
+    of them. (Split names are the record's own, not a README's.)
+
+    Bad:
+        read: {splits: {test: {files: test.json}}}
+        mappings: [{id: x, splits: [validation], ...}]
+    Good:
+        read: {splits: {test: {files: test.json}, validation: {files: valid.json}}}
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        read = ds.source.read
+        if read is None:
+            continue
+        sf = ctx.reg.dataset_files[ds_id]
+        for i, mapping in enumerate(ds.mappings):
+            for j, split in enumerate(mapping.splits):
+                if split not in read.splits:
+                    yield ctx.at("CLR712", sf, ("mappings", i, "splits", j),
+                                 f"split {split!r} is not in source.read.splits ({', '.join(read.splits)})")
+
+
+@rule("CLR713", "read-bad-reference", "error", "A read step names a missing table, or a file outside the mirror")
+def read_references(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    A `join` must name a table of `read.tables`, and every file pattern must be a relative path that stays
+    inside the mirror folder (no absolute path, no `..`). A `where:` key must be a `{name}` of its pattern.
+
+    Bad:
+        steps: [{join: {table: targets, keys: [hadm_id], cardinality: one_to_one}}]   # no table `targets`
+        files: ../../etc/passwd
+    Good:
+        tables: {targets: {files: test_phase_1/discharge_target.csv.gz}}
+    """
+    for ds_id, ds in ctx.reg.datasets.items():
+        read = ds.source.read
+        if read is None:
+            continue
+        sf = ctx.reg.dataset_files[ds_id]
+        specs = [(("source", "read", "splits", name), spec) for name, spec in read.splits.items()]
+        specs += [(("source", "read", "tables", name), spec) for name, spec in read.tables.items()]
+        for path, spec in specs:
+            files = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+            names = set()
+            for pattern in files:
+                names.update(_PLACEHOLDER.findall(pattern))
+                why = unsafe_local_path(pattern)
+                if why:
+                    yield ctx.at("CLR713", sf, path + ("files",), f"file {pattern!r} is unsafe: {why}")
+            for key in spec.where:
+                if key not in names:
+                    yield ctx.at("CLR713", sf, path + ("where", key), f"`where` names {{{key}}}, which no file pattern has", key=True)
+            for k, step in enumerate(getattr(spec, "steps", [])):
+                if step.join is not None and step.join.table not in read.tables:
+                    yield ctx.at("CLR713", sf, path + ("steps", k, "join", "table"),
+                                 f"join names table {step.join.table!r}, not in read.tables ({', '.join(read.tables) or 'none'})")

@@ -1,0 +1,158 @@
+"""Mean win rate as HELM computes it, checked against hand-computed examples: ties, a missing value, groups."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clinreg.results.leaderboard import column_win_rates, normalised
+from results.helpers import (
+    BOARD,
+    EXPECTED_CDS,
+    EXPECTED_CNG,
+    EXPECTED_MACRO,
+    EXPECTED_OVERALL,
+    ROOT,
+    invoke,
+    leaderboard_json,
+    rows_by_model,
+    write,
+)
+
+
+def test_column_win_rate_counts_ties_as_half_and_divides_by_the_other_models():
+    assert column_win_rates({"a": 0.9, "b": 0.5, "c": 0.5, "d": 0.1}) == {"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.0}
+    assert column_win_rates({"a": 2.0, "b": 2.0}) == {"a": 0.5, "b": 0.5}
+    assert column_win_rates({"a": 1.0, "b": 3.0}, lower_is_better=True) == {"a": 1.0, "b": 0.0}
+
+
+def test_a_column_with_one_score_is_skipped():
+    assert column_win_rates({"a": 0.3}) == {}
+
+
+def test_rescaling_uses_the_declared_range():
+    assert normalised(3.0, 1, 5) == 0.5
+    assert normalised(0.25, 0, 1) == 0.25
+
+
+def test_overall_mean_win_rate_matches_the_hand_computed_example(tmp_path):
+    board = write(tmp_path / "board.csv", BOARD)
+    rows = rows_by_model(leaderboard_json(board))
+    assert {m: r["mean_win_rate"] for m, r in rows.items()} == pytest.approx(EXPECTED_OVERALL)
+    assert [r["rank"] for r in sorted(rows.values(), key=lambda r: r["rank"])] == [1, 2, 3, 4]
+    assert rows["A"]["macro_average"] == pytest.approx(EXPECTED_MACRO["A"])
+    assert rows["C"]["macro_average"] == pytest.approx(EXPECTED_MACRO["C"])
+    # C has no MedCalc-Bench score: listed as missing, out of that column, and its mean is over its 2 columns.
+    assert rows["C"]["missing_benchmarks"] == ["medcalc_bench/medcalc_bench"]
+    assert rows["C"]["win_rate_columns"] == 2 and rows["A"]["win_rate_columns"] == 3
+    assert (rows["A"]["benchmarks_total"], rows["A"]["instances"]) == (3, 3000)
+
+
+def test_category_rows_use_the_benchmarks_placed_in_each_category(tmp_path):
+    board = write(tmp_path / "board.csv", BOARD)
+    data = leaderboard_json(board, "--by", "category")
+    assert {r["group"] for r in data["rows"]} == {"clinical_decision_support", "clinical_note_generation"}
+    cds = rows_by_model(data, "clinical_decision_support")
+    cng = rows_by_model(data, "clinical_note_generation")
+    assert {m: r["mean_win_rate"] for m, r in cds.items()} == pytest.approx(EXPECTED_CDS)
+    assert {m: r["mean_win_rate"] for m, r in cng.items()} == pytest.approx(EXPECTED_CNG)
+    assert cng["A"]["thin"] is True and cds["A"]["thin"] is False
+
+
+def test_subcategory_rows_flag_a_single_benchmark_as_thin_and_count_tasks(tmp_path):
+    board = write(tmp_path / "board.csv", BOARD)
+    data = leaderboard_json(board, "--by", "subcategory")
+    knowledge = rows_by_model(data, "providing_clinical_knowledge_support")
+    assert knowledge["A"]["thin"] is True
+    assert knowledge["A"]["benchmarks"] == ["med_qa/med_qa"]
+    assert knowledge["A"]["mean_win_rate"] == pytest.approx(2.5 / 3)
+    assert knowledge["A"]["tasks_covered"] == 1
+    assert knowledge["A"]["tasks_total"] == 7
+    diagnostic = rows_by_model(data, "supporting_diagnostic_decisions")
+    assert diagnostic["C"]["mean_win_rate"] is None and diagnostic["C"]["rank"] is None
+    assert diagnostic["C"]["missing_benchmarks"] == ["medcalc_bench/medcalc_bench"]
+
+
+def test_drafted_tasks_behind_a_row_are_counted(tmp_path):
+    from clinreg.store import load_registry
+
+    reg = load_registry(ROOT)
+    task = reg.tasks()["write_brief_hospital_course"]
+    board = write(tmp_path / "board.csv", BOARD)
+    row = rows_by_model(leaderboard_json(board, "--by", "subcategory"), "documenting_patient_visits")["A"]
+    assert row["tasks_drafted"] == (1 if task.task.provenance.kind == "drafted" else 0)
+
+
+def test_rounded_scores_tie_exactly_as_written(tmp_path):
+    """HELM's front end rounds to 3 decimals; 0.812 and 0.8120 are the same score and tie."""
+    board = write(tmp_path / "board.csv", "Model,MedQA - EM\nA,0.812\nB,0.8120\nC,0.811\n")
+    rows = rows_by_model(leaderboard_json(board))
+    assert (rows["A"]["mean_win_rate"], rows["B"]["mean_win_rate"], rows["C"]["mean_win_rate"]) == (0.75, 0.75, 0.0)
+
+
+def test_reported_mean_win_rate_is_shown_beside_ours_when_the_columns_match(tmp_path):
+    board = write(tmp_path / "board.csv", "Model,Mean win rate,MedQA - EM,PubMedQA - EM\nA,0.9,0.8,0.7\nB,0.1,0.6,0.5\n")
+    rows = rows_by_model(leaderboard_json(board))
+    assert (rows["A"]["mean_win_rate"], rows["A"]["reported_mean_win_rate"]) == (1.0, 0.9)
+    by_category = leaderboard_json(board, "--by", "category")
+    assert all(r["reported_mean_win_rate"] is None for r in by_category["rows"]), "different columns, no comparison"
+
+
+def test_access_and_release_filters_leave_scores_out_and_say_so(tmp_path):
+    # mimic_bhc is gated and joined in release 1.1.0; med_qa is public and joined in 1.3.0.
+    board = write(tmp_path / "board.csv", BOARD)
+    public = leaderboard_json(board, "--access", "public")
+    assert {e["benchmark"] for e in public["excluded"]} == {"mimic_bhc/mimic_bhc"}
+    assert rows_by_model(public)["A"]["benchmarks_total"] == 2
+    old = leaderboard_json(board, "--release", "1.2.0")
+    assert {e["benchmark"] for e in old["excluded"]} == {"med_qa/med_qa"}
+    assert old["release"] == "1.2.0"
+
+
+def test_intervals_come_from_instance_data_and_are_absent_without_it(tmp_path):
+    board = write(tmp_path / "board.csv", BOARD)
+    data = leaderboard_json(board)
+    assert all(s["interval"] is None for b in data["benchmarks"] for s in b["scores"])
+    assert all(r["macro_interval"] is None for r in data["rows"])
+    results = {
+        "results": {"clinreg_med_qa": {"exact_match,none": 0.5, "exact_match_stderr,none": 0.05}},
+        "n-samples": {"clinreg_med_qa": {"original": 100, "effective": 100}},
+        "model_name": "m1",
+    }
+    path = write(tmp_path / "results_1.json", json.dumps(results))
+    other = write(tmp_path / "results_2.json", json.dumps({**results, "model_name": "m2"}))
+    data = leaderboard_json(path, other)
+    interval = data["benchmarks"][0]["scores"][0]["interval"]
+    assert interval["method"] == "normal (reported stderr)"
+    assert interval["low"] == pytest.approx(0.5 - 1.959964 * 0.05, abs=1e-6)
+    assert data["rows"][0]["instances"] == 100
+
+
+def test_wilson_interval_for_zero_one_instance_scores():
+    from clinreg.results.leaderboard import score_interval
+    from clinreg.results.scores import Score
+
+    score = Score("m", "r", "m", "exact_match", 0.5, [0.0, 1.0], 100, "results", {},
+                  per_instance={"n": 100, "mean": 0.5, "sd": 0.5, "binary": True})
+    iv = score_interval(score)
+    assert iv["method"] == "wilson"
+    assert (iv["low"], iv["high"]) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+
+
+def test_every_format_renders_the_same_rows(tmp_path):
+    board = write(tmp_path / "board.csv", BOARD)
+    md = invoke("leaderboard", board, "--root", ROOT, "--format", "markdown")
+    assert md.exit_code == 0 and "| 1 | A | All benchmarks | 0.778 |" in md.output
+    csv_out = invoke("leaderboard", board, "--root", ROOT, "--format", "csv", "--by", "category")
+    lines = [line for line in csv_out.output.splitlines() if not line.startswith("# ")]
+    assert lines[0].startswith("rank,model,group,")
+    assert sum(1 for line in lines[1:] if ",clinical_note_generation," in line) == 4
+    table = invoke("leaderboard", board, "--root", ROOT)
+    assert table.exit_code == 0 and "0.778" in table.output and "missing 1" in table.output
+
+
+def test_spreadsheet_formulas_in_model_names_stay_text(tmp_path):
+    board = write(tmp_path / "board.csv", "Model,MedQA - EM\n=HYPERLINK(1),0.8\nB,0.7\n")
+    out = invoke("leaderboard", board, "--root", ROOT, "--format", "csv").output
+    assert "'=HYPERLINK(1)" in out
