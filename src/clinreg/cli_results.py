@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from clinreg.cli import EXIT_FINDINGS, EXIT_USAGE, emit, fail, load, refuse_load_errors, release_option, root_option
+from clinreg.output import to_json
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Write to FILE instead of stdout.")
@@ -57,7 +57,7 @@ def import_results(sources, root, fmt, output, force):
 
     reg, scores, reported = _collect(root, sources, fmt)
     document = results_document(reg, scores, reported)
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    text = to_json(document)
     if output is None:
         click.echo(text)
         return
@@ -65,7 +65,7 @@ def import_results(sources, root, fmt, output, force):
     summary = {"output": str(output), "scores": len(scores), "models": document["models"],
                "benchmarks": document["benchmarks"], "reported_win_rates": len(reported)}
     if fmt == "json":
-        click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        click.echo(to_json(summary))
     else:
         click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
                    f"{len(document['benchmarks'])} benchmark(s)")
@@ -106,7 +106,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force):
     data = leaderboard_data(view or load(root), scores, reported, access=tiers)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
-        text = json.dumps({"by": by, "rows": data["tables"][by], **out}, indent=2, ensure_ascii=False, allow_nan=False)
+        text = to_json({"by": by, "rows": data["tables"][by], **out})
     else:
         from clinreg.reports import leaderboard as render
 

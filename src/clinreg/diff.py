@@ -166,7 +166,7 @@ def _pair_renames(removed: dict[str, dict], added: dict[str, dict], keys) -> lis
     free = set(added)
 
     def content(record: dict) -> str:
-        return json.dumps(record, sort_keys=True, default=str)
+        return json.dumps(record, sort_keys=True, default=str, allow_nan=False)
 
     def match(key_functions) -> None:
         index: dict[Any, list[str]] = {}
