@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from clinreg.cli import main
@@ -29,7 +30,7 @@ def test_validate_json_shape_and_exit_1(tmp_path):
     root = write_tree(tmp_path, {DS: text})
     result = run("validate", "--root", str(root), "--format", "json")
     assert result.exit_code == 1
-    payload = json.loads(result.output)
+    payload = json.loads(result.output)["data"]
     [d] = [d for d in payload["diagnostics"] if d["severity"] == "error"]
     assert set(d) == {"code", "severity", "file", "line", "column", "message", "hint"}
     assert (d["code"], d["file"], d["line"]) == ("CLR104", DS, line_of(text, "tier: publc"))
@@ -69,7 +70,7 @@ def test_unknown_release_is_a_usage_error(tree):
 
 
 def test_coverage_json_fields(tree):
-    data = json.loads(run("coverage", "--root", str(tree), "--format", "json").output)
+    data = json.loads(run("coverage", "--root", str(tree), "--format", "json").output)["data"]
     assert data["release"] == "1.1.0"
     assert data["totals"] == data["totals"] | {
         "categories": 1, "subcategories": 2, "tasks": 3, "tasks_covered": 2, "tasks_drafted": 2,
@@ -81,15 +82,32 @@ def test_coverage_json_fields(tree):
 
 
 def test_coverage_release_filters_records(tree):
-    data = json.loads(run("coverage", "--root", str(tree), "--format", "json", "--release", "1.0.0").output)
+    data = json.loads(run("coverage", "--root", str(tree), "--format", "json", "--release", "1.0.0").output)["data"]
     assert data["release"] == "1.0.0"
     assert data["totals"]["datasets"] == 1 and data["totals"]["access"] == {"public": 1, "gated": 0, "private": 0}
 
 
-def test_coverage_table_fits_80_columns(tree):
-    out = run("coverage", "--root", str(tree)).output
-    assert all(len(line) <= 80 for line in out.splitlines())
-    assert "Diagnosis" in out and "2 of 3 tasks were drafted" in out
+def test_coverage_table_fits_the_width_it_is_given(tree):
+    from clinreg.coverage import coverage_data
+    from clinreg.reports.table import render_table
+    from clinreg.store import load_registry
+
+    data = coverage_data(load_registry(tree))
+    data["subcategories"][0]["name"] = "A subcategory name long enough to need wrapping on a narrow terminal screen"
+    for width in (80, 120):
+        out = render_table(data, width=width)
+        assert all(len(line) <= width for line in out.splitlines())
+        flat = " ".join(out.split())
+        assert "Of 3 tasks: 1 published" in flat and "2 drafted by clinreg" in flat
+
+
+def test_coverage_table_into_a_pipe_keeps_each_row_on_one_line(tree):
+    out = run("coverage", "--root", str(tree)).output  # CliRunner's stdout is not a terminal
+    import re
+
+    assert re.search(r"^  Diagnosis +2 +1 +1 +1/0/0", out, re.M) and re.search(r"^  Treatment +1 +", out, re.M)
+    assert all(line == line.rstrip() for line in out.splitlines())
+    assert any("Of 3 tasks: 1 published" in line and "2 drafted by clinreg" in line for line in out.splitlines())
 
 
 def test_coverage_refuses_a_tree_with_load_errors(tmp_path):
@@ -101,23 +119,23 @@ def test_coverage_refuses_a_tree_with_load_errors(tmp_path):
 
 def test_working_directory_tree_is_used(tree, monkeypatch):
     monkeypatch.chdir(tree)
-    data = json.loads(run("coverage", "--format", "json").output)
+    data = json.loads(run("coverage", "--format", "json").output)["data"]
     assert data["taxonomy"]["id"] == "mini"
 
 
 def test_embedded_registry_is_used_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    data = json.loads(run("coverage", "--format", "json").output)
+    data = json.loads(run("coverage", "--format", "json").output)["data"]
     assert data["taxonomy"]["id"] == "medhelm"
 
 
 def test_rules_and_explain():
     listing = run("rules", "--format", "json")
-    codes = [r["code"] for r in json.loads(listing.output)]
+    codes = [r["code"] for r in json.loads(listing.output)["data"]]
     assert codes == sorted(codes) and "CLR005" in codes and len(codes) == len(set(codes))
     text = run("explain", "clr005").output
     assert "Bad:" in text and "Good:" in text and "PubMedQA" in text
-    assert json.loads(run("explain", "CLR301", "--format", "json").output)["name"] == "unknown-task"
+    assert json.loads(run("explain", "CLR301", "--format", "json").output)["data"]["name"] == "unknown-task"
     missing = CliRunner().invoke(main, ["explain", "CLR999"])
     assert missing.exit_code == 2 and "no rule" in missing.output
 
@@ -130,7 +148,7 @@ def test_base_ref_requires_a_version_bump(tmp_path):
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
     changed = replace_in(GOOD_TREE[DS], "licence: {spdx: MIT}", "licence: {spdx: Apache-2.0}")
     (root / DS).write_text(changed)
-    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"]).output)
+    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"]).output)["data"]
     [d] = [d for d in payload["diagnostics"] if d["code"] == "CLR603"]
     assert (d["file"], d["line"]) == (DS, line_of(changed, "version: 1.0.0"))
     (root / DS).write_text(changed.replace("version: 1.0.0", "version: 1.0.1"))
@@ -155,3 +173,39 @@ def test_validate_and_coverage_do_not_import_heavy_libraries(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("args, kind", [
+    (["validate"], "validation"),
+    (["coverage"], "coverage"),
+    (["rules"], "rules"),
+    (["explain", "CLR301"], "rule"),
+    (["review"], "review_document"),
+    (["diff", "1.0.0", "1.1.0"], "diff"),
+])
+def test_every_json_answer_is_one_envelope(tree, args, kind):
+    from clinreg import __version__
+
+    root = [] if args[0] in ("rules", "explain") else ["--root", str(tree)]
+    result = CliRunner().invoke(main, [*args, *root, "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"clinreg", "kind", "data"}
+    assert payload["clinreg"] == __version__ and payload["kind"] == kind and payload["data"]
+
+
+@pytest.mark.parametrize("args", [
+    ["coverage", "--release", "9.9.9"],
+    ["explain", "CLR999"],
+    ["build", "qa_sett"],
+    ["diff", "nope", "1.0.0"],
+])
+def test_errors_with_format_json_are_one_json_line_on_stderr(tree, args):
+    root = [] if args[0] == "explain" else ["--root", str(tree)]
+    result = CliRunner().invoke(main, [*args, *root, "--format", "json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    error = json.loads(result.stderr)
+    assert error["kind"] == "error" and error["data"]["exit_code"] == 2 and error["data"]["message"]
+    if args[0] == "build":
+        assert "did you mean 'qa_set'?" in error["data"]["message"]

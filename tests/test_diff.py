@@ -33,7 +33,7 @@ def diff_of(tmp_path: Path, new_files: dict, old_files: dict | None = None) -> d
     new = write_tree(tmp_path / "new", new_files)
     result = run(old, new, "--format", "json")
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 def test_identical_trees_have_no_differences(tmp_path):
@@ -136,7 +136,7 @@ def test_release_versions_filter_the_current_tree(tree):
     assert "### Datasets added (1), by release" in result.output
     assert "#### Release 1.1.0 · 2025-02-01 · Second" in result.output
     assert "**Plans** `plans` · private" in result.output
-    data = json.loads(run("1.0.0", "1.1.0", "--root", tree, "--format", "json").output)
+    data = json.loads(run("1.0.0", "1.1.0", "--root", tree, "--format", "json").output)["data"]
     assert (data["old"]["kind"], data["new"]["kind"]) == ("release", "release")
     assert data["datasets_added_by_release"] == [{"version": "1.1.0", "date": "2025-02-01", "title": "Second",
                                                  "datasets": ["plans"]}]
@@ -162,19 +162,19 @@ def test_git_refs_of_the_repository_holding_the_root(tmp_path, subdir):
     git(repo, "tag", "v-second")
     result = run("HEAD~1", "v-second", "--root", root, "--format", "json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.output)["data"]
     assert (data["old"]["kind"], data["new"]["kind"]) == ("git", "git")
     assert data["new"]["commit"] == git(repo, "rev-parse", "HEAD")
     assert [d["id"] for d in data["datasets"]["added"]] == ["plans"]
     # a folder beats a release and a ref; the working tree against a commit
     result = run("HEAD~1", root, "--root", root, "--format", "json")
-    assert json.loads(result.output)["new"]["kind"] == "folder"
+    assert json.loads(result.output)["data"]["new"]["kind"] == "folder"
 
 
 def test_resolution_order_prefers_folder_then_release(tree, tmp_path, monkeypatch):
     other = write_tree(tmp_path / "1.0.0")
     monkeypatch.chdir(tmp_path)
-    data = json.loads(run("1.0.0", "1.1.0", "--root", tree, "--format", "json").output)
+    data = json.loads(run("1.0.0", "1.1.0", "--root", tree, "--format", "json").output)["data"]
     assert data["old"]["kind"] == "folder" and data["new"]["kind"] == "release"
     assert other.is_dir()
 
@@ -227,7 +227,7 @@ def _embedded_ready() -> bool:
 
 @pytest.mark.skipif(not _embedded_ready(), reason="the embedded registry has no clean releases 1.0.0 and 1.3.0 yet")
 def test_embedded_registry_lists_added_datasets_by_release():
-    data = json.loads(run("1.0.0", "1.3.0", "--format", "json", "--root", embedded_root()).output)
+    data = json.loads(run("1.0.0", "1.3.0", "--format", "json", "--root", embedded_root()).output)["data"]
     added = data["datasets"]["added"]
     assert len(added) == 6
     md = run("1.0.0", "1.3.0", "--format", "markdown", "--root", embedded_root()).output

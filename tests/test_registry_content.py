@@ -23,7 +23,7 @@ DATASET_IDS = sorted(REG.datasets)
 def coverage_json(*args: str) -> dict:
     result = CliRunner().invoke(main, ["coverage", "--root", str(ROOT), "--format", "json", *args])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 @pytest.mark.parametrize(
@@ -33,6 +33,7 @@ def coverage_json(*args: str) -> dict:
         ("1.1.0", 32, {"public": 13, "gated": 7, "private": 12}),
         ("1.2.0", 35, {"public": 14, "gated": 7, "private": 14}),
         ("1.3.0", 37, {"public": 16, "gated": 7, "private": 14}),
+        ("1.4.0", 37, {"public": 16, "gated": 7, "private": 14}),
     ],
 )
 def test_release_totals(release, datasets, access):
@@ -43,11 +44,14 @@ def test_release_totals(release, datasets, access):
 
 def test_current_totals_and_every_subcategory_covered():
     data = coverage_json()
-    assert data["release"] == "1.3.0"
+    assert data["release"] == "1.4.0"
     t = data["totals"]
     assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, 37)
     assert t["access"] == {"public": 16, "gated": 7, "private": 14}
-    assert t["tasks_drafted"] == 86 and t["tasks_sourced"] == 35 and t["tasks_awaiting_review"] == 121
+    assert t["tasks_drafted"] == 86 and t["tasks_awaiting_review"] == 121
+    assert (t["tasks_published"], t["tasks_derived"]) == (2, 33)
+    # Only one of the two published names has a dataset; every derived task was worded from a mapped benchmark.
+    assert t["tier_summary"] == "published 1/2, derived 33/33, drafted 0/86 covered"
     assert all(s["datasets"] for s in data["subcategories"])
     assert sum(s["thin"] for s in data["subcategories"]) == 15  # the paper's count of single-benchmark subcategories
 
@@ -77,10 +81,20 @@ def test_task_provenance_is_honest():
     for entry in tasks.values():
         task = entry.task
         assert task.review.status == "proposed", task.id  # no clinician has reviewed our wording yet
-        if task.provenance.kind == "source":
-            assert task.provenance.citation is not None, task.id
+        prov = task.provenance
+        if prov.kind == "published":
+            # Only the two names the public record prints are published, each quoted as printed.
+            assert prov.citation is not None and prov.quote == task.name, task.id
+        elif prov.kind == "derived":
+            mapped = {t for m in _mappings(prov.benchmarks) for t in m.tasks}
+            assert prov.citation is not None and prov.benchmarks and task.id in mapped, task.id
         else:
-            assert task.provenance.kind == "drafted" and task.provenance.note, task.id
+            assert prov.kind == "drafted" and prov.note, task.id
+    assert sum(1 for e in tasks.values() if e.task.provenance.kind == "published") == 2
+
+
+def _mappings(ids):
+    return [m for ds in REG.datasets.values() for m in ds.mappings if m.id in ids]
 
 
 @pytest.mark.parametrize("dataset_id", DATASET_IDS)

@@ -28,7 +28,7 @@ subcategories:
       - id: answer_questions
         name: Answer questions
         definition: Answer a clinical question.
-        provenance: {kind: source, citation: {text: A paper}}
+        provenance: {kind: published, quote: "A name", citation: {text: A paper}}
         review: {status: proposed}
       - id: rank_differentials
         name: Rank differentials

@@ -1,2 +1,34 @@
-"""clinreg: a versioned registry of clinical evaluation tasks and the datasets that measure them."""
+"""clinreg: a versioned registry of clinical evaluation tasks and the datasets that measure them.
+
+The library API (the CLI is a thin layer over it):
+
+- `load_registry(root=None, release=None)`: read a registry tree (default: the working directory if it holds
+  taxonomy/ and registry/, else the registry embedded in the package) into typed models.
+- `coverage_data(registry, access=None)`: the coverage matrix as plain data (what `clinreg coverage` renders).
+- `build_instances(record, ...)`: a record's instances (needs the `build` extra).
+- `export(registry, harness, output, datasets=None, ...)`: a folder for lm-eval, Inspect AI or HELM (`build` extra).
+
+They are imported on first use, so `import clinreg` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
 __version__ = "0.1.0"
+__all__ = ["__version__", "build_instances", "coverage_data", "export", "load_registry"]
+
+_API = {
+    "load_registry": "clinreg.store",
+    "coverage_data": "clinreg.coverage",
+    "build_instances": "clinreg.loaders.instances",
+    "export": "clinreg.loaders.harness",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        import importlib
+
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'clinreg' has no attribute {name!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,10 @@ release_option = click.option("--release", default=None, metavar="X", help="Show
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
-    click.echo(f"clinreg: error: {shown(message)}", err=True)
+    from clinreg.jsonout import error_line, json_requested
+
+    message = shown(message)  # paths and values in a message may hold control characters
+    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -49,7 +53,12 @@ def refuse_load_errors(reg, what: str) -> None:
     errors = [d for d in reg.diagnostics if d.severity == "error"]
     if errors:
         from clinreg.diagnostics import Report, render_text
+        from clinreg.jsonout import json_requested
 
+        if json_requested():  # stderr stays one JSON line: name the first error in it
+            first = errors[0]
+            raise fail(f"the registry has {len(errors)} error(s) that prevent {what}, first {first.file}:{first.line}: "
+                       f"{first.code} {first.message}; run `clinreg validate`", EXIT_FINDINGS)
         click.echo(render_text(Report(errors, len(reg.files))), err=True)
         raise fail(f"the registry has errors that prevent {what}; run `clinreg validate`", EXIT_FINDINGS)
 
@@ -124,8 +133,9 @@ def main() -> None:
 @click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
+@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(root, release, base, fmt, show_info, paths):
+def validate(root, release, base, fmt, show_info, strict, paths):
     """Check every registry file; report all problems at file:line:col with a rule code.
 
     With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
@@ -147,10 +157,21 @@ def validate(root, release, base, fmt, show_info, paths):
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
     report = run_rules(reg, base=base)
+    if strict:
+        import dataclasses
+
+        from clinreg.rules.review import STRICT_CODES
+
+        report.diagnostics = [dataclasses.replace(d, severity="error") if d.code in STRICT_CODES else d
+                              for d in report.diagnostics]
     if wanted is not None:
         report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
     if fmt == "text":
         click.echo(RENDERERS["text"](report, show_info=show_info))
+    elif fmt == "json":
+        from clinreg.jsonout import wrap
+
+        click.echo(wrap("validation", RENDERERS["json"](report)))
     else:
         click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
@@ -207,15 +228,29 @@ def coverage(root, release, by, fmt, access, output, force):
     reg, tiers = _coverage_inputs(root, release, access)
     data = coverage_data(reg, access=tiers)
     if fmt == "json":
-        text = to_json(data)
+        from clinreg.jsonout import dumps
+
+        text = dumps("coverage", data)
     elif fmt == "table":
         from clinreg.reports.table import render_table
 
-        text = render_table(data, by=by, color=output is None and sys.stdout.isatty())
+        terminal = output is None and sys.stdout.isatty()
+        # A terminal gets its own width; a pipe or a file gets unwrapped lines that grep and cut can read.
+        width = shutil.get_terminal_size().columns if terminal else None
+        text = render_table(data, by=by, width=width, color=terminal)
     else:
         from clinreg.reports import formats
 
         text = formats.render(fmt, data, by=by)
+    if fmt == "csv" and output is not None:  # the table stays plain CSV; its metadata goes beside it
+        from clinreg.reports.csvout import render_coverage_csv_metadata
+
+        sidecar = output.with_name(output.name + ".meta.json")
+        if sidecar.exists() and not force:
+            raise fail(f"{sidecar} exists; refusing to overwrite it (use --force)")
+        emit(text, output, force=force)
+        emit(render_coverage_csv_metadata(data, by), sidecar, force=True)
+        return
     emit(text, output, force=force)
 
 
@@ -228,8 +263,10 @@ def list_rules(fmt):
 
     rules = sorted(RULES.values(), key=lambda r: r.code)
     if fmt == "json":
-        click.echo(to_json([{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
-                                "title": r.title} for r in rules], indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("rules", [{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+                                    "title": r.title} for r in rules]))
         return
     for r in rules:
         click.echo(f"{r.code}  {r.severity:<7}  {r.name:<30} {r.title}")
@@ -247,8 +284,10 @@ def explain(code, fmt):
     if rule is None:
         raise fail(f"no rule {code!r}; `clinreg rules` lists them")
     if fmt == "json":
-        click.echo(to_json({"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
-                               "title": rule.title, "explanation": rule.explanation}, indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("rule", {"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
+                                  "title": rule.title, "explanation": rule.explanation}))
         return
     click.echo(f"{rule.code} {rule.name} ({rule.severity}, {rule.family})\n{rule.title}\n\n{rule.explanation}")
 
@@ -269,7 +308,9 @@ def schema_export(out_dir, check, fmt):
     if check:
         drift = schema_drift(out_dir)
         if fmt == "json":
-            click.echo(to_json({"drift": drift, "fix": FIX_COMMAND if drift else None}, indent=None))
+            from clinreg.jsonout import dumps
+
+            click.echo(dumps("schema_check", {"drift": drift, "fix": FIX_COMMAND if drift else None}))
         elif drift:
             click.echo(f"out of date: {', '.join(drift)}; run `{FIX_COMMAND}`")
         else:
@@ -280,17 +321,19 @@ def schema_export(out_dir, check, fmt):
     except OSError as exc:
         raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}")
     if fmt == "json":
-        click.echo(to_json({"written": [str(p) for p in written]}, indent=None))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("schema_export", {"written": [str(p) for p in written]}))
     else:
         click.echo("\n".join(f"wrote {p}" for p in written) or "schemas are up to date")
 
 
 def _register_commands() -> None:
     """Commands that live in their own modules; each keeps its heavy imports inside its functions."""
-    from clinreg import cli_build, cli_reports, cli_workflow
+    from clinreg import cli_build, cli_export, cli_reports, cli_workflow
 
-    for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_reports.review, cli_reports.diff,
-                    cli_workflow.new, cli_workflow.issue_form):
+    for command in (cli_build.build, cli_build.check_data, cli_build.lock, cli_export.export, cli_reports.review,
+                    cli_reports.diff, cli_workflow.new, cli_workflow.issue_form):
         main.add_command(command)
     for command in cli_workflow.review_commands:
         cli_reports.review.add_command(command)

@@ -30,8 +30,21 @@ bad_label_option = click.option(
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
-    click.echo(f"clinreg: error: {shown(message)}", err=True)
+    from clinreg.jsonout import error_line, json_requested
+
+    message = shown(message)  # paths and values in a message may hold control characters
+    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
+
+
+def need_build_extra(command: str) -> None:
+    """Reading data needs datasets and pyarrow, which only the `build` extra installs: say so in one line."""
+    import importlib.util
+
+    missing = [name for name in ("datasets", "pyarrow") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise fail(f"`clinreg {command}` reads data and needs the build extra ({' and '.join(missing)} not installed): "
+                   "pip install 'clinreg[build]'")
 
 
 def _registry(root: Path | None):
@@ -49,6 +62,11 @@ def _record(reg, dataset: str):
         return reg.datasets[dataset]
     if any(f.kind == "dataset" and Path(f.rel).stem == dataset for f in reg.files):
         raise fail(f"{dataset}: the record does not validate; run `clinreg validate`")
+    import difflib
+
+    close = difflib.get_close_matches(dataset, list(reg.datasets), n=1, cutoff=0.6)
+    if close:
+        raise fail(f"no dataset {dataset!r} in {reg.root}; did you mean {close[0]!r}?")
     raise fail(f"no dataset {dataset!r} in {reg.root} (known: {', '.join(sorted(reg.datasets)) or 'none'})")
 
 
@@ -63,6 +81,11 @@ def _guard(what: str) -> Iterator[None]:
         raise
     except BuildError as err:
         raise fail(str(err), err.exit_code) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, with the exit code of a process killed by SIGPIPE.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise click.exceptions.Exit(141) from None
     except OSError as err:
         raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
     except Exception as err:
@@ -115,18 +138,21 @@ def _quiet_datasets() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @click.option("--streaming", is_flag=True, help="Read batch by batch, keeping memory bounded.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "parquet", "hf"]), default="jsonl", show_default=True,
-              help="jsonl: one instance per line; json: one array; parquet and hf need -o.")
+              help="jsonl: one instance per line; json: one array; parquet: a folder of shards; hf: a saved DatasetDict folder. parquet and hf need -o.")
+@click.option("--shard-rows", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
+              help="--format parquet: at most N instances per shard file.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
 @bad_label_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
 @click.option("--force", is_flag=True, help="Replace an existing output file or folder.")
 @root_option
-def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output, on_bad_label, quiet, force, root):
+def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_rows, output, on_bad_label, quiet, force, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
+    need_build_extra("build")
     if fmt in ("parquet", "hf") and output is None:
         raise fail(f"--format {fmt} needs -o PATH")
     if output is not None and str(output) != "-":
-        _check_output(output, folder=fmt == "hf", force=force)
+        _check_output(output, folder=fmt in ("hf", "parquet"), force=force)
     reg = _registry(root)
     record = _record(reg, dataset)
     with _guard(dataset):
@@ -137,15 +163,20 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, output
         select_mappings(record, mapping, split)
         location = locate(record, data_dir, reg.root)
 
-        from clinreg.loaders.export import write_instances
+        from clinreg.loaders.export import record_info, write_instances
         from clinreg.loaders.instances import BuildReport, instance_batches
+        from clinreg.loaders.provenance import stamped
 
         _quiet_datasets()
         report = BuildReport()
         with _progress(quiet) as bar:
             batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
                                        root=reg.root, report=report, progress=bar, location=location)
-            count = write_instances(batches, fmt, output)
+            count = write_instances(stamped(batches, reg, location), fmt, output, shard_rows=shard_rows,
+                                    info=record_info(record))
+    if not quiet:
+        for line in location.notices:
+            click.echo(f"clinreg: {line}", err=True)
     for tally in report.tallies:
         for line in tally.notices():
             if not quiet or "outside the scheme" in line:
@@ -161,7 +192,7 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
     if not force:
         raise fail(f"{output} exists; refusing to overwrite it (use --force)")
     if folder and not output.is_dir():
-        raise fail(f"{output} exists and is not a folder; --format hf writes a folder")
+        raise fail(f"{output} exists and is not a folder; --format hf and parquet write a folder")
     if not folder and not output.is_file():
         raise fail(f"{output} exists and is not a regular file")
 
@@ -176,6 +207,7 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
 @root_option
 def check_data(dataset, data_dir, rows, fmt, root):
     """Check a local copy against its record: splits, columns, template variables and sampled labels."""
+    need_build_extra("check-data")
     from clinreg.diagnostics import RENDERERS, Report
 
     reg = _registry(root)
@@ -192,7 +224,12 @@ def check_data(dataset, data_dir, rows, fmt, root):
             dropped = f", {entry['dropped']} dropped by filters" if entry["dropped"] else ""
             click.echo(f"{dataset}/{entry['mapping']}: split {entry['split']!r}: {entry['rows']} row(s) checked, "
                        f"{entry['labelled']} labelled, {entry['unlabelled']} unlabelled{dropped}", err=True)
-    click.echo(RENDERERS[fmt](report))
+    if fmt == "json":
+        from clinreg.jsonout import wrap
+
+        click.echo(wrap("validation", RENDERERS["json"](report)))
+    else:
+        click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
 
 
@@ -207,8 +244,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
 @root_option
 def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     """Record, per mapping, the source revision or mirror hash and the sha256 of its instances."""
-    import json
-
+    need_build_extra("lock")
     reg = _registry(root)
     path = output or reg.root / LOCK_FILE
     if data_dir is not None and not Path(data_dir).is_dir():
@@ -218,10 +254,13 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
 
         _quiet_datasets()
         old = locking.read_lock(path) if check else None
-        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root)
+        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root,
+                                     registry=reg)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
-            click.echo(to_json(outcome.to_dict()) if fmt == "json" else shown(outcome.render(path), keep="\n"))
+            from clinreg.jsonout import dumps
+
+            click.echo(dumps("lock_check", outcome.to_dict()) if fmt == "json" else outcome.render(path))
             if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
                 click.echo("clinreg: error: no mapping could be built, so nothing was checked; pass --data-dir DIR",
                            err=True)
@@ -229,6 +268,8 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
             raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
         locking.write_lock(path, fresh)
     if fmt == "json":
-        click.echo(to_json({"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}, indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("lock", {"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}))
     else:
         click.echo(locking.render_summary(fresh, path))

@@ -26,7 +26,9 @@ def _collect(root, sources, fmt):
     if findings.errors:
         report = Report(findings.diagnostics, len(sources))
         if fmt == "json":
-            click.echo(render_json(report))
+            from clinreg.jsonout import wrap
+
+            click.echo(wrap("validation", render_json(report)))
         else:
             click.echo(render_text(report), err=True)
         raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
@@ -65,7 +67,9 @@ def import_results(sources, root, fmt, output, force):
     summary = {"output": str(output), "scores": len(scores), "models": document["models"],
                "benchmarks": document["benchmarks"], "reported_win_rates": len(reported)}
     if fmt == "json":
-        click.echo(to_json(summary))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("results_import", summary))
     else:
         click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
                    f"{len(document['benchmarks'])} benchmark(s)")
@@ -106,7 +110,9 @@ def leaderboard(sources, root, release, by, access, fmt, output, force):
     data = leaderboard_data(view or load(root), scores, reported, access=tiers)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
-        text = to_json({"by": by, "rows": data["tables"][by], **out})
+        from clinreg.jsonout import envelope
+
+        text = to_json(envelope("leaderboard", {"by": by, "rows": data["tables"][by], **out}))
     else:
         from clinreg.reports import leaderboard as render
 

@@ -23,7 +23,10 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
-    click.echo(f"clinreg: error: {shown(message)}", err=True)
+    from clinreg.jsonout import error_line, json_requested
+
+    message = shown(message)  # paths and values in a message may hold control characters
+    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -138,8 +141,10 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
     todo, problems = _new_file_findings(reg.root, rel)
     if fmt == "json":
-        click.echo(to_json({"path": rel, "id": dataset_id, "todo_fields": todo, "guesses": guess.reasons if guess else [],
-                               "problems": problems}, indent=2))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "todo_fields": todo,
+                                         "guesses": guess.reasons if guess else [], "problems": problems}))
     else:
         click.echo(f"wrote {rel}")
         if card is not None and not card.columns:
@@ -201,20 +206,26 @@ def issue_form(root, output, check, fmt):
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)
         if fmt == "json":
-            click.echo(to_json({"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}, indent=None))
+            from clinreg.jsonout import dumps
+
+            click.echo(dumps("issue_form_check", {"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
         elif stale:
             click.echo(f"{path} is out of date with the taxonomy; run `{FIX_COMMAND}`")
         else:
             click.echo(f"{path} is up to date")
         raise click.exceptions.Exit(EXIT_FINDINGS if stale else EXIT_OK)
     if output is None:
-        click.echo(to_json({"form": text}, indent=None) if fmt == "json" else text, nl=fmt == "json")
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("issue_form", {"form": text}) if fmt == "json" else text, nl=fmt == "json")
         return
     try:
         atomic_write_text(output, text)
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
-    click.echo(to_json({"written": str(output)}, indent=None) if fmt == "json" else f"wrote {output}")
+    from clinreg.jsonout import dumps
+
+    click.echo(dumps("issue_form", {"written": str(output)}) if fmt == "json" else f"wrote {output}")
 
 
 # --------------------------------------------------------------------------------------------- review decisions
@@ -252,7 +263,9 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
         except OSError as exc:
             raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
         if fmt == "json":
-            click.echo(to_json(result.to_dict()))
+            from clinreg.jsonout import dumps
+
+            click.echo(dumps("review_decision", result.to_dict()))
         else:
             verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
             click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {shown(result.reviewer['name'])} "

@@ -44,18 +44,34 @@ class Citation(Strict):
 
 
 class Provenance(Strict):
-    kind: Literal["source", "drafted"] = Field(
+    kind: Literal["published", "derived", "drafted"] = Field(
         description=(
-            "`source` when the item is named or described in a public source (give the `citation`); "
-            "`drafted` when the clinreg maintainers wrote it to fill a gap in the public record. Drafted "
-            "items must stay `review.status: proposed` until a clinician approves them."
+            "`published` when a public source names the task (quote the name in `quote`, cite the source); "
+            "`derived` when the clinreg maintainers worded the task from a benchmark's description (list the "
+            "benchmarks in `benchmarks` and cite where the description is published); `drafted` when the "
+            "maintainers wrote it to fill a gap in the public record. Derived and drafted wording is ours, "
+            "and needs the same clinical scrutiny."
         )
     )
-    citation: Citation | None = Field(None, description="Where the item comes from. Required when `kind: source`.")
+    citation: Citation | None = Field(None, description="Where the item comes from. Required for `published` and `derived`.")
+    quote: str | None = Field(None, description="For `published`: the task's name exactly as the source writes it.")
+    benchmarks: list[Id] = Field(
+        default_factory=list,
+        description="For `derived`: the ids of the benchmarks (dataset mappings) whose description the wording follows.",
+    )
     note: str | None = Field(None, description="How the item was derived from the source, or why it was drafted.")
 
 
+class ReviewedContent(Strict):
+    name: str = Field(description="The name as the reviewer read it.")
+    definition: str = Field(description="The definition as the reviewer read it.")
+    example: str | None = Field(None, description="The example as the reviewer read it (tasks only).")
+    placement: str | None = Field(None, description="The subcategory id of a task, or the category id of a subcategory.")
+
+
 class Reviewer(Strict):
+    """One decision in the item's review history. Written by `clinreg review`, never by hand."""
+
     name: NonEmpty = Field(description="The reviewer's name as they want it shown.")
     orcid: str | None = Field(None, description="ORCID iD, e.g. `0000-0002-1825-0097`.")
     date: dt.date | None = Field(None, description="The date of this reviewer's decision (YYYY-MM-DD).")
@@ -63,22 +79,32 @@ class Reviewer(Strict):
         None, description="What this reviewer decided."
     )
     note: str | None = Field(None, description="The reviewer's comment.")
+    content_hash: str | None = Field(
+        None, description="sha256 of the name, definition, example and placement this decision covers."
+    )
+    reviewed: ReviewedContent | None = Field(
+        None, description="The wording this decision covers, so that a later change can be shown old beside new."
+    )
 
 
 class Review(Strict):
     status: Literal["proposed", "approved", "rejected", "changes_requested"] = Field(
         description=(
-            "`proposed` until a clinician has reviewed the item. Set by `clinreg review approve|reject|"
-            "request-changes`, not by hand."
+            "`proposed` until a clinician has reviewed the item, then the latest decision. Set by `clinreg "
+            "review approve|reject|request-changes|import`, not by hand. Reports derive the item's state "
+            "(approved, stale, changes requested, revised, rejected, conflicting) from `reviewers`."
         )
     )
-    reviewers: list[Reviewer] = Field(default_factory=list, description="Everyone who reviewed the item, oldest first.")
+    reviewers: list[Reviewer] = Field(
+        default_factory=list,
+        description="The history of decisions, oldest first. Each reviewer's latest decision counts while it covers the current content.",
+    )
     date: dt.date | None = Field(None, description="Date of the latest review decision.")
     content_hash: str | None = Field(
         None,
         description=(
-            "sha256 of the item's reviewed content (name and definition) at the time of the decision. "
-            "`validate` reports the item as stale (CLR801) when the content no longer matches."
+            "sha256 of the item's reviewed content (name, definition, example and placement) at the latest "
+            "decision. `validate` reports an approval as stale (CLR801) when the content no longer matches."
         ),
     )
 

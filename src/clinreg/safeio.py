@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
@@ -29,17 +31,20 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
         raise RefusedOverwrite(f"{target} exists and is not a regular file; refusing to replace it")
     target.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
-    fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=target.parent)
+    # A short prefix: the temporary name must fit in 255 bytes even when the target's own name nearly does.
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, mode, **({} if binary else {"encoding": encoding, "newline": ""})) as handle:
-            # mkstemp makes the file 0600; give it the mode a plain open() would: the old file's, or 0666 minus umask.
-            os.fchmod(handle.fileno(), _mode_for(target))
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        if not overwrite and target.exists():
-            raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
-        os.replace(tmp_name, target)
+        with _signals_raise():
+            with os.fdopen(fd, mode, **({} if binary else {"encoding": encoding, "newline": ""})) as handle:
+                # mkstemp makes the file 0600; give it the mode a plain open() would: the old file's, or 0666 minus umask.
+                os.fchmod(handle.fileno(), _mode_for(target))
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+            if overwrite:
+                os.replace(tmp_name, target)
+            else:
+                _link_new(tmp_name, target)
     except BaseException:
         try:
             os.unlink(tmp_name)
@@ -49,16 +54,81 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
     _fsync_folder(target.parent)
 
 
-# A file name may be up to 255 bytes (NAME_MAX); the temporary name adds a dot, a random part and `.tmp`.
-_MAX_TEMP_STEM_BYTES = 200
+def _link_new(tmp_name: str, target: Path) -> None:
+    """Put the file in place only if nothing is there: a hard link fails when the name exists, so two runs
+    creating the same file cannot both succeed (a check followed by a rename could)."""
+    try:
+        os.link(tmp_name, target)
+    except FileExistsError:
+        raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
+    except OSError:  # a file system without hard links: fall back to check-then-rename
+        if target.exists():
+            raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
+        os.replace(tmp_name, target)
+        return
+    os.unlink(tmp_name)
 
 
-def _temp_prefix(name: str) -> str:
-    """`.<name>.`, with `name` cut so that the temporary name fits wherever the target's name fits."""
-    raw = name.encode("utf-8", errors="surrogateescape")
-    if len(raw) > _MAX_TEMP_STEM_BYTES:
-        name = raw[:_MAX_TEMP_STEM_BYTES].decode("utf-8", errors="ignore")
-    return f".{name}."
+class _Terminated(BaseException):
+    """SIGTERM (or SIGHUP) during a write: unwinds like KeyboardInterrupt so the temporary file is removed."""
+
+
+@contextmanager
+def _signals_raise() -> Iterator[None]:
+    """While a temporary file exists, turn SIGTERM/SIGHUP into an exception (SIGINT already is one), so the
+    cleanup in `atomic_open` runs; the process then exits with the usual 128+signal status."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def handler(signum, frame):
+        received.append(signum)
+        raise _Terminated(signum)
+
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, handler)
+        except (ValueError, OSError):
+            pass
+    try:
+        yield
+    except _Terminated:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+        old.clear()
+        raise SystemExit(128 + received[0]) if received else SystemExit(143)
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike) -> Iterator[None]:
+    """Hold an exclusive advisory lock (flock) on the file at `path` for the block.
+
+    Writers replace files by rename, so a process may lock the old inode just as another swaps in a new one.
+    After locking, check that the locked file is still the one at `path`, and lock again if not; every
+    registry writer takes this lock, so under it a read-modify-write cannot lose another's update.
+    """
+    import fcntl
+
+    while True:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held, now = os.fstat(fd), os.stat(path)
+        except BaseException:
+            os.close(fd)
+            raise
+        if (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino):
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -7,13 +7,14 @@ import datetime as dt
 import difflib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from clinreg.hashing import review_hash
-from clinreg.model import Category
-from clinreg.safeio import atomic_write_bytes
+from clinreg.model import Category, Review, Subcategory, Task
+from clinreg.reviewstate import derive_state, item_content, item_hash
+from clinreg.safeio import atomic_write_bytes, file_lock
 from clinreg.scaffold import yaml_scalar
 from clinreg.store import Registry, SourceFile
 from clinreg.yamlsrc import parse_yaml
@@ -21,7 +22,6 @@ from clinreg.yamlsrc import parse_yaml
 DECISIONS = ("approved", "rejected", "changes_requested")
 ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
 _REVIEW_ORDER = ("status", "reviewers", "date", "content_hash")
-_REVIEWER_ORDER = ("name", "orcid", "date", "decision", "note")
 
 
 class SignOffError(ValueError):
@@ -47,9 +47,11 @@ class SignOff:
     date: dt.date
     content_hash: str
     reviewers: int
+    state: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"item": self.id, "kind": self.kind, "file": self.file, "line": self.line, "status": self.status,
+                "state": self.state,
                 "reviewer": {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in self.reviewer.items()},
                 "date": self.date.isoformat(), "content_hash": self.content_hash, "reviewers": self.reviewers}
 
@@ -80,9 +82,47 @@ def find_item(reg: Registry, item_id: str, kind: str | None = None) -> ReviewTar
     raise SignOffError(message)
 
 
+class StaleDecision(SignOffError):
+    """The decision was made on content that has changed since: it is refused, and nothing is written for it."""
+
+
+def resolve_in_tree(path: Path, root: Path) -> Path:
+    """The real file behind `path`. A link is followed (so the link stays a link and its target is updated)
+    only when the target is a regular file inside the registry root; anything else is refused."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise SignOffError(f"{path}: a broken or looping link; nothing was written")
+    if not real.is_relative_to(root.resolve()):
+        raise SignOffError(f"{path}: a link to {real}, outside the registry root; refusing to write through it")
+    if not real.is_file():
+        raise SignOffError(f"{path}: not a regular file; refusing to write it")
+    return real
+
+
+def _locate(data: Any, kind: str, item_id: str) -> tuple[tuple, str]:
+    """The item's path in freshly read category data, and its placement (subcategory or category id)."""
+    subs = data.get("subcategories") if isinstance(data, dict) else None
+    for i, sub in enumerate(subs if isinstance(subs, list) else []):
+        if not isinstance(sub, dict):
+            continue
+        if kind == "subcategory" and sub.get("id") == item_id:
+            return ("subcategories", i), str(data.get("id"))
+        for j, task in enumerate(sub.get("tasks") or []):
+            if kind == "task" and isinstance(task, dict) and task.get("id") == item_id:
+                return ("subcategories", i, "tasks", j), str(sub.get("id"))
+    raise SignOffError(f"{kind} {item_id!r} is no longer in the file; run the command again")
+
+
 def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid: str | None = None,
-             note: str | None = None, today: dt.date | None = None, kind: str | None = None) -> SignOff:
-    """Record `decision` on the item and write its file atomically. Only the item's review block changes."""
+             note: str | None = None, today: dt.date | None = None, kind: str | None = None,
+             expected_hash: str | None = None) -> SignOff:
+    """Record `decision` on the item and write its file atomically. Only the item's review block changes.
+
+    The file is locked and read afresh, and the decision is applied to what is there now, so concurrent
+    writers never lose each other's updates. With `expected_hash` (a decision made on a form or spreadsheet)
+    the decision is refused with StaleDecision when the item's content no longer has that hash.
+    """
     if decision not in DECISIONS:
         raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
     name = " ".join((reviewer or "").split())
@@ -92,33 +132,68 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
         raise SignOffError(f"--orcid {orcid!r} is not an ORCID iD such as 0000-0002-1825-0097")
     today = today or dt.date.today()
     target = find_item(reg, item_id, kind)
-    digest = review_hash(target.item.name, target.item.definition)
-    entry: dict[str, Any] = {"name": name}
-    if orcid:
-        entry["orcid"] = orcid.strip()
-    entry.update({"date": today, "decision": decision})
-    if note and note.strip():
-        entry["note"] = note.strip()
+    real = resolve_in_tree(target.file.path, reg.root)
+    with file_lock(real):
+        raw = real.read_bytes()
+        bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
+        try:
+            text = raw[len(bom):].decode("utf-8")
+        except UnicodeDecodeError:
+            raise SignOffError(f"{target.file.rel}: not UTF-8 text; nothing was written")
+        doc = parse_yaml(raw[len(bom):])
+        if doc.problems:
+            p = doc.problems[0]
+            raise SignOffError(f"{target.file.rel}:{p.line}:{p.column}: {p.message}; nothing was written")
+        data = doc.data
+        path, placement = _locate(data, target.kind, item_id)
+        item_data = _get(data, path)
+        try:
+            item = (Task if target.kind == "task" else Subcategory).model_validate(item_data)
+        except Exception:
+            raise SignOffError(f"{target.file.rel}: {target.kind} {item_id!r} does not validate; run `clinreg validate`")
+        digest = item_hash(target.kind, item, placement)
+        if expected_hash is not None and expected_hash != digest:
+            raise StaleDecision(f"{target.kind} {item_id!r} changed since the decision was made (decided on "
+                                f"{expected_hash.split(':')[-1][:12]}, now {digest.split(':')[-1][:12]}); its decision "
+                                "was not recorded: review the current wording again")
+        entry: dict[str, Any] = {"name": name}
+        if orcid:
+            entry["orcid"] = orcid.strip()
+        entry.update({"date": today, "decision": decision})
+        if note and note.strip():
+            entry["note"] = note.strip()
+        entry["content_hash"] = digest
+        entry["reviewed"] = item_content(target.kind, item, placement)
 
-    raw = target.file.path.read_bytes()
-    bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
-    text = raw[len(bom):].decode("utf-8")
-    data = target.file.doc.data
-    item_data = _get(data, target.path)
-    old_review = item_data.get("review") or {}
-    review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
-    review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
-    review["status"] = decision
-    review["reviewers"] = list(review.get("reviewers") or []) + [entry]
-    review["date"] = today
-    review["content_hash"] = digest
-    review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
+        old_review = item_data.get("review") or {}
+        review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
+        review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
+        review["status"] = decision
+        review["reviewers"] = list(review.get("reviewers") or []) + [entry]
+        review["date"] = today
+        review["content_hash"] = digest
+        review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
 
-    new_text = splice_review(text, target.path, review)
-    _verify(new_text, data, target.path, review, target.file.rel)
-    atomic_write_bytes(target.file.path, bom + new_text.encode("utf-8"))
-    line, _ = target.file.where(*target.path)
-    return SignOff(target.kind, target.item.id, target.file.rel, line, decision, entry, today, digest, len(review["reviewers"]))
+        new_text = splice_review(text, path, review)
+        _verify(new_text, data, path, review, target.file.rel)
+        # Compare-and-swap: every writer holds the lock, but an editor or a script may not. Replace the file
+        # only if it still holds what was read; otherwise say so rather than report a write that was lost.
+        if real.read_bytes() != raw:
+            raise SignOffError(f"{target.file.rel} changed while the decision was being written (by a program that "
+                               "does not take clinreg's lock); nothing was written, run the command again")
+        atomic_write_bytes(real, bom + new_text.encode("utf-8"))
+    line = new_text.count("\n", 0, _line_offset(new_text, path)) + 1
+    state = derive_state(Review.model_validate(review), digest).state
+    return SignOff(target.kind, target.item.id, target.file.rel, line, decision, entry, today, digest,
+                   len(review["reviewers"]), state)
+
+
+def _line_offset(text: str, path: tuple) -> int:
+    loader = yaml.SafeLoader(text)
+    try:
+        return _node_at(loader.get_single_node(), path).start_mark.index
+    finally:
+        loader.dispose()
 
 
 def _get(data: Any, path: tuple) -> Any:

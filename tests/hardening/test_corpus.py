@@ -77,7 +77,7 @@ def test_corpus_file(entry, tmp_path):
 
     assert_no_traceback(result)
     assert result.returncode == entry["exit"], result.stdout[-2000:] + result.stderr[-2000:]
-    report = json.loads(result.stdout)
+    report = json.loads(result.stdout)["data"]
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
     if entry["code"] is None:
         assert errors == []

@@ -37,7 +37,7 @@ def test_validate_output_cannot_be_forged(tmp_path, fmt):
     assert "\x1b" not in out and "\r" not in out
     lines = out.splitlines()
     if fmt == "json":
-        report = json.loads(out)
+        report = json.loads(out)["data"]
         assert any(d["code"] == "CLR601" for d in report["diagnostics"])
         for d in report["diagnostics"]:
             assert d["message"].isprintable() and d["file"].isprintable()

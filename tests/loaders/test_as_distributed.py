@@ -90,7 +90,7 @@ def raw_text(folder: Path) -> str:
 
 
 def _gold(instance) -> str | None:
-    return instance.answer if instance.answer is not None else (instance.references[0] if instance.references else None)
+    return instance.answer if instance.answer is not None else instance.gold.value
 
 
 def _same_gold(record, instance, expected) -> bool:
@@ -120,11 +120,11 @@ def test_record_builds_from_its_files_as_distributed(registry, tmp_path, record_
     if record_id in PARAM_COLUMN:
         # The expectations are for one HELM run; keep our instances of that run's value.
         param, column = PARAM_COLUMN[record_id]
-        built = [i for i in built if i.metadata[column] == expected["params"][param]]
+        built = [i for i in built if i.context[column] == expected["params"][param]]
     if "configs" in expected:
         # One HELM run per value: compare our instances of each value, in order, with that run's instances.
         column = CONFIG_COLUMN[record_id]
-        built = sorted(built, key=lambda i: list(expected["configs"]).index(i.metadata[column]))
+        built = sorted(built, key=lambda i: list(expected["configs"]).index(i.context[column]))
         want = [i for value in expected["configs"] for h in helm_splits for i in expected["configs"][value].get(h, [])]
     assert len(built) == len(want), f"{record_id}: built {len(built)} instances, HELM builds {len(want)}"
     data = raw_text(folder)
@@ -132,10 +132,10 @@ def test_record_builds_from_its_files_as_distributed(registry, tmp_path, record_
         assert _same_gold(record, got, exp["gold"]), f"{record_id} {got.id}: gold {_gold(got)!r}, expected {exp['gold']!r}"
         assert got.input.strip(), f"{record_id} {got.id}: empty input"
         for text in exp.get("input_must_not_contain", []):
-            assert text not in got.input, f"{record_id} {got.id}: input holds {text[:60]!r}"
+            assert text not in got.prompt, f"{record_id} {got.id}: prompt holds {text[:60]!r}"
         for text in exp.get("input_must_contain", []):
             if text in data:  # a string of the data, not of HELM's prompt wording
-                assert text in got.input, f"{record_id} {got.id}: input lacks {text[:60]!r}"
+                assert text in got.prompt, f"{record_id} {got.id}: prompt lacks {text[:60]!r}"
     dropped = sum(expected.get("dropped", {}).get(h, 0) for h in helm_splits)
     counted = sum(sum(t.dropped.values()) + t.skipped + t.unlabeled for t in report.tallies)
     per_row = max(1, max(len(m.variants) for m in record.mappings))

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from loader_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli_build import build, check_data, lock
 
-KEYS = {"id", "dataset", "mapping", "tasks", "split", "input", "choices", "answer", "references", "metadata", "source_index"}
+KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "input", "choices", "answer", "gold", "references",
+        "context", "provenance", "source_index"}
 MCQ = {
     "input_template": "{{ question }}",
     "choices": {"columns": ["opa", "opb"]},
@@ -49,24 +50,30 @@ def test_build_jsonl_to_stdout(setup):
     result = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet")
     assert result.exit_code == 0, result.output
     rows = _lines(result.stdout)
-    assert len(rows) == 30 and KEYS <= set(rows[0])
-    assert rows[3]["answer"] == "B" and rows[3]["choices"] == ["x", "y"] and rows[3]["metadata"] == {"qid": 3}
+    assert len(rows) == 30 and KEYS == set(rows[0])
+    assert rows[3]["answer"] == "B" and rows[3]["choices"] == ["x", "y"] and rows[3]["context"] == {"qid": 3}
+    assert rows[3]["gold"] == {"kind": "choice", "letter": "B", "index": 1, "value": "y", "lower": None, "upper": None}
     assert rows[0]["id"] == "fixture/fixture/test/0"
 
 
 def test_build_formats_agree(setup, tmp_path):
     root, data = setup
     assert run(build, "fixture", "--root", root, "--data-dir", data, "-o", tmp_path / "i.jsonl").exit_code == 0
-    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "parquet", "-o", tmp_path / "i.parquet").exit_code == 0
+    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "parquet", "-o", tmp_path / "pq").exit_code == 0
     assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o", tmp_path / "hf").exit_code == 0
     lines = _lines((tmp_path / "i.jsonl").read_text())
-    table = pq.read_table(tmp_path / "i.parquet").to_pylist()
+    import pyarrow.dataset as ds
+
+    table = ds.dataset(tmp_path / "pq", format="parquet").to_table().to_pylist()
     assert [r["id"] for r in table] == [r["id"] for r in lines]
-    assert json.loads(table[5]["metadata"]) == lines[5]["metadata"]
+    assert json.loads(table[5]["context"]) == lines[5]["context"]
+    assert table[5]["gold"] == lines[5]["gold"] and table[5]["provenance"] == lines[5]["provenance"]
     import datasets
 
     saved = datasets.load_from_disk(str(tmp_path / "hf"))
-    assert saved[5]["metadata"] == {"qid": 5} and saved[5]["answer"] == lines[5]["answer"]
+    assert list(saved) == ["test"]
+    row = saved["test"][5]
+    assert json.loads(row["context"]) == {"qid": 5} and row["answer"] == lines[5]["answer"] and row["gold"] == lines[5]["gold"]
 
 
 def test_build_json_array_equals_the_jsonl_lines(setup, tmp_path):
@@ -151,7 +158,7 @@ def test_check_data_clean_and_corrupted(tmp_path):
     hub_folder(data, "owner/fixture", {"test": _rows(10, cop=lambda i: 5 if i == 4 else 1)})
     broken = run(check_data, "fixture", "--root", root, "--data-dir", data, "--format", "json")
     assert broken.exit_code == 1
-    (diag,) = json.loads(broken.stdout)["diagnostics"]
+    (diag,) = json.loads(broken.stdout)["data"]["diagnostics"]
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
     assert diag["code"] == "CLR904" and diag["file"] == "registry/datasets/fixture.yaml"
     assert "column: cop" in text[diag["line"] - 1] and "row 4" in diag["message"]
@@ -192,7 +199,7 @@ def test_lock_and_check_drift(tmp_path):
     assert drifted.exit_code == 1 and "drift: fixture/fixture" in drifted.stdout and "instances_sha256" in drifted.stdout
     unchecked = run(lock, "--check", "--root", root, "-o", lock_file, "--format", "json")
     # nothing could be built without the mirror: the check names what it skipped, and does not pass
-    assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["unchecked"]
+    assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["data"]["unchecked"]
 
 
 def test_lock_hash_is_the_sha256_of_the_jsonl_build(setup, tmp_path):

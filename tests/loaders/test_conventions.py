@@ -24,7 +24,9 @@ def test_letter_with_struct_options(tmp_path):
     assert [i.id for i in out] == ["fixture/fixture/test/0", "fixture/fixture/test/1"]
     assert out[0].choices == ["a0", "b0", "c0", "d0"]
     assert [i.answer for i in out] == ["C", "A"]
-    assert out[0].input == "Q0\nA. a0\nB. b0\nC. c0\nD. d0\n"
+    assert out[0].prompt == "Q0\nA. a0\nB. b0\nC. c0\nD. d0\n"
+    assert out[0].input == "Q0\n"  # the stem: harnesses list the choices themselves
+    assert out[0].gold.model_dump() == {"kind": "choice", "letter": "C", "index": 2, "value": "c0", "lower": None, "upper": None}
     assert out[0].references == ["c0"]
     assert out[0].tasks == ["answer_questions"] and out[0].split == "test" and out[0].source_index == 0
 
@@ -92,7 +94,8 @@ def test_string_set_with_fixed_choices(tmp_path):
     out, _ = build(rec, tmp_path)
     assert [i.answer for i in out] == ["A", "C"]
     assert out[0].choices == ["yes", "no", "maybe"]
-    assert out[1].references == ["L1"] and out[1].metadata == {"pubid": 12}
+    assert out[1].references == ["L1"] and out[1].context == {"pubid": 12}
+    assert out[1].gold.value == "maybe" and out[1].gold.index == 2
 
 
 def test_coded_values_compare_as_strings(tmp_path):
@@ -130,11 +133,11 @@ def test_number_with_tolerance(tmp_path):
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
     rec = record({"label": {"encoding": "number", "column": "value", "absolute_tolerance": 1, "relative_tolerance": 0.05}})
     out, _ = build(rec, tmp_path)
-    assert [i.references for i in out] == [["10"], ["-200.5"], ["03/04/2021"]]
-    assert all(i.answer is None and i.choices == [] for i in out)
-    assert out[0].metadata == {"lower": 9.0, "upper": 11.0}
-    assert out[1].metadata["lower"] == pytest.approx(-210.525) and out[1].metadata["upper"] == pytest.approx(-190.475)
-    assert out[2].metadata == {"lower": None, "upper": None}
+    assert [i.gold.value for i in out] == ["10", "-200.5", "03/04/2021"] and all(i.gold.kind == "number" for i in out)
+    assert all(i.answer is None and i.choices == [] and i.references == [] and i.context == {} for i in out)
+    assert (out[0].gold.lower, out[0].gold.upper) == ("9.0", "11.0")
+    assert float(out[1].gold.lower) == pytest.approx(-210.525) and float(out[1].gold.upper) == pytest.approx(-190.475)
+    assert (out[2].gold.lower, out[2].gold.upper) == (None, None)
 
 
 def test_number_with_range_columns(tmp_path):
@@ -146,8 +149,8 @@ def test_number_with_range_columns(tmp_path):
         "metadata_columns": ["Row Number"],
     })
     out, _ = build(rec, tmp_path)
-    assert out[0].references == ["12.5"]
-    assert out[0].metadata == {"Row Number": 4, "lower": "11.875", "upper": "13.125"}
+    assert out[0].references == [] and out[0].context == {"Row Number": 4}
+    assert (out[0].gold.value, out[0].gold.lower, out[0].gold.upper) == ("12.5", "11.875", "13.125")
 
 
 def test_free_text_references(tmp_path):
@@ -157,8 +160,9 @@ def test_free_text_references(tmp_path):
                  splits=["test1", "test2"])
     out, _ = build(rec, tmp_path)
     assert [i.id for i in out] == ["fixture/fixture/test1/0", "fixture/fixture/test2/0"]
-    assert [i.references for i in out] == [["NOTE 1"], ["NOTE 2"]]
-    assert [i.answer for i in out] == [None, None] and out[1].metadata == {"file": "D2"}
+    assert [i.gold.value for i in out] == ["NOTE 1", "NOTE 2"] and [i.references for i in out] == [[], []]
+    assert [i.gold.kind for i in out] == ["text", "text"]
+    assert [i.answer for i in out] == [None, None] and out[1].context == {"file": "D2"}
 
 
 def test_variants_yield_one_instance_each(tmp_path):
@@ -192,5 +196,5 @@ def test_free_text_variants_read_their_reference_through_the_named_column(tmp_pa
     })
     out, _ = build(rec, tmp_path)
     assert [i.input for i in out] == ["note: write the brief hospital course", "note: write the discharge instructions"]
-    assert [i.references for i in out] == [["course text"], ["instructions text"]]
+    assert [i.gold.value for i in out] == ["course text", "instructions text"]
     assert [i.answer for i in out] == [None, None] and [i.choices for i in out] == [[], []]

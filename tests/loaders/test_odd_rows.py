@@ -20,7 +20,7 @@ def test_whole_float_past_int64_keeps_its_float_spelling(tmp_path):
     hub_folder(tmp_path, "owner/fixture", {"test": table})
     rec = record({"label": {"encoding": "number", "column": "value", "lower_column": "lo", "upper_column": "hi"}})
     out, _ = build(rec, tmp_path)
-    assert [(i.metadata["lower"], i.metadata["upper"]) for i in out] == [("4", "1e+19"), ("5", "7")]
+    assert [(i.gold.lower, i.gold.upper) for i in out] == [("4", "1e+19"), ("5", "7")]
 
 
 def test_list_column_read_as_option_text_is_a_record_problem(tmp_path):

@@ -86,9 +86,10 @@ def test_medcalc_bench(registry, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 110
     for row, source in zip(rows, raw):
-        assert row["references"][0] == source["Ground Truth Answer"] and row["answer"] is None
-        assert (row["metadata"]["lower"], row["metadata"]["upper"]) == (source["Lower Limit"], source["Upper Limit"])
-        assert row["metadata"]["Row Number"] == source["Row Number"]
+        assert row["gold"]["value"] == source["Ground Truth Answer"] and row["answer"] is None
+        assert (row["gold"]["lower"], row["gold"]["upper"]) == (source["Lower Limit"], source["Upper Limit"])
+        assert row["references"] == [source["Ground Truth Explanation"]]  # extra text, never scored as gold
+        assert row["context"]["Row Number"] == source["Row Number"]
 
 
 def test_medhallu_two_instances_per_row(registry, tmp_path):
@@ -116,7 +117,7 @@ def test_aci_bench(registry, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 12
     for row, (split, source) in zip(rows, raw):
-        assert row["split"] == split and row["references"] == [source["tgt"].strip()] and row["metadata"]["file"] == source["file"]
+        assert row["split"] == split and row["gold"]["value"] == source["tgt"].strip() and row["context"]["file"] == source["file"]
 
 
 def test_ehr_sql(registry, tmp_path):
@@ -127,7 +128,7 @@ def test_ehr_sql(registry, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
     for row, source in zip(rows, raw):
-        assert row["references"] == [source["query"]] and row["metadata"]["is_impossible"] == source["is_impossible"]
+        assert row["gold"]["value"] == source["query"] and row["context"]["is_impossible"] == source["is_impossible"]
 
 
 def test_medec_empty_records(registry, tmp_path):
@@ -147,8 +148,8 @@ def test_medec_empty_records(registry, tmp_path):
     assert "skipped" not in loud.stderr
     for row, source in zip(rows, labelled):
         gold = "CORRECT" if source["Error Flag"] == "0" else f"{source['Error Sentence ID']} {source['Corrected Sentence']}"
-        assert row["references"] == [gold] and row["metadata"]["Text ID"] == source["Text ID"]
-        assert row["metadata"]["Error Flag"] == source["Error Flag"]
+        assert row["gold"] == {"kind": "text", "letter": None, "index": None, "value": gold, "lower": None, "upper": None}
+        assert row["context"]["Text ID"] == source["Text ID"] and row["context"]["Error Flag"] == source["Error Flag"]
 
 
 @pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])

@@ -41,13 +41,20 @@ def test_two_folders_with_the_same_name_do_not_share_rows(tmp_path):
     assert [i.input for i in build(rec, tmp_path / "two")[0]] == ["from two"]
 
 
-def test_build_leaves_no_cache_behind(tmp_path):
+def test_build_leaves_no_cache_behind(tmp_path, monkeypatch):
     import tempfile
 
-    hub_folder(tmp_path, "owner/fixture", {"test": _rows("q")})
-    before = set(Path(tempfile.gettempdir()).glob("clinreg-cache-*"))
-    build(record({"label": YES_NO}), tmp_path)
-    assert set(Path(tempfile.gettempdir()).glob("clinreg-cache-*")) == before
+    # A temp folder of this test's own, so that other processes' builds cannot change what it sees.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    hub_folder(tmp_path / "data", "owner/fixture", {"test": _rows("q")})
+    seen = []
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, **k: seen.append(real_mkdtemp(*a, **k)) or seen[-1])
+    build(record({"label": YES_NO}), tmp_path / "data")
+    assert any(Path(p).name.startswith("clinreg-cache-") for p in seen)  # the build did make its cache here
+    assert list(scratch.glob("clinreg-cache-*")) == []
 
 
 def test_offline_hub_fails_fast_with_one_line(monkeypatch):

@@ -44,7 +44,7 @@ subcategories:
       - id: build_rosters
         name: Build rosters
         definition: Draft a staff roster.
-        provenance: {kind: source, citation: {text: A report, doi: 10.1000/xyz}}
+        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}
         review: {status: proposed}
 """
 
@@ -80,7 +80,7 @@ def invoke(*args: str):
 def coverage_json(root: Path, *extra: str) -> dict:
     result = invoke("coverage", "--root", root, "--format", "json", *extra)
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 # --------------------------------------------------------------------------------------------- parsers
@@ -123,13 +123,20 @@ def markdown_table(text: str, first_header: str) -> list[dict[str, str]]:
 
 
 def csv_table(text: str) -> tuple[dict[str, str], list[dict[str, str]]]:
-    """(metadata from the leading `# key: value` lines, rows as dicts)."""
-    lines = text.splitlines(keepends=True)
-    meta = {}
-    while lines and lines[0].startswith("# "):
-        key, _, value = lines.pop(0)[2:].rstrip("\n").partition(": ")
-        meta[key] = value
-    return meta, list(csv.DictReader(io.StringIO("".join(lines))))
+    """(no metadata: plain CSV has none, see csv_with_metadata; rows as dicts)."""
+    assert not text.startswith("#"), "coverage CSV must be plain CSV"
+    return {}, list(csv.DictReader(io.StringIO(text)))
+
+
+def csv_with_metadata(invoke, root, tmp_path, *args: str) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """`coverage --format csv -o FILE`: (the FILE.meta.json sidecar, the rows of FILE)."""
+    import json
+
+    target = tmp_path / f"coverage-{len(list(tmp_path.glob('coverage-*.csv')))}.csv"
+    result = invoke("coverage", "--root", root, "--format", "csv", *args, "-o", target)
+    assert result.exit_code == 0, result.output
+    meta = json.loads((tmp_path / (target.name + ".meta.json")).read_text(encoding="utf-8"))
+    return meta, csv_table(target.read_text(encoding="utf-8"))[1]
 
 
 # --------------------------------------------------------------------------------------------- chromium

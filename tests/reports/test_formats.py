@@ -13,6 +13,7 @@ from clinreg.store import load_registry
 from reports.helpers import (
     coverage_json,
     csv_table,
+    csv_with_metadata,
     data_attributes,
     invoke,
     markdown_table,
@@ -34,7 +35,7 @@ def rich(tmp_path):
 
 
 @pytest.mark.parametrize("access", [None, "public,gated", "private"])
-def test_every_format_shows_the_json_numbers(rich, access):
+def test_every_format_shows_the_json_numbers(rich, access, tmp_path):
     extra = ("--access", access) if access else ()
     data = coverage_json(rich, *extra)
     expected = expected_subcategories(data)
@@ -49,7 +50,8 @@ def test_every_format_shows_the_json_numbers(rich, access):
                        "thin": r["Thin"] == "thin"} for sub_id, r in zip(names, rows)}
     assert got_md == expected
 
-    meta, rows = csv_table(invoke("coverage", "--root", rich, "--format", "csv", *extra).output)
+    meta, rows = csv_with_metadata(invoke, rich, tmp_path, *extra)
+    assert csv_table(invoke("coverage", "--root", rich, "--format", "csv", *extra).output)[1] == rows
     got_csv = {r["subcategory"]: {**{k: int(r[k]) for k in NUMBERS}, "datasets": int(r["datasets"]),
                                   "public": int(r["public"]), "gated": int(r["gated"]), "private": int(r["private"]),
                                   "thin": r["thin"] == "true"} for r in rows}
@@ -70,7 +72,7 @@ def test_every_format_shows_the_json_numbers(rich, access):
     assert int(summary["datasets"]) == data["totals"]["datasets"]
 
 
-def test_by_category_and_by_task_match_json(rich):
+def test_by_category_and_by_task_match_json(rich, tmp_path):
     data = coverage_json(rich)
     md = invoke("coverage", "--root", rich, "--format", "markdown", "--by", "category").output
     assert [(r["Category"], int(r["Tasks"]), int(r["Covered"]), int(r["Datasets"])) for r in markdown_table(md, "Category")] == \
@@ -82,7 +84,7 @@ def test_by_category_and_by_task_match_json(rich):
     md = invoke("coverage", "--root", rich, "--format", "markdown", "--by", "task").output
     assert [(r["Id"].strip("`"), int(r["Benchmarks"])) for r in markdown_table(md, "Task")] == \
         [(t["id"], t["benchmarks"]) for t in data["tasks"]]
-    meta, rows = csv_table(invoke("coverage", "--root", rich, "--format", "csv", "--by", "task").output)
+    meta, rows = csv_with_metadata(invoke, rich, tmp_path, "--by", "task")
     assert meta["clinreg coverage"] == "one row per task"
     assert [(r["task"], r["review"], r["dataset_ids"]) for r in rows] == \
         [(t["id"], t["review"], ";".join(t["datasets"])) for t in data["tasks"]]
@@ -90,8 +92,10 @@ def test_by_category_and_by_task_match_json(rich):
 
 def test_every_format_states_release_date_and_drafted_tasks(rich):
     data = coverage_json(rich)
+    from clinreg.reports.csvout import render_coverage_csv_metadata
+
     for fmt in ("markdown", "csv", "html"):
-        text = render(fmt, data)
+        text = render(fmt, data) if fmt != "csv" else render_coverage_csv_metadata(data)
         assert data["release"] in text and data["date"] in text, fmt
         assert data["provenance_note"] in text.replace("&#39;", "'"), fmt
 
@@ -150,7 +154,8 @@ def test_output_file_is_written_once_and_not_overwritten_without_force(rich, tmp
     assert again.exit_code == 2 and "refusing to overwrite" in again.output
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     forced = invoke("coverage", "--root", rich, "--format", "csv", "-o", target, "--force")
-    assert forced.exit_code == 0 and target.read_text(encoding="utf-8").startswith("# clinreg coverage")
+    assert forced.exit_code == 0 and target.read_text(encoding="utf-8").startswith("category,category_name,subcategory,")
+    assert json.loads((target.parent / "coverage.html.meta.json").read_text())["release"] == coverage_json(rich)["release"]
 
 
 def test_thin_and_uncovered_lists(rich):

@@ -26,7 +26,7 @@ def test_document_holds_every_task_with_provenance_review_and_datasets(tmp_path)
     assert doc["counts"]["tasks_awaiting_review"] == 5 and doc["counts"]["review"]["rejected"] == 1
     tasks = {t["id"]: t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]}
     answer = tasks["answer_questions"]
-    assert answer["provenance"]["kind"] == "source" and answer["provenance"]["citation"]["text"] == "A paper"
+    assert answer["provenance"]["kind"] == "published" and answer["provenance"]["citation"]["text"] == "A paper"
     assert [(d["id"], d["access"], d["benchmarks"]) for d in answer["datasets"]] == \
         [("codes", "gated", ["codes"]), ("qa_set", "public", ["qa_set"])]
     assert tasks["build_rosters"]["provenance"]["citation"]["href"] == "https://doi.org/10.1000/xyz"
@@ -35,10 +35,10 @@ def test_document_holds_every_task_with_provenance_review_and_datasets(tmp_path)
 
 
 def test_approved_and_stale_states_and_reviewers(tmp_path):
-    good = review_hash("Build rosters", "Draft a staff roster.")
+    good = review_hash("Build rosters", "Draft a staff roster.", None, "scheduling")
     admin = replace_in(ADMIN,
-                       "        provenance: {kind: source, citation: {text: A report, doi: 10.1000/xyz}}\n        review: {status: proposed}",
-                       "        provenance: {kind: source, citation: {text: A report, doi: 10.1000/xyz}}\n"
+                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n        review: {status: proposed}",
+                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n"
                        f"        review: {{status: approved, content_hash: '{good}', date: 2025-03-01, reviewers: "
                        "[{name: Dr Ada, orcid: 0000-0002-1825-0097, decision: approved, date: 2025-03-01}]}")
     admin = replace_in(admin, "name: Code encounters\n        definition: Assign billing codes to an encounter.\n"
@@ -59,7 +59,7 @@ def test_approved_and_stale_states_and_reviewers(tmp_path):
 
 def test_cli_formats_agree(tmp_path):
     root = richer_tree(tmp_path / "reg")
-    doc = json.loads(invoke("review", "--root", root, "--format", "json").output)
+    doc = json.loads(invoke("review", "--root", root, "--format", "json").output)["data"]
     html = invoke("review", "--root", root).output
     md = invoke("review", "--root", root, "--format", "markdown").output
     tasks = [t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]]
@@ -75,7 +75,7 @@ def test_cli_formats_agree(tmp_path):
 
 def test_category_filter_and_bad_category(tmp_path):
     root = richer_tree(tmp_path / "reg")
-    doc = json.loads(invoke("review", "--root", root, "--format", "json", "--category", "care").output)
+    doc = json.loads(invoke("review", "--root", root, "--format", "json", "--category", "care").output)["data"]
     assert [c["id"] for c in doc["categories"]] == ["care"] and doc["counts"]["tasks"] == 3
     bad = invoke("review", "--root", root, "--category", "nope")
     assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "no such category" in bad.output

@@ -52,7 +52,7 @@ def write(path: Path, text: str | bytes) -> Path:
 def leaderboard_json(*args) -> dict:
     result = invoke("leaderboard", "--root", ROOT, "--format", "json", *args)
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.output)["data"]
 
 
 def rows_by_model(data: dict, group: str | None = None) -> dict[str, dict]:

@@ -41,7 +41,7 @@ def test_page_is_drawn_without_console_errors(browser, tmp_path):
 
 def test_dom_numbers_equal_the_json(browser, tmp_path):
     board, html = page(tmp_path)
-    data = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json", "--by", "subcategory").stdout)
+    data = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json", "--by", "subcategory").stdout)["data"]
     dom, err = run_chromium(browser, html, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     overall = data_attributes(dom, "data-overall")

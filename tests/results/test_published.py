@@ -25,7 +25,7 @@ if not PUBLISHED.exists():  # the lead may drop the third-party fixtures; then t
 def board(path, *args) -> dict:
     result = invoke("leaderboard", "--root", ROOT, path, "--format", "json", *args)
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    return json.loads(result.stdout)["data"]
 
 
 def reported(path) -> dict[str, float]:

@@ -303,7 +303,7 @@ def test_results_file_round_trips_and_is_checked_again(tmp_path):
     board = write(tmp_path / "b.csv", "Model,MedQA - EM,MIMIC-BHC - Jury Score\nM1,0.5,4\nM2,0.25,2\n")
     result = invoke("results", "import", "--root", ROOT, board, "-o", out, "--format", "json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["scores"] == 4
+    assert json.loads(result.stdout)["data"]["scores"] == 4
     again, _ = imported(out)
     assert [(s["model"], s["mapping"], s["value"]) for s in again["scores"]] == \
         [(s["model"], s["mapping"], s["value"]) for s in json.loads(out.read_text())["scores"]]
@@ -326,7 +326,7 @@ def test_json_format_reports_findings_as_data(tmp_path):
     board = write(tmp_path / "b.csv", "Model,Unknown - EM\nM1,0.5\n")
     result = invoke("results", "import", "--root", ROOT, board, "--format", "json")
     assert result.exit_code == 1
-    payload = json.loads(result.output)
+    payload = json.loads(result.output)["data"]
     assert payload["diagnostics"][0]["code"] == "CLR963"
     assert (payload["diagnostics"][0]["line"], payload["diagnostics"][0]["column"]) == (1, 7)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from clinreg.hashing import review_hash
+
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
@@ -14,6 +16,8 @@ TAX = "taxonomy/taxonomy.yaml"
 REL = "registry/releases.yaml"
 
 # (case id, file, [(old, new), ...], expected code, text on the expected line, expected severity)
+_RANK = review_hash("Rank differentials", "Rank candidate diagnoses.", None, "diagnosis")
+
 CASES = [
     ("tab", DS, [("  repo: owner/qa_set", "\trepo: owner/qa_set")], "CLR001", "repo: owner", "error"),
     ("duplicate-key", DS, [("name: QA set\n", "name: QA set\nname: Other\n")], "CLR003", "name: Other", "error"),
@@ -72,14 +76,21 @@ CASES = [
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
     ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
-    ("sourced-no-citation", CAT, [("provenance: {kind: source, citation: {text: A paper}}", "provenance: {kind: source}")],
-     "CLR707", "provenance: {kind: source}", "error"),
+    ("sourced-no-citation", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}", "provenance: {kind: derived, benchmarks: [x]}")],
+     "CLR707", "provenance: {kind: derived", "error"),
     ("stale-approval", CAT, [("""        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: proposed}""", """        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: approved, content_hash: "sha256:00", reviewers: [{name: Dr Who, decision: approved}]}""")],
      "CLR801", "definition: Rank candidate", "warning"),
+    ("conflicting-review", CAT, [("""        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: proposed}""", """        definition: Rank candidate diagnoses.
+        provenance: {kind: drafted}
+        review: {status: rejected, reviewers: [{name: A, decision: approved, content_hash: "%s"},
+                                               {name: B, decision: rejected, content_hash: "%s"}]}""" % (_RANK, _RANK))],
+     "CLR802", "review: {status: rejected", "warning"),
 ]
 
 

@@ -31,3 +31,29 @@ def findings(root: Path, rel: str, severities=("error", "warning")) -> list:
 
 
 __all__ = ["findings", "issue_form", "new_dataset", "run", "sign", "review"]
+
+
+def without_reviews(text: str):
+    """The YAML data with every `review` block removed: equal before and after, when only review blocks changed."""
+    import yaml
+
+    def strip(node):
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "review"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(yaml.safe_load(text))
+
+
+def only_review_lines_changed(before: str, after: str) -> bool:
+    """Every line outside the review blocks is byte-identical, and the data outside them is equal."""
+    import difflib
+
+    if without_reviews(before) != without_reviews(after):
+        return False
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    kept = [line for line in difflib.ndiff(a, b) if line.startswith("  ")]
+    outside = [line for line in a if "review" not in line and not line.startswith(" " * 10)]
+    return all("  " + line in kept for line in outside)

@@ -67,7 +67,7 @@ def _run_step(args: list[str], cwd: Path, base: str) -> subprocess.CompletedProc
 def test_workflow_validate_step_annotates_the_unbumped_version(pull_request):
     step = _step("Validate")
     args = _clinreg_line(step["run"], "validate")
-    assert args[:3] == ["validate", "--format", "github"] and "--base" in args
+    assert args[0] == "validate" and "--strict" in args and args[args.index("--format") + 1] == "github" and "--base" in args
     base = _workflow()["jobs"]["registry"]["env"]["BASE"].replace("${{ github.base_ref }}", "main")
     assert base == "origin/main"
     result = _run_step(args, pull_request, base)

@@ -60,7 +60,7 @@ def test_skeleton_with_flags_validates_apart_from_todo_warnings(tree):
 def test_skeleton_without_answers_marks_everything_todo(tree):
     result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.output)["data"]
     assert payload["path"] == REL
     assert payload["problems"] == []
     todo = _todo_fields(_only_todo_warnings(tree))

@@ -41,7 +41,7 @@ subcategories:
       - id: answer_questions
         name: Answer questions
         definition: Answer a clinical question.   # trailing comment
-        provenance: {kind: source, citation: {text: "A paper, with a comma, that runs on for far longer than any line-width setting of a YAML dumper would allow"}}
+        provenance: {kind: published, quote: "A name", citation: {text: "A paper, with a comma, that runs on for far longer than any line-width setting of a YAML dumper would allow"}}
         review: {status: proposed}  # awaiting review
 
       - id: rank_differentials
@@ -76,7 +76,7 @@ def test_approve_changes_only_the_review_lines(care):
                   "--note", "Clear: yes.", "--date", "2025-06-01")
     assert result.exit_code == 0, result.output
     after = path.read_bytes()
-    digest = review_hash("Answer questions", "Answer a clinical question.")
+    digest = review_hash("Answer questions", "Answer a clinical question.", None, "diagnosis")
     expected = before.replace(
         b"        review: {status: proposed}  # awaiting review\n",
         ("        review:\n"
@@ -87,6 +87,11 @@ def test_approve_changes_only_the_review_lines(care):
          "              date: 2025-06-01\n"
          "              decision: approved\n"
          '              note: "Clear: yes."\n'
+         f'              content_hash: "{digest}"\n'
+         "              reviewed:\n"
+         "                name: Answer questions\n"
+         "                definition: Answer a clinical question.\n"
+         "                placement: diagnosis\n"
          "          date: 2025-06-01\n"
          f'          content_hash: "{digest}"  # awaiting review\n').encode(),
     )
@@ -105,7 +110,7 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
     once = path.read_text(encoding="utf-8")
     result = sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan", "--date", "2025-06-02", "--format", "json")
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.output)["data"]
     assert payload["reviewers"] == 2 and payload["status"] == "approved" and payload["kind"] == "task"
     twice = path.read_text(encoding="utf-8")
     changes = _diff(once, twice)
@@ -113,8 +118,8 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
     new = [line for _, _, b in changes for line in b]
     # the first reviewer's lines and the unchanged hash (with its comment) stay; the new entry and date differ
     assert old == ["          date: 2025-06-01\n"]
-    assert new == ["            - name: Ali Khan\n", "              date: 2025-06-02\n", "              decision: approved\n",
-                   "          date: 2025-06-02\n"]
+    assert new[:3] == ["            - name: Ali Khan\n", "              date: 2025-06-02\n", "              decision: approved\n"]
+    assert new[-1] == "          date: 2025-06-02\n" and len(new) == 9  # plus the decision's hash and the wording it covers
     task = load_registry(care).tasks()["answer_questions"].task
     assert [r.name for r in task.review.reviewers] == ["Jane Doe", "Ali Khan"]
     assert str(task.review.date) == "2025-06-02"
@@ -127,7 +132,9 @@ def test_reject_and_request_changes_record_their_status(care):
     rank, answer = tasks["rank_differentials"].task.review, tasks["answer_questions"].task.review
     assert (rank.status, rank.reviewers[-1].decision, rank.reviewers[-1].note) == ("rejected", "rejected", "Not a task.")
     assert (answer.status, answer.reviewers[-1].decision) == ("changes_requested", "changes_requested")
-    assert rank.content_hash == review_hash("Rank differentials", "Rank candidate diagnoses.")
+    assert rank.content_hash == review_hash("Rank differentials", "Rank candidate diagnoses.", None, "diagnosis")
+    assert rank.reviewers[-1].content_hash == rank.content_hash
+    assert rank.reviewers[-1].reviewed.definition == "Rank candidate diagnoses."
     states = {t["id"]: t["review"] for t in coverage_data(load_registry(care))["tasks"]}
     assert states["rank_differentials"] == "rejected" and states["answer_questions"] == "changes_requested"
 
@@ -149,11 +156,12 @@ def test_subcategory_review_is_inserted_before_its_tasks(care):
     after = path.read_text(encoding="utf-8")
     changes = _diff(before, after)
     assert len(changes) == 1 and changes[0][0] == "insert"
-    digest = review_hash("Diagnosis", "Deciding what is wrong.")
+    digest = review_hash("Diagnosis", "Deciding what is wrong.", None, "care")
     assert changes[0][2] == [
         "    review:\n", "      status: approved\n", "      reviewers:\n", "        - name: Jane Doe\n",
-        "          date: 2025-06-01\n", "          decision: approved\n", "      date: 2025-06-01\n",
-        f'      content_hash: "{digest}"\n',
+        "          date: 2025-06-01\n", "          decision: approved\n", f'          content_hash: "{digest}"\n',
+        "          reviewed:\n", "            name: Diagnosis\n", "            definition: Deciding what is wrong.\n",
+        "            placement: care\n", "      date: 2025-06-01\n", f'      content_hash: "{digest}"\n',
     ]
     assert after.index("    review:\n") > after.index("      over two lines.\n") and after.index("    review:\n") < after.index("    tasks:")
     data = coverage_data(load_registry(care))
@@ -192,7 +200,7 @@ def test_editing_an_approved_task_reports_clr801_with_item_and_reviewer(care):
     assert [d for d in validate(care).diagnostics if d.code == "CLR801"] == []
     path = care / CARE
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("Answer a clinical question.", "Answer any clinical question."), encoding="utf-8")
+    path.write_text(text.replace("Answer a clinical question.", "Answer any clinical question.", 1), encoding="utf-8")
     stale = [d for d in validate(care).diagnostics if d.code == "CLR801"]
     assert len(stale) == 1
     assert stale[0].file == CARE and "'answer_questions'" in stale[0].message and "Jane Doe" in stale[0].message
@@ -246,3 +254,121 @@ def test_any_reviewer_text_round_trips_or_is_refused(tmp_path_factory, name, not
     assert review.reviewers[-1].note in (note.strip(), None)
     changes = _diff(before.decode(), (root / CARE).read_text(encoding="utf-8"))
     assert [a for _, a, _ in changes] == [["        review: {status: proposed}  # awaiting review\n"]]
+
+
+# --------------------------------------------------------------------------------------------- derived states
+
+
+def _state(root, task_id):
+    return next(t for t in coverage_data(load_registry(root))["tasks"] if t["id"] == task_id)["review"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("        definition: Rank candidate diagnoses.\n",
+     "        definition: Rank candidate diagnoses.\n        example: Rank pneumonia first for every cough.\n"),
+])
+def test_an_approval_covers_the_example_and_goes_stale_when_it_changes(care, old, new):
+    assert sign(care, "approve", "rank_differentials", "--reviewer", "Jane Doe", "--date", "2025-06-01").exit_code == 0
+    assert _state(care, "rank_differentials") == "approved"
+    path = care / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    stale = [d for d in validate(care).diagnostics if d.code == "CLR801"]
+    assert len(stale) == 1 and "example was '(none)', now 'Rank pneumonia first for every cough.'" in stale[0].message
+    assert _state(care, "rank_differentials") == "stale"
+
+
+def test_moving_an_approved_task_to_another_subcategory_makes_it_stale(care):
+    assert sign(care, "approve", "plan_treatment", "--reviewer", "Jane Doe", "--date", "2025-06-01").exit_code == 0
+    path = care / CARE
+    text = path.read_text(encoding="utf-8")
+    # move the flow-style task out of `treatment` into `diagnosis` (first in its task list)
+    flow_task = text[text.index("{id: plan_treatment"):text.index("]}\n# a closing")]
+    text = text.replace("tasks: [" + flow_task + "]", "tasks: []")
+    text = text.replace("    tasks:\n", "    tasks:\n      - " + flow_task + "\n", 1)
+    path.write_text(text, encoding="utf-8")
+    stale = [d for d in validate(care).diagnostics if d.code == "CLR801"]
+    assert len(stale) == 1 and "placement was 'treatment', now 'diagnosis'" in stale[0].message
+
+
+def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(care):
+    from clinreg.cli import main
+    from click.testing import CliRunner
+
+    assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
+    assert sign(care, "reject", "answer_questions", "--reviewer", "Ali Khan", "--note", "Too vague.").exit_code == 0
+    assert _state(care, "answer_questions") == "conflicting"
+    conflicts = [d for d in validate(care).diagnostics if d.code == "CLR802"]
+    assert len(conflicts) == 1 and "Jane Doe: approved" in conflicts[0].message and "Ali Khan: rejected" in conflicts[0].message
+    assert CliRunner().invoke(main, ["validate", "--root", str(care)]).exit_code == 0
+    strict = CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)])
+    assert strict.exit_code == 1 and "CLR802 [error]" in strict.output
+    # Ali changes their mind: their latest decision replaces their earlier one, and the conflict is gone.
+    assert sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan").exit_code == 0
+    assert _state(care, "answer_questions") == "approved"
+    assert CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)]).exit_code == 0
+
+
+def test_changes_requested_then_revised_awaits_re_review(care):
+    assert sign(care, "request-changes", "rank_differentials", "--reviewer", "Jane Doe", "--note", "Say ranked by what.").exit_code == 0
+    assert _state(care, "rank_differentials") == "changes_requested"
+    path = care / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Rank candidate diagnoses.", "Rank candidate diagnoses by likelihood.", 1),
+                    encoding="utf-8")
+    assert _state(care, "rank_differentials") == "revised"
+    assert sign(care, "approve", "rank_differentials", "--reviewer", "Jane Doe").exit_code == 0
+    assert _state(care, "rank_differentials") == "approved"
+
+
+def test_a_stale_approval_fails_strict_validate(care):
+    from clinreg.cli import main
+    from click.testing import CliRunner
+
+    assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
+    path = care / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)])
+    assert result.exit_code == 1 and "CLR801 [error]" in result.output
+
+
+def test_a_rejected_task_leaves_the_coverage_denominators(care):
+    before = coverage_data(load_registry(care))
+    assert sign(care, "reject", "rank_differentials", "--reviewer", "Jane Doe", "--note", "Not a task.").exit_code == 0
+    after = coverage_data(load_registry(care))
+    assert after["totals"]["tasks"] == before["totals"]["tasks"] - 1 and after["totals"]["tasks_rejected"] == 1
+    assert after["totals"]["by_tier"]["drafted"]["tasks"] == before["totals"]["by_tier"]["drafted"]["tasks"] - 1
+    assert "1 rejected task is left out of every count" in after["provenance_note"]
+    diagnosis = next(s for s in after["subcategories"] if s["id"] == "diagnosis")
+    assert diagnosis["tasks"] == 1 and diagnosis["tasks_rejected"] == 1
+
+
+def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
+    from click.testing import CliRunner
+
+    from clinreg.cli import main
+
+    assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
+    assert sign(care, "approve", "rank_differentials", "--reviewer", "Jane Doe").exit_code == 0
+    assert sign(care, "reject", "rank_differentials", "--reviewer", "Ali Khan").exit_code == 0
+    path = care / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
+                    encoding="utf-8")
+
+    def status(*args):
+        result = CliRunner().invoke(main, ["review", "status", "--root", str(care), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    data = json.loads(status("--format", "json"))
+    states = {i["id"]: i["state"] for i in data["items"]}
+    assert states == {"diagnosis": "proposed", "answer_questions": "stale", "rank_differentials": "conflicting",
+                      "treatment": "proposed", "plan_treatment": "proposed"}
+    stale = json.loads(status("--stale", "--format", "json"))["items"]
+    assert [i["id"] for i in stale] == ["answer_questions"]
+    assert stale[0]["previous"]["reviewed"]["definition"] == "Answer a clinical question."
+    assert stale[0]["previous"]["now"]["definition"] == "Answer any question."
+    assert [i["id"] for i in json.loads(status("--conflicts", "--format", "json"))["items"]] == ["rank_differentials"]
+    pending = {i["id"] for i in json.loads(status("--pending", "--format", "json"))["items"]}
+    assert pending == {"diagnosis", "answer_questions", "rank_differentials", "treatment", "plan_treatment"}
+    text = status("--stale")
+    assert "definition: approved 'Answer a clinical question.', now 'Answer any question.'" in text

@@ -81,7 +81,7 @@ def meds_timeline(table: pa.Table, *, tables: Tables, where: str, counts: dict[s
         stamps.append(time_values[i])
         names.append(codes[i])
     label_subjects = python_values(_column(table, subject, where))
-    label_times = python_values(_column(table, prediction_time, where))
+    label_times = python_values(_label_times(_column(table, prediction_time, where), times.type, prediction_time, where))
     out = []
     for who, when in zip(label_subjects, label_times):
         stamps, names = timeline.get(str(who), ([], []))
@@ -90,6 +90,18 @@ def meds_timeline(table: pa.Table, *, tables: Tables, where: str, counts: dict[s
     if column in table.column_names:
         table = table.drop_columns([column])
     return table.append_column(column, pa.array(out, pa.string()))
+
+
+def _label_times(values: pa.Array, wanted: pa.DataType, name: str, where: str) -> pa.Array:
+    """Prediction times in the events' time type (a label table read from csv holds them as text)."""
+    if values.type == wanted:
+        return values
+    try:
+        return pc.cast(values, wanted)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as err:
+        raise RecordProblem(
+            f"{where}: {name!r} ({values.type}) cannot be compared with the events' times ({wanted}): {' '.join(str(err).split())[:200]}"
+        ) from None
 
 
 def _sortable(times: pa.Array) -> np.ndarray:

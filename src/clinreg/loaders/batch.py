@@ -10,15 +10,19 @@ import pyarrow as pa
 
 from clinreg.loaders.choices import batch_choices, fixed_is_templated
 from clinreg.loaders.columns import find_column, python_values, text_column
+from clinreg.loaders.instance import INSTANCE_SCHEMA
 from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.loaders.labels import OK, BatchLabels, allowed_values, is_closed, normalise
 from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
-from clinreg.model import Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
+from clinreg.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 
 
 @dataclass
 class InstanceBatch:
-    """Instances of one batch, column by column; `rows()` gives them as Instance-shaped dicts."""
+    """Instances of one batch, column by column; `rows()` gives them as Instance-shaped dicts.
+
+    `provenance` is one dict for the whole batch (record, release, source read, clinreg version, canary).
+    """
 
     dataset: str
     mapping: str
@@ -26,19 +30,22 @@ class InstanceBatch:
     split: str
     variant: list[str | None] = field(default_factory=list)
     source_index: list[int] = field(default_factory=list)
+    prompt: list[str] = field(default_factory=list)
     input: list[str] = field(default_factory=list)
     choices: list[list[str]] = field(default_factory=list)
-    answer: list[str | None] = field(default_factory=list)
+    gold: list[dict[str, Any]] = field(default_factory=list)
     references: list[list[str]] = field(default_factory=list)
-    metadata: list[dict[str, Any]] = field(default_factory=list)
+    context: list[dict[str, Any]] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.source_index)
 
     def rows(self) -> Iterator[dict[str, Any]]:
         stem = f"{self.dataset}/{self.mapping}/{self.split}/"
-        for variant, index, text, choices, answer, refs, meta in zip(
-            self.variant, self.source_index, self.input, self.choices, self.answer, self.references, self.metadata
+        for variant, index, prompt, text, choices, gold, refs, context in zip(
+            self.variant, self.source_index, self.prompt, self.input, self.choices, self.gold, self.references,
+            self.context,
         ):
             yield {
                 "id": f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}",
@@ -47,13 +54,56 @@ class InstanceBatch:
                 "tasks": self.tasks,
                 "split": self.split,
                 "variant": variant,
+                "prompt": prompt,
                 "input": text,
                 "choices": choices,
-                "answer": answer,
+                "answer": gold["letter"],
+                "gold": gold,
                 "references": refs,
-                "metadata": meta,
+                "context": context,
+                "provenance": self.provenance,
                 "source_index": index,
             }
+
+
+def record_provenance(record: Dataset) -> dict[str, Any]:
+    """What the record alone says about where its instances come from; builds fill in the rest."""
+    from clinreg import __version__
+
+    source = record.source
+    return {
+        "instance_schema": INSTANCE_SCHEMA,
+        "record": record.id,
+        "record_version": record.version,
+        "registry_release": None,
+        "clinreg_version": __version__,
+        "canary": None,
+        "source": {
+            "kind": source.type,
+            "repo": getattr(source, "repo", None),
+            "revision": getattr(source, "revision", None) or getattr(source, "commit", None),
+            "content_sha256": None,
+        },
+    }
+
+
+def question_stem(prompt: str, options: list[str]) -> str:
+    """The prompt without the lines that list the options (`A. text`), so a harness can list them itself."""
+    if not options:
+        return prompt
+    listed = {" ".join(f"{LETTERS[i]}{sep}{text}".split()) for i, text in enumerate(options[:26]) for sep in (". ", ") ", ": ")}
+    lines = prompt.split("\n")
+    kept = [line for line in lines if " ".join(line.split()) not in listed]
+    return prompt if len(kept) == len(lines) else "\n".join(kept)
+
+
+def _bound(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+FIELDS = ("prompt", "input", "choices", "gold", "references", "context")
 
 
 class MappingBuild:
@@ -70,6 +120,7 @@ class MappingBuild:
             [InputTemplate(text, f"{self.where} choices") for text in spec.fixed] if fixed_is_templated(spec) else []
         )
         self.variants: list[Variant | None] = list(mapping.variants) or [None]
+        self.provenance = record_provenance(record)
 
     # ------------------------------------------------------------------ labels
 
@@ -143,12 +194,12 @@ class MappingBuild:
 
     def instances(self, table: pa.Table, split: str, indices: np.ndarray) -> InstanceBatch:
         """Instances of rows that all passed `status`: one per row, or one per variant per row."""
-        out = InstanceBatch(self.record.id, self.mapping.id, list(self.mapping.tasks), split)
+        out = InstanceBatch(self.record.id, self.mapping.id, list(self.mapping.tasks), split, provenance=self.provenance)
         n = table.num_rows
         if n == 0:
             return out
         columns = self._template_columns(table)
-        metadata = self._metadata(table)
+        metadata = self._context(table)
         references = self._extra_references(table)
         per_variant = []
         for variant in self.variants:
@@ -161,13 +212,13 @@ class MappingBuild:
             only = per_variant[0]
             out.variant = [only["variant"]] * n
             out.source_index = [int(i) for i in indices]
-            for name in ("input", "choices", "answer", "references", "metadata"):
+            for name in FIELDS:
                 setattr(out, name, only[name])
             return out
         # Several variants: each row's instances stay together, variants in record order.
         out.variant = [columns["variant"] for _ in range(n) for columns in per_variant]
         out.source_index = [int(i) for i in indices for _ in per_variant]
-        for name in ("input", "choices", "answer", "references", "metadata"):
+        for name in FIELDS:
             setattr(out, name, [columns[name][i] for i in range(n) for columns in per_variant])
         return out
 
@@ -182,20 +233,32 @@ class MappingBuild:
             option_lists: list[list[str]] = [[] for _ in range(n)]
         else:
             option_lists = fixed if self.fixed_templates else choices.texts.to_pylist()
-        answers = labels.letters.to_pylist() if self.closed else [None] * n
-        gold = labels.gold_text.to_pylist() if labels.gold_text is not None else [None] * n
-        refs = [([g] if g is not None else []) + r for g, r in zip(gold, references)]
-        meta = metadata
-        if isinstance(self.scheme, NumberScheme):
-            bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist())
-            meta = [{**m, "lower": lo, "upper": hi} for m, (lo, hi) in zip(metadata, bounds)]
+        if self.closed:
+            letters = labels.letters.to_pylist()
+            golds = []
+            for letter, options in zip(letters, option_lists):
+                index = LETTERS.index(letter)
+                value = options[index] if index < len(options) else None
+                golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None, "value": value})
+            stems = [question_stem(prompt, options) for prompt, options in zip(inputs, option_lists)]
+        else:
+            texts = labels.gold_text.to_pylist()
+            if isinstance(self.scheme, NumberScheme):
+                bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist())
+                golds = [{"index": None, "kind": "number", "letter": None, "lower": _bound(lo), "upper": _bound(hi),
+                          "value": text} for text, (lo, hi) in zip(texts, bounds)]
+            else:
+                golds = [{"index": None, "kind": "text", "letter": None, "lower": None, "upper": None, "value": text}
+                         for text in texts]
+            stems = inputs
         return {
             "variant": None if variant is None else variant.id,
-            "input": inputs,
+            "prompt": inputs,
+            "input": stems,
             "choices": option_lists,
-            "answer": answers,
-            "references": refs,
-            "metadata": meta,
+            "gold": golds,
+            "references": references,
+            "context": metadata,
         }
 
     def _render(self, template: InputTemplate, context: dict[str, Any], split: str, index: int) -> str:
@@ -244,7 +307,7 @@ class MappingBuild:
             raise RecordProblem(f"{self.where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
         return python_values(column)
 
-    def _metadata(self, table: pa.Table) -> list[dict[str, Any]]:
+    def _context(self, table: pa.Table) -> list[dict[str, Any]]:
         names = list(self.mapping.metadata_columns)
         columns = [self._values(table, name, "metadata column") for name in names]
         if not names:

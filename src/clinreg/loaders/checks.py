@@ -187,8 +187,8 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
     try:
         batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
         if not build.closed and not build.mapping.gold_in_input:
-            golds = [refs[0] if refs else None for refs in batch.references]
-            found = list(gold_leaks(batch.input, golds, batch.source_index))
+            golds = [gold["value"] for gold in batch.gold]
+            found = list(gold_leaks(batch.prompt, golds, batch.source_index))
             if found:
                 check.add("CLR907", path + ("input_template",), describe(build.where, split, found))
     except TemplateFailure as err:

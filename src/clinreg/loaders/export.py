@@ -1,4 +1,4 @@
-"""Write instance batches as canonical JSON lines, Parquet or a saved `datasets` folder, atomically."""
+"""Write instance batches as canonical JSON lines, a folder of Parquet shards or a saved `datasets` folder, atomically."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from clinreg.loaders.batch import InstanceBatch
 from clinreg.safeio import atomic_open
 
 FORMATS = ("jsonl", "json", "parquet", "hf")
+SHARD_ROWS = 100_000
 
 
 def _json_default(value: Any) -> Any:
@@ -49,6 +50,14 @@ def _texts(values: list[str]) -> str:
     return "[" + ",".join(map(_quote, values)) + "]"
 
 
+def _gold(gold: dict[str, Any]) -> str:
+    index = gold["index"]
+    return (
+        f'{{"index":{"null" if index is None else index},"kind":{_quote(gold["kind"])},"letter":{_text(gold["letter"])},'
+        f'"lower":{_text(gold["lower"])},"upper":{_text(gold["upper"])},"value":{_text(gold["value"])}}}'
+    )
+
+
 def canonical_lines(batches: Iterable[InstanceBatch]) -> Iterator[str]:
     """Each instance as `canonical_json(row) + "\\n"`, assembled field by field (keys already in sorted order).
 
@@ -58,15 +67,18 @@ def canonical_lines(batches: Iterable[InstanceBatch]) -> Iterator[str]:
         stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
         dataset, mapping = _quote(batch.dataset), _quote(batch.mapping)
         split, tasks = _quote(batch.split), _texts(batch.tasks)
-        for variant, index, text, choices, answer, refs, meta in zip(
-            batch.variant, batch.source_index, batch.input, batch.choices, batch.answer, batch.references, batch.metadata
+        provenance = _CANONICAL.encode(batch.provenance)
+        for variant, index, prompt, text, choices, gold, refs, context in zip(
+            batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
+            batch.context,
         ):
             instance_id = f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}"
             yield (
-                f'{{"answer":{_text(answer)},"choices":{_texts(choices)},"dataset":{dataset},"id":{_quote(instance_id)},'
-                f'"input":{_quote(text)},"mapping":{mapping},"metadata":{_CANONICAL.encode(meta) if meta else "{}"},'
-                f'"references":{_texts(refs)},"source_index":{index},"split":{split},"tasks":{tasks},'
-                f'"variant":{_text(variant)}}}\n'
+                f'{{"answer":{_text(gold["letter"])},"choices":{_texts(choices)},'
+                f'"context":{_CANONICAL.encode(context) if context else "{}"},"dataset":{dataset},"gold":{_gold(gold)},'
+                f'"id":{_quote(instance_id)},"input":{_quote(text)},"mapping":{mapping},"prompt":{_quote(prompt)},'
+                f'"provenance":{provenance},"references":{_texts(refs)},"source_index":{index},"split":{split},'
+                f'"tasks":{tasks},"variant":{_text(variant)}}}\n'
             )
 
 
@@ -79,8 +91,19 @@ def hash_instances(batches: Iterable[InstanceBatch]) -> tuple[str, int]:
     return digest.hexdigest(), count
 
 
-def write_instances(batches: Iterable[InstanceBatch], fmt: str, output: str | Path | None) -> int:
-    """Write every instance; return how many. JSON lines go to stdout when `output` is None."""
+def write_instances(
+    batches: Iterable[InstanceBatch],
+    fmt: str,
+    output: str | Path | None,
+    *,
+    shard_rows: int = SHARD_ROWS,
+    info: dict[str, str] | None = None,
+) -> int:
+    """Write every instance; return how many. JSON lines go to stdout when `output` is None.
+
+    `parquet` writes a folder of shards of at most `shard_rows` rows; `hf` a `datasets.save_to_disk` folder
+    with one split per source split and `info` (description, license, citation, homepage) in its DatasetInfo.
+    """
     if fmt == "jsonl":
         return _write_jsonl(batches, output)
     if fmt == "json":
@@ -88,10 +111,9 @@ def write_instances(batches: Iterable[InstanceBatch], fmt: str, output: str | Pa
     if output is None:
         raise ValueError(f"--format {fmt} needs -o PATH")
     if fmt == "parquet":
-        with atomic_open(output, "wb", encoding=None) as handle:
-            return _write_parquet(batches, handle)
+        return _write_parquet_folder(batches, Path(output), shard_rows)
     if fmt == "hf":
-        return _write_hf(batches, Path(output))
+        return _write_hf(batches, Path(output), info or {})
     raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
 
 
@@ -143,27 +165,47 @@ def _write_json(batches: Iterable[InstanceBatch], output: str | Path | None) -> 
 def arrow_schema():
     import pyarrow as pa
 
-    text_list = pa.list_(pa.string())
+    text, text_list = pa.string(), pa.list_(pa.string())
+    gold = pa.struct([("kind", text), ("letter", text), ("index", pa.int64()), ("value", text), ("lower", text), ("upper", text)])
+    source = pa.struct([("kind", text), ("repo", text), ("revision", text), ("content_sha256", text)])
+    provenance = pa.struct([
+        ("instance_schema", pa.int64()), ("record", text), ("record_version", text), ("registry_release", text),
+        ("clinreg_version", text), ("canary", text), ("source", source),
+    ])
     return pa.schema(
         [
-            ("id", pa.string()), ("dataset", pa.string()), ("mapping", pa.string()), ("tasks", text_list),
-            ("split", pa.string()), ("variant", pa.string()), ("input", pa.string()), ("choices", text_list),
-            ("answer", pa.string()), ("references", text_list), ("metadata", pa.string()), ("source_index", pa.int64()),
+            ("id", text), ("dataset", text), ("mapping", text), ("tasks", text_list), ("split", text),
+            ("variant", text), ("source_index", pa.int64()), ("prompt", text), ("input", text), ("choices", text_list),
+            ("answer", text), ("gold", gold), ("references", text_list), ("context", text), ("provenance", provenance),
         ],
-        metadata={b"clinreg": b"metadata holds a JSON object as text"},
+        metadata={b"clinreg": b"context holds a JSON object as text", b"clinreg_instance_schema": b"2"},
     )
 
 
 def to_arrow(batch: InstanceBatch):
-    """One instance batch as an Arrow table; `metadata` becomes canonical JSON text."""
+    """One instance batch as an Arrow table; `context` becomes canonical JSON text."""
     import pyarrow as pa
 
     schema = arrow_schema()
-    columns: dict[str, list] = {name: [] for name in schema.names}
-    for row in batch.rows():
-        for name in schema.names:
-            value = row[name]
-            columns[name].append(canonical_json(value) if name == "metadata" else value)
+    n = len(batch)
+    stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
+    columns = {
+        "id": [f"{stem}{i}" if v is None else f"{stem}{i}/{v}" for v, i in zip(batch.variant, batch.source_index)],
+        "dataset": [batch.dataset] * n,
+        "mapping": [batch.mapping] * n,
+        "tasks": [batch.tasks] * n,
+        "split": [batch.split] * n,
+        "variant": batch.variant,
+        "source_index": batch.source_index,
+        "prompt": batch.prompt,
+        "input": batch.input,
+        "choices": batch.choices,
+        "answer": [g["letter"] for g in batch.gold],
+        "gold": batch.gold,
+        "references": batch.references,
+        "context": [canonical_json(c) for c in batch.context],
+        "provenance": [batch.provenance] * n,
+    }
     return pa.table(columns, schema=schema)
 
 
@@ -179,20 +221,91 @@ def _write_parquet(batches: Iterable[InstanceBatch], handle) -> int:
     return count
 
 
-def _write_hf(batches: Iterable[InstanceBatch], output: Path) -> int:
-    """A `datasets.save_to_disk` folder whose `metadata` column is a Json feature (decoded to a dict)."""
+def _write_parquet_folder(batches: Iterable[InstanceBatch], output: Path, shard_rows: int) -> int:
+    """Shards `part-00000.parquet`, ... of at most `shard_rows` rows each, swapped into place when all are written.
+
+    A plain folder of same-schema files: `pyarrow.dataset.dataset(DIR)`, Spark's `read.parquet(DIR)` and Ray's
+    `read_parquet(DIR)` read it as it is.
+    """
+    import pyarrow.parquet as pq
+
+    if shard_rows < 1:
+        raise ValueError("shard rows must be at least 1")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
+    try:
+        staged = work / "shards"
+        staged.mkdir()
+        count, shard, writer, in_shard = 0, 0, None, 0
+        try:
+            for batch in batches:
+                table = to_arrow(batch) if len(batch) else None
+                while table is not None and table.num_rows:
+                    if writer is None:
+                        writer = pq.ParquetWriter(staged / f"part-{shard:05d}.parquet", arrow_schema())
+                    take = min(shard_rows - in_shard, table.num_rows)
+                    writer.write_table(table.slice(0, take))
+                    table = table.slice(take)
+                    in_shard += take
+                    count += take
+                    if in_shard == shard_rows:
+                        writer.close()
+                        writer, in_shard, shard = None, 0, shard + 1
+            if writer is None and count == 0:  # an empty build still gives a readable dataset with the schema
+                writer = pq.ParquetWriter(staged / "part-00000.parquet", arrow_schema())
+        finally:
+            if writer is not None:
+                writer.close()
+        _replace_folder(staged, output)
+        return count
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def hf_split_names(batches: Iterable[InstanceBatch]) -> Iterator[tuple[str, InstanceBatch]]:
+    """Each batch with its `datasets` split: the source split; `<mapping>__<split>` for a record's later mappings."""
+    first = None
+    for batch in batches:
+        first = batch.mapping if first is None else first
+        yield (batch.split if batch.mapping == first else f"{batch.mapping}__{batch.split}"), batch
+
+
+def _write_hf(batches: Iterable[InstanceBatch], output: Path, info: dict[str, str]) -> int:
+    """A `datasets.save_to_disk` DatasetDict folder, one split per source split, readable by every allowed `datasets`.
+
+    `context` stays JSON text, because the `Json` feature exists only in recent `datasets` releases.
+    """
     import datasets
+    import pyarrow.parquet as pq
 
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
     try:
-        parquet = work / "instances.parquet"
-        with parquet.open("wb") as handle:
-            count = _write_parquet(batches, handle)
-        dataset = datasets.Dataset.from_parquet(str(parquet), cache_dir=str(work / "cache"), split="train")
-        dataset = dataset.cast_column("metadata", datasets.Json())
+        writers: dict[str, Any] = {}
+        count = 0
+        try:
+            for name, batch in hf_split_names(batches):
+                if name not in writers:
+                    writers[name] = pq.ParquetWriter(work / f"{name}.parquet", arrow_schema())
+                if len(batch):
+                    writers[name].write_table(to_arrow(batch))
+                    count += len(batch)
+        finally:
+            for writer in writers.values():
+                writer.close()
+        if not writers:
+            pq.write_table(arrow_schema().empty_table(), work / "test.parquet")
+            writers["test"] = None
+        splits = {}
+        for name in writers:
+            split = datasets.Dataset.from_parquet(str(work / f"{name}.parquet"), cache_dir=str(work / "cache"), split=name)
+            split.info.description = info.get("description", "")
+            split.info.license = info.get("license", "")
+            split.info.citation = info.get("citation", "")
+            split.info.homepage = info.get("homepage", "")
+            splits[name] = split
         staged = work / "saved"
-        dataset.save_to_disk(str(staged))
+        datasets.DatasetDict(splits).save_to_disk(str(staged))
         _replace_folder(staged, output)
         return count
     finally:
@@ -211,3 +324,17 @@ def _replace_folder(staged: Path, target: Path) -> None:
     os.replace(final, target)
     shutil.rmtree(old, ignore_errors=True)
 
+
+def record_info(record: Any) -> dict[str, str]:
+    """Description, licence, citation and homepage of a record, for a saved dataset's DatasetInfo."""
+    licence = record.licence.spdx + (f" ({record.licence.note})" if record.licence.note else "")
+    citation = record.citation.text
+    if record.citation.doi:
+        citation += f" doi:{record.citation.doi}"
+    if record.citation.arxiv:
+        citation += f" arXiv:{record.citation.arxiv}"
+    repo = getattr(record.source, "repo", None)
+    homepage = record.citation.url or ""
+    if not homepage and repo and record.source.type == "huggingface":
+        homepage = f"hf://datasets/{repo}"
+    return {"description": " ".join(record.description.split()), "license": licence, "citation": citation, "homepage": homepage}

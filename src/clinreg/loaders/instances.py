@@ -119,8 +119,8 @@ def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
     """Stop on an open-ended instance whose reference is in its input (CLR907), unless the record says why."""
     if build.closed or build.mapping.gold_in_input or not len(batch):
         return
-    golds = [refs[0] if refs else None for refs in batch.references]
-    found = list(gold_leaks(batch.input, golds, batch.source_index))
+    golds = [gold["value"] for gold in batch.gold]
+    found = list(gold_leaks(batch.prompt, golds, batch.source_index))
     if found:
         raise GoldLeak(describe(build.where, batch.split, found) + " [CLR907]")
 

@@ -23,13 +23,35 @@ def leaked_span(reference: str, text: str) -> str | None:
         return None
     if len(gold) <= SPAN_CHARS:
         return gold if gold in haystack else None
-    step = SPAN_CHARS // 2
-    for start in range(0, len(gold) - SPAN_CHARS + 1, step):
-        window = gold[start : start + SPAN_CHARS]
-        if window in haystack:
-            return window
-    tail = gold[-SPAN_CHARS:]
-    return tail if tail in haystack else None
+    # Any common span of SPAN_CHARS holds one of these half-length pieces whole; each place a piece occurs is
+    # then widened both ways to see whether the text around it matches the reference for SPAN_CHARS in all.
+    half = SPAN_CHARS // 2
+    for start in range(0, len(gold) - half + 1, half):
+        piece = gold[start : start + half]
+        at = haystack.find(piece)
+        while at != -1:
+            need = SPAN_CHARS - half
+            left = _common_prefix(gold[max(0, start - need) : start][::-1], haystack[max(0, at - need) : at][::-1])
+            end, stop = start + half, at + half
+            right = _common_prefix(gold[end : end + need], haystack[stop : stop + need])
+            if left + half + right >= SPAN_CHARS:
+                return gold[start - left : end + right]
+            at = haystack.find(piece, at + 1)
+    return None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low] and a[:high] != b[:high]
+    while high - low > 1:
+        mid = (low + high) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def gold_leaks(inputs: list[str], references: list[str | None], rows: list[int]) -> Iterator[tuple[int, str]]:

@@ -11,7 +11,7 @@ from clinreg.loaders.errors import BuildError
 from clinreg.model import Dataset
 from clinreg.safeio import atomic_write_text
 
-LOCK_VERSION = 1
+LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
 COMPARED = ("record_version", "source", "splits", "instances", "instances_sha256", "skipped_rows", "unlabeled_rows")
 
 
@@ -34,10 +34,16 @@ def compute_lock(
     on_bad_label: str = "error",
     hub: bool = False,
     root: Path | None = None,
+    registry: Any = None,
 ) -> dict[str, Any]:
-    """Build every mapping that can be built; list the others under `skipped` with the reason."""
+    """Build every mapping that can be built; list the others under `skipped` with the reason.
+
+    With `registry`, instances carry the same provenance as `clinreg build` gives them, so the sha256 of a
+    built JSON-lines file equals its lock entry.
+    """
     from clinreg.loaders.export import hash_instances
     from clinreg.loaders.instances import BuildReport, instance_batches
+    from clinreg.loaders.provenance import stamped
     from clinreg.loaders.sources import locate
 
     locked: dict[str, Any] = {}
@@ -56,7 +62,7 @@ def compute_lock(
             try:
                 batches = instance_batches(record, mapping.id, data_dir=data_dir, on_bad_label=on_bad_label,
                                            root=root, report=report, location=location)
-                digest, count = hash_instances(batches)
+                digest, count = hash_instances(stamped(batches, registry, location))
             except BuildError as err:
                 skipped[key] = _portable(err, data_dir)
                 continue

@@ -9,6 +9,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
@@ -45,12 +46,14 @@ class MatchedFile:
 
 def _pattern_regex(pattern: str) -> re.Pattern:
     """A `{name}`/glob pattern as a regex over `/`-separated relative paths; no wildcard crosses a `/`."""
-    out, i = [], 0
+    out, i, seen = [], 0, set()
     while i < len(pattern):
         c = pattern[i]
         m = _PLACEHOLDER.match(pattern, i)
         if m:
-            out.append(f"(?P<{m.group(1)}>[^/]+)")
+            # a name used twice must match the same text both times (`{id}/{id}.xml`)
+            out.append(f"(?P={m.group(1)})" if m.group(1) in seen else f"(?P<{m.group(1)}>[^/]+)")
+            seen.add(m.group(1))
             i = m.end()
             continue
         if c == "*":
@@ -74,7 +77,9 @@ def check_relative(pattern: str, where: str) -> PurePosixPath:
     path = PurePosixPath(pattern)
     if pattern.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", pattern) or path.is_absolute():
         raise RecordProblem(f"{where}: file {pattern!r} is absolute; name files relative to the mirror folder")
-    if ".." in path.parts or "\\" in pattern:
+    if "\\" in pattern:
+        raise RecordProblem(f"{where}: file {pattern!r} holds a backslash; write paths with `/` between folders")
+    if ".." in path.parts:
         raise RecordProblem(f"{where}: file {pattern!r} climbs out of the mirror folder")
     return path
 
@@ -143,9 +148,13 @@ def _open_text(path: Path, encoding: str) -> str:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
-    raw = path.read_bytes()
     if path.name.lower().endswith(".gz"):
-        raw = gzip.decompress(raw)
+        with gzip.open(path, "rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)  # a small .gz can inflate to far more than it holds
+        if len(raw) > MAX_FILE_BYTES:
+            raise SourceUnavailable(f"{path.name}: unpacks to more than the {MAX_FILE_BYTES} bytes a file may have")
+    else:
+        raw = path.read_bytes()
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
     # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.
@@ -185,13 +194,17 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
             out = target / name
             out.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(info) as source, open(out, "wb") as sink:
-                copied = 0
-                while chunk := source.read(1 << 20):
-                    copied += len(chunk)
-                    if copied > MAX_FILE_BYTES:  # the declared size can lie
-                        raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
-                    sink.write(chunk)
+            try:
+                with archive.open(info) as source, open(out, "wb") as sink:
+                    copied = 0
+                    while chunk := source.read(1 << 20):
+                        copied += len(chunk)
+                        if copied > MAX_FILE_BYTES:  # the declared size can lie
+                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+                        sink.write(chunk)
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
+                # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: {_one_line(err)}") from None
     target.mkdir(parents=True, exist_ok=True)
     return target
 
@@ -227,12 +240,18 @@ def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None =
         for item in matched:
             try:
                 table = reader(item.path, spec)
-            except (SourceUnavailable, RecordProblem):
-                raise
+            except (SourceUnavailable, RecordProblem) as err:
+                raise type(err)(f"{where}: {_relative(str(err), item)}") from None
             except Exception as err:  # every parser raises its own types; each becomes one located line
                 raise SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}") from None
             tables.append(_with_parts(table, item.parts, where))
     return _concat(tables, where)
+
+
+def _relative(message: str, item: MatchedFile) -> str:
+    """A reader's message, which starts with the file's name, with the name replaced by its path in the mirror."""
+    name = item.path.name
+    return item.relative + message[len(name):] if message.startswith(name) else message
 
 
 def _with_parts(table: pa.Table, parts: dict[str, str], where: str) -> pa.Table:
@@ -279,11 +298,15 @@ def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
         dupes = sorted({h for h in header if header.count(h) > 1})
         raise SourceUnavailable(f"{path.name}: the header repeats column(s) {', '.join(map(repr, dupes))}")
     columns: list[list[str | None]] = [[] for _ in header]
-    for line_no, record in enumerate(reader, start=2):
+    line_no = reader.line_num + 1  # the file line a record starts on (a quoted field can span lines)
+    for record in reader:
+        start, line_no = line_no, reader.line_num + 1
+        if not record:
+            continue  # a blank line is no record (pandas, and so `datasets`, skip them too)
         if len(record) > len(header):
             # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
             if any(field.strip() for field in record[len(header):]):
-                raise SourceUnavailable(f"{path.name}:{line_no}: {len(record)} fields where the header has {len(header)}")
+                raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has {len(header)}")
             record = record[: len(header)]
         for i, column in enumerate(columns):
             value = record[i] if i < len(record) else ""
@@ -344,7 +367,8 @@ def json_records(data: Any, records: str | None, key_column: str | None, name: s
 
 def _read_jsonl(path: Path, spec: TableSpec) -> pa.Table:
     rows = []
-    for line_no, line in enumerate(_open_text(path, spec.encoding).splitlines(), start=1):
+    # Only "\n" ends a record: str.splitlines() also splits at U+2028, U+0085 and form feeds, which JSON allows raw in strings.
+    for line_no, line in enumerate(_open_text(path, spec.encoding).split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -426,6 +450,9 @@ def _cell(value: Any) -> str | None:
 def _read_text_files(matched: list[MatchedFile], spec: TableSpec, where: str) -> pa.Table:
     """One row per file: its stem in `file`, its text in `text_column`, and its `{name}` parts."""
     rows = []
+    for name in matched[0].parts:
+        if name in ("file", spec.text_column):
+            raise RecordProblem(f"{where}: the file pattern's {{{name}}} clashes with the {name!r} column a text file gives")
     for item in matched:
         try:
             text = _open_text(item.path, spec.encoding)
@@ -516,8 +543,9 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
         return "".join(t.text or "" for t in node.iter(f"{ns}t"))
 
     if spec.docx_table is None:
-        paragraphs = [text(p) for p in body.iter(f"{ns}p")]
-        rows = [{"paragraph": i, spec.text_column: t, "red": _has_red(p, ns)} for i, (p, t) in enumerate(zip(body.iter(f"{ns}p"), paragraphs))]
+        # The body's own paragraphs, as Word's paragraph list (and python-docx) has them: not those in table cells.
+        elements = body.findall(f"{ns}p")
+        rows = [{"paragraph": i, spec.text_column: text(p), "red": _has_red(p, ns)} for i, p in enumerate(elements)]
         return pa.table({
             "paragraph": pa.array([r["paragraph"] for r in rows], pa.int64()),
             spec.text_column: pa.array([r[spec.text_column] for r in rows], pa.string()),
@@ -530,6 +558,8 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
     if not grid:
         return pa.table({})
     header, body_rows = grid[0], grid[1:]
+    if "" in header or len(set(header)) != len(header):  # a dict of columns would silently keep only the last
+        raise SourceUnavailable(f"{path.name}: the header row of table {spec.docx_table} has an empty or repeated column name")
     return pa.table({h: pa.array([r[i] if i < len(r) else None for r in body_rows], pa.string()) for i, h in enumerate(header)})
 
 

@@ -26,7 +26,8 @@ class FilterExpression:
         self.expression, self.why, self.where = expression, why, where
         self.template = InputTemplate("{% if (" + expression + ") %}1{% endif %}", f"{where} filter")
 
-    def keep(self, table: pa.Table, split: str, offset: int) -> np.ndarray:
+    def keep(self, table: pa.Table, split: str, offset: int, among: np.ndarray | None = None) -> np.ndarray:
+        """Which rows pass; with `among`, only those rows are evaluated (the others are not kept)."""
         names = self.template.variables
         uses_row = self.template.uses_row
         wanted = table.column_names if uses_row else [n for n in table.column_names if n in names]
@@ -36,7 +37,7 @@ class FilterExpression:
         values = [python_values(find_column(table, n)) for n in wanted]
         base = self.template.globals
         out = np.zeros(table.num_rows, dtype=bool)
-        for i in range(table.num_rows):
+        for i in range(table.num_rows) if among is None else np.flatnonzero(among):
             row = {n: v[i] for n, v in zip(wanted, values)}
             context = {**base, **row}
             if uses_row:
@@ -65,7 +66,8 @@ class RowSelection:
     def keep(self, table: pa.Table, split: str, offset: int) -> np.ndarray:
         keep = np.ones(table.num_rows, dtype=bool)
         for f in self.filters:
-            passed = f.keep(table, split, offset)
+            # A filter sees only the rows the earlier ones kept, so `x is not none` can guard `x.strip()`.
+            passed = f.keep(table, split, offset, keep)
             self._count(f.why, keep & ~passed)
             keep &= passed
         if self.cap is not None:

@@ -83,6 +83,15 @@ def _mirror_folder(record: Dataset, base: Path) -> Path | None:
     return None
 
 
+def unverified_commit(record: Dataset, folder: Path) -> str | None:
+    """A notice when a pinned GitHub source is read from a plain folder whose commit cannot be confirmed."""
+    commit = getattr(record.source, "commit", None)
+    if not isinstance(record.source, GitHubSource) or not commit or "@" in folder.name or git_head(folder) is not None:
+        return None
+    return (f"{record.id}: mirror folder {folder.name} is not a git clone, so it may hold another commit than "
+            f"{commit[:12]}; name it {folder_name(record)}@{commit[:12]} to say which commit it holds")
+
+
 def _check_commit(record: Dataset, folder: Path) -> None:
     """A git clone at another commit than the record pins is refused: two records of one repo never mix."""
     commit = getattr(record.source, "commit", None)
@@ -99,22 +108,32 @@ def _check_commit(record: Dataset, folder: Path) -> None:
 def git_head(folder: Path) -> str | None:
     """The commit a clone's HEAD names, read from its .git files (no git needed), or None."""
     git = folder / ".git"
-    if not git.is_dir():
-        return None
     try:
+        if git.is_file():  # a linked worktree or submodule: `.git` names the real git folder
+            pointer = git.read_text(encoding="utf-8", errors="replace").strip()
+            if not pointer.startswith("gitdir:"):
+                return None
+            git = (folder / pointer[7:].strip()).resolve()
+        if not git.is_dir():
+            return None
         head = (git / "HEAD").read_text(encoding="ascii", errors="replace").strip()
         if not head.startswith("ref:"):
             return head.lower() or None
         ref = head[4:].strip()
-        ref_file = (git / ref).resolve()
-        if ref_file.is_relative_to(git.resolve()) and ref_file.is_file():
-            return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
-        packed = git / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
-                sha, _, name = line.partition(" ")
-                if name.strip() == ref:
-                    return sha.lower()
+        places = [git]
+        common = git / "commondir"  # a worktree keeps its branches in the main repository's git folder
+        if common.is_file():
+            places.append((git / common.read_text(encoding="utf-8", errors="replace").strip()).resolve())
+        for place in places:
+            ref_file = (place / ref).resolve()
+            if ref_file.is_relative_to(place.resolve()) and ref_file.is_file():
+                return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
+            packed = place / "packed-refs"
+            if packed.is_file():
+                for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
+                    sha, _, name = line.partition(" ")
+                    if name.strip() == ref:
+                        return sha.lower()
     except OSError:
         return None
     return None
@@ -131,7 +150,9 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
             raise SourceUnavailable(f"{record.id}: --data-dir {base} is not a folder")
         folder = _mirror_folder(record, base)
         if folder is not None:
-            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id)
+            notice = unverified_commit(record, folder)
+            return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id,
+                                notices=[notice] if notice else [])
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
@@ -458,14 +479,11 @@ class FileSplitReader:
             matched = match_files(self.folder(), spec.files, spec.where, f"{record_id}: split {split!r}")
             if not matched:
                 raise SourceUnavailable(f"{record_id}: split {split!r}: no file matches {spec.files!r} in {self.folder()}")
+            from clinreg.loaders.readers import _with_parts
+
             for item in matched:
                 for table in _parquet_batches([str(item.path)], None, batch_size):
-                    if item.parts:
-                        import pyarrow as pa
-
-                        for key, value in item.parts.items():
-                            table = table.append_column(key, pa.array([value] * table.num_rows, pa.string()))
-                    yield table
+                    yield _with_parts(table, item.parts, f"{record_id}: split {split!r}") if item.parts else table
             return
         table = self.open(split, record_id)
         for start in range(0, table.num_rows, batch_size):

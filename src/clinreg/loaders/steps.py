@@ -96,7 +96,8 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     if dropped:
         counts[f"no match in {spec.table}"] = counts.get(f"no match in {spec.table}", 0) + dropped
     out = left.take(pa.array(keep, pa.int64())) if dropped else left
-    names = spec.columns if spec.columns is not None else [n for n in right.column_names if n not in spec.keys]
+    # The rows already hold the keys; taking them from the table would blank them on rows kept unmatched.
+    names = [n for n in (spec.columns if spec.columns is not None else right.column_names) if n not in spec.keys]
     for name in names:
         values = _column(right, name, where, f"column of table {spec.table!r}")
         if spec.cardinality == "one_to_many" and spec.many == "first":
@@ -108,7 +109,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         else:
             positions = pa.array([None if not rows else rows[0] for rows in take], pa.int64())
             array = values.take(positions)
-        target = name if name not in out.column_names or name in spec.keys else name + spec.suffix
+        target = name if name not in out.column_names else name + spec.suffix
         out = _replace(out, target, array)
     return out
 
@@ -144,10 +145,26 @@ def _field(item: Any, path: str) -> Any:
 
 
 def _same(value: Any, wanted: Any) -> bool:
-    """Source files spell numbers as text often enough (`"1"` vs 1) that both must match."""
+    """Source files spell numbers as text often enough (`"1"` vs 1) that both must match.
+
+    A boolean matches only a boolean or its text in any case (`TRUE` from a spreadsheet), never 1 or 0.
+    """
+    if value is None:
+        return False
+    if isinstance(value, bool) or isinstance(wanted, bool):
+        truth = _truth(value)
+        return truth is not None and truth == _truth(wanted)
     if value == wanted:
         return True
-    return value is not None and str(value).strip() == str(wanted)
+    return str(value).strip() == str(wanted)
+
+
+def _truth(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return {"true": True, "false": False}.get(value.strip().lower())
+    return None
 
 
 def join_list(table: pa.Table, spec: JoinListStep, where: str) -> pa.Table:

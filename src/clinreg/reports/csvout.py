@@ -1,8 +1,8 @@
-"""Render coverage data as CSV: `# key: value` metadata lines, then a header row and one row per record.
+"""Render coverage data as plain CSV (a header row, then one row per record) and its metadata as a JSON sidecar.
 
-The leading lines each start with `# ` and hold the release, the date, the access filter, the totals and the
-provenance note; the header row is the first line without the `# ` prefix. Read the table with e.g.
-`csv.reader(itertools.dropwhile(lambda line: line.startswith("# "), f))`. Lists inside a cell are joined with `;`.
+The CSV holds nothing but the table, so any CSV reader takes it as it is; lists inside a cell are joined with `;`.
+The release, the date, the access filter, the totals and the provenance note go to `metadata()`, which
+`clinreg coverage --format csv -o FILE` writes beside the table as `FILE.meta.json` (and `--format json` has them).
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import csv
 import io
 from typing import Any
 
-from clinreg.coverage import TIERS
+from clinreg.coverage import PROVENANCE, REVIEW_STATES, TIERS
 from clinreg.output import defuse, shown
 
-REVIEW_STATES = ("approved", "proposed", "stale", "changes_requested", "rejected")
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -31,22 +30,31 @@ def _ids(values: list[str]) -> str:
     return ";".join(values)
 
 
+def _tier_header() -> list[str]:
+    return [f"{kind}_{what}" for kind in PROVENANCE for what in ("tasks", "covered")]
+
+
+def _tier_cells(row: dict[str, Any]) -> list[int]:
+    return [row["by_tier"][kind][what] for kind in PROVENANCE for what in ("tasks", "covered")]
+
+
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
-              "tasks_drafted", "datasets", *TIERS, "benchmarks", "instances", "thin",
+              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *TIERS, "benchmarks", "instances", "thin",
               *(f"review_{s}" for s in REVIEW_STATES), "subcategory_review", "dataset_ids", "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
-             len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
+             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in REVIEW_STATES), s["subcategory_review"],
              _ids(s["datasets"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
 
 
 def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
-    header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted", "datasets",
+    header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted",
+              *_tier_header(), "tasks_rejected", "datasets",
               *TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
-             len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
+             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
              c["thin_subcategories"], _ids(c["datasets"])] for c in data["categories"]]
     return header, rows
 
@@ -62,30 +70,37 @@ def task_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
 ROWS = {"subcategory": subcategory_rows, "category": category_rows, "task": task_rows}
 
 
-def metadata(data: dict[str, Any], by: str) -> list[tuple[str, str]]:
+def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
     t = data["totals"]
     taxonomy = data["taxonomy"] or {}
-    return [
-        ("clinreg coverage", f"one row per {by}"),
-        ("release", str(data["release"] or "unreleased")),
-        ("date", data["date"]),
-        ("taxonomy", f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip()),
-        ("access", ",".join(data["access_filter"])),
-        ("tasks", str(t["tasks"])),
-        ("tasks_covered", str(t["tasks_covered"])),
-        ("tasks_drafted", str(t["tasks_drafted"])),
-        ("tasks_awaiting_review", str(t["tasks_awaiting_review"])),
-        ("datasets", str(t["datasets"])),
-        ("provenance", " ".join(data["provenance_note"].split())),
-    ]
+    return {
+        "clinreg coverage": f"one row per {by}",
+        "release": str(data["release"] or "unreleased"),
+        "date": data["date"],
+        "taxonomy": f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip(),
+        "access": ",".join(data["access_filter"]),
+        "tasks": str(t["tasks"]),
+        "tasks_covered": str(t["tasks_covered"]),
+        "tasks_drafted": str(t["tasks_drafted"]),
+        "tasks_rejected_not_counted": str(t["tasks_rejected"]),
+        "coverage_by_provenance": t["tier_summary"],
+        "tasks_awaiting_review": str(t["tasks_awaiting_review"]),
+        "datasets": str(t["datasets"]),
+        "provenance": " ".join(data["provenance_note"].split()),
+    }
 
 
 def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
     header, rows = ROWS[by](data)
     buf = io.StringIO()
-    for key, value in metadata(data, by):
-        buf.write(f"# {key}: {shown(' '.join(value.split()))}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
     writer.writerows([[_text(v) for v in row] for row in rows])
     return defuse(buf.getvalue())
+
+
+def render_coverage_csv_metadata(data: dict[str, Any], by: str = "subcategory") -> str:
+    """The sidecar of a CSV table: its metadata as a JSON object."""
+    from clinreg.output import to_json
+
+    return to_json(metadata(data, by)) + "\n"

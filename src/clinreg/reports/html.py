@@ -40,7 +40,13 @@ def coverage_view(data: dict[str, Any]) -> dict[str, Any]:
                   "tasks": [{"id": t, "name": task_names.get(t, t)} for t in s["uncovered_tasks"]]}
                  for s in data["subcategories"] if s["uncovered_tasks"]]
     totals = data["totals"]
+    row_groups: list[dict[str, Any]] = []
+    for row in rows:  # one block per category, kept together in print
+        if not row_groups or row_groups[-1]["id"] != row["category"]:
+            row_groups.append({"id": row["category"], "name": row["category_name"], "rows": []})
+        row_groups[-1]["rows"].append(row)
     return {
+        "row_groups": row_groups,
         "data": data,
         "totals": totals,
         "version": __version__,

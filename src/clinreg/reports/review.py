@@ -5,12 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clinreg.coverage import coverage_data, review_state
+from clinreg.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 from clinreg.model import Citation, Review
+from clinreg.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.store import Registry
-
-AWAITING = ("proposed", "stale", "changes_requested")
-STATES = ("approved", "proposed", "stale", "changes_requested", "rejected")
 
 
 class UnknownCategory(ValueError):
@@ -36,21 +34,31 @@ def _citation(citation: Citation | None) -> dict[str, Any] | None:
     return {**citation.model_dump(mode="json"), "href": citation_link(citation)}
 
 
-def _review(review: Review | None, name: str, definition: str) -> dict[str, Any]:
+def _review(kind: str, item: Any, placement: str) -> dict[str, Any]:
+    review: Review | None = item.review
     reviewers = [] if review is None else [
         {**r.model_dump(mode="json"), "href": f"https://orcid.org/{r.orcid}" if r.orcid else None}
         for r in review.reviewers
     ]
+    derived = derive_state(review, item_hash(kind, item, placement))
+    previous = derived.previous.reviewed.model_dump(mode="json") if derived.previous and derived.previous.reviewed else None
     return {
-        "state": review_state(review, name, definition),
+        "state": derived.state,
+        "content_hash": derived.content_hash,
+        "version": derived.content_hash.split(":")[-1][:12],
+        "content": item_content(kind, item, placement),
+        "previous_content": previous,
+        "previous_decision": derived.previous.decision if derived.previous else None,
         "status": review.status if review else None,
         "date": review.date.isoformat() if review and review.date else None,
         "reviewers": reviewers,
     }
 
 
-def review_document(reg: Registry, category: str | None = None, today: dt.date | None = None) -> dict[str, Any]:
-    """The taxonomy as clinicians review it. `category` limits it to one category id."""
+def review_document(reg: Registry, category: str | None = None, today: dt.date | None = None,
+                    pending: bool = False) -> dict[str, Any]:
+    """The taxonomy as clinicians review it. `category` limits it to one category id; `pending` to the tasks
+    that need a clinician (proposed, stale, revised or conflicting)."""
     known = [c.id for c, _ in reg.ordered_categories()]
     if category is not None and category not in known:
         raise UnknownCategory(f"--category {category}: no such category (known: {', '.join(known) or 'none'})")
@@ -72,27 +80,47 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),
+                                   "quote": task.provenance.quote, "benchmarks": list(task.provenance.benchmarks),
                                    "note": task.provenance.note},
-                    "review": _review(task.review, task.name, task.definition),
+                    "review": _review("task", task, sub.id),
                     "datasets": datasets,
                 })
             subcategories.append({"id": sub.id, "name": sub.name, "definition": sub.definition, "note": sub.note,
-                                  "review": _review(sub.review, sub.name, sub.definition), "tasks": tasks})
+                                  "review": _review("subcategory", sub, cat.id), "tasks": tasks})
         categories.append({"id": cat.id, "name": cat.name, "definition": cat.definition,
                            "subcategories": subcategories})
+    if pending:
+        for c in categories:
+            for s in c["subcategories"]:
+                s["tasks"] = [t for t in s["tasks"] if t["review"]["state"] in PENDING]
+            c["subcategories"] = [s for s in c["subcategories"] if s["tasks"] or s["review"]["state"] in PENDING]
+        categories = [c for c in categories if c["subcategories"]]
+    number = 0
+    for c in categories:
+        for s in c["subcategories"]:
+            for t in s["tasks"]:
+                number += 1
+                t["number"] = number
     all_tasks = [t for c in categories for s in c["subcategories"] for t in s["tasks"]]
     states = [t["review"]["state"] for t in all_tasks]
-    drafted = sum(1 for t in all_tasks if t["provenance"]["kind"] == "drafted")
+    tiers = {kind: sum(1 for t in all_tasks if t["provenance"]["kind"] == kind) for kind in PROVENANCE}
+    drafted = tiers["drafted"]
     awaiting = sum(1 for s in states if s in AWAITING)
+    by_tier = tier_counts([{"provenance": t["provenance"]["kind"], "review": t["review"]["state"],
+                            "datasets": t["datasets"]} for t in all_tasks])
+    ours_awaiting = sum(1 for t in all_tasks if t["provenance"]["kind"] in ("derived", "drafted")
+                        and t["review"]["state"] in AWAITING)
     counts = {
         "categories": len(categories),
         "subcategories": sum(len(c["subcategories"]) for c in categories),
         "tasks": len(all_tasks),
+        "tasks_published": tiers["published"],
+        "tasks_derived": tiers["derived"],
         "tasks_drafted": drafted,
-        "tasks_sourced": len(all_tasks) - drafted,
+        "by_tier": by_tier,
+        "tier_summary": tier_summary(by_tier),
         "tasks_awaiting_review": awaiting,
-        "tasks_drafted_awaiting_review": sum(1 for t in all_tasks if t["provenance"]["kind"] == "drafted"
-                                             and t["review"]["state"] in AWAITING),
+        "tasks_worded_by_clinreg_awaiting_review": ours_awaiting,
         "tasks_without_dataset": sum(1 for t in all_tasks if not t["datasets"]),
         "review": {s: states.count(s) for s in STATES},
     }
@@ -105,11 +133,38 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
             "citation": _citation(taxonomy.citation), "note": taxonomy.note,
         },
         "category_filter": category,
+        "pending_only": pending,
         "counts": counts,
         "summary": (
-            f"{drafted} of {len(all_tasks)} tasks in this document were drafted by clinreg maintainers and "
-            f"{counts['tasks_drafted_awaiting_review']} of them await clinician review; in all, {awaiting} of "
-            f"{len(all_tasks)} tasks await review."
+            f"{tiers['derived'] + drafted} of {len(all_tasks)} tasks in this document were worded by clinreg "
+            f"maintainers ({tiers['derived']} derived from a benchmark's description, {drafted} drafted) and "
+            f"{ours_awaiting} of them await clinician review; {tiers['published']} are published names. In all, "
+            f"{awaiting} of {len(all_tasks)} tasks await review."
         ),
         "categories": categories,
     }
+
+
+def status_rows(reg: Registry, only: str | None = None) -> list[dict[str, Any]]:
+    """Every task and subcategory with its derived review state; `only` is pending, stale or conflicts."""
+    wanted = {"pending": PENDING, "stale": ("stale",), "conflicts": ("conflicting",)}.get(only or "", STATES)
+    rows = []
+    for sub, cat, sf, _ in reg.subcategories():
+        items = [("subcategory", sub, cat.id)] + [("task", t, sub.id) for t in sub.tasks]
+        for kind, item, placement in items:
+            state = derive_state(item.review, item_hash(kind, item, placement))
+            if state.state not in wanted:
+                continue
+            prev = state.previous
+            rows.append({
+                "kind": kind, "id": item.id, "file": sf.rel, "placement": placement, "state": state.state,
+                "provenance": item.provenance.kind if kind == "task" else None,
+                "version": state.content_hash.split(":")[-1][:12], "content_hash": state.content_hash,
+                "decisions": [{"name": r.name, "orcid": r.orcid, "decision": r.decision,
+                               "date": r.date.isoformat() if r.date else None, "note": r.note} for r in state.current],
+                "previous": None if prev is None else {
+                    "name": prev.name, "decision": prev.decision, "date": prev.date.isoformat() if prev.date else None,
+                    "reviewed": prev.reviewed.model_dump(mode="json") if prev.reviewed else None,
+                    "now": item_content(kind, item, placement)},
+            })
+    return rows

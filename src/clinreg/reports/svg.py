@@ -91,7 +91,7 @@ def task_bar(covered: int, tasks: int, most_tasks: int, width: int = 170, height
             "track_fill": TRACK, "fill": COVERED}
 
 
-def tier_bar(access: dict[str, int], scale_max: int, width: int = 170, height: int = 14) -> dict[str, Any]:
+def tier_bar(access: dict[str, int], scale_max: int, width: int = 170, height: int = 16) -> dict[str, Any]:
     """Datasets stacked by access tier on a common scale, each segment wide enough to show its count."""
     unit = width / max(1, scale_max)
     x, segments = 0.0, []

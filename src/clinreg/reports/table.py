@@ -1,4 +1,4 @@
-"""The coverage table for an 80-column terminal, rendered with rich."""
+"""The coverage table, rendered with rich: fitted to a terminal's width, or unwrapped for a pipe or a file."""
 
 from __future__ import annotations
 
@@ -18,14 +18,24 @@ def _plain(value: Any, style: str = "") -> Text:
     return Text(shown(value), style=style)
 
 
+def safe_text(text: str) -> str:
+    """Registry text for a terminal line: control characters (ESC, BEL, newlines) shown escaped, never sent."""
+    return shown(text)
+
+
 def _tiers(access: dict[str, int]) -> str:
     return f"{access['public']}/{access['gated']}/{access['private']}"
 
 
-def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80, color: bool = False) -> str:
+UNWRAPPED = 10_000
+
+
+def render_table(data: dict[str, Any], by: str = "subcategory", width: int | None = 80, color: bool = False) -> str:
+    """The table at `width` columns; `width=None` wraps nothing, so a pipe gets one line per row."""
     buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
-                      highlight=False, soft_wrap=False)
+    console = Console(file=buf, width=width or UNWRAPPED, force_terminal=color,
+                      color_system="standard" if color else None, highlight=False, soft_wrap=width is None)
+    name_width = 40 if width is None else max(16, width - 40)
     t = data["totals"]
     released = f" of {data['release_date']}" if data.get("release_date") else ""
     console.print(_plain(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", "bold"))
@@ -34,7 +44,9 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
         f"access public/gated/private {_tiers(t['access'])}"
     ))
-    console.print(_plain(data["provenance_note"], "yellow"))
+    console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
+                                                         if t.get("tasks_rejected") else ""), soft_wrap=False)
+    console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
     table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
@@ -47,7 +59,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
                           str(len(c["datasets"])), _tiers(c["access"]), str(c["thin_subcategories"]))
     elif by == "task":
         table.add_column("Task", overflow="fold", max_width=40)
-        table.add_column("Source", max_width=8)
+        table.add_column("Tier", max_width=9)
         table.add_column("Review", max_width=9)
         table.add_column("Datasets", overflow="fold", max_width=20)
         for row in data["tasks"]:
@@ -64,7 +76,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
                 current = s["category"]
                 table.add_row(_plain(s["category_name"], "bold underline"), "", "", "", "", "", "")
             # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
-            name = Text(textwrap.fill(shown(s["name"]), width=40, initial_indent="  ", subsequent_indent="    "))
+            name = Text("  " + shown(s["name"]) if width is None
+                        else textwrap.fill(shown(s["name"]), width=name_width, initial_indent="  ", subsequent_indent="    "))
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
@@ -75,4 +88,4 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int = 80,
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
                       "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
     # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
-    return defuse(buf.getvalue().rstrip("\n"))
+    return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))

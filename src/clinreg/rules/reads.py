@@ -87,9 +87,12 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
             names = set()
             for pattern in files:
                 names.update(_PLACEHOLDER.findall(pattern))
-                why = unsafe_local_path(pattern)
+                why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None)
                 if why:
                     yield ctx.at("CLR713", sf, path + ("files",), f"file {pattern!r} is unsafe: {why}")
+            why = unsafe_local_path(spec.archive) if spec.archive is not None else None
+            if why:
+                yield ctx.at("CLR713", sf, path + ("archive",), f"archive {spec.archive!r} is unsafe: {why}")
             for key in spec.where:
                 if key not in names:
                     yield ctx.at("CLR713", sf, path + ("where", key), f"`where` names {{{key}}}, which no file pattern has", key=True)

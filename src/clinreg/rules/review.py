@@ -1,44 +1,82 @@
-"""Review rules: approved items must still match what was approved, and drafted items cannot claim approval."""
+"""Review rules: an approval must cover the current content, and reviewers' current decisions must agree."""
 
 from __future__ import annotations
 
 from typing import Iterable
 
 from clinreg.diagnostics import Diagnostic
-from clinreg.hashing import review_hash
+from clinreg.reviewstate import derive_state, item_content, item_hash
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
+STRICT_CODES = ("CLR801", "CLR802")  # `validate --strict` fails on these
+
 
 def review_items(ctx: Context):
-    """Every reviewable item: (kind, item, file, path) for subcategories and tasks."""
-    for sub, _, sf, path in ctx.reg.subcategories():
-        yield "subcategory", sub, sf, path
+    """Every reviewable item: (kind, item, placement, file, path) for subcategories and tasks."""
+    for sub, category, sf, path in ctx.reg.subcategories():
+        yield "subcategory", sub, category.id, sf, path
         for j, task in enumerate(sub.tasks):
-            yield "task", task, sf, path + ("tasks", j)
+            yield "task", task, sub.id, sf, path + ("tasks", j)
+
+
+def _changes(old: dict, new: dict) -> str:
+    parts = []
+    for key in ("name", "definition", "example", "placement"):
+        if (old.get(key) or "") != (new.get(key) or ""):
+            parts.append(f"{key} was {old.get(key) or '(none)'!r}, now {new.get(key) or '(none)'!r}")
+    return "; ".join(parts)
 
 
 @rule("CLR801", "stale-review", "warning", "An approved item changed after it was approved")
 def stale_review(ctx: Context) -> Iterable[Diagnostic]:
     """
-    `clinreg review approve` stores a hash of the item's name and definition. When either changes later,
-    the approval no longer covers the text and the item needs re-review.
+    An approval covers a hash of the item's name, definition, example and placement (the task's subcategory
+    or the subcategory's category). When any of them changes later, the approval no longer covers the item
+    and it needs re-review. `validate --strict` (used on pull requests) fails on this.
 
     Bad:
-        definition: (edited after approval)
-        review: {status: approved, content_hash: sha256:1f2e...}
+        example: (edited after approval)
+        review: {status: approved, reviewers: [{..., decision: approved, content_hash: sha256:1f2e...}]}
     Good:
         Run `clinreg review approve ITEM --reviewer NAME` again after the edit is reviewed.
     """
-    for kind, item, sf, path in review_items(ctx):
+    for kind, item, placement, sf, path in review_items(ctx):
         rv = item.review
-        if rv is None or rv.status != "approved":
+        if rv is None:
             continue
-        who = ", ".join(r.name for r in rv.reviewers if r.decision in (None, "approved")) or "an unnamed reviewer"
-        if not rv.content_hash:
-            yield ctx.at("CLR801", sf, path + ("review",), f"{kind} {item.id!r} is approved but has no content_hash",
-                         "approve it with `clinreg review approve`, which records the hash")
-        elif rv.content_hash != review_hash(item.name, item.definition):
-            yield ctx.at("CLR801", sf, path + ("definition",),
-                         f"{kind} {item.id!r} changed since {who} approved it on {rv.date}; it needs re-review",
-                         f"ask a clinician to review it again: clinreg review approve {item.id} --reviewer NAME")
+        state = derive_state(rv, item_hash(kind, item, placement))
+        if state.state != "stale":
+            continue
+        prev = state.previous
+        if prev is None:
+            yield ctx.at("CLR801", sf, path + ("review",), f"{kind} {item.id!r} is approved but the approval does not "
+                         "cover its current content", "approve it with `clinreg review approve`, which records the hash")
+            continue
+        what = _changes(prev.reviewed.model_dump(), item_content(kind, item, placement)) if prev.reviewed else ""
+        yield ctx.at("CLR801", sf, path + ("definition",),
+                     f"{kind} {item.id!r} changed since {prev.name} approved it on {prev.date}; it needs re-review"
+                     + (f" ({what})" if what else ""),
+                     f"ask a clinician to review it again: clinreg review approve {item.id} --reviewer NAME")
+
+
+@rule("CLR802", "conflicting-review", "warning", "Reviewers' current decisions on an item disagree")
+def conflicting_review(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Each reviewer's latest decision on the item's current content counts. When two of them disagree (one
+    approves, another rejects or asks for changes), no decision wins silently: the item is `conflicting`
+    until a reviewer changes their decision. `validate --strict` fails on this.
+
+    Bad:
+        reviewers: [{name: A, decision: approved, ...}, {name: B, decision: rejected, ...}]
+    Good:
+        Reviewers agree, or one records a new decision: clinreg review approve ITEM --reviewer B
+    """
+    for kind, item, placement, sf, path in review_items(ctx):
+        if item.review is None:
+            continue
+        state = derive_state(item.review, item_hash(kind, item, placement))
+        if state.state == "conflicting":
+            who = "; ".join(f"{r.name}: {r.decision.replace('_', ' ')}" for r in state.current)
+            yield ctx.at("CLR802", sf, path + ("review",), f"{kind} {item.id!r} has conflicting current decisions ({who})",
+                         "the reviewers should agree; one of them records a new decision with `clinreg review`")

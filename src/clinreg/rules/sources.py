@@ -181,16 +181,34 @@ def access_instructions(ctx: Context) -> Iterable[Diagnostic]:
                          f"a {ds.access.tier} dataset needs `access.instructions`")
 
 
-@rule("CLR707", "citation-source", "error", "A sourced task has no citation")
+@rule("CLR707", "citation-source", "error", "A published or derived task does not say where it comes from")
 def sourced_citation(ctx: Context) -> Iterable[Diagnostic]:
     """
-    A task with `provenance.kind: source` claims a public source; the claim must be checkable.
+    A `published` task claims a public source names it: cite the source and quote the name. A `derived`
+    task was worded by clinreg from a benchmark's description: cite where the description is published and
+    list the benchmarks. Either claim must be checkable.
 
     Bad:
-        provenance: {kind: source}
+        provenance: {kind: derived, citation: {text: HELM schema}}
     Good:
-        provenance: {kind: source, citation: {text: MedHELM paper, section 4.1, arxiv: "2505.23802"}}
+        provenance: {kind: derived, benchmarks: [medcalc_bench], citation: {text: HELM schema, url: "https://..."}}
     """
+    mappings = {m.id for ds in ctx.reg.datasets.values() for m in ds.mappings}
     for entry in ctx.tasks.values():
-        if entry.task.provenance.kind == "source" and entry.task.provenance.citation is None:
-            yield ctx.at("CLR707", entry.file, entry.path + ("provenance",), f"task {entry.task.id!r} is marked as sourced but has no citation")
+        prov, task_id = entry.task.provenance, entry.task.id
+        where = entry.path + ("provenance",)
+        if prov.kind in ("published", "derived") and prov.citation is None:
+            yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked {prov.kind} but has no citation")
+        if prov.kind == "published" and not (prov.quote or "").strip():
+            yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked published but quotes no name",
+                         "add `quote:` with the name exactly as the source writes it")
+        if prov.kind == "derived":
+            if not prov.benchmarks:
+                yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked derived but names no benchmark",
+                             "add `benchmarks: [id]` with the benchmark whose description the wording follows")
+            elif ctx.reg.datasets:
+                for i, bench in enumerate(prov.benchmarks):
+                    if bench not in mappings:
+                        yield ctx.at("CLR707", entry.file, where + ("benchmarks", i),
+                                     f"task {task_id!r} is derived from benchmark {bench!r}, which no dataset record maps",
+                                     severity="warning")

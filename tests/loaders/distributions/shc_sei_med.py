@@ -1,6 +1,9 @@
 """Synthetic as-distributed fixture for shc_sei_med (private Stanford CSV medhelm-SEI-dataset_filtered.csv)."""
-import csv
 import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import _shc  # noqa: E402
 
 SHAPE = """\
 Private file medhelm-SEI-dataset_filtered.csv (Stanford Health Care; facts shc_sei_med.source), passed to HELM as data_path
@@ -31,46 +34,5 @@ ROWS = [
 ]
 
 
-def _expected():
-    out, seen = [], {}
-    counter = 0
-    for i, (q, ctx, lab) in enumerate(ROWS):
-        key = (q, ctx)  # the prompt is a pure function of (question, context)
-        if key in seen:  # duplicate prompt: keeps the FIRST position, takes the LAST label
-            out[seen[key]]["gold"] = lab
-            continue
-        seen[key] = len(out)
-        out.append({"row": i, "gold": lab,
-                    "input_must_contain": [f"question: {q} with the following context: {ctx} ,"],
-                    "input_must_not_contain": [c[:40] for _, c, _ in ROWS if c != ctx]})
-    return out
-
-
 def write(folder: pathlib.Path) -> dict:
-    folder = pathlib.Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / FILE, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(COLUMNS)
-        w.writerows(ROWS)
-    out = _expected()
-    return {"splits": {"test": out}, "dropped": {"test": len(ROWS) - len(out)}}
-
-
-if __name__ == "__main__":
-    import tempfile
-    import pyarrow.csv as pacsv
-
-    with tempfile.TemporaryDirectory() as tmp:
-        exp = write(pathlib.Path(tmp))
-        path = pathlib.Path(tmp) / FILE
-        t = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(strings_can_be_null=False))
-        assert t.column_names == COLUMNS and t.num_rows == len(ROWS)
-        with open(path, "r", encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f))
-        assert [(r["prompt"], r["context"], r["label"]) for r in rows] == [tuple(x) for x in ROWS]
-        golds = [e["gold"] for e in exp["splits"]["test"]]
-        assert golds == ['A', 'A', 'B'], golds
-        assert exp["dropped"]["test"] == 2
-        assert all(g in CHOICES for g in golds)
-    print("shc_sei_med fixture OK")
+    return _shc.write(folder, FILE, COLUMNS, ROWS, _shc.keyed_by_prompt(ROWS))

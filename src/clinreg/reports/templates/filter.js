@@ -11,6 +11,8 @@
     all: function () { return true; },
     uncovered: function (row) { return row.getAttribute("data-covered") === "no"; },
     drafted: function (row) { return row.getAttribute("data-provenance") === "drafted"; },
+    derived: function (row) { return row.getAttribute("data-provenance") === "derived"; },
+    published: function (row) { return row.getAttribute("data-provenance") === "published"; },
     awaiting: function (row) { return row.getAttribute("data-awaiting") === "yes"; }
   };
   function apply() {

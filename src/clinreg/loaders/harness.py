@@ -1,0 +1,450 @@
+"""`clinreg export`: built instances plus the task files that lm-evaluation-harness, Inspect AI or HELM run as they are."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from clinreg.loaders.errors import BuildError
+from clinreg.model import FreeTextScheme, NumberScheme
+
+HARNESSES = ("lm-eval", "inspect", "helm")
+PREFIX = "clinreg_"
+FILES = Path(__file__).parent / "harness_files"
+
+
+class ExportProblem(BuildError):
+    """An unknown dataset, an output in the way, nothing to export, or clashing names: a usage error."""
+
+    exit_code = 2
+
+
+@dataclass
+class MappingExport:
+    """One exported mapping: where its instances are, how it is scored and where it sits in the taxonomy."""
+
+    dataset: str
+    mapping: str
+    kind: str  # choice | number | text
+    data_file: str  # relative to the export folder
+    instances: int
+    access: str
+    subcategories: list[str]
+    categories: list[str]
+    metric: str
+
+    @property
+    def name(self) -> str:
+        return PREFIX + self.mapping
+
+
+@dataclass
+class ExportReport:
+    harness: str
+    output: Path
+    mappings: list[MappingExport] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    release: str | None = None
+    canary: str | None = None
+    order: dict[str, int] = field(default_factory=dict)  # taxonomy position of each category and subcategory id
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "harness": self.harness,
+            "output": str(self.output),
+            "release": self.release,
+            "canary": self.canary,
+            "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind,
+                          "instances": m.instances, "data_file": m.data_file, "access": m.access,
+                          "subcategories": m.subcategories, "categories": m.categories} for m in self.mappings],
+            "skipped": self.skipped,
+        }
+
+
+def gold_kind(scheme: object) -> str:
+    if isinstance(scheme, NumberScheme):
+        return "number"
+    if isinstance(scheme, FreeTextScheme):
+        return "text"
+    return "choice"
+
+
+def export(
+    registry: Any,
+    harness: str,
+    output: str | Path,
+    datasets: list[str] | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    access: list[str] | None = None,
+    limit: int | None = None,
+    seed: int = 0,
+    on_bad_label: str = "error",
+    force: bool = False,
+) -> ExportReport:
+    """Build the chosen records and write a self-contained folder for `harness`; return what went in.
+
+    Records named in `datasets` must build; without names, every record of the allowed access tiers is tried
+    and the ones whose data is not at hand are listed in `skipped`.
+    """
+    from clinreg.loaders.export import canonical_lines
+    from clinreg.loaders.instances import instance_batches
+    from clinreg.loaders.provenance import canary, stamped
+    from clinreg.loaders.sources import locate
+
+    if harness not in HARNESSES:
+        raise ValueError(f"unknown harness {harness!r} (choose from {', '.join(HARNESSES)})")
+    output = Path(output)
+    if output.exists() and not force:
+        raise ExportProblem(f"{output} exists; refusing to overwrite it (use --force)")
+    if output.exists() and not output.is_dir():
+        raise ExportProblem(f"{output} exists and is not a folder")
+    unknown = [d for d in datasets or [] if d not in registry.datasets]
+    if unknown:
+        raise ExportProblem(f"no dataset {unknown[0]!r} in the registry{_did_you_mean(unknown[0], registry.datasets)}")
+    chosen = list(datasets) if datasets else sorted(registry.datasets)
+    if access:
+        chosen = [d for d in chosen if registry.datasets[d].access.tier in access]
+    report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
+    placement = _placement(registry)
+    for category, _ in registry.ordered_categories():
+        report.order.setdefault(category.id, len(report.order))
+        for sub in category.subcategories:
+            report.order.setdefault(sub.id, len(report.order))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
+    try:
+        staged = work / "export"
+        for dataset_id in chosen:
+            record = registry.datasets[dataset_id]
+            try:
+                location = locate(record, data_dir, registry.root)
+            except BuildError as err:
+                if datasets:
+                    raise
+                report.skipped[dataset_id] = str(err)
+                continue
+            for mapping in record.mappings:
+                rel = f"data/{dataset_id}/{mapping.id}.jsonl"
+                target = staged / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                batches = instance_batches(record, mapping.id, data_dir=data_dir, limit=limit, seed=seed,
+                                           on_bad_label=on_bad_label, root=registry.root, location=location)
+                count = 0
+                with target.open("w", encoding="utf-8") as handle:
+                    for line in canonical_lines(stamped(batches, registry, location)):
+                        handle.write(line)
+                        count += 1
+                subs = sorted({placement[t][0] for t in mapping.tasks if t in placement})
+                cats = sorted({placement[t][1] for t in mapping.tasks if t in placement})
+                report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label), rel, count,
+                                                     record.access.tier, subs, cats, mapping.metric.name))
+        if not report.mappings:
+            reasons = "; ".join(f"{k}: {v}" for k, v in sorted(report.skipped.items())[:3])
+            raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
+        _check_names(report, registry)
+        WRITERS[harness](staged, report, registry)
+        (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2, allow_nan=False) + "\n",
+                                              encoding="utf-8")
+        from clinreg.loaders.export import _replace_folder
+
+        _replace_folder(staged, output)
+        return report
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _did_you_mean(name: str, known: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _placement(registry: Any) -> dict[str, tuple[str, str]]:
+    """task id -> (subcategory id, category id)."""
+    return {task_id: (entry.subcategory.id, entry.category.id) for task_id, entry in registry.tasks().items()}
+
+
+def _groups(report: ExportReport) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Task names per subcategory and per category, in taxonomy order as far as the export covers it."""
+    subs: dict[str, list[str]] = {}
+    cats: dict[str, list[str]] = {}
+    for m in sorted(report.mappings, key=lambda m: m.name):
+        for sub in m.subcategories:
+            subs.setdefault(sub, []).append(m.name)
+        for cat in m.categories:
+            cats.setdefault(cat, []).append(m.name)
+    def ordered(groups: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {k: groups[k] for k in sorted(groups, key=lambda k: (report.order.get(k, len(report.order)), k))}
+
+    return ordered(subs), ordered(cats)
+
+
+def _check_names(report: ExportReport, registry: Any) -> None:
+    """Task and group names share one namespace in lm-eval and HELM: a clash would silently run the wrong thing."""
+    subs, cats = _groups(report)
+    seen: dict[str, str] = {}
+    for kind, names in (("mapping", [m.name for m in report.mappings]), ("subcategory", [PREFIX + s for s in subs]),
+                        ("category", [PREFIX + c for c in cats])):
+        for name in names:
+            if name in seen and not (kind == seen[name] == "subcategory"):
+                raise ExportProblem(f"{name} names both a {seen[name]} and a {kind}; rename one to export")
+            seen[name] = kind
+
+
+def _scoring_source() -> str:
+    return (FILES / "scoring.py").read_text(encoding="utf-8")
+
+
+def _header(report: ExportReport, what: str) -> str:
+    return (f"# {what}, written by `clinreg export {report.harness}` (registry release {report.release}).\n"
+            f"# {report.canary}\n")
+
+
+# ------------------------------------------------------------------------------------------------ lm-eval
+
+
+class _Function(str):
+    """A YAML scalar written with lm-eval's `!function` tag."""
+
+
+class _LmEvalDumper(yaml.SafeDumper):
+    pass
+
+
+_LmEvalDumper.add_representer(_Function, lambda dumper, value: dumper.represent_scalar("!function", str(value)))
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LM_EVAL_METRICS = {"choice": "acc", "number": "range_accuracy", "text": "reference_f1"}
+
+
+def _lm_eval_task(m: MappingExport, data_path: Path, canary_text: str | None) -> dict[str, Any]:
+    task: dict[str, Any] = {
+        "task": m.name,
+        "tag": ["clinreg"],
+        "dataset_path": "json",
+        "dataset_kwargs": {"data_files": {"test": str(data_path)}},
+        "test_split": "test",
+    }
+    metrics = [_LM_EVAL_METRICS[m.kind], "score"]
+    if m.kind == "choice":
+        task.update({
+            "output_type": "multiple_choice",
+            "doc_to_text": "{{prompt}}\nAnswer:",
+            "doc_to_choice": "{{ '" + _LETTERS + "'[:choices|length] | list }}",
+            "doc_to_target": "{{gold.index}}",
+            "process_results": _Function("utils.process_choice"),
+        })
+    else:
+        task.update({
+            "output_type": "generate_until",
+            "doc_to_text": "{{prompt}}",
+            "doc_to_target": "{{gold.value}}",
+            "generation_kwargs": {"until": ["\n\n"] if m.kind == "number" else [], "do_sample": False,
+                                  "max_gen_toks": 64 if m.kind == "number" else 1024},
+            "process_results": _Function(f"utils.process_{m.kind}"),
+        })
+    task["metric_list"] = [{"metric": name, "aggregation": "mean", "higher_is_better": True} for name in metrics]
+    task["metadata"] = {"version": 1.0, "dataset": m.dataset, "mapping": m.mapping, "canary": canary_text}
+    return task
+
+
+def _write_lm_eval(staged: Path, report: ExportReport, registry: Any) -> None:
+    final = report.output.resolve()
+    tasks, groups = staged / "tasks", staged / "groups"
+    tasks.mkdir(parents=True)
+    groups.mkdir()
+    header = _header(report, "lm-evaluation-harness task")
+    for m in report.mappings:
+        body = yaml.dump(_lm_eval_task(m, final / m.data_file, report.canary), Dumper=_LmEvalDumper, sort_keys=False,
+                         allow_unicode=True, width=1000)
+        (tasks / f"{m.name}.yaml").write_text(header + body, encoding="utf-8")
+    utils = _scoring_source() + (FILES / "lm_eval_utils.py").read_text(encoding="utf-8")
+    (tasks / "utils.py").write_text(utils, encoding="utf-8")
+    subs, cats = _groups(report)
+    for kind, members in (("subcategory", subs), ("category", cats)):
+        for group_id, names in members.items():
+            group = {
+                "group": PREFIX + group_id,
+                "task": names,
+                # The mean over benchmarks, as MedHELM reports a subcategory; `score` is each task's main metric.
+                "aggregate_metric_list": [{"metric": "score", "aggregation": "mean", "weight_by_size": False}],
+                "metadata": {"version": 1.0, "taxonomy_level": kind, "canary": report.canary},
+            }
+            text = yaml.safe_dump(group, sort_keys=False, allow_unicode=True, width=1000)
+            (groups / f"{PREFIX}{group_id}.yaml").write_text(_header(report, f"lm-eval {kind} group") + text, encoding="utf-8")
+    _readme(staged, report, LM_EVAL_USAGE.format(out=final, example=_example(report)))
+
+
+# ------------------------------------------------------------------------------------------------ Inspect AI
+
+
+def _write_inspect(staged: Path, report: ExportReport, registry: Any) -> None:
+    subs, cats = _groups(report)
+    mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
+                         "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
+                         "canary": report.canary} for m in report.mappings}
+    lines = [
+        f'"""Inspect AI tasks for {len(mappings)} clinreg mapping(s), written by `clinreg export inspect`.',
+        "",
+        "Run one: inspect eval clinreg_tasks.py@<task>. Run a subcategory from Python:",
+        'inspect_ai.eval(tasks_in("<subcategory id>"), model=...). Needs only inspect_ai, not clinreg.',
+        f"{report.canary}",
+        '"""',
+        "",
+        _scoring_source(),
+        (FILES / "inspect_tasks.py").read_text(encoding="utf-8"),
+        "",
+        f"MAPPINGS = {_py(mappings)}",
+        f"SUBCATEGORIES = {_py(subs)}",
+        f"CATEGORIES = {_py(cats)}",
+        f"CANARY = {report.canary!r}",
+        "",
+    ]
+    for m in report.mappings:
+        lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+    (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
+    _readme(staged, report, INSPECT_USAGE.format(out=report.output.resolve(), example=_example(report)))
+
+
+def _py(value: Any) -> str:
+    """A Python literal of JSON-shaped data (the JSON text with Python's spelling of null/true/false)."""
+    return repr(json.loads(json.dumps(value)))
+
+
+# ------------------------------------------------------------------------------------------------ HELM
+
+
+def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
+    subs, cats = _groups(report)
+    mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name}
+                for m in report.mappings}
+    source = "\n".join([
+        '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',
+        f"# {report.canary}",
+        "",
+        (FILES / "helm_scenario.py").read_text(encoding="utf-8"),
+        "",
+        f"MAPPINGS = {_py(mappings)}",
+        "",
+    ])
+    (staged / "clinreg_helm.py").write_text(source, encoding="utf-8")
+    for tier in sorted({m.access for m in report.mappings}):
+        entries = [{"description": f"clinreg:mapping={m.mapping},model=text", "priority": 1}
+                   for m in report.mappings if m.access == tier]
+        # JSON is valid HOCON, which HELM reads run entries with, and valid YAML.
+        text = json.dumps({"entries": entries}, indent=2, allow_nan=False)
+        (staged / f"run_entries_clinreg_{tier}.conf").write_text(text + "\n", encoding="utf-8")
+    (staged / "schema_clinreg.yaml").write_text(
+        _header(report, "HELM schema fragment") + yaml.safe_dump(_helm_schema(report, registry, subs, cats), sort_keys=False,
+                                                                  allow_unicode=True, width=1000),
+        encoding="utf-8",
+    )
+    _readme(staged, report, HELM_USAGE.format(out=report.output.resolve()))
+
+
+def _helm_schema(report: ExportReport, registry: Any, subs: dict, cats: dict) -> dict[str, Any]:
+    names = {c.id: c.name for c, _ in registry.ordered_categories()}
+    sub_names = {s.id: (s.name, s.definition) for s, _, _, _ in registry.subcategories()}
+    groups: list[dict[str, Any]] = [{
+        "name": "clinreg", "display_name": "clinreg", "category": "All scenarios",
+        "description": f"Clinical tasks of the clinreg registry (release {report.release})",
+        "subgroups": [PREFIX + c for c in cats],
+    }]
+    for cat, members in cats.items():
+        groups.append({"name": PREFIX + cat, "display_name": names.get(cat, cat), "category": "clinreg",
+                       "description": f"Category {names.get(cat, cat)}",
+                       "subgroups": [PREFIX + s for s in subs if any(n in members for n in subs[s])]})
+    for sub, members in subs.items():
+        name, definition = sub_names.get(sub, (sub, sub))
+        groups.append({"name": PREFIX + sub, "display_name": name, "category": "clinreg",
+                       "description": " ".join(definition.split()), "subgroups": members})
+    for m in report.mappings:
+        metric = {"choice": "exact_match", "number": "exact_match", "text": "f1_score"}[m.kind]
+        groups.append({
+            "name": m.name, "display_name": f"{m.dataset} / {m.mapping}", "description": f"clinreg mapping {m.dataset}/{m.mapping}",
+            "metric_groups": ["accuracy"],
+            "environment": {"main_name": metric, "main_split": "test"},
+            "taxonomy": {"task": ", ".join(m.subcategories), "what": m.dataset, "who": "n/a", "when": "n/a", "language": "English"},
+        })
+    return {"run_groups": groups}
+
+
+# ------------------------------------------------------------------------------------------------ docs
+
+
+def _example(report: ExportReport) -> str:
+    subs, _ = _groups(report)
+    return next(iter(subs), report.mappings[0].name[len(PREFIX):])
+
+
+def _readme(staged: Path, report: ExportReport, usage: str) -> None:
+    rows = "\n".join(f"| {m.name} | {m.dataset} | {m.kind} | {m.instances} | {', '.join(m.subcategories)} |" for m in report.mappings)
+    skipped = "\n".join(f"- {k}: {v}" for k, v in sorted(report.skipped.items())) or "- none"
+    text = EXPORT_README.format(harness=report.harness, release=report.release, canary=report.canary, rows=rows,
+                                skipped=skipped, usage=usage)
+    (staged / "README.md").write_text(text, encoding="utf-8")
+
+
+EXPORT_README = """# clinreg export for {harness}
+
+Written by `clinreg export {harness}` from registry release {release}. Each line of `data/<dataset>/<mapping>.jsonl`
+is one clinreg instance (schema 2: `input`, `choices`, `gold`, `references`, `context`, `provenance`).
+
+Canary, also in every instance: `{canary}`. Keep these files out of training data; search corpora for the GUID.
+
+| task | dataset | scored as | instances | subcategories |
+|---|---|---|---|---|
+{rows}
+
+Not exported (no data at hand):
+{skipped}
+
+## Running it
+
+{usage}
+"""
+
+LM_EVAL_USAGE = """```
+lm_eval --model hf --model_args pretrained=MODEL --include_path {out} --tasks clinreg_{example}
+```
+
+One task per mapping (`tasks/clinreg_<mapping>.yaml`), one group per subcategory and per category
+(`groups/clinreg_<id>.yaml`). Groups report `score`, the mean over their tasks of each task's main metric:
+`acc` for closed tasks (the option with the highest loglikelihood), `range_accuracy` for number tasks (the
+first number of the answer inside the accepted range), `reference_f1` for free-text tasks (token-overlap F1
+against the reference; MedHELM scores these with an LLM jury, which this does not replace). The task files
+name their data by absolute path: if you move this folder, export again."""
+
+INSPECT_USAGE = """```
+inspect eval {out}/clinreg_tasks.py@clinreg_<mapping> --model MODEL
+python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_tasks as t; inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
+```
+
+Closed tasks give the stem as `input` and the options as `choices` (solver `multiple_choice()`, scorer
+`choice()`); number tasks use `numeric_range()`; free-text tasks use `reference_overlap()`, a token-overlap F1
+against the reference, clearly not a clinical judgement. `SUBCATEGORIES` and `CATEGORIES` list the task
+names of each group; `tasks_in(id)` builds them."""
+
+HELM_USAGE = """HELM runs only scenarios it can import. Put this folder on `PYTHONPATH` and have HELM import
+`clinreg_helm` before it reads the run entries (HELM releases with plugin support take it as
+`helm-run --plugins clinreg_helm ...`; with older ones, import it from your own entry point). Then:
+
+```
+helm-run --conf-paths {out}/run_entries_clinreg_public.conf --suite clinreg --max-eval-instances 1000
+```
+
+There is one run-entries file per access tier, and `schema_clinreg.yaml` places every run group under its
+category and subcategory; merge it into your HELM schema to see them in `helm-summarize`. clinreg checks that
+these files parse, but cannot run the scenario without HELM installed (not verified here). Number tasks are
+scored by exact match on the gold value, stricter than the accepted range the other exports use."""
+
+
+WRITERS = {"lm-eval": _write_lm_eval, "inspect": _write_inspect, "helm": _write_helm}

@@ -1,0 +1,69 @@
+"""lm-evaluation-harness loads the exported tasks and groups in its own TaskManager and runs them on its dummy model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .conftest import exported
+from .support import DATASETS, have, need, tool
+
+pytestmark = pytest.mark.interop
+
+
+@pytest.fixture(scope="module")
+def lm_export(tmp_path_factory, realdata):
+    need(have("lm_eval"), "lm_eval is not installed")
+    return exported("lm-eval", tmp_path_factory.mktemp("export"), realdata)
+
+
+def test_task_manager_loads_tasks_and_groups_with_our_gold(lm_export, built, harness_env, monkeypatch):
+    for key in ("HF_HOME", "HF_DATASETS_CACHE"):
+        monkeypatch.setenv(key, harness_env[key])
+    from lm_eval.tasks import TaskManager
+
+    manager = TaskManager(include_path=str(lm_export))
+    names = set(manager.all_tasks)
+    manifest = json.loads((lm_export / "manifest.json").read_text())
+    subcategories = {s for m in manifest["mappings"] for s in m["subcategories"]}
+    categories = {c for m in manifest["mappings"] for c in m["categories"]}
+    assert {f"clinreg_{d}" for d in DATASETS} <= names
+    assert {f"clinreg_{s}" for s in subcategories} | {f"clinreg_{c}" for c in categories} <= names
+    tasks = manager.load([f"clinreg_{d}" for d in DATASETS])["tasks"]
+    for sub in subcategories:
+        members = sorted(m["name"] for m in manifest["mappings"] if sub in m["subcategories"])
+        assert sorted(manager.load([f"clinreg_{sub}"])["group_map"][f"clinreg_{sub}"]) == members
+    for dataset in DATASETS:
+        task = tasks[f"clinreg_{dataset}"]
+        docs = list(task.test_docs())
+        instances = built[dataset]
+        assert len(docs) == len(instances)
+        for doc in docs:
+            gold = instances[doc["id"]]["gold"]
+            target = task.doc_to_target(doc)
+            if gold["kind"] == "choice":
+                assert target == gold["index"]
+                assert task.doc_to_choice(doc)[target] == gold["letter"]
+                assert len(task.doc_to_choice(doc)) == len(instances[doc["id"]]["choices"])
+            else:
+                assert target == gold["value"]
+
+
+def test_lm_eval_cli_runs_a_subcategory_group_on_the_dummy_model(lm_export, built, harness_env, tmp_path):
+    manifest = json.loads((lm_export / "manifest.json").read_text())
+    subcategory = next(s for m in manifest["mappings"] for s in m["subcategories"] if m["dataset"] == "medcalc_bench")
+    others = [f"clinreg_{d}" for d in DATASETS
+              if subcategory not in next(m["subcategories"] for m in manifest["mappings"] if m["dataset"] == d)]
+    out = tmp_path / "results"
+    result = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(lm_export), "--tasks",
+                             ",".join([f"clinreg_{subcategory}", *others]), "--output_path", str(out)],
+                            env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (path,) = out.rglob("results_*.json")
+    results = json.loads(path.read_text())
+    for dataset in DATASETS:
+        assert results["n-samples"][f"clinreg_{dataset}"]["effective"] == len(built[dataset])
+        assert "score,none" in results["results"][f"clinreg_{dataset}"]
+    assert "score,none" in results["groups"][f"clinreg_{subcategory}"]

@@ -1,0 +1,163 @@
+"""The clinician round trip without a terminal: export a spreadsheet, edit it as a clinician would, import it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from clinreg.cli import main
+from clinreg.store import load_registry
+from trees import write_tree
+from workflow.helpers import only_review_lines_changed
+from workflow.test_signoff import CARE, CATEGORY
+
+openpyxl = pytest.importorskip("openpyxl")
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def care(tmp_path):
+    return write_tree(tmp_path / "reg", {CARE: CATEGORY})
+
+
+def _export(care, tmp_path, fmt):
+    out = tmp_path / f"tasks.{fmt}"
+    result = cli("review", "export", "--format", fmt, "-o", out, "--root", care)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _fill(path, edits):
+    """Edit the exported workbook with openpyxl, cell by cell, as a clinician's spreadsheet program would."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["tasks"]
+    header = [c.value for c in ws[1]]
+    rows = {ws.cell(row=r, column=1).value: r for r in range(2, ws.max_row + 1)}
+    for task_id, values in edits.items():
+        for column, value in values.items():
+            ws.cell(row=rows[task_id], column=header.index(column) + 1, value=value)
+    wb.save(path)
+
+
+def test_xlsx_round_trip_records_the_decisions_and_touches_only_review_blocks(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    wb = openpyxl.load_workbook(sheet)
+    header = [c.value for c in wb["tasks"][1]]
+    assert header[:10] == ["id", "tier", "category", "subcategory", "name", "definition", "example", "version",
+                           "content_hash", "state"]
+    assert [r[0].value for r in wb["tasks"].iter_rows(min_row=2)] == ["answer_questions", "rank_differentials",
+                                                                      "plan_treatment"]
+    _fill(sheet, {"answer_questions": {"decision": "approve", "comment": "Clear.", "reviewer": "Dr Ada Lee",
+                                       "orcid": "0000-0002-1825-0097"},
+                  "rank_differentials": {"decision": "request changes", "comment": "Ranked by what?",
+                                         "reviewer": "Dr Ada Lee"}})
+    before = (care / CARE).read_text(encoding="utf-8")
+    result = cli("review", "import", sheet, "--root", care, "--date", "2025-06-01")
+    assert result.exit_code == 0, result.output
+    after = (care / CARE).read_text(encoding="utf-8")
+    assert only_review_lines_changed(before, after)
+    tasks = load_registry(care).tasks()
+    answer = tasks["answer_questions"].task.review
+    assert (answer.status, answer.reviewers[-1].name, answer.reviewers[-1].orcid, answer.reviewers[-1].note) == \
+        ("approved", "Dr Ada Lee", "0000-0002-1825-0097", "Clear.")
+    assert tasks["rank_differentials"].task.review.reviewers[-1].decision == "changes_requested"
+    assert tasks["plan_treatment"].task.review.reviewers == []
+
+
+def test_a_decision_on_changed_wording_is_refused_and_named_the_rest_apply(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    _fill(sheet, {"answer_questions": {"decision": "approve", "reviewer": "Dr Ada"},
+                  "rank_differentials": {"decision": "approve", "reviewer": "Dr Ada"}})
+    path = care / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Rank candidate diagnoses.", "Rank diagnoses.", 1),
+                    encoding="utf-8")
+    edited = path.read_text(encoding="utf-8")
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 1
+    assert "rank_differentials" in result.output and "changed since the decision was made" in result.output
+    tasks = load_registry(care).tasks()
+    assert tasks["rank_differentials"].task.review.reviewers == []  # nothing written for the refused task
+    assert tasks["answer_questions"].task.review.status == "approved"
+    assert "Rank diagnoses." in path.read_text(encoding="utf-8") and path.read_text(encoding="utf-8") != edited
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!K2 (decision): a formula"),
+    ({"answer_questions": {"decision": "maybe", "reviewer": "A"}}, "decision 'maybe' is not one of"),
+    ({"answer_questions": {"decision": "approve", "reviewer": "A", "comment": "x" * 2001}}, "over the limit of 2000"),
+    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!K2 (decision): expected text, found int"),
+    ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}}, "unknown task 'no_such_task'"),
+    ({"answer_questions": {"decision": "approve"}}, "reviewer: no reviewer name"),
+    ({"answer_questions": {"decision": "approve", "reviewer": "A", "orcid": "123"}}, "orcid: '123' is not an ORCID"),
+    ({"answer_questions": {"comment": "Looks odd", "reviewer": "A"}}, "a comment without a decision"),
+    ({"answer_questions": {"decision": "approve", "reviewer": "A", "content_hash": "sha256:00"}}, "content_hash"),
+])
+def test_bad_cells_are_located_and_nothing_is_written(care, tmp_path, edit, message):
+    sheet = _export(care, tmp_path, "xlsx")
+    _fill(sheet, {**edit, "rank_differentials": {"decision": "approve", "reviewer": "B"}})
+    before = (care / CARE).read_bytes()
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output and "nothing was imported" in result.output
+    assert (care / CARE).read_bytes() == before
+
+
+def test_csv_round_trip_and_registry_text_never_becomes_a_formula(tmp_path):
+    hostile = CATEGORY.replace("name: Rank differentials", "name: \"=HYPERLINK('http://evil','x')\"")
+    root = write_tree(tmp_path / "reg", {CARE: hostile})
+    sheet = _export(root, tmp_path, "csv")
+    text = sheet.read_text(encoding="utf-8")
+    assert "'=HYPERLINK" in text and ",=HYPERLINK" not in text
+    xlsx = _export(root, tmp_path, "xlsx")
+    ws = openpyxl.load_workbook(xlsx)["tasks"]
+    assert all(c.data_type != "f" for row in ws.iter_rows() for c in row)
+    import csv
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    for row in rows:
+        if row["id"] == "rank_differentials":
+            row.update(decision="reject", comment="Not a task.", reviewer="Dr B")
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    result = cli("review", "import", sheet, "--root", root)
+    assert result.exit_code == 0, result.output
+    assert load_registry(root).tasks()["rank_differentials"].task.review.status == "rejected"
+
+
+def test_json_from_the_form_with_bad_entries_is_located(care, tmp_path):
+    bad = tmp_path / "d.json"
+    bad.write_text(json.dumps({"clinreg_decisions": 1, "reviewer": {"name": "A", "orcid": None}, "decisions": [
+        {"kind": "task", "id": "answer_questions", "content_hash": 5, "decision": "approved"},
+        "not an object",
+    ]}), encoding="utf-8")
+    result = cli("review", "import", bad, "--root", care)
+    assert result.exit_code == 2
+    assert "d.json: decisions[0]: content_hash: expected text, found int" in result.output
+    assert "d.json: decisions[1]: expected an object" in result.output
+    for content, message in [("{", "not JSON"), ("[]", "not a clinreg decisions file")]:
+        bad.write_text(content, encoding="utf-8")
+        result = cli("review", "import", bad, "--root", care)
+        assert result.exit_code == 2 and message in result.output
+
+
+def test_csv_export_works_without_openpyxl_and_xlsx_names_the_extra(care, tmp_path):
+    block = ("import sys\nclass Block:\n    def find_spec(self, name, path=None, target=None):\n"
+             "        if name.split('.')[0] == 'openpyxl': raise ImportError('blocked')\n"
+             "sys.meta_path.insert(0, Block())\nfrom clinreg.cli import main\nsys.exit(main())\n")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-c", block, *map(str, args)], capture_output=True, text=True)
+
+    ok = run("review", "export", "--format", "csv", "-o", tmp_path / "a.csv", "--root", care)
+    assert ok.returncode == 0 and (tmp_path / "a.csv").exists(), ok.stderr
+    missing = run("review", "export", "--format", "xlsx", "-o", tmp_path / "a.xlsx", "--root", care)
+    assert missing.returncode == 2 and "clinreg[review]" in missing.stderr and "Traceback" not in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1 and not (tmp_path / "a.xlsx").exists()
