@@ -72,7 +72,7 @@ def test_repeated_unknown_ids_through_aliases_stay_fast(tmp_path):
     result = run_cli("validate", "--root", str(root), "--format", "json", timeout=120)
     assert_no_traceback(result)
     assert result.returncode == 1
-    codes = [d["code"] for d in json.loads(result.stdout)["diagnostics"]]
+    codes = [d["code"] for d in json.loads(result.stdout)["data"]["diagnostics"]]
     assert codes.count("CLR301") == 16 * 2000
 
 
@@ -118,4 +118,4 @@ def test_diff_of_3000_renamed_tasks_through_the_cli(tmp_path):
     result = run_cli("diff", str(old), str(new), "--format", "json", timeout=180)
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert json.loads(result.stdout)["summary"]["tasks_renamed"] == 3000
+    assert json.loads(result.stdout)["data"]["summary"]["tasks_renamed"] == 3000

@@ -92,7 +92,7 @@ def test_every_diff_shape_renders_in_every_format(tmp_path, shape, fmt):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     if fmt == "json":
-        data = json.loads(result.stdout)
+        data = json.loads(result.stdout)["data"]  # inside the --format json envelope
         assert data[kind][change], f"{shape}: expected {kind}.{change} in {data['summary']}"
     else:
         assert result.stdout.startswith("## Registry changes:")

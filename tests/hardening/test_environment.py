@@ -104,7 +104,7 @@ def test_an_output_name_too_long_for_the_file_system(tree, tmp_path):
 
 
 def _new_dataset(tree: Path, features: Path):
-    return run_cli("new", "dataset", "new_one", "--root", str(tree), "--task", "answer_questions", "--format", "json",
+    return run_cli("new", "dataset", "new_one", "--root", str(tree), "--task", "answer_questions",
                    "--from-hub-features", str(features), stdin=subprocess.DEVNULL, timeout=30)
 
 
