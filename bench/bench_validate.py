@@ -1,19 +1,23 @@
 """Benchmark `clinreg validate` against a bare process that only loads the same YAML with the C loader.
 
-Usage: uv run python bench/bench_validate.py [--runs N] [--scales 1,10,100]
+Usage: uv run python bench/bench_validate.py [--runs N] [--scales 1,10,100] [--big 10000] [--coverage 10,100,300]
 
-It copies the embedded registry into a temp dir, makes synthetic registries 10x and 100x the size by
-cloning dataset records under new ids (`gen_registry`), and reports for each scale:
-  - process wall time, median of N runs: `clinreg validate --format json` vs a bare Python process that
-    only loads the same files with yaml.CSafeLoader (both start a fresh interpreter);
-  - in-process time, median of N runs: `validate(root)` vs the same C-loader loop, in this process;
-  - milliseconds per dataset record.
-Both sides of every ratio run in the same job, alternating, so machine load affects both alike.
+It copies the embedded registry into a temp dir and makes synthetic registries N times the size by cloning
+dataset records under new ids (`gen_registry`). For each scale it reports, as medians of N runs:
+  - process wall time of a bare Python process that only loads the same files with yaml.CSafeLoader, of
+    `clinreg validate --format json` with an empty cache (cold) and with a warm cache, and their ratios;
+  - the peak RSS (`ru_maxrss`) of each validate process;
+  - in-process time of `validate(root)` against the same C-loader loop in this process.
+Then the marginal cost per record between the two largest scales, a run at about --big records, and the
+time of the coverage step (`coverage_data`) at the --coverage scales with its growth factor.
+Both sides of every ratio run in the same job, alternating, so machine load affects both alike. Child
+processes run with bytecode compiled (PYTHONDONTWRITEBYTECODE is removed, and one warm-up run writes it).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -36,6 +40,16 @@ BARE = (
 )
 CLINREG = "import sys\nfrom clinreg.cli import main\nsys.argv = ['clinreg'] + sys.argv[1:]\nmain()\n"
 
+# A tiny launcher between the benchmark and each measured process: it times the child alone and reports its
+# peak RSS. Linux carries a parent's high-water RSS into the ru_maxrss of a child it forks, so the child is
+# started from a process that holds almost nothing, and getrusage(RUSAGE_CHILDREN) covers that child only.
+LAUNCHER = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, proc.returncode)
+"""
+
 
 def gen_registry(dest: Path, scale: int) -> int:
     """Copy the embedded tree to `dest`, cloning each dataset record `scale` times. Returns the record count."""
@@ -54,13 +68,45 @@ def gen_registry(dest: Path, scale: int) -> int:
     return len(list(datasets.glob("*.yaml")))
 
 
-def _median_wall(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+class Runner:
+    """Runs the measured processes, each through LAUNCHER, with bytecode on and the cache in a temp dir."""
+
+    def __init__(self, cache_home: Path):
+        self.cache_home = cache_home
+        self.env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        self.env["XDG_CACHE_HOME"] = str(cache_home)
+
+    def run(self, args: list[str]) -> tuple[float, float]:
+        """(seconds, peak RSS in MB) of one process."""
+        out = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, sys.executable, *args], env=self.env,
+                             capture_output=True, text=True, check=True).stdout.split()
+        seconds, peak_kib, code = float(out[0]), int(out[1]), int(out[2])
+        if code not in (0, 1):
+            raise RuntimeError(f"{args[:4]} exited with {code}")
+        return seconds, peak_kib / 1024
+
+    def clear_cache(self) -> None:
+        shutil.rmtree(self.cache_home / "clinreg", ignore_errors=True)
+
+    def measure(self, root: Path, runs: int) -> dict:
+        """Alternate bare / cold / warm runs; medians of each, and the largest peak RSS of validate."""
+        bare_cmd = ["-c", BARE, str(root)]
+        ours_cmd = ["-c", CLINREG, "validate", "--root", str(root), "--format", "json"]
+        self.clear_cache()
+        self.run(ours_cmd)  # warm-up: writes bytecode, fills the OS page cache
+        self.run(bare_cmd)
+        bare, cold, warm, cold_rss, warm_rss = [], [], [], [], []
+        for _ in range(runs):
+            bare.append(self.run(bare_cmd)[0])
+            self.clear_cache()
+            seconds, rss = self.run(ours_cmd)
+            cold.append(seconds)
+            cold_rss.append(rss)
+            seconds, rss = self.run(ours_cmd)
+            warm.append(seconds)
+            warm_rss.append(rss)
+        med = statistics.median
+        return {"bare": med(bare), "cold": med(cold), "warm": med(warm), "cold_rss": max(cold_rss), "warm_rss": max(warm_rss)}
 
 
 def _median_call(fn, runs: int) -> float:
@@ -78,37 +124,82 @@ def bare_load(root: Path) -> None:
             yaml.load(f, Loader=yaml.CSafeLoader)
 
 
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--scales", default="1,10,100")
+    parser.add_argument("--big", type=int, default=10_000, help="records for the large run (0 to skip)")
+    parser.add_argument("--coverage", default="10,100,300", help="scales for the coverage step ('' to skip)")
     args = parser.parse_args()
+    from clinreg.coverage import coverage_data
     from clinreg.rules.engine import validate
+    from clinreg.store import load_registry
 
+    print(f"start: {load_text()}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="clinreg-bench-") as tmp:
-        for scale in [int(s) for s in args.scales.split(",")]:
+        runner = Runner(Path(tmp) / "xdg")
+        scales = [int(s) for s in args.scales.split(",") if s]
+        originals = len(list((REPO / "registry" / "datasets").glob("*.yaml")))
+        if args.big:
+            scales.append(max(1, round(args.big / originals)))
+        for scale in scales:
             root = Path(tmp) / f"x{scale}"
             records = gen_registry(root, scale)
-            runs = args.runs if scale < 100 else max(3, args.runs // 3)
+            runs = args.runs if records < 1000 else max(3, args.runs // 2)
             report = validate(root)
             assert not report.has_errors, [d for d in report.diagnostics if d.severity == "error"][:3]
-            bare_p = _median_wall([sys.executable, "-c", BARE, str(root)], runs)
-            ours_p = _median_wall([sys.executable, "-c", CLINREG, "validate", "--root", str(root), "--format", "json"], runs)
-            bare_i = _median_call(lambda: bare_load(root), runs)
-            ours_i = _median_call(lambda: validate(root), runs)
-            rows.append((scale, records, bare_p, ours_p, bare_i, ours_i))
+            m = runner.measure(root, runs)
+            m["bare_i"] = _median_call(lambda: bare_load(root), runs)
+            m["ours_i"] = _median_call(lambda: validate(root), runs)
+            rows.append((scale, records, m))
+            print(f"  {scale}x done ({records} records; {load_text()})", flush=True)
+            shutil.rmtree(root)
 
-    print("| scale | records | bare process (ms) | validate process (ms) | ratio | bare in-process (ms) "
-          "| validate in-process (ms) | ratio | in-process ms/record |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for scale, records, bp, op, bi, oi in rows:
-        print(f"| {scale}x | {records} | {bp*1000:.0f} | {op*1000:.0f} | {op/bp:.2f} | {bi*1000:.1f} | {oi*1000:.1f} "
-              f"| {oi/bi:.2f} | {oi*1000/records:.3f} |")
-    if len(rows) >= 2:
-        (s0, r0, *_rest0), (s1, r1, *_rest1) = rows[-2], rows[-1]
-        growth = rows[-1][5] / rows[-2][5]
-        print(f"\nin-process validate time grows {growth:.1f}x for {r1 / r0:.1f}x the records ({s0}x -> {s1}x)")
+        coverage = []
+        for scale in [int(s) for s in args.coverage.split(",") if s]:
+            root = Path(tmp) / f"c{scale}"
+            records = gen_registry(root, scale)
+            reg = load_registry(root)
+            first = time.perf_counter()
+            coverage_data(reg)
+            first = time.perf_counter() - first
+            coverage.append((scale, records, first, _median_call(lambda: coverage_data(reg), 5)))
+            del reg
+            shutil.rmtree(root)
+
+    print(f"end: {load_text()}\n")
+    print("| scale | records | bare process (ms) | validate cold (ms) | ratio | validate warm (ms) | ratio "
+          "| peak RSS cold / warm (MB) | bare in-process (ms) | validate in-process (ms) | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for scale, records, m in rows:
+        print(f"| {scale}x | {records:,} | {m['bare']*1000:.0f} | {m['cold']*1000:.0f} | {m['cold']/m['bare']:.2f} "
+              f"| {m['warm']*1000:.0f} | {m['warm']/m['bare']:.2f} | {m['cold_rss']:.0f} / {m['warm_rss']:.0f} "
+              f"| {m['bare_i']*1000:.0f} | {m['ours_i']*1000:.0f} | {m['ours_i']/m['bare_i']:.2f} |")
+
+    print("\nMarginal cost per record (process wall time, between consecutive scales):\n")
+    print("| between | bare (ms/record) | validate cold (ms/record) | validate warm (ms/record) |")
+    print("|---|---|---|---|")
+    for (s0, r0, m0), (s1, r1, m1) in zip(rows, rows[1:]):
+        if r1 == r0:
+            continue
+        per = {k: (m1[k] - m0[k]) * 1000 / (r1 - r0) for k in ("bare", "cold", "warm")}
+        print(f"| {s0}x -> {s1}x | {per['bare']:.3f} | {per['cold']:.3f} | {per['warm']:.3f} |")
+
+    if coverage:
+        print("\nCoverage step (`coverage_data` on a loaded registry, in process):\n")
+        print("| scale | records | first call (ms) | median of 5 (ms) | growth from previous scale |")
+        print("|---|---|---|---|---|")
+        prev = None
+        for scale, records, first, med in coverage:
+            growth = f"{med / prev[1]:.2f}x for {records / prev[0]:.1f}x the records" if prev else ""
+            print(f"| {scale}x | {records:,} | {first*1000:.1f} | {med*1000:.1f} | {growth} |")
+            prev = (records, med)
 
 
 if __name__ == "__main__":

@@ -43,9 +43,21 @@ def load(root: Path | None, release: str | None = None):
     from clinreg.store import load_registry
 
     try:
-        return load_registry(root, release=release)
+        reg = load_registry(root, release=release)
     except (RootError, ValueError) as exc:
         raise fail(str(exc))
+    _freeze()
+    return reg
+
+
+def _freeze() -> None:
+    """The loaded registry lives until the command ends: the collector need not scan it again until then.
+    Unfrozen when the command's context closes, so an in-process caller (CliRunner) keeps nothing frozen."""
+    import gc
+
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        click.get_current_context().call_on_close(gc.unfreeze)
 
 
 def refuse_load_errors(reg, what: str) -> None:
@@ -134,19 +146,24 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
 @click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
+@click.option("--no-cache", is_flag=True, help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(root, release, base, fmt, show_info, strict, paths):
+def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
     """Check every registry file; report all problems at file:line:col with a rule code.
 
     With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
     files are shown and decide the exit code.
     """
     from clinreg.diagnostics import RENDERERS, Report
-    from clinreg.rules.engine import run_rules
 
-    reg = load(root, release)
-    wanted = _registry_paths(reg, paths)
-    if base is not None:
+    if base is None:  # --base compares with git history, which the cache key does not cover
+        run = _validate_cached(root, release, use_cache=not no_cache)
+        report, wanted = run.report, _registry_paths(run.root, run.files, paths)
+    else:
+        from clinreg.rules.engine import run_rules
+
+        reg = load(root, release)
+        wanted = _registry_paths(reg.root, {f.rel for f in reg.files}, paths)
         try:
             check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
                                    capture_output=True, timeout=60)
@@ -156,7 +173,7 @@ def validate(root, release, base, fmt, show_info, strict, paths):
             raise fail(f"--base {base}: cannot run git: {exc}")
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
-    report = run_rules(reg, base=base)
+        report = run_rules(reg, base=base)
     if strict:
         import dataclasses
 
@@ -177,26 +194,37 @@ def validate(root, release, base, fmt, show_info, strict, paths):
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
 
 
-def _registry_paths(reg, paths) -> set[str] | None:
-    """The registry-relative names of PATHS, each of which must be a file of the tree; None for all files."""
+def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
+    """The registry-relative names of PATHS, each of which must be one of the tree's files (`known`); None for all."""
     if not paths:
         return None
-    known = {f.rel for f in reg.files}
     wanted = set()
     for path in paths:
-        candidates = [path] if path.is_absolute() else [Path.cwd() / path, reg.root / path]
+        candidates = [path] if path.is_absolute() else [Path.cwd() / path, root / path]
         rel = None
         for candidate in candidates:
             try:
-                rel = candidate.resolve().relative_to(reg.root.resolve()).as_posix()
+                rel = candidate.resolve().relative_to(root.resolve()).as_posix()
             except (ValueError, OSError):
                 continue
             if rel in known:
                 break
         if rel not in known:
-            raise fail(f"{path}: not a file of the registry at {reg.root} (taxonomy/*.yaml, registry/**/*.yaml)")
+            raise fail(f"{path}: not a file of the registry at {root} (taxonomy/*.yaml, registry/**/*.yaml)")
         wanted.add(rel)
     return wanted
+
+
+def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
+    from clinreg.cache import validate_cached
+    from clinreg.paths import RootError, resolve_root
+
+    try:
+        run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
+    except (RootError, ValueError) as exc:
+        raise fail(str(exc))
+    _freeze()
+    return run
 
 
 def _coverage_inputs(root, release, access):

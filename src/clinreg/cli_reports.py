@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from clinreg.cli import emit, fail, load, refuse_load_errors, root_option
-from clinreg.output import to_json
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Write to FILE instead of stdout.")
@@ -77,7 +76,9 @@ def review_status(root, only, fmt):
     refuse_load_errors(reg, "a review status")
     rows = status_rows(reg, only)
     if fmt == "json":
-        click.echo(to_json({"filter": only, "items": rows}))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("review_status", {"filter": only, "items": rows}))
         return
     from clinreg.reports.table import safe_text
 
@@ -169,7 +170,9 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         raise click.exceptions.Exit(2)
     result = apply_decisions(reg, decisions, today=today)
     if fmt == "json":
-        click.echo(to_json(result.to_dict()))
+        from clinreg.jsonout import dumps
+
+        click.echo(dumps("review_import", result.to_dict()))
     else:
         for a in result.applied:
             click.echo(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from clinreg.model import ID_PATTERN
-from clinreg.output import shown, to_json
+from clinreg.output import shown
+
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -83,13 +83,15 @@ def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
 @click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data.")
 @click.option("--access", type=click.Choice(["public", "gated", "private"]), default=None, help="Access tier.")
 @click.option("--task", "tasks", multiple=True, metavar="TASK", help="A task id the benchmark measures (repeatable).")
-@click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="JSON/YAML features (a hub card's features list, a {column: type} mapping, or a README.md) to pre-fill the mapping.")
+@click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
+              help="JSON/YAML features (a hub card's features list, a {column: type} mapping, or a README.md) to "
+                   "pre-fill the mapping. Repeatable: a hub card (licence, configs) and a column description together.")
 @format_option
 def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
+    from clinreg.model import ID_PATTERN  # here, not at the top: `clinreg --help` should not import pydantic
     from clinreg.safeio import RefusedOverwrite, atomic_write_text
-    from clinreg.scaffold import HUB_REPO, Answers, FeaturesError, read_features, render_dataset
+    from clinreg.scaffold import HUB_REPO, Answers, FeaturesError, merge_cards, read_features, render_dataset
     from clinreg.store import DATASETS_DIR
 
     if not re.fullmatch(ID_PATTERN, dataset_id) or len(dataset_id) > 120:
@@ -112,11 +114,11 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     if hf_repo is not None and not HUB_REPO.match(hf_repo):
         raise fail(f"--hf-repo {hf_repo!r} is not a hub repository id such as owner/name")
     card = None
-    if features is not None:
+    for path in features:
         try:
-            card = read_features(features)
+            card = merge_cards(card, read_features(path))
         except FeaturesError as exc:
-            raise fail(f"--from-hub-features: {exc}")
+            raise fail(f"--from-hub-features {path.name}: {exc}")
     if interactive() and fmt == "text":  # JSON output is for programs: no prompts in front of it
         if name is None:
             name = click.prompt("Display name (blank for TODO)", default="", show_default=False).strip() or None
@@ -131,7 +133,8 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     if not task_list:
         raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
     answers = Answers(id=dataset_id, name=name, hf_repo=hf_repo, access=access, tasks=task_list,
-                      release=reg.current_release, card=card, features_file=features.name if features else None)
+                      release=reg.current_release, card=card,
+                      features_file=" + ".join(p.name for p in features) if features else None)
     text, guess = render_dataset(answers)
     try:
         atomic_write_text(target, text, overwrite=False)
@@ -148,7 +151,7 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     else:
         click.echo(f"wrote {rel}")
         if card is not None and not card.columns:
-            click.echo(f"{features.name} declares no features, so the mapping is not pre-filled; give a "
+            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
         if guess:
             click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))

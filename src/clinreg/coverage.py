@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any, Iterable
 
 from clinreg.reviewstate import AWAITING, STATES, derive_state, item_hash
-from clinreg.store import Registry
+from clinreg.store import Registry, gc_paused
 
 TIERS = ("public", "gated", "private")
 PROVENANCE = ("published", "derived", "drafted")
@@ -51,16 +51,21 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
 
     `access` restricts the datasets counted to those tiers (what a given user can reproduce).
     """
+    with gc_paused():  # many small acyclic dicts while a large registry is alive: see store.gc_paused
+        return _coverage_data(reg, access, today)
+
+
+def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None) -> dict[str, Any]:
     tiers = tuple(access) if access else TIERS
     datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers}
-    task_datasets: dict[str, list[str]] = {}
+    ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
     task_benchmarks: dict[str, int] = {}
     for ds_id in sorted(datasets):
         for m in datasets[ds_id].mappings:
             for t in m.tasks:
-                if ds_id not in task_datasets.setdefault(t, []):
-                    task_datasets[t].append(ds_id)
+                ordered.setdefault(t, {})[ds_id] = None
                 task_benchmarks[t] = task_benchmarks.get(t, 0) + 1
+    task_datasets = {t: list(ids) for t, ids in ordered.items()}
 
     categories, subcategories, tasks = [], [], []
     for category, _ in reg.ordered_categories():

@@ -88,6 +88,21 @@ class HubCard:
     split_rows: dict[str, int] = field(default_factory=dict)  # split name -> rows, from dataset_info.splits
 
 
+def merge_cards(first: HubCard | None, second: HubCard) -> HubCard:
+    """Two features files read together: a hub card gives licence, configs and split sizes, a column
+    description gives the columns; a later file's column replaces an earlier one of the same name."""
+    if first is None:
+        return second
+    columns = {c.name: c for c in first.columns}
+    columns.update({c.name: c for c in second.columns})
+    return HubCard(
+        columns=list(columns.values()),
+        licence=first.licence or second.licence,
+        configs=first.configs or second.configs,
+        split_rows=first.split_rows or second.split_rows,
+    )
+
+
 def _dtype_kind(dtype: str) -> str:
     d = str(dtype).lower()
     if d in ("string", "large_string", "str", "text", "utf8"):
@@ -331,6 +346,8 @@ def _find_choices(columns: list[Column]) -> tuple[dict | None, int | None, list[
                 if id_key:
                     spec["id_key"] = id_key
                 return spec, None, [c.name], id_key, f"`{c.name}` is a list of options with text `{text_key}`"
+        if c.kind == "list" and c.item_kind in ("string", "other"):
+            return {"items": c.name}, None, [c.name], None, f"`{c.name}` is a list of option texts"
     groups: dict[str, list[tuple[str, Column]]] = {}
     for c in columns:
         m = re.match(r"^(op|option_?|choice_?|ending_?|answer_?|opt_?)([a-z]|\d)$", _norm(c.name))

@@ -15,14 +15,19 @@ from clinreg.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Sub
 from clinreg.paths import resolve_root
 from clinreg.rules.base import make
 from clinreg.schema_errors import schema_diagnostics
+from clinreg.treewalk import (  # noqa: F401  (the layout's names, used by callers of the store)
+    DATASETS_DIR,
+    REGISTRY_DIR,
+    RELEASES_FILE,
+    TAXONOMY_DIR,
+    TAXONOMY_FILE,
+    TreeRead,
+    _kind_of,
+    discover_files,
+)
 from clinreg.versions import parse_semver
-from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, YamlDoc, read_yaml_file
+from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, Problem, YamlDoc, parse_yaml, read_yaml_file
 
-TAXONOMY_DIR = "taxonomy"
-REGISTRY_DIR = "registry"
-TAXONOMY_FILE = "taxonomy/taxonomy.yaml"
-RELEASES_FILE = "registry/releases.yaml"
-DATASETS_DIR = "registry/datasets"
 
 
 @dataclass
@@ -94,18 +99,6 @@ class Registry:
         return self.release or (self.releases.current if self.releases else None)
 
 
-def _kind_of(rel: str) -> str | None:
-    if rel == TAXONOMY_FILE:
-        return "taxonomy"
-    if rel == RELEASES_FILE:
-        return "releases"
-    if rel.startswith(TAXONOMY_DIR + "/") and rel.count("/") == 1:
-        return "category"
-    if rel.startswith(DATASETS_DIR + "/") and rel.count("/") == 2:
-        return "dataset"
-    return None
-
-
 _MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory}
 _SCHEMA_FILES = {
     "taxonomy": "taxonomy.schema.json",
@@ -118,67 +111,68 @@ _SCHEMA_FILES = {
 def discover(root: Path, diagnostics: list[Diagnostic]) -> list[tuple[str, Path]]:
     """Every *.yaml / *.yml file under taxonomy/ and registry/, refusing links that lead outside the root."""
     found: list[tuple[str, Path]] = []
-    real_root = root.resolve()
-    for top in (TAXONOMY_DIR, REGISTRY_DIR):
-        base = root / top
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if path.is_dir():
-                # rglob does not descend into linked folders; say so when one leads out of the tree.
-                if path.is_symlink() and not path.resolve().is_relative_to(real_root):
-                    diagnostics.append(make("CLR009", path.relative_to(root).as_posix(), 1, 1,
-                                            "a link to a folder outside the registry root; nothing in it is read",
-                                            "registry files must live inside the tree; copy them in instead"))
-                continue
-            if path.suffix not in (".yaml", ".yml"):
-                continue
-            rel = path.relative_to(root).as_posix()
-            try:
-                real = path.resolve(strict=True)
-            except (OSError, RuntimeError):
-                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a broken or looping link"))
-                continue
-            if not real.is_relative_to(real_root):
-                diagnostics.append(make("CLR009", rel, 1, 1, "the file is a link to a place outside the registry root",
-                                        "registry files must live inside the tree; copy the file in instead"))
-                continue
-            found.append((rel, path))
+    for code, rel, message, hint in discover_files(root, found):
+        diagnostics.append(make(code, rel, 1, 1, message, hint))
     return found
 
 
 @contextmanager
 def gc_paused():
     """Loading builds many small acyclic containers; the cyclic collector would rescan them again and again,
-    making a large registry's load time grow faster than its size. Reference counting still frees them."""
+    making a large registry's load time grow faster than its size. Reference counting still frees them.
+
+    On the way out, what was made in the pause goes straight to the oldest generation (a freeze followed by
+    an unfreeze), instead of being scanned by the next young-generation pass, which would cost as much as
+    all the collections the pause avoided. Nothing stays frozen: a later full collection still frees any
+    cycle made here. A caller that froze objects itself keeps its freeze, and then this step is skipped.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
-def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Registry:
-    """Load a registry tree. Problems become diagnostics; this never raises for bad content."""
-    root_path = resolve_root(root)
+def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS,
+                  read: TreeRead | None = None, keep_data: bool = True) -> Registry:
+    """Load a registry tree. Problems become diagnostics; this never raises for bad content.
+
+    `read` is the tree as clinreg.cache already listed and read it, so that no file is read twice. With
+    `keep_data=False`, a file's parsed values (`doc.data`) are dropped once its model is built: validation
+    needs only the models and the locations, and a large tree then fits in less memory.
+    """
+    root_path = resolve_root(root) if read is None else read.root
     with gc_paused():
-        reg = _load(root_path, limits)
+        reg = _load(root_path, limits, read, keep_data)
     if release is not None:
         filter_to_release(reg, release)
     return reg
 
 
-def _load(root_path: Path, limits: Limits) -> Registry:
+def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_data: bool = True) -> Registry:
     reg = Registry(root=root_path)
-    for rel, path in discover(root_path, reg.diagnostics):
+    if read is None:
+        found, contents = discover(root_path, reg.diagnostics), {}
+    else:
+        found, contents = read.found, read.contents
+        for code, rel, message, hint in read.problems:
+            reg.diagnostics.append(make(code, rel, 1, 1, message, hint))
+    for rel, path in found:
         kind = _kind_of(rel)
         if kind is None:
             reg.diagnostics.append(make("CLR305", rel, 1, 1, "this file is not part of the registry layout and is ignored",
                                         "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))
             continue
-        doc = read_yaml_file(path, limits)
+        if rel in contents and limits == DEFAULT_LIMITS:
+            raw, problem = contents.pop(rel)  # dropped once parsed: a large tree's bytes need not all stay in memory
+            doc = parse_yaml(raw, limits) if raw is not None else YamlDoc(problems=[Problem(problem[0], 1, 1, problem[1])])
+        else:
+            doc = read_yaml_file(path, limits)
         sf = SourceFile(rel, path, kind, doc)
         reg.files.append(sf)
         for p in doc.problems:
@@ -201,6 +195,8 @@ def _load(root_path: Path, limits: Limits) -> Registry:
         except ValidationError as exc:
             reg.diagnostics.extend(schema_diagnostics(exc, doc, rel, model_cls))
             continue
+        if not keep_data:
+            doc.data = None
         _attach(reg, sf)
     return reg
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-import stat
+from sys import intern
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,10 +61,17 @@ class YamlDoc:
     # Plain (unquoted) scalars that YAML turned into something other than a string, with their source text.
     plain: dict[Path_, str] = field(default_factory=dict)
     containers: set = field(default_factory=set)
-    # Every scalar value (not key) with its path, in file order: rules scan this instead of walking the tree.
-    scalars: list[tuple[Path_, Any]] = field(default_factory=list)
+    # Every scalar value (not key) and its path, in file order, flat: path, value, path, value, ... (a pair per
+    # scalar would cost a tuple each). Rules scan this instead of walking the tree; see `scalars`.
+    scalar_items: list = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_line: str = ""
+
+    @property
+    def scalars(self) -> list[tuple[Path_, Any]]:
+        """Every scalar value (not key) with its path, in file order."""
+        items = iter(self.scalar_items)
+        return list(zip(items, items))
 
     def where(self, path: Path_) -> tuple[int, int]:
         """The location of the value at `path`, or of its nearest located ancestor.
@@ -182,8 +189,20 @@ def _refused_char_problem(char: str, line: int, col: int) -> Problem:
                    'remove it, or write it as an escape inside a double-quoted string, e.g. "\\t"')
 
 
-def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
-    """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`."""
+READERS = ("fast", "reference")
+# Registry files are a few kilobytes. A far larger one is odd or hostile, and would likely be read twice
+# (the fast reader gives up, the reference reader starts again), so it goes straight to the reference reader.
+_FAST_MAX_CHARS = 256 * 1024
+
+
+def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
+    """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`.
+
+    `reader="fast"` (the default) reads ordinary files with `_read_fast` and hands anything unusual to the
+    reference reader (`_Builder`), so both give the same result; `reader="reference"` always uses the latter.
+    """
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
     doc = YamlDoc()
     if len(raw) > limits.max_bytes:
         doc.problems.append(
@@ -195,7 +214,13 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
         doc.problems.append(problem)
         return doc
     assert text is not None
-    doc.first_line = text.split("\n", 1)[0].rstrip("\r")
+    first_line = text.split("\n", 1)[0].rstrip("\r")
+    if reader == "fast" and len(text) <= _FAST_MAX_CHARS:
+        fast = _read_fast(text, limits)
+        if fast is not None:
+            fast.first_line = first_line
+            return fast
+    doc.first_line = first_line
     try:
         _Builder(doc, limits).run(text)
     except _Abort as abort:
@@ -414,9 +439,191 @@ class _Builder:
             frame[2] = _NO_KEY
         self.doc.values[child] = loc
         if type(value) is not dict and type(value) is not list:
-            self.doc.scalars.append((child, value))
+            self.doc.scalar_items += (child, value)
         if plain_text is not None:
             self.doc.plain[child] = plain_text
+
+
+class _Unusual(Exception):
+    """Raised inside `_read_fast` at anything it leaves to the reference reader."""
+
+
+# Plain scalars that resolve to a non-string, with what they construct to. Every constructed scalar type
+# (int, float, bool, None, date, datetime) is immutable, so one object can be shared between files.
+_PLAIN_CACHE: dict[str, tuple[str, Any]] = {}
+_PLAIN_CACHE_MAX = 4096
+_SCALAR_CONSTRUCTORS = {tag: _constructor.yaml_constructors[tag] for tag in _SAFE_TAGS - _COLLECTION_TAGS - {_STR}}
+
+
+def _resolve_plain(value: str, implicit: tuple[bool, bool], mark) -> tuple[str, Any]:
+    """The tag YAML 1.1 gives a plain scalar, and its value; raises _Unusual where the reference reader
+    reports a problem (over-long numbers, merge keys, values that fail to construct)."""
+    cached = _PLAIN_CACHE.get(value)
+    if cached is not None:
+        return cached
+    if len(value) > DEFAULT_LIMITS.max_number_chars and value[0] in "0123456789+-.":
+        # Matching a long would-be number costs time; the reference reader would match it again to refuse it.
+        raise _Unusual
+    tag = _resolver.resolve(yaml.ScalarNode, value, implicit)
+    if tag == _STR:
+        result: tuple[str, Any] = (_STR, value)
+    else:
+        construct = _SCALAR_CONSTRUCTORS.get(tag)
+        if construct is None or len(value) > DEFAULT_LIMITS.max_number_chars:
+            raise _Unusual
+        try:
+            result = (tag, construct(_constructor, yaml.ScalarNode(tag, value, mark, mark)))
+        except Exception:
+            raise _Unusual from None
+    if len(value) <= 64:
+        if len(_PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
+            _PLAIN_CACHE.clear()
+        _PLAIN_CACHE[value] = result
+    return result
+
+
+# Locations and paths repeat from one record to the next (line 5, column 3; ("mappings", 0, "tasks")).
+# Tuples are immutable, so equal ones are shared: on a large tree this saves a third of the parse's memory.
+_SHARED_LOCS: dict[tuple, tuple] = {}
+_SHARED_PATHS: dict[tuple, tuple] = {}
+_SHARED_MAX = 200_000
+
+
+def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
+    """Read an ordinary registry file in one tight loop over libyaml's events, or return None.
+
+    The reference reader (`_Builder`) handles every event kind and reports each problem. This loop handles
+    only what ordinary files hold, with the per-event work inlined, and gives up (returns None) at anything
+    else: a tag, an anchor or alias, a duplicate or non-scalar key, a top-level scalar, a second document,
+    a limit, a syntax error. The caller then reads the file again with the reference reader, so a file's
+    result never depends on which reader produced it. tests/test_yamlsrc.py checks that the two agree.
+    """
+    if limits.max_number_chars != DEFAULT_LIMITS.max_number_chars:
+        return None  # _PLAIN_CACHE holds results checked against the default only
+    doc = YamlDoc()
+    values, keys, plain, containers = doc.values, doc.keys, doc.plain, doc.containers
+    scalar_items = doc.scalar_items
+    add_container = containers.add
+    first_chars = _IMPLICIT_FIRST_CHARS
+    max_depth, max_nodes = limits.max_depth, limits.max_nodes
+    scalar_event, mapping_start, sequence_start = ScalarEvent, MappingStartEvent, SequenceStartEvent
+    mapping_end, sequence_end, document_start = MappingEndEvent, SequenceEndEvent, DocumentStartEvent
+    no_key = _NO_KEY
+    if len(_SHARED_LOCS) > _SHARED_MAX or len(_SHARED_PATHS) > _SHARED_MAX:
+        _SHARED_LOCS.clear()
+        _SHARED_PATHS.clear()
+    shared_locs, shared_paths = _SHARED_LOCS, _SHARED_PATHS
+    # The open collection is held in locals; `stack` keeps the ones around it.
+    stack: list[tuple] = []
+    container: Any = None
+    cpath: tuple = ()
+    is_map = False
+    key: Any = no_key
+    kpath: tuple = ()
+    # A path is shared only when all its parts are strings or list indices: (0,) == (False,) == (0.0,),
+    # so a path holding another key type must never be swapped for an equal one from another file.
+    cclean = kclean = True
+    nodes = 0
+    documents = 0
+    root: Any = None
+    loader = _Loader(text)
+    get_event = loader.get_event
+    try:
+        while True:
+            event = get_event()
+            if event is None:
+                break
+            cls = event.__class__
+            if cls is scalar_event:
+                if container is None or event.anchor is not None or event.tag is not None:
+                    raise _Unusual
+                nodes += 1
+                value = event.value
+                mark = event.start_mark
+                loc = (mark.line + 1, mark.column + 1)
+                loc = shared_locs.setdefault(loc, loc)
+                plain_text = None
+                if event.implicit[0] and (not value or value[0] in first_chars):
+                    tag, constructed = _resolve_plain(value, event.implicit, mark)
+                    if tag != _STR:
+                        plain_text, value = value, constructed
+                if is_map:
+                    if key is no_key:
+                        if value in container:
+                            raise _Unusual
+                        if plain_text is None:  # a string key: every record repeats the same few, so share one copy
+                            value = intern(value)
+                        key = value
+                        kpath = cpath + (value,)
+                        kclean = cclean and plain_text is None
+                        if kclean:
+                            kpath = shared_paths.setdefault(kpath, kpath)
+                        keys[kpath] = loc
+                        if plain_text is not None:
+                            plain[kpath + ("[key]",)] = plain_text
+                        continue
+                    container[key] = value
+                    child = kpath
+                    key = no_key
+                else:
+                    child = cpath + (len(container),)
+                    if cclean:
+                        child = shared_paths.setdefault(child, child)
+                    container.append(value)
+                values[child] = loc
+                scalar_items += (child, value)
+                if plain_text is not None:
+                    plain[child] = plain_text
+                continue
+            if cls is mapping_start or cls is sequence_start:
+                if event.anchor is not None or event.tag is not None or len(stack) >= max_depth:
+                    raise _Unusual
+                nodes += 1
+                new: Any = {} if cls is mapping_start else []
+                if container is None:
+                    if root is not None:
+                        raise _Unusual
+                    path: tuple = ()
+                    root = new
+                    clean = True
+                elif is_map:
+                    if key is no_key:
+                        raise _Unusual
+                    path = kpath
+                    clean = kclean
+                    container[key] = new
+                    key = no_key
+                else:
+                    path = cpath + (len(container),)
+                    clean = cclean
+                    container.append(new)
+                mark = event.start_mark
+                loc = (mark.line + 1, mark.column + 1)
+                values[path] = shared_locs.setdefault(loc, loc)
+                add_container(path)
+                stack.append((container, cpath, is_map, cclean))
+                container, cpath, is_map, key, cclean = new, path, cls is mapping_start, no_key, clean
+                continue
+            if cls is mapping_end or cls is sequence_end:
+                container, cpath, is_map, cclean = stack.pop()
+                key = no_key
+                continue
+            if cls is document_start:
+                documents += 1
+                if documents > 1:
+                    raise _Unusual
+                continue
+            if cls is AliasEvent:
+                raise _Unusual
+            # StreamStart, StreamEnd and DocumentEnd carry nothing
+        if nodes > max_nodes:
+            raise _Unusual
+    except Exception:  # _Unusual, a YAML error, or anything else: the reference reader decides what it is
+        return None
+    finally:
+        loader.dispose()
+    doc.data = root
+    return doc
 
 
 class _NoKey:
@@ -448,24 +655,12 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> YamlDoc:
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
-            doc = YamlDoc()
-            doc.problems.append(Problem("CLR009", 1, 1, "not a regular file"))
-            return doc
-        size = info.st_size
-        if size > limits.max_bytes:
-            doc = YamlDoc()
-            doc.problems.append(
-                Problem("CLR007", 1, 1, f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes")
-            )
-            return doc
-        with path.open("rb") as handle:  # read at most one byte past the limit, whatever stat said
-            raw = handle.read(limits.max_bytes + 1)
-    except OSError as exc:
+def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
+    from clinreg.treewalk import read_limited
+
+    raw, problem = read_limited(path, limits.max_bytes)
+    if raw is None:
         doc = YamlDoc()
-        doc.problems.append(Problem("CLR009", 1, 1, f"cannot read the file: {exc.strerror or exc}"))
+        doc.problems.append(Problem(problem[0], 1, 1, problem[1]))
         return doc
-    return parse_yaml(raw, limits)
+    return parse_yaml(raw, limits, reader)

@@ -38,3 +38,17 @@ def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
     for stream in (result.stdout, result.stderr):
         assert stream is None or "Traceback" not in stream, stream[-3000:]
+
+
+def doc_fields(doc) -> dict:
+    """Every field of a YamlDoc as text, so that types (1 vs True vs 1.0), NaN and dict order all count."""
+    return {
+        "data": repr(doc.data),
+        "values": repr(list(doc.values.items())),
+        "keys": repr(list(doc.keys.items())),
+        "plain": repr(list(doc.plain.items())),
+        "containers": sorted(map(repr, doc.containers)),
+        "scalars": repr(doc.scalars),
+        "problems": repr(doc.problems),
+        "first_line": doc.first_line,
+    }

@@ -163,7 +163,7 @@ def test_printed_coverage_keeps_each_category_block_on_one_page(chromium, tmp_pa
 def test_printed_review_document_keeps_every_task_whole_and_numbers_pages(chromium, tmp_path):
     pytest.importorskip("pypdf")
     root = REPO
-    doc = json.loads(cli("review", "--format", "json", "--root", root).output)
+    doc = json.loads(cli("review", "--format", "json", "--root", root).output)["data"]
     tasks = [t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]]
     html = page(tmp_path, "review.html", "review", "--root", root)
     with Browser(chromium, tmp_path / "profile") as browser:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from reports.helpers import csv_table, invoke, richer_tree
+from reports.helpers import csv_with_metadata, invoke, richer_tree
 
 
 @pytest.fixture
@@ -15,8 +15,8 @@ def rich(tmp_path):
     return richer_tree(tmp_path / "reg")
 
 
-def test_every_coverage_output_splits_coverage_by_tier(rich):
-    data = json.loads(invoke("coverage", "--root", rich, "--format", "json").output)
+def test_every_coverage_output_splits_coverage_by_tier(rich, tmp_path):
+    data = json.loads(invoke("coverage", "--root", rich, "--format", "json").output)["data"]
     t = data["totals"]
     # the fixture: 2 published tasks (both covered), 3 drafted (2 covered) counted, 1 drafted task rejected
     assert t["by_tier"] == {"published": {"tasks": 2, "covered": 2}, "derived": {"tasks": 0, "covered": 0},
@@ -26,24 +26,24 @@ def test_every_coverage_output_splits_coverage_by_tier(rich):
     assert summary in invoke("coverage", "--root", rich).output
     assert summary in invoke("coverage", "--root", rich, "--format", "markdown").output
     assert "1 rejected task left out of every count" in invoke("coverage", "--root", rich, "--format", "markdown").output
-    meta, rows = csv_table(invoke("coverage", "--root", rich, "--format", "csv").output)
+    meta, rows = csv_with_metadata(invoke, rich, tmp_path)
     assert meta["coverage_by_provenance"] == summary and meta["tasks_rejected_not_counted"] == "1"
     assert sum(int(r["drafted_tasks"]) for r in rows) == 3 and sum(int(r["published_covered"]) for r in rows) == 2
     html = invoke("coverage", "--root", rich, "--format", "html").output
     assert f'data-tier-summary="{summary}"' in html and "1 rejected not counted" in html
-    review = json.loads(invoke("review", "--root", rich, "--format", "json").output)
+    review = json.loads(invoke("review", "--root", rich, "--format", "json").output)["data"]
     assert review["counts"]["tier_summary"] == summary
 
 
 def test_review_document_numbers_tasks_shows_versions_and_prints_only_pending(rich):
-    doc = json.loads(invoke("review", "--root", rich, "--format", "json").output)
+    doc = json.loads(invoke("review", "--root", rich, "--format", "json").output)["data"]
     tasks = [t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]]
     assert [t["number"] for t in tasks] == list(range(1, len(tasks) + 1))
     assert all(len(t["review"]["version"]) == 12 and t["review"]["content_hash"].split(":")[1].startswith(t["review"]["version"])
                for t in tasks)
     md = invoke("review", "--root", rich, "--format", "markdown").output
     assert f"*Task 1 of {len(tasks)} · version `{tasks[0]['review']['version']}`*" in md
-    pending = json.loads(invoke("review", "--root", rich, "--format", "json", "--pending").output)
+    pending = json.loads(invoke("review", "--root", rich, "--format", "json", "--pending").output)["data"]
     kept = [t for c in pending["categories"] for s in c["subcategories"] for t in s["tasks"]]
     assert {t["review"]["state"] for t in kept} <= {"proposed", "stale", "revised", "conflicting"}
     assert {t["id"] for t in kept} == {t["id"] for t in tasks if t["review"]["state"] in

@@ -333,3 +333,28 @@ def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tr
         (scratch_tree / "registry/datasets/x_set.yaml").write_text(text, encoding="utf-8")
         errors = [d for d in findings(scratch_tree, "registry/datasets/x_set.yaml") if d.severity == "error"]
         assert errors == [], (text, errors)
+
+
+def test_a_list_of_option_texts_becomes_items_choices(tree, tmp_path):
+    features = tmp_path / "f.yaml"
+    features.write_text("question: string\noptions: [string]\nanswer_idx: string\n", encoding="utf-8")
+    result = new_dataset(tree, "new_set", "--task", "answer_questions", "--from-hub-features", features)
+    assert result.exit_code == 0, result.output
+    mapping = _record(tree)["mappings"][0]
+    assert mapping["choices"] == {"items": "options"} and mapping["label"]["column"] == "answer_idx"
+    assert "CLR505" not in {d.code for d in _only_todo_warnings(tree)}
+
+
+def test_a_hub_card_and_a_column_description_together(tree, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("---\nlicense: mit\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n"
+                      "    path: data/test.parquet\n---\n# a card without features\n", encoding="utf-8")
+    columns = tmp_path / "columns.yaml"
+    columns.write_text("question: string\noptions: [string]\nanswer_idx: string\n", encoding="utf-8")
+    result = new_dataset(tree, "new_set", "--task", "answer_questions",
+                         "--from-hub-features", readme, "--from-hub-features", columns)
+    assert result.exit_code == 0, result.output
+    record = _record(tree)
+    assert record["licence"]["spdx"] == "MIT" and record["source"]["splits"] == ["test"]  # from the card
+    assert record["mappings"][0]["choices"] == {"items": "options"}  # from the column description
+    _only_todo_warnings(tree)

@@ -359,16 +359,16 @@ def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
         assert result.exit_code == 0, result.output
         return result.output
 
-    data = json.loads(status("--format", "json"))
+    data = json.loads(status("--format", "json"))["data"]
     states = {i["id"]: i["state"] for i in data["items"]}
     assert states == {"diagnosis": "proposed", "answer_questions": "stale", "rank_differentials": "conflicting",
                       "treatment": "proposed", "plan_treatment": "proposed"}
-    stale = json.loads(status("--stale", "--format", "json"))["items"]
+    stale = json.loads(status("--stale", "--format", "json"))["data"]["items"]
     assert [i["id"] for i in stale] == ["answer_questions"]
     assert stale[0]["previous"]["reviewed"]["definition"] == "Answer a clinical question."
     assert stale[0]["previous"]["now"]["definition"] == "Answer any question."
-    assert [i["id"] for i in json.loads(status("--conflicts", "--format", "json"))["items"]] == ["rank_differentials"]
-    pending = {i["id"] for i in json.loads(status("--pending", "--format", "json"))["items"]}
+    assert [i["id"] for i in json.loads(status("--conflicts", "--format", "json"))["data"]["items"]] == ["rank_differentials"]
+    pending = {i["id"] for i in json.loads(status("--pending", "--format", "json"))["data"]["items"]}
     assert pending == {"diagnosis", "answer_questions", "rank_differentials", "treatment", "plan_treatment"}
     text = status("--stale")
     assert "definition: approved 'Answer a clinical question.', now 'Answer any question.'" in text

@@ -6,7 +6,6 @@ import hashlib
 import os
 import re
 import shutil
-import socket
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -208,27 +207,32 @@ def hub_offline_reason() -> str | None:
         if os.environ.get(var, "").strip().lower() in _TRUE:
             return f"{var}={os.environ[var]}"
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
-    host = urlparse(endpoint).hostname or "huggingface.co"
-    port = urlparse(endpoint).port or (80 if endpoint.startswith("http:") else 443)
-    if not _reachable(host, port, HUB_PROBE_SECONDS):
-        return f"no network: {host} is unreachable"
+    if not _reachable(endpoint, HUB_PROBE_SECONDS):
+        return f"no network: {urlparse(endpoint).hostname or endpoint} is unreachable"
     return None
 
 
-def _reachable(host: str, port: int, timeout: float) -> bool:
+def _reachable(endpoint: str, timeout: float) -> bool:
+    """Whether the hub answers at all (any HTTP status), through huggingface_hub's own HTTP session.
+
+    That session is the one the download will use, so it honours the same proxy settings (HTTPS_PROXY,
+    NO_PROXY) and certificates; a raw socket would call a proxied network unreachable.
+    """
     outcome: list[bool] = []
 
     def probe() -> None:
         try:
-            socket.create_connection((host, port), timeout=timeout).close()
+            from huggingface_hub.utils import get_session
+
+            get_session().head(endpoint, timeout=timeout)
             outcome.append(True)
-        except OSError:
+        except Exception:  # connection refused, DNS failure, proxy error, timeout: all mean "not now"
             outcome.append(False)
 
-    # A thread, because name resolution ignores socket timeouts and can hang for many seconds.
+    # A thread, because name resolution ignores timeouts and can hang for many seconds.
     worker = threading.Thread(target=probe, daemon=True)
     worker.start()
-    worker.join(timeout)
+    worker.join(timeout + 0.2)
     return bool(outcome and outcome[0])
 
 

@@ -29,13 +29,19 @@ class Context:
     @cached_property
     def task_datasets(self) -> dict[str, list[str]]:
         """task id -> ids of datasets with a mapping that measures it."""
-        out: dict[str, list[str]] = {}
+        out: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
         for ds_id, ds in self.reg.datasets.items():
             for m in ds.mappings:
                 for t in m.tasks:
-                    if ds_id not in out.setdefault(t, []):
-                        out[t].append(ds_id)
-        return out
+                    out.setdefault(t, {})[ds_id] = None
+        return {t: list(ids) for t, ids in out.items()}
+
+    @cached_property
+    def scalar_findings(self) -> dict[str, list[Diagnostic]]:
+        """CLR702, CLR704 and CLR106 diagnostics, found in one pass over every file's scalars."""
+        from clinreg.rules.scalars import scan
+
+        return scan(self)
 
     def at(self, code: str, sf: SourceFile, path: tuple, message: str, hint: str | None = None, *, key: bool = False,
            severity=None) -> Diagnostic:

@@ -75,11 +75,4 @@ def todo_markers(ctx: Context) -> Iterable[Diagnostic]:
     Good:
         licence: {spdx: CC-BY-4.0, note: Stated in the repository README.}
     """
-    for sf in ctx.reg.files:
-        if sf.model is None:
-            continue
-        for path, value in sf.doc.scalars:
-            if type(value) is not str or "TODO" not in value:
-                continue
-            field = ".".join(str(p) for p in path)
-            yield ctx.at("CLR106", sf, path, f"`{field}` still holds a TODO marker", "fill in the value, or remove the field if it is optional")
+    yield from ctx.scalar_findings["CLR106"]  # one pass with CLR702 and CLR704 (see rules/scalars.py)

@@ -56,18 +56,15 @@ def remote_code(ctx: Context) -> Iterable[Diagnostic]:
     Good:
         source: {type: huggingface, repo: x/y, splits: [test]}
     """
-    for sf in ctx.reg.files:  # any file, including ones that failed the schema: the key is dangerous either way
-        for path, value in sf.doc.scalars:
-            # Anything but false or null counts: a lenient loader would read "true", "yes" or 1 as enabling it.
-            if value is not False and value is not None and str(path[-1]).lower() in {"trust_remote_code", "trust-remote-code"}:
-                yield ctx.at("CLR702", sf, path, "`trust_remote_code` is set; clinreg never runs dataset loading scripts",
-                             "use a revision of the data that is plain files (parquet, JSON, CSV)")
+    yield from ctx.scalar_findings["CLR702"]  # any file, even one that failed the schema (see rules/scalars.py)
 
 
 def unsafe_local_path(text: str) -> str | None:
     """Why a record-supplied relative path is unsafe, or None when it is a plain path inside its folder."""
     if not text or "\x00" in text:
         return "it is empty or holds a NUL byte"
+    if ".." not in text and ":" not in text and text[0] not in "/\\~":
+        return None  # the checks below need a drive (":"), a leading separator or ".." to fire
     if text.startswith(("/", "\\", "~")) or PureWindowsPath(text).drive or PurePosixPath(text).is_absolute():
         return "it is absolute"
     if ".." in PurePosixPath(text.replace("\\", "/")).parts:
@@ -108,12 +105,6 @@ def local_paths(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}", "use a relative path inside the folder")
 
 
-_URL_FIELDS = {"url"}
-# A host without user@, then no whitespace, no backslash (some clients read it as `/`) and none of the characters
-# RFC 3986 never allows raw (`<>"{}|^` and backquote): they are what breaks out of an href in a report.
-_HTTPS_URL = re.compile(r"https://[^\s/?#@\\<>\"{}|^`]+(?:[/?#][^\s\\<>\"{}|^`]*)?")
-
-
 @rule("CLR704", "url", "error", "A URL is not https, or sits in a field that takes none")
 def urls(ctx: Context) -> Iterable[Diagnostic]:
     """
@@ -125,22 +116,7 @@ def urls(ctx: Context) -> Iterable[Diagnostic]:
     Good:
         source: {type: url, url: https://example.org/data.csv}
     """
-    for sf in ctx.reg.files:
-        if sf.model is None:
-            continue
-        for path, value in sf.doc.scalars:
-            if type(value) is not str:
-                continue
-            key = str(path[-1])
-            lowered = value.strip().lower()
-            if key in _URL_FIELDS:
-                if not lowered.startswith("https://"):
-                    yield ctx.at("CLR704", sf, path, f"URL {value!r} is not https")
-                elif not _HTTPS_URL.fullmatch(value) or not value.isprintable():
-                    yield ctx.at("CLR704", sf, path, f"URL {value!r} is not a plain https URL",
-                                 "percent-encode spaces and <>\"{}|^`; no backslashes and no user@ part")
-            elif key in {"repo", "config", "revision", "commit", "column", "id"} and re.match(r"^[a-z][a-z0-9+.-]*://", lowered):
-                yield ctx.at("CLR704", sf, path, f"`{key}` takes no URL", "put URLs in a `url` field")
+    yield from ctx.scalar_findings["CLR704"]
 
 
 @rule("CLR705", "licence-unknown", "warning", "The licence is unknown or non-standard")
