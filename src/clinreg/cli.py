@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -15,6 +18,7 @@ import click
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from clinreg import __version__
+from clinreg.output import shown, to_json
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -28,6 +32,7 @@ release_option = click.option("--release", default=None, metavar="X", help="Show
 def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
     from clinreg.jsonout import error_line, json_requested
 
+    message = shown(message)  # paths and values in a message may hold control characters
     click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
@@ -85,7 +90,50 @@ def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class ClinregGroup(click.Group):
+    """The top-level group: an output that cannot be written ends in one line and exit code 2, never a traceback."""
+
+    def main(self, *args, **kwargs):
+        from clinreg.output import NotStrictJSON
+
+        if sys.stdout is None:  # started with stdout closed (`>&-`): writing must fail loudly, not vanish
+            sys.stdout = _ClosedStream()
+        try:
+            return super().main(*args, **kwargs)  # click itself ends quietly (exit 1) when the reader of a pipe left
+        except OSError as exc:  # writing stdout failed (disk full, a closed descriptor), or an unexpected I/O error
+            where = exc.filename if exc.filename else "standard output"
+            _output_failed(f"{where}: {exc.strerror or exc}")
+        except NotStrictJSON as exc:
+            _output_failed(str(exc))
+
+
+class _ClosedStream(io.TextIOBase):
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _output_failed(message: str) -> "NoReturn":
+    # Whatever is still buffered for stdout can never be written: point stdout at /dev/null so that the
+    # interpreter's own flush at exit does not print a second error.
+    try:
+        if sys.stdout is not None and sys.stdout.fileno() == 1:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # a test runner's stdout has no file descriptor
+        pass
+    try:
+        sys.stderr.write(f"clinreg: error: {shown(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=ClinregGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="clinreg")
 def main() -> None:
     """A registry of clinical evaluation tasks (MedHELM's taxonomy) and the datasets that measure them."""
@@ -116,8 +164,13 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
 
         reg = load(root, release)
         wanted = _registry_paths(reg.root, {f.rel for f in reg.files}, paths)
-        check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
-                               capture_output=True)
+        try:
+            check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
+                                   capture_output=True, timeout=60)
+        except FileNotFoundError:
+            raise fail(f"--base {base}: needs git, and git is not on PATH")
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise fail(f"--base {base}: cannot run git: {exc}")
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
         report = run_rules(reg, base=base)

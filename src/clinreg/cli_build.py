@@ -10,6 +10,8 @@ from typing import Iterator
 
 import click
 
+from clinreg.output import shown, to_json
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 LOCK_FILE = "clinreg.lock.json"
 
@@ -30,6 +32,7 @@ bad_label_option = click.option(
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
     from clinreg.jsonout import error_line, json_requested
 
+    message = shown(message)  # paths and values in a message may hold control characters
     click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
@@ -177,7 +180,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     for tally in report.tallies:
         for line in tally.notices():
             if not quiet or "outside the scheme" in line:
-                click.echo(f"clinreg: {line}", err=True)
+                click.echo(f"clinreg: {shown(line)}", err=True)
     if not quiet:
         click.echo(f"built {count} instance(s) of {dataset} -> {output or 'stdout'}", err=True)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from clinreg.cli import EXIT_FINDINGS, EXIT_USAGE, emit, fail, load, refuse_load_errors, release_option, root_option
+from clinreg.output import to_json
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Write to FILE instead of stdout.")
@@ -59,7 +59,7 @@ def import_results(sources, root, fmt, output, force):
 
     reg, scores, reported = _collect(root, sources, fmt)
     document = results_document(reg, scores, reported)
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    text = to_json(document)
     if output is None:
         click.echo(text)
         return
@@ -112,8 +112,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force):
         out = {k: v for k, v in data.items() if k != "tables"}
         from clinreg.jsonout import envelope
 
-        text = json.dumps(envelope("leaderboard", {"by": by, "rows": data["tables"][by], **out}), indent=2,
-                          ensure_ascii=False, allow_nan=False)
+        text = to_json(envelope("leaderboard", {"by": by, "rows": data["tables"][by], **out}))
     else:
         from clinreg.reports import leaderboard as render
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 import sys
 from pathlib import Path
 
 import click
+
+from clinreg.output import shown
 
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -24,6 +25,7 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
 def fail(message: str, code: int = EXIT_USAGE) -> click.exceptions.Exit:
     from clinreg.jsonout import error_line, json_requested
 
+    message = shown(message)  # paths and values in a message may hold control characters
     click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
@@ -59,10 +61,12 @@ def new() -> None:
 
 
 def _check_tasks(tasks: list[str], known: dict) -> list[str]:
+    from clinreg.suggest import Suggester
+
     for task in tasks:
         if task not in known:
-            close = difflib.get_close_matches(task, list(known), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else " (`clinreg coverage --by task --format markdown` lists the ids)"
+            close = Suggester(known).closest(task)
+            hint = f"; did you mean {close!r}?" if close else " (`clinreg coverage --by task --format markdown` lists the ids)"
             raise click.BadParameter(f"unknown task {task!r}{hint}")
     return tasks
 
@@ -150,7 +154,7 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
             click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
         if guess:
-            click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {r}" for r in guess.reasons))
+            click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))
         if todo:
             click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
         for p in problems:
@@ -267,7 +271,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
             click.echo(dumps("review_decision", result.to_dict()))
         else:
             verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
-            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {result.reviewer['name']} "
+            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {shown(result.reviewer['name'])} "
                        f"on {result.date.isoformat()} (review {result.reviewers} of this item)")
 
     command.__name__ = name.replace("-", "_")

@@ -81,7 +81,9 @@ def render_text(report: Report, show_info: bool = False) -> str:
     if infos_hidden:
         tail += f" ({infos_hidden} info(s) hidden; use --show-info)"
     lines.append(tail)
-    return "\n".join(lines)
+    from clinreg.output import defuse
+
+    return defuse("\n".join(lines))
 
 
 def render_json(report: Report) -> str:
@@ -90,7 +92,9 @@ def render_json(report: Report) -> str:
         "diagnostics": [d.to_dict() for d in report.sorted()],
         "summary": {"errors": s.errors, "warnings": s.warnings, "infos": s.infos, "files": s.files},
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+    from clinreg.output import to_json
+
+    return to_json(payload)
 
 
 def _escape_data(text: str) -> str:

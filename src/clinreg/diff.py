@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import subprocess
 import tarfile
 from pathlib import Path
@@ -56,9 +55,45 @@ def _git_commit(root: Path, ref: str) -> str | None:
         return None
     try:
         found = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except FileNotFoundError:
+        raise SideError(f"{ref}: not a registry folder or a release, and git is not on PATH to read it as a git ref") from None
     except (OSError, subprocess.SubprocessError):
         return None
     return found.stdout.decode().strip() if found.returncode == 0 else None
+
+
+# A registry file over the reader's size limit is refused anyway (CLR007); a commit with one is refused before any
+# blob is read, so that a huge file in a pull request costs nothing. The total bounds the archive on disk.
+MAX_TREE_BYTES = 256 * 1024 * 1024
+
+
+def _blob_sizes(top: Path, treeish: str) -> list[tuple[str, int]]:
+    """(path, size) of every blob under taxonomy/ and registry/ at `treeish`, from the object headers alone."""
+    listing = _git(top, "ls-tree", "-r", "-l", "-z", treeish, "--", "taxonomy", "registry")
+    if listing.returncode != 0:
+        raise SideError(f"{treeish}: git ls-tree failed: {listing.stderr.decode(errors='replace').strip()}")
+    sizes = []
+    for entry in listing.stdout.decode("utf-8", errors="replace").split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        fields = meta.split()
+        if len(fields) == 4 and fields[1] == "blob" and fields[3].isdigit():
+            sizes.append((path, int(fields[3])))
+    return sizes
+
+
+def _check_sizes(top: Path, treeish: str, commit: str) -> None:
+    from clinreg.yamlsrc import DEFAULT_LIMITS
+
+    total = 0
+    for path, size in _blob_sizes(top, treeish):
+        if size > DEFAULT_LIMITS.max_bytes:
+            raise SideError(f"{commit[:12]}: {path} is {size:,} bytes; registry files are at most "
+                            f"{DEFAULT_LIMITS.max_bytes:,} bytes (CLR007), so the commit is not read")
+        total += size
+        if total > MAX_TREE_BYTES:
+            raise SideError(f"{commit[:12]}: the registry tree holds more than {MAX_TREE_BYTES:,} bytes; not read")
 
 
 def _extract_tree(root: Path, commit: str, target: Path) -> None:
@@ -71,18 +106,24 @@ def _extract_tree(root: Path, commit: str, target: Path) -> None:
     names = set(listing.stdout.decode().split("\n")) if listing.returncode == 0 else set()
     if not {"taxonomy", "registry"} <= names:
         raise SideError(f"{commit[:12]}: has no registry tree at {prefix} (it needs taxonomy/ and registry/)")
-    archive = _git(top, "archive", "--format=tar", treeish, "--", "taxonomy", "registry")
-    if archive.returncode != 0:
-        raise SideError(f"{commit[:12]}: git archive failed: {archive.stderr.decode().strip()}")
+    _check_sizes(top, treeish, commit)
     target.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        if hasattr(tarfile, "data_filter"):
-            try:
-                tar.extractall(target, filter="data")
-            except tarfile.FilterError as exc:  # e.g. a committed link that points out of the tree
-                raise SideError(f"{commit[:12]}: refused to extract {exc.tarinfo.name!r}: {exc}") from None
-        else:  # Python without extraction filters: git archive holds only the repository's own paths
-            tar.extractall(target)
+    tar_path = target.with_name(target.name + ".tar")
+    # Streamed to a file, not held in memory: the sizes are checked, but a tree can still hold many files.
+    archive = _git(top, "archive", "--format=tar", f"--output={tar_path}", treeish, "--", "taxonomy", "registry")
+    if archive.returncode != 0:
+        raise SideError(f"{commit[:12]}: git archive failed: {archive.stderr.decode(errors='replace').strip()}")
+    try:
+        with tarfile.open(tar_path) as tar:
+            if hasattr(tarfile, "data_filter"):
+                try:
+                    tar.extractall(target, filter="data")
+                except tarfile.FilterError as exc:  # e.g. a committed link that points out of the tree
+                    raise SideError(f"{commit[:12]}: refused to extract {exc.tarinfo.name!r}: {exc}") from None
+            else:  # Python without extraction filters: git archive holds only the repository's own paths
+                tar.extractall(target)
+    finally:
+        tar_path.unlink(missing_ok=True)
 
 
 # --------------------------------------------------------------------------------------------- comparing
@@ -114,16 +155,42 @@ def _norm(text: str | None) -> str:
 
 
 def _pair_renames(removed: dict[str, dict], added: dict[str, dict], keys) -> list[tuple[str, str]]:
-    """Match removed to added ids: same content first, then any shared identifying key (name, definition, source)."""
+    """Match removed to added ids: same content first, then any shared identifying key (name, definition, source).
+
+    Each removed id (in sorted order) takes the first added id (in sorted order) still free that matches it.
+    Candidates are found through an index per key, so the cost grows with the number of records, not its square.
+    """
+    import json
+
     pairs: list[tuple[str, str]] = []
-    left, free = dict(removed), dict(added)
-    for strict in (True, False):
-        for old_id, old in list(left.items()):
-            for new_id, new in free.items():
-                if (old == new) if strict else any(k(old) and k(old) == k(new) for k in keys):
-                    pairs.append((old_id, new_id))
-                    del free[new_id], left[old_id]
-                    break
+    free = set(added)
+
+    def content(record: dict) -> str:
+        return json.dumps(record, sort_keys=True, default=str, allow_nan=False)
+
+    def match(key_functions) -> None:
+        index: dict[Any, list[str]] = {}
+        for new_id in sorted(free):
+            for k in key_functions(added[new_id]):
+                index.setdefault(k, []).append(new_id)
+        cursor: dict[Any, int] = {}
+        for old_id in sorted(left):
+            best = None
+            for k in key_functions(removed[old_id]):
+                ids, i = index.get(k, []), cursor.get(k, 0)
+                while i < len(ids) and ids[i] not in free:  # skip ids taken by earlier pairs (each skipped once)
+                    i += 1
+                cursor[k] = i
+                if i < len(ids) and (best is None or ids[i] < best):
+                    best = ids[i]
+            if best is not None:
+                pairs.append((old_id, best))
+                free.discard(best)
+                del left[old_id]
+
+    left = dict(removed)
+    match(lambda record: [("content", content(record))])
+    match(lambda record: [(n, v) for n, k in enumerate(keys) if (v := k(record))])
     return pairs
 
 

@@ -11,7 +11,7 @@ def review_hash(name: str, definition: str, example: str | None = None, placemen
     the category of a subcategory), each whitespace-normalised."""
     payload = json.dumps({"name": " ".join(name.split()), "definition": " ".join(definition.split()),
                           "example": " ".join((example or "").split()), "placement": placement or ""},
-                         sort_keys=True, ensure_ascii=False)
+                         sort_keys=True, ensure_ascii=False, allow_nan=False)
     return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

@@ -15,8 +15,11 @@ def envelope(kind: str, data: Any) -> dict[str, Any]:
 
 
 def dumps(kind: str, data: Any) -> str:
-    """`data` inside the envelope, indented for people and parseable by programs."""
-    return json.dumps(envelope(kind, data), indent=2, ensure_ascii=False)
+    """`data` inside the envelope, indented for people and parseable by programs: strict JSON (no NaN or
+    Infinity) with non-printable characters escaped (`clinreg.output.to_json`)."""
+    from clinreg.output import to_json
+
+    return to_json(envelope(kind, data))
 
 
 def wrap(kind: str, text: str) -> str:
@@ -26,7 +29,9 @@ def wrap(kind: str, text: str) -> str:
 
 def error_line(message: str, exit_code: int) -> str:
     """An error as one line of JSON: kind `error`, with the message and the exit code."""
-    return json.dumps(envelope("error", {"message": message, "exit_code": exit_code}), ensure_ascii=False)
+    from clinreg.output import to_json
+
+    return to_json(envelope("error", {"message": message, "exit_code": exit_code}), indent=None)
 
 
 def json_requested() -> bool:

@@ -26,7 +26,9 @@ RepoId = Annotated[str, Field(pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-
 class Strict(BaseModel):
     """Base for every registry type: unknown keys are errors, so typos never pass silently."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, populate_by_name=False)
+    # allow_inf_nan=False: `.nan` and `.inf` are YAML floats but no bound, tolerance or range means them, and
+    # strict JSON cannot hold them.
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, populate_by_name=False, allow_inf_nan=False)
 
 
 # --------------------------------------------------------------------------------------------- provenance

@@ -162,3 +162,31 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, overwrite: bool = T
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, overwrite: bool = True) -> None:
     with atomic_open(path, "wb", overwrite=overwrite, encoding=None) as handle:
         handle.write(data)
+
+
+class NotARegularFile(OSError):
+    """An input path names a FIFO, a device, a folder or a socket: reading it could block or never end."""
+
+
+def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. Anything else is refused before it is read.
+
+    A FIFO would block the open itself, and a device such as /dev/zero never ends: the path is checked with
+    stat before opening, opened without blocking, checked again on the open descriptor, and read at most
+    `limit + 1` bytes. Raises NotARegularFile, or OSError (`strerror` says why) for a file over the limit.
+    """
+    import errno
+
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):  # swapped for something else between the check and the open
+            raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data

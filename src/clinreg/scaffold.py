@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import re
 from dataclasses import dataclass, field
@@ -211,12 +212,14 @@ def _front_matter(text: str) -> Any:
 
 def read_features(path: Path) -> HubCard:
     """Read a JSON or YAML features file (or a hub README.md with front matter). Raises FeaturesError."""
+    from clinreg.safeio import read_regular_file
+
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, 1024 * 1024)  # a FIFO or /dev/zero is refused before it is read
     except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise FeaturesError(f"{path} is larger than 1 MiB; give just the features")
         raise FeaturesError(f"cannot read {path}: {exc.strerror or exc}")
-    if len(raw) > 1024 * 1024:
-        raise FeaturesError(f"{path} is larger than 1 MiB; give just the features")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

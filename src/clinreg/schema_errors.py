@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import types
 import typing
 from typing import Any, Iterable, Union
@@ -11,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from clinreg.diagnostics import Diagnostic
 from clinreg.rules.base import make
+from clinreg.suggest import closest
 from clinreg.yamlsrc import YamlDoc, is_yaml11_trap
 
 _TYPE_ERRORS = {
@@ -147,8 +147,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
             hint = None
             if parent is not None:
                 options = _keys_of(parent)
-                close = difflib.get_close_matches(str(path[-1]), options, n=1, cutoff=0.6)
-                hint = f"did you mean `{close[0]}`?" if close else "allowed keys: " + ", ".join(options)
+                close = closest(path[-1], options)
+                hint = f"did you mean `{close}`?" if close else "allowed keys: " + ", ".join(options)
             yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {'.'.join(map(str, path[:-1])) or 'the file'}", hint)
         elif etype in ("missing", "union_tag_not_found"):
             key = path[-1] if etype == "missing" else err.get("ctx", {}).get("discriminator", "type").strip("'")
@@ -165,9 +165,9 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 value = err.get("ctx", {}).get("tag")
             hint = None
             options = [o.strip().strip("'") for o in str(expected).replace(" or ", ",").split(",") if o.strip()]
-            close = difflib.get_close_matches(str(value), options, n=1, cutoff=0.5)
+            close = closest(value, options, cutoff=0.5)
             if close:
-                hint = f"did you mean `{close[0]}`?"
+                hint = f"did you mean `{close}`?"
             elif expected:
                 hint = f"expected {expected}"
             yield make("CLR104", rel, line, col, f"`{field_name}`: {value!r} is not an allowed value", hint)
@@ -184,6 +184,10 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                            f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else ""))
             else:
                 yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}")
+        elif etype == "finite_number":
+            line, col = doc.where(path)
+            yield make("CLR105", rel, line, col, f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "
+                       "finite number", "write a plain number: .nan and .inf name no bound, and JSON cannot hold them")
         else:
             line, col = doc.where_key(path) if is_key else doc.where(path)
             yield make("CLR105", rel, line, col, f"`{field_name}`: {err['msg']}")

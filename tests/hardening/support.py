@@ -19,16 +19,25 @@ def examples(n: int) -> int:
     return n * _SCALE
 
 
-def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """The real `clinreg` in a fresh interpreter, as CI runs it."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, encoding="utf-8", errors="replace",
-                          check=False, timeout=timeout, cwd=cwd, env=env)
+def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[str, str] | None = None,
+            **options) -> subprocess.CompletedProcess:
+    """The real `clinreg` in a fresh interpreter, as CI runs it. `env` adds to (or, with None values, removes from)
+    the environment; other options go to subprocess.run (say `stdout=` a file)."""
+    merged = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
+    for key, value in (env or {}).items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    options.setdefault("stdout", subprocess.PIPE)
+    options.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([*CLI, *args], text=True, encoding="utf-8", errors="replace", check=False, timeout=timeout,
+                          cwd=cwd, env=merged, **options)
 
 
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
     for stream in (result.stdout, result.stderr):
-        assert "Traceback" not in stream, stream[-3000:]
+        assert stream is None or "Traceback" not in stream, stream[-3000:]
 
 
 def doc_fields(doc) -> dict:

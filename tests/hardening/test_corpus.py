@@ -81,6 +81,8 @@ def test_corpus_file(entry, tmp_path):
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
     if entry["code"] is None:
         assert errors == []
+        if entry.get("render"):
+            _check_renders(root, tmp_path)
         return
     found = [(d["code"], d["file"], d["line"], d["column"]) for d in errors]
     expected = (entry["code"], entry["at"], entry["line"], entry["column"])
@@ -88,3 +90,23 @@ def test_corpus_file(entry, tmp_path):
     for d in report["diagnostics"]:  # every diagnostic, not just the one we look for, is located and printable
         assert d["line"] >= 1 and d["column"] >= 1
         assert d["message"].isprintable() and (d["hint"] is None or d["hint"].isprintable())
+
+
+# What `render: true` cases run: every place a dataset's name and description reach a terminal or a CI log.
+RENDERS = [("coverage", "--by", "task"), ("coverage", "--format", "csv", "--by", "task"), ("review", "--format", "markdown"),
+           ("coverage", "--format", "json")]
+
+
+def _check_renders(root: Path, tmp_path: Path) -> None:
+    from trees import write_tree as _write
+
+    from .test_render_injection import check_terminal_safe
+
+    good = _write(tmp_path / "good")
+    for args in [*(["--root", str(root), *a] for a in RENDERS), ["diff", str(good), str(root)]]:
+        args = [args[2], *args[:2], *args[3:]] if args[0] == "--root" else args
+        result = run_cli(*args)
+        assert_no_traceback(result)
+        assert result.returncode == 0, (args, result.stderr)
+        check_terminal_safe(result.stdout)
+        check_terminal_safe(result.stderr)

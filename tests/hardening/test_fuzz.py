@@ -1,7 +1,7 @@
 """Property tests: no registry file, however mangled, makes the reader or the validator raise, and every
 diagnostic they return is located and carries a known rule code. The store round trip is stable.
 
-Example counts are sized for CI: 9,400 in all, about a minute on two cores. Run with
+Example counts are sized for CI: 9,550 in all, about a minute on two cores. Run with
 HYPOTHESIS_PROFILE=hardening-long for ten times as many. An input that ever fails here belongs in
 regressions/ (see regressions/README.md), where test_regressions.py replays it on every run.
 """
@@ -543,6 +543,8 @@ TRAILERS = [".__class__", ".__mro__", ".__subclasses__()", ".__globals__", ".__i
             "|center(9)", "|string", "|int", "|sum", "|map('upper')", "|map(attribute='__class__')",
             "|selectattr('__class__')", "|groupby('a')", "|tojson", "|pprint", "|xmlattr", "|urlize", "|wordwrap(3)",
             "|indent(2)", "|truncate(3)", "|batch(2)", "|dictsort", "|unique", "|max", "|reverse", "|length",
+            "|indent(999999)", "|replace('', a)", ".replace('x', a * 9999)", ".expandtabs(999999)", "|join(a * 9999)",
+            " + a", " + [a]", " * 999999", " ** 64",
             "(1)", "()", " * 99", " * 10**6", " ** 99", " % (a,)", " ~ a"]
 
 
@@ -559,6 +561,10 @@ def template_sources(draw) -> str:
             "{% filter upper %}{{ E }}{% endfilter %}", "{{ E ~ E }}", "{{ E * E }}", "{{ E % E }}", "{{ E ** E }}",
             "{% include 'x' %}", "{% import 'x' as y %}", "{% extends 'x' %}", "text ", "{{ E if E else E }}",
             "{% for x in range(99999) %}{% for y in range(99999) %}{% endfor %}{% endfor %}", "{{ E",
+            "{% for x in range(9999) %}{% for y in range(9999) %}{% endfor %}{% endfor %}",
+            "{% set s = E ~ E %}{% set s = s ~ s ~ s ~ s %}{{ s ~ s ~ s ~ s }}", "{{ ((E ** 64) ** 64) ** 64 }}",
+            "{% set s %}{% for x in range(9999) %}{{ E }}{% endfor %}{% endset %}{{ s }}",
+            "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% endif %}{% endmacro %}{{ m(30) }}",
         ]))
         while "E" in form:
             form = form.replace("E", expr(), 1)
@@ -600,3 +606,45 @@ def test_input_templates_stay_in_the_sandbox(source, row):
     assert isinstance(out, str) and len(out) <= templates.MAX_OUTPUT_CHARS
     for marker in INTERNALS:  # ({% raw %} echoes the source: a marker written there proves nothing)
         assert marker not in out or marker in source, (marker, out[:500])
+
+
+# ----------------------------------------------------------------------------------------------- renderers
+#
+# Registry text reaches the terminal table, Markdown, CSV, HTML and JSON. Whatever a name holds, each output shows it
+# as text: no raw control or format character, no line GitHub Actions reads as a workflow command, strict JSON.
+
+display_text = st.one_of(text, st.lists(st.sampled_from(SPECIALS + ["\n::error file=a::x", "##[error]x", "[/]", "[link=https://e.x]",
+                                                                     "`", "|", "::", "\x9b", "\x07", "\x1b]8;;", "="]),
+                                        min_size=1, max_size=8).map("".join))
+
+
+@pytest.fixture(scope="module")
+def coverage_base(tree):
+    from clinreg.coverage import coverage_data
+
+    return coverage_data(load_registry(tree))
+
+
+@settings(FUZZ, max_examples=examples(150))
+@given(st.data())
+def test_renderers_show_any_text_as_text(coverage_base, data):
+    import json as _json
+
+    from clinreg.output import to_json
+    from clinreg.reports import formats
+    from clinreg.reports.table import render_table
+
+    from .test_render_injection import check_terminal_safe
+
+    cov = copy.deepcopy(coverage_base)
+    for group in ("categories", "subcategories", "tasks", "datasets"):
+        for item in cov[group]:
+            item["name"] = data.draw(display_text)
+    for sub in cov["subcategories"]:
+        sub["category_name"] = data.draw(display_text)
+    by = data.draw(st.sampled_from(["category", "subcategory", "task"]))
+    outputs = [render_table(cov, by=by), *(formats.render(fmt, cov, by=by) for fmt in ("markdown", "csv", "html"))]
+    text_json = to_json(cov)
+    assert _json.loads(text_json) == cov
+    for out in [*outputs, text_json]:
+        check_terminal_safe(out)

@@ -19,8 +19,8 @@ FILES = sorted(REGRESSIONS.glob("*.yaml"))
 def test_regressions_are_documented():
     readme = (REGRESSIONS / "README.md").read_text(encoding="utf-8")
     assert FILES
-    for path in [*FILES, *sorted((REGRESSIONS / "builder").glob("*.json"))]:
-        shown = path.name if path.parent == REGRESSIONS else f"builder/{path.name}"
+    for path in [*FILES, *sorted((REGRESSIONS / "builder").glob("*.json")), *sorted((REGRESSIONS / "templates").glob("*.j2"))]:
+        shown = path.name if path.parent == REGRESSIONS else f"{path.parent.name}/{path.name}"
         assert f"`{shown}`" in readme, f"{shown} is not described in regressions/README.md"
 
 
@@ -54,3 +54,25 @@ def test_builder_regression(path, tmp_path, request):
         request.applymarker(pytest.mark.xfail(strict=False, reason=f"known builder bug {bug} (see test_fuzz.KNOWN_BUILDER_BUGS)"))
     assert run_build_case(case, tmp_path, tolerate_known=False) in ("instances", "BadLabel", "TemplateFailure",
                                                                       "RecordProblem", "SourceUnavailable")
+
+
+TEMPLATE_CASES = sorted((REGRESSIONS / "templates").glob("*.j2"))
+
+
+@pytest.mark.parametrize("path", TEMPLATE_CASES, ids=lambda p: p.name)
+def test_template_regression(path):
+    from clinreg.loaders import templates
+    from clinreg.loaders.errors import TemplateFailure
+
+    from clinreg.loaders.errors import RecordProblem
+
+    try:
+        template = templates.InputTemplate(path.read_text(encoding="utf-8"), "regression/template")
+    except RecordProblem as problem:  # refused when compiled: one line naming the template
+        assert "\n" not in str(problem) and "regression/template" in str(problem)
+        return
+    start = time.perf_counter()
+    with pytest.raises(TemplateFailure) as failure:
+        template.render({"text": "y" * 100, "row": {"text": "y" * 100}})
+    assert "memory" not in str(failure.value).lower(), failure.value
+    assert time.perf_counter() - start < 3 * templates.MAX_RENDER_SECONDS + 2

@@ -50,8 +50,8 @@ def test_size_caps(source):
 def test_time_cap(monkeypatch):
     monkeypatch.setattr(templates, "MAX_RENDER_SECONDS", 0.2)
     started = time.perf_counter()
-    with pytest.raises(TemplateFailure, match="longer than"):
-        render("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}")
+    with pytest.raises(TemplateFailure, match="longer than|steps"):
+        render("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}")
     assert time.perf_counter() - started < 5
 
 

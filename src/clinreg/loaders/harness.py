@@ -150,7 +150,7 @@ def export(
             raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
         _check_names(report, registry)
         WRITERS[harness](staged, report, registry)
-        (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2) + "\n",
+        (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2, allow_nan=False) + "\n",
                                               encoding="utf-8")
         from clinreg.loaders.export import _replace_folder
 
@@ -340,7 +340,7 @@ def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
         entries = [{"description": f"clinreg:mapping={m.mapping},model=text", "priority": 1}
                    for m in report.mappings if m.access == tier]
         # JSON is valid HOCON, which HELM reads run entries with, and valid YAML.
-        text = json.dumps({"entries": entries}, indent=2)
+        text = json.dumps({"entries": entries}, indent=2, allow_nan=False)
         (staged / f"run_entries_clinreg_{tier}.conf").write_text(text + "\n", encoding="utf-8")
     (staged / "schema_clinreg.yaml").write_text(
         _header(report, "HELM schema fragment") + yaml.safe_dump(_helm_schema(report, registry, subs, cats), sort_keys=False,

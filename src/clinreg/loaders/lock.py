@@ -89,7 +89,7 @@ def _portable(err: BuildError, data_dir: str | Path | None) -> str:
 
 
 def write_lock(path: Path, lock: dict[str, Any]) -> None:
-    atomic_write_text(path, json.dumps(lock, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    atomic_write_text(path, json.dumps(lock, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n")
 
 
 def read_lock(path: Path) -> dict[str, Any]:
@@ -147,7 +147,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], records: dict[str, Dataset
 
 def _change(name: str, before: Any, after: Any) -> str:
     def short(value: Any) -> str:
-        text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else value
+        text = json.dumps(value, sort_keys=True, allow_nan=False) if not isinstance(value, str) else value
         return text[:16] + "..." if len(text) > 19 else text
 
     return f"{name} changed ({short(before)} -> {short(after)})"

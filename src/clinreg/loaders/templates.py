@@ -1,4 +1,15 @@
-"""Input templates in an immutable jinja2 sandbox that sees only a row's columns, with output and time caps."""
+"""Input templates in an immutable jinja2 sandbox that sees only a row's columns, with size, step and time caps.
+
+A template is untrusted code run on every row. The caps hold whatever it does:
+
+- *time*: every loop iteration, call, filter, attribute or item lookup, operator and concatenation is a step;
+  a row may take `MAX_STEPS` steps, and the clock is read every few steps against `MAX_RENDER_SECONDS`.
+  Loops are guarded by rewriting each `for` to iterate through the sandbox, so even an empty loop body counts.
+- *memory*: ranges hold at most `MAX_RANGE` items; the sizes that `~`, `+`, `*`, `%`, `join`, `replace`,
+  `indent` and `expandtabs` would produce are checked before they are built, every call's and filter's result
+  after; `{% set %}` blocks, macros and filter blocks write into buffers capped at the output size; and
+  integers stay under `MAX_INT_BITS` bits (`**`, `*`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +20,10 @@ import re
 import time
 from typing import Any, Callable
 
-from jinja2 import StrictUndefined, TemplateError, meta, nodes
+from jinja2 import Environment, StrictUndefined, TemplateError, meta, nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from clinreg.loaders.errors import RecordProblem, TemplateFailure
@@ -19,60 +33,157 @@ MAX_RENDER_SECONDS = 2.0
 # No legitimate template needs a number this large as a width, count or repeat; larger ones are how a
 # template would ask for gigabytes (`'x' * 10**9`, `center(10**9)`, `'%0999999999d' % 1`).
 MAX_INT_ARGUMENT = MAX_OUTPUT_CHARS
+# Steps (loop iterations, calls, lookups, operators) one row may take: a template that walks every column of a
+# wide row takes a few hundred; a million take about a second.
+MAX_STEPS = 1_000_000
+MAX_RANGE = 10_000
+MAX_INT_BITS = 4096  # about 1,200 decimal digits
+_CLOCK_EVERY = 64  # steps between two reads of the clock
 _WIDE_FORMAT = re.compile(r"\d{7,}")
 ROW_VARIABLE = "row"
 NONDETERMINISTIC = frozenset({"lipsum", "random"})
 
 
-class RowSandbox(ImmutableSandboxedEnvironment):
-    """A sandbox whose calls, filters, operators and output are checked against size and time caps."""
+class _CappedBuffer(list):
+    """The buffer of a `{% set %}` block, a macro, a call or filter block: capped like the output itself."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    __slots__ = ("environment", "size")
+
+    def append(self, chunk: Any) -> None:
+        self._grow(len(chunk) if isinstance(chunk, str) else 0)
+        super().append(chunk)
+
+    def extend(self, chunks: Any) -> None:
+        chunks = list(chunks)
+        self._grow(sum(len(c) for c in chunks if isinstance(c, str)))
+        super().extend(chunks)
+
+    def _grow(self, size: int) -> None:
+        self.size += size
+        if self.size > MAX_OUTPUT_CHARS:
+            raise SecurityError(f"a block of the template is longer than {MAX_OUTPUT_CHARS} characters")
+        self.environment.step()
+
+
+class _GuardedCodeGenerator(CodeGenerator):
+    """Compiles buffers as capped buffers and `~` as a checked concatenation (both through the environment,
+    which a template cannot rebind)."""
+
+    def buffer(self, frame: Frame) -> None:
+        frame.buffer = self.temporary_identifier()
+        self.writeline(f"{frame.buffer} = environment.new_buffer()")
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class RowSandbox(ImmutableSandboxedEnvironment):
+    """A sandbox whose loops, calls, filters, operators and output are checked against size, step and time caps."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _GuardedCodeGenerator
 
     def __init__(self) -> None:
         super().__init__(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
         self.deadline = float("inf")
+        self.steps = 0
         # Inputs must be reproducible: no global or filter that draws random numbers (`lipsum`, `|random`).
         self.globals = {name: value for name, value in self.globals.items() if name not in NONDETERMINISTIC}
-        self.filters = {name: self._guarded(f) for name, f in self.filters.items() if name not in NONDETERMINISTIC}
+        self.globals["range"] = _small_range
+        self.filters = {name: self._guarded(name, f) for name, f in self.filters.items() if name not in NONDETERMINISTIC}
+
+    def start(self) -> None:
+        self.deadline = time.perf_counter() + MAX_RENDER_SECONDS
+        self.steps = 0
+
+    def stop(self) -> None:
+        self.deadline = float("inf")
 
     def check_deadline(self) -> None:
         if time.perf_counter() > self.deadline:
             raise SecurityError(f"template took longer than {MAX_RENDER_SECONDS:g} s on one row")
 
-    def _guarded(self, function: Callable) -> Callable:
+    def step(self, count: int = 1) -> None:
+        before = self.steps
+        self.steps = before + count
+        if self.steps > MAX_STEPS:
+            raise SecurityError(f"template took more than {MAX_STEPS:,} steps on one row")
+        if before // _CLOCK_EVERY != self.steps // _CLOCK_EVERY:
+            self.check_deadline()
+
+    # -- hooks the compiled template calls -------------------------------------------------------------------
+
+    def new_buffer(self) -> _CappedBuffer:
+        buffer = _CappedBuffer()
+        buffer.environment = self
+        buffer.size = 0
+        return buffer
+
+    def concat(self, parts: tuple) -> str:
+        self.step()
+        texts = [str(p) for p in parts]
+        if sum(map(len, texts)) > MAX_OUTPUT_CHARS:
+            raise SecurityError(f"template joins text past the {MAX_OUTPUT_CHARS}-character cap with `~`")
+        return "".join(texts)
+
+    def guarded_iter(self, iterable: Any) -> Any:
+        """What every `for` loop iterates: one step per item, so that nested loops cannot run unbounded."""
+        self.step()
+        for item in iterable:
+            self.step()
+            yield item
+
+    def _guarded(self, name: str, function: Callable) -> Callable:
+        grows = name in _GROWING_FILTERS
+
         @functools.wraps(function)
         def guarded(*args: Any, **kwargs: Any) -> Any:
-            self.check_deadline()
+            self.step()
             _check_arguments(args, kwargs)
-            return function(*args, **kwargs)
+            if grows:
+                _check_filter_growth(name, args, kwargs)
+            return _check_result(function(*args, **kwargs))
 
         return guarded
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
-        __self.check_deadline()
+        __self.step()
         _check_arguments(args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
+        _check_method_growth(__obj, args)
+        return _check_result(super().call(__context, __obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        self.check_deadline()
+        self.step()
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
-        self.check_deadline()
+        self.step()
         return super().getitem(obj, argument)
 
     def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
-        self.check_deadline()
+        self.step()
         if op == "*":
             for sized, count in ((left, right), (right, left)):
-                if isinstance(sized, (str, list, tuple)) and isinstance(count, int) and len(sized) * count > MAX_OUTPUT_CHARS:
+                if isinstance(sized, (str, list, tuple)) and _is_int(count) and len(sized) * count > MAX_OUTPUT_CHARS:
                     raise SecurityError("template repeats a sequence past the output cap")
-        if op == "**" and isinstance(right, (int, float)) and abs(right) > 64:
-            raise SecurityError("template raises to a power larger than 64")
-        if op == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
+            if _is_int(left) and _is_int(right) and abs(left).bit_length() + abs(right).bit_length() > MAX_INT_BITS:
+                raise SecurityError(f"template multiplies integers past {MAX_INT_BITS} bits")
+        elif op == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)) \
+                    and len(left) + len(right) > MAX_OUTPUT_CHARS:
+                raise SecurityError("template adds sequences past the output cap")
+        elif op == "**":
+            if isinstance(right, (int, float)) and abs(right) > 64:
+                raise SecurityError("template raises to a power larger than 64")
+            if _is_int(left) and _is_int(right) and right > 0 and abs(left).bit_length() * right > MAX_INT_BITS:
+                raise SecurityError(f"template raises an integer past {MAX_INT_BITS} bits")
+        elif op == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
             raise SecurityError("template formats with a width past the output cap")
-        return {"*": operator.mul, "**": operator.pow, "%": operator.mod}[op](left, right)
+        return _check_result({"*": operator.mul, "**": operator.pow, "%": operator.mod, "+": operator.add}[op](left, right))
 
 
 def _check_arguments(args: tuple, kwargs: dict) -> None:
@@ -81,6 +192,85 @@ def _check_arguments(args: tuple, kwargs: dict) -> None:
             raise SecurityError(f"template passes {value} to a function; the cap is {MAX_INT_ARGUMENT}")
         if isinstance(value, str) and len(value) < 200 and ("{" in value or "%" in value) and _WIDE_FORMAT.search(value):
             raise SecurityError("template formats with a width past the output cap")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _small_range(*args: int) -> range:
+    numbers = range(*args)
+    if len(numbers) > MAX_RANGE:
+        raise SecurityError(f"template asks for a range of {len(numbers):,} numbers; the cap is {MAX_RANGE:,}")
+    return numbers
+
+
+def _check_result(value: Any) -> Any:
+    if isinstance(value, (str, list, tuple, dict, bytes)) and len(value) > MAX_OUTPUT_CHARS:
+        raise SecurityError(f"template builds a value longer than {MAX_OUTPUT_CHARS} items")
+    if _is_int(value) and value.bit_length() > MAX_INT_BITS:
+        raise SecurityError(f"template builds an integer past {MAX_INT_BITS} bits")
+    return value
+
+
+def _texts_size(values: Any) -> int | None:
+    if isinstance(values, (list, tuple)):
+        return sum(len(v) if isinstance(v, str) else 24 for v in values)
+    return None
+
+
+def _grown(base: str, times: int, each: int) -> int:
+    return len(base) + times * max(each, 0)
+
+
+def _check_size(estimate: int | None, what: str) -> None:
+    if estimate is not None and estimate > MAX_OUTPUT_CHARS:
+        raise SecurityError(f"template {what} past the {MAX_OUTPUT_CHARS}-character cap")
+
+
+_GROWING_FILTERS = frozenset({"join", "replace", "indent"})
+
+
+def _check_filter_growth(name: str, args: tuple, kwargs: dict) -> None:
+    """Filters whose result can be far larger than their arguments: refused before the result is built."""
+    while args and isinstance(args[0], (EvalContext, Context, Environment)):  # pass_context & co. come first
+        args = args[1:]
+    if not args or not isinstance(args[0], str) and name != "join":
+        return
+    value, rest = args[0], list(args[1:])
+    if name == "join":
+        size = _texts_size(value)
+        sep = rest[0] if rest else kwargs.get("d", "")
+        if size is not None and isinstance(sep, str):
+            _check_size(size + len(sep) * len(value), "joins text")
+    elif name == "replace" and len(rest) >= 2 and isinstance(rest[0], str) and isinstance(rest[1], str):
+        old, new = rest[0], rest[1]
+        times = value.count(old) if old else len(value) + 1
+        _check_size(_grown(value, times, len(new) - len(old)), "replaces text")
+    elif name == "indent":
+        width = rest[0] if rest else kwargs.get("width", 4)
+        each = len(width) if isinstance(width, str) else width if _is_int(width) else 0
+        _check_size(_grown(value, value.count("\n") + 1, each), "indents text")
+
+
+def _check_method_growth(obj: Any, args: tuple) -> None:
+    """The same for methods of str reached as `text.replace(...)`, `sep.join(...)`, `text.expandtabs(...)`."""
+    owner = getattr(obj, "__self__", None)
+    name = getattr(obj, "__name__", "")
+    if not isinstance(owner, str):
+        return
+    if name == "join" and args:
+        size = _texts_size(args[0])
+        if size is not None:
+            _check_size(size + len(owner) * len(args[0]), "joins text")
+    elif name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        times = owner.count(args[0]) if args[0] else len(owner) + 1
+        if len(args) >= 3 and _is_int(args[2]) and args[2] >= 0:
+            times = min(times, args[2])
+        _check_size(_grown(owner, times, len(args[1]) - len(args[0])), "replaces text")
+    elif name == "expandtabs":
+        width = args[0] if args and _is_int(args[0]) else 8
+        _check_size(_grown(owner, owner.count("\t"), width), "expands tabs")
 
 
 class InputTemplate:
@@ -92,12 +282,17 @@ class InputTemplate:
         self.environment = RowSandbox()
         try:
             tree = self.environment.parse(source)
-            self.template = self.environment.from_string(source)
+            self.template = self.environment.from_string(_guard_loops(self.environment.parse(source)))
+            # The analysis compiles the tree again with jinja's own generator, which folds constants and so
+            # can raise on `''.__mro__ ~ x`: inside the try, so that it is a RecordProblem too.
+            self.globals = dict(self.template.globals)
+            self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
         except TemplateError as err:
             raise RecordProblem(f"{where}: input_template does not compile: {_one_line(err)}") from None
-        self.globals = dict(self.template.globals)
-        self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
         self.row_keys = _row_keys(tree)
+        # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
+        # so that 256 repeats of a large literal never sit in memory before the size check.
+        self.pull = 256 if len(source) <= 4096 else 1
 
     @property
     def uses_row(self) -> bool:
@@ -110,7 +305,7 @@ class InputTemplate:
     def render_with_globals(self, variables: dict[str, Any]) -> str:
         """`render`, for callers that already merged `self.globals` into the variables (one dict per row, not two)."""
         env = self.environment
-        env.deadline = time.perf_counter() + MAX_RENDER_SECONDS
+        env.start()
         # The context is built by hand: jinja's own path copies its globals ChainMap for every row.
         context = env.context_class(env, variables, self.template.name, self.template.blocks)
         chunks = self.template.root_render_func(context)
@@ -118,7 +313,7 @@ class InputTemplate:
         size = 0
         try:
             # Chunks are pulled 256 at a time (a C-level loop); caps are checked between pulls.
-            while batch := list(islice(chunks, 256)):
+            while batch := list(islice(chunks, self.pull)):
                 parts.extend(batch)
                 size += sum(map(len, batch))
                 if size > MAX_OUTPUT_CHARS:
@@ -126,11 +321,26 @@ class InputTemplate:
                 env.check_deadline()
         except (TemplateError, SecurityError, OverflowError, TypeError, ValueError, ArithmeticError) as err:
             raise TemplateFailure(_one_line(err)) from None
+        except MemoryError:
+            raise TemplateFailure("template ran out of memory") from None
+        except RecursionError:
+            raise TemplateFailure("template recursed too deeply") from None
         except Exception as err:  # anything else a filter or method raises on odd data
             raise TemplateFailure(f"{type(err).__name__}: {_one_line(err)}") from None
         finally:
-            env.deadline = float("inf")
+            env.stop()
         return "".join(parts)
+
+
+def _guard_loops(tree: nodes.Template) -> nodes.Template:
+    """Make every `for` iterate through `environment.guarded_iter`, which counts a step per item.
+
+    The guard is an environment attribute, not a name, so no `{% set %}` in the template can replace it.
+    """
+    for loop in tree.find_all(nodes.For):
+        loop.iter = nodes.Call(nodes.EnvironmentAttribute("guarded_iter"), [loop.iter], [], None, None,
+                               lineno=loop.lineno)
+    return tree
 
 
 def _row_keys(tree: nodes.Template) -> set[str]:

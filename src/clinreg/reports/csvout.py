@@ -11,17 +11,19 @@ import csv
 import io
 from typing import Any
 
-from clinreg.coverage import TIERS
+from clinreg.coverage import PROVENANCE, REVIEW_STATES, TIERS
+from clinreg.output import defuse, shown
 
-from clinreg.coverage import PROVENANCE, REVIEW_STATES
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _text(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A cell: registry text on one line with control characters shown escaped, and never a formula."""
+    if not isinstance(value, str):
+        return value
+    value = shown(value)
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
 def _ids(values: list[str]) -> str:
@@ -94,11 +96,11 @@ def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
     writer.writerows([[_text(v) for v in row] for row in rows])
-    return buf.getvalue()
+    return defuse(buf.getvalue())
 
 
 def render_coverage_csv_metadata(data: dict[str, Any], by: str = "subcategory") -> str:
     """The sidecar of a CSV table: its metadata as a JSON object."""
-    import json
+    from clinreg.output import to_json
 
-    return json.dumps(metadata(data, by), indent=2, ensure_ascii=False) + "\n"
+    return to_json(metadata(data, by)) + "\n"

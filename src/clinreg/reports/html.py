@@ -7,6 +7,7 @@ from typing import Any
 
 from clinreg import __version__
 from clinreg.coverage import TIERS
+from clinreg.output import defuse, template_finalize
 from clinreg.reports import svg
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -18,7 +19,7 @@ def environment():
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                                        trim_blocks=True, lstrip_blocks=True)
+                                        trim_blocks=True, lstrip_blocks=True, finalize=template_finalize)
     env.filters["thousands"] = lambda n: f"{n:,}".replace(",", "\u202f")
     env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
     return env
@@ -67,9 +68,9 @@ def coverage_view(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_coverage_html(data: dict[str, Any]) -> str:
-    return environment().get_template("coverage.html.j2").render(**coverage_view(data))
+    return defuse(environment().get_template("coverage.html.j2").render(**coverage_view(data)), "html")
 
 
 def render_review_html(document: dict[str, Any]) -> str:
-    return environment().get_template("review.html.j2").render(doc=document, version=__version__,
-                                                                 tier_colours=svg.TIER_COLOURS)
+    return defuse(environment().get_template("review.html.j2").render(doc=document, version=__version__,
+                                                                        tier_colours=svg.TIER_COLOURS), "html")

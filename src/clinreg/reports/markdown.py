@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from clinreg import __version__
+from clinreg.output import defuse, shown, template_finalize
 from clinreg.reports.html import TEMPLATES
 
 # Characters that would start formatting, links, HTML or a table cell boundary; registry text shows as text.
@@ -16,15 +17,17 @@ _PATTERN = re.compile("[" + re.escape("".join(_ESCAPES)) + "]")
 
 def escape(value: Any) -> str:
     """Markdown-safe inline text: one line, no live markup, safe inside a table cell."""
-    text = " ".join(str(value).split())
+    text = shown(" ".join(str(value).split()))
     return _PATTERN.sub(lambda m: _ESCAPES[m.group(0)], text)
 
 
 def code(value: Any) -> str:
     """An inline code span that survives backticks and pipes in the value."""
-    text = " ".join(str(value).split()).replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
+    text = shown(" ".join(str(value).split())).replace("|", "\\|")
+    # The fence is one backtick longer than the longest run inside, so no run in the value can close it.
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
@@ -54,7 +57,8 @@ def environment():
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(TEMPLATES), autoescape=False, undefined=StrictUndefined,
-                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                                        finalize=template_finalize)
     env.filters["md"] = escape
     env.filters["code"] = code
     env.filters["value"] = value
@@ -66,7 +70,7 @@ def environment():
 
 def _render(template: str, **context: Any) -> str:
     text = environment().get_template(template).render(version=__version__, **context)
-    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+    return defuse(re.sub(r"\n{3,}", "\n\n", text).strip() + "\n", "markdown")
 
 
 def render_coverage_markdown(data: dict[str, Any], by: str = "subcategory") -> str:

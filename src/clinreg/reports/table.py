@@ -10,10 +10,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from clinreg.output import defuse, shown
+
+
+def _plain(value: Any, style: str = "") -> Text:
+    """Registry text as a rich Text: never read as markup (`[link=...]`, `[/]`), control characters shown escaped."""
+    return Text(shown(value), style=style)
+
 
 def safe_text(text: str) -> str:
     """Registry text for a terminal line: control characters (ESC, BEL, newlines) shown escaped, never sent."""
-    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+    return shown(text)
 
 
 def _tiers(access: dict[str, int]) -> str:
@@ -31,24 +38,24 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     name_width = 40 if width is None else max(16, width - 40)
     t = data["totals"]
     released = f" of {data['release_date']}" if data.get("release_date") else ""
-    console.print(Text(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", style="bold"))
-    console.print(
+    console.print(_plain(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", "bold"))
+    console.print(_plain(
         f"{t['categories']} categories, {t['subcategories']} subcategories, {t['tasks']} tasks "
         f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
         f"access public/gated/private {_tiers(t['access'])}"
-    )
+    ))
     console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
                                                          if t.get("tasks_rejected") else ""), soft_wrap=False)
-    console.print(Text(data["provenance_note"], style="yellow"), soft_wrap=False)
+    console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
-        console.print(f"Only datasets with access: {', '.join(data['access_filter'])}")
+        console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
     table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
     if by == "category":
         table.add_column("Category", overflow="fold", max_width=38)
         for col in ("Subs", "Tasks", "Cov", "Data", "P/G/X", "Thin"):
             table.add_column(col, justify="right")
         for c in data["categories"]:
-            table.add_row(c["name"], str(c["subcategories"]), str(c["tasks"]), str(c["tasks_covered"]),
+            table.add_row(_plain(c["name"]), str(c["subcategories"]), str(c["tasks"]), str(c["tasks_covered"]),
                           str(len(c["datasets"])), _tiers(c["access"]), str(c["thin_subcategories"]))
     elif by == "task":
         table.add_column("Task", overflow="fold", max_width=40)
@@ -56,7 +63,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
         table.add_column("Review", max_width=9)
         table.add_column("Datasets", overflow="fold", max_width=20)
         for row in data["tasks"]:
-            table.add_row(row["name"], row["provenance"], row["review"], ", ".join(row["datasets"]) or "-")
+            table.add_row(_plain(row["name"]), _plain(row["provenance"]), _plain(row["review"]),
+                          _plain(", ".join(row["datasets"]) or "-"))
     else:
         table.add_column("Subcategory", no_wrap=True)
         for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst"):
@@ -66,10 +74,10 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
         for s in data["subcategories"]:
             if s["category"] != current:
                 current = s["category"]
-                table.add_row(Text(s["category_name"], style="bold underline"), "", "", "", "", "", "")
+                table.add_row(_plain(s["category_name"], "bold underline"), "", "", "", "", "", "")
             # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
-            name = ("  " + s["name"] if width is None
-                    else textwrap.fill(s["name"], width=name_width, initial_indent="  ", subsequent_indent="    "))
+            name = Text("  " + shown(s["name"]) if width is None
+                        else textwrap.fill(shown(s["name"]), width=name_width, initial_indent="  ", subsequent_indent="    "))
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
@@ -79,4 +87,5 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
                       "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
-    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
+    # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
+    return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))

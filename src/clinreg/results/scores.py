@@ -163,7 +163,7 @@ def position(text: str, at: int) -> tuple[int, int]:
 
 
 def quoted(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def finite_number(value: Any) -> float | None:

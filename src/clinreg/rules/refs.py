@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
 from clinreg.diagnostics import Diagnostic
 from clinreg.rules.base import declare, make, rule
 from clinreg.rules.context import Context
 from clinreg.store import RELEASES_FILE, TAXONOMY_FILE
+from clinreg.suggest import Suggester
 
 declare("CLR305", "unrecognised-file", "warning", "A YAML file outside the registry layout", "refs", """
     Only `taxonomy/taxonomy.yaml`, `taxonomy/<category>.yaml`, `registry/datasets/<id>.yaml` and
@@ -21,9 +21,9 @@ declare("CLR305", "unrecognised-file", "warning", "A YAML file outside the regis
 """)
 
 
-def _hint(value: str, options: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(value, list(options), n=1, cutoff=0.6)
-    return f"did you mean `{close[0]}`?" if close else None
+def _hint(value: str, options: Suggester) -> str | None:
+    close = options.closest(value)
+    return f"did you mean `{close}`?" if close else None
 
 
 @rule("CLR301", "unknown-task", "error", "A mapping names a task that is not in the taxonomy")
@@ -39,13 +39,14 @@ def unknown_task(ctx: Context) -> Iterable[Diagnostic]:
     """
     if not ctx.reg.categories:
         return
+    known = Suggester(ctx.tasks)  # built once: a file may name thousands of unknown ids
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         for i, m in enumerate(ds.mappings):
             for j, task_id in enumerate(m.tasks):
                 if task_id not in ctx.tasks:
                     yield ctx.at("CLR301", sf, ("mappings", i, "tasks", j), f"task {task_id!r} is not in the taxonomy",
-                                 _hint(task_id, ctx.tasks) or "add the task to taxonomy/<category>.yaml first")
+                                 _hint(task_id, known) or "add the task to taxonomy/<category>.yaml first")
 
 
 @rule("CLR302", "unknown-category", "error", "taxonomy.yaml lists a category that has no file")
@@ -62,13 +63,14 @@ def unknown_category(ctx: Context) -> Iterable[Diagnostic]:
     if tax is None or sf is None:
         return
     seen: set[str] = set()
+    known = Suggester(ctx.reg.categories)
     for i, cat_id in enumerate(tax.categories):
         if cat_id in seen:
             yield ctx.at("CLR302", sf, ("categories", i), f"category {cat_id!r} is listed twice")
         seen.add(cat_id)
         if cat_id not in ctx.reg.categories and not _broken_file(ctx, f"taxonomy/{cat_id}.yaml"):
             yield ctx.at("CLR302", sf, ("categories", i), f"category {cat_id!r} has no file taxonomy/{cat_id}.yaml",
-                         _hint(cat_id, ctx.reg.categories))
+                         _hint(cat_id, known))
 
 
 def _broken_file(ctx: Context, rel: str) -> bool:
@@ -90,13 +92,14 @@ def unknown_release(ctx: Context) -> Iterable[Diagnostic]:
     if ctx.reg.releases is None:
         return
     known = {r.version for r in ctx.reg.releases.releases}
+    versions = Suggester(known)
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         for field in ("added_in", "removed_in"):
             value = getattr(ds, field)
             if value is not None and value not in known:
                 yield ctx.at("CLR303", sf, (field,), f"`{field}: {value}` is not a release in {RELEASES_FILE}",
-                             _hint(value, known) or f"known releases: {', '.join(sorted(known))}")
+                             _hint(value, versions) or f"known releases: {', '.join(sorted(known))}")
 
 
 @rule("CLR304", "orphan", "error", "A file or part of the tree that nothing refers to, or a required file that is missing")
