@@ -102,12 +102,12 @@ def question_stem(prompt: str, options: list[str]) -> str:
     lines = prompt.split("\n")
     kept = []
     for line in lines:
-        head = line.lstrip()
+        head = line if line[:1] not in (" ", "\t") else line.lstrip()
         if len(head) >= 2 and head[1] in _OPTION_MARKS and 0 <= (i := ord(head[0]) - 65) < limit:
-            option = str(options[i])
+            option = options[i]
             if line == f"{head[:2]} {option}":  # the usual case: the template wrote `A. {{ opa }}` as is
                 continue
-            text = " ".join(option.split())
+            text = " ".join(str(option).split())
             if " ".join(line.split()) == (f"{head[:2]} {text}" if text else head[:2]):
                 continue
         kept.append(line)
