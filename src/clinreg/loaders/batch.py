@@ -99,6 +99,16 @@ def question_stem(prompt: str, options: list[str]) -> str:
     if not options:
         return prompt
     limit = min(len(options), len(LETTERS))
+    # Fast path: the template lists every option as `A. text` on a line of its own, the usual spelling.
+    wrapped = f"\n{prompt}\n"
+    for i in range(limit):
+        needle = f"\n{LETTERS[i]}. {options[i]}\n"
+        if needle not in wrapped:
+            break
+        while needle in wrapped:
+            wrapped = wrapped.replace(needle, "\n")
+    else:
+        return wrapped[1:-1]
     lines = prompt.split("\n")
     kept = []
     for line in lines:
