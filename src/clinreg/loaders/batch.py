@@ -252,10 +252,17 @@ class MappingBuild:
     def _variant_columns(self, table, split, indices, contexts, variant, labels, choices, metadata, references) -> dict:
         n = table.num_rows
         inputs, fixed = [], []
-        for i, context in enumerate(contexts):
+        if not self.fixed_templates:
+            render = self.template.render_with_globals
+            try:
+                inputs = [render(context) for context in contexts]  # the hot loop of every build
+            except TemplateFailure:
+                for i, context in enumerate(contexts):  # again, row by row, to name the row that fails
+                    self._render(self.template, context, split, indices[i])
+                raise
+        for i, context in enumerate(contexts if self.fixed_templates else ()):
             inputs.append(self._render(self.template, context, split, indices[i]))
-            if self.fixed_templates:
-                fixed.append([self._render(t, context, split, indices[i]) for t in self.fixed_templates])
+            fixed.append([self._render(t, context, split, indices[i]) for t in self.fixed_templates])
         if not self.closed:
             option_lists: list[list[str]] = [[] for _ in range(n)]
         else:
