@@ -1,7 +1,8 @@
 """Named adapters: the few read steps that truly need code, each documented and tested like a rule.
 
 A record names an adapter in a read step (`adapter: {name: ..., options: {...}}`); records never carry code.
-Each adapter takes the split's table and returns a new one, and `clinreg adapters` lists them with their docs.
+Each adapter takes the split's table and returns a new one; its docstring (options, a bad and a good example) is
+its documentation, and `describe()` returns them all.
 """
 
 from __future__ import annotations
