@@ -28,7 +28,7 @@ def adapter(fn: Callable[..., pa.Table]) -> Callable[..., pa.Table]:
 
 
 def describe() -> dict[str, str]:
-    """Each adapter's name and documentation, for `clinreg adapters`."""
+    """Each adapter's name and documentation."""
     return {name: inspect.cleandoc(fn.__doc__ or "") for name, fn in ADAPTERS.items()}
 
 
