@@ -14,7 +14,7 @@ from clinreg.loaders.columns import has_column
 from clinreg.loaders.data_rules import DATA_RULES
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import describe, gold_leaks
+from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sources import SplitReader, locate, open_reader
 from clinreg.diagnostics import Diagnostic
@@ -187,8 +187,7 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
     try:
         batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
         if not build.closed and not build.mapping.gold_in_input:
-            golds = [gold["value"] for gold in batch.gold]
-            found = list(gold_leaks(batch.prompt, golds, batch.source_index))
+            found = batch_leaks(batch)
             if found:
                 check.add("CLR907", path + ("input_template",), describe(build.where, split, found))
     except TemplateFailure as err:

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from clinreg.loaders.batch import InstanceBatch, MappingBuild
 from clinreg.loaders.errors import GoldLeak, RecordProblem
-from clinreg.loaders.leaks import describe, gold_leaks
+from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.instance import Instance
 from clinreg.loaders.labels import BAD, OK, UNLABELED
 from clinreg.loaders.rowfilters import RowSelection
@@ -119,8 +119,7 @@ def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
     """Stop on an open-ended instance whose reference is in its input (CLR907), unless the record says why."""
     if build.closed or build.mapping.gold_in_input or not len(batch):
         return
-    golds = [gold["value"] for gold in batch.gold]
-    found = list(gold_leaks(batch.prompt, golds, batch.source_index))
+    found = batch_leaks(batch)
     if found:
         raise GoldLeak(describe(build.where, batch.split, found) + " [CLR907]")
 

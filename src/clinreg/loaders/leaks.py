@@ -71,3 +71,8 @@ def describe(where: str, split: str, found: list[tuple[int, str]]) -> str:
         f"{where}: split {split!r}, row(s) {rows}: the reference answer is in the input (e.g. {sample!r}); "
         f"remove it from the input (a `remove` read step), or set `gold_in_input` with the reason if that is by design"
     )
+
+
+def batch_leaks(batch) -> list[tuple[int, str]]:
+    """(source row, leaked span) for each instance of a built batch whose gold text is in its prompt."""
+    return list(gold_leaks(batch.prompt, [gold["value"] for gold in batch.gold], batch.source_index))

@@ -88,6 +88,7 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
     """The files under `folder` that `pattern` names, in path order, each resolved inside `folder`."""
     check_relative(pattern, where)
     root = folder.resolve()
+    regex = _pattern_regex(pattern)
     if not _PLACEHOLDER.search(pattern) and not any(c in pattern for c in "*?["):
         candidates = [pattern] if (folder / pattern).is_file() or (folder / pattern).is_symlink() else []
     else:
@@ -97,14 +98,12 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
                 break
             fixed.append(part)
         start = folder.joinpath(*fixed)
-        regex = _pattern_regex(pattern)
         candidates = []
         if start.is_dir():
             depth = len(PurePosixPath(pattern).parts) - len(fixed)
             candidates = sorted(_walk(start, folder, depth))
         candidates = [c for c in candidates if regex.match(c)]
     found = []
-    regex = _pattern_regex(pattern)
     for relative in candidates:
         path = folder / relative
         resolved = path.resolve()
@@ -113,7 +112,7 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
         if not resolved.is_file():
             continue
         m = regex.match(relative)
-        parts = {k: v for k, v in (m.groupdict() if m else {}).items()}
+        parts = m.groupdict() if m else {}
         if any(name in allowed and value not in allowed[name] for name, value in parts.items()):
             continue
         found.append(MatchedFile(resolved, relative, parts))

@@ -29,19 +29,14 @@ class FilterExpression:
     def keep(self, table: pa.Table, split: str, offset: int, among: np.ndarray | None = None) -> np.ndarray:
         """Which rows pass; with `among`, only those rows are evaluated (the others are not kept)."""
         names = self.template.variables
-        uses_row = self.template.uses_row
-        wanted = table.column_names if uses_row else [n for n in table.column_names if n in names]
+        wanted = table.column_names if self.template.uses_row else [n for n in table.column_names if n in names]
         missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
         if missing:
             raise RecordProblem(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, not in the data")
         values = [python_values(find_column(table, n)) for n in wanted]
-        base = self.template.globals
         out = np.zeros(table.num_rows, dtype=bool)
-        for i in range(table.num_rows) if among is None else np.flatnonzero(among):
-            row = {n: v[i] for n, v in zip(wanted, values)}
-            context = {**base, **row}
-            if uses_row:
-                context[ROW_VARIABLE] = row
+        rows = range(table.num_rows) if among is None else np.flatnonzero(among)
+        for i, context in self.template.row_contexts(wanted, values, rows):
             try:
                 out[i] = self.template.render_with_globals(context) == "1"
             except TemplateFailure as err:

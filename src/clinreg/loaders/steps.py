@@ -226,17 +226,13 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
 def render(table: pa.Table, spec, where: str) -> pa.Table:
     """A new column rendered row by row from a template in the row sandbox (size and time caps included)."""
     from clinreg.loaders.errors import TemplateFailure
-    from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
+    from clinreg.loaders.templates import InputTemplate
 
     template = InputTemplate(spec.template, f"{where} render {spec.column!r}")
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
     values = [python_values(table.column(n).combine_chunks()) for n in names]
     out = []
-    for i in range(table.num_rows):
-        row = {n: v[i] for n, v in zip(names, values)}
-        context = {**template.globals, **row}
-        if template.uses_row:
-            context[ROW_VARIABLE] = row
+    for i, context in template.row_contexts(names, values, range(table.num_rows)):
         try:
             out.append(template.render_with_globals(context))
         except TemplateFailure as err:

@@ -298,6 +298,16 @@ class InputTemplate:
     def uses_row(self) -> bool:
         return ROW_VARIABLE in self.variables
 
+    def row_contexts(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
+        """(row index, context) for each of `rows`: the sandbox globals, the named column values, and `row`."""
+        uses_row = self.uses_row
+        for i in rows:
+            row = {n: v[i] for n, v in zip(names, values)}
+            context = {**self.globals, **row}
+            if uses_row:
+                context[ROW_VARIABLE] = row
+            yield i, context
+
     def render(self, variables: dict[str, Any]) -> str:
         """Render on one row's variables; raise TemplateFailure on any error or cap."""
         return self.render_with_globals({**self.globals, **variables})
