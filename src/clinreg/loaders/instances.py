@@ -171,9 +171,9 @@ def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: S
         keep = status == OK
         progress.advance(n)
         yield (table, indices) if keep.all() else (table.filter(pa.array(keep)), indices[keep])
-    read_drops = getattr(reader, "dropped", {}).get(split, {})
-    for reason, count in {**read_drops, **selection.dropped}.items():
-        tally.dropped[reason] = tally.dropped.get(reason, 0) + count
+    for drops in (getattr(reader, "dropped", {}).get(split, {}), selection.dropped):
+        for reason, count in drops.items():  # a reason both the read step and a filter give adds up
+            tally.dropped[reason] = tally.dropped.get(reason, 0) + count
 
 
 def build_instances(
