@@ -294,6 +294,7 @@ class SplitReader:
                 return
             except Exception as err:  # a file that fails to parse half-way through
                 raise SourceUnavailable(f"{record_id}: cannot read split {split!r}: {_one_line(err)}") from None
+            _check_nested(table, split, record_id)
             yield table
 
     def _local_parquet(self, split: str, record_id: str) -> tuple[list[str], Any] | None:
@@ -537,6 +538,29 @@ def _parquet_batches(files: list[str], features: Any, batch_size: int) -> Iterat
         for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_size, use_threads=False):
             table = pa.Table.from_batches([batch])
             yield table if schema is None else table_cast(table, schema)
+
+
+def _check_nested(table: Any, split: str, record_id: str) -> None:
+    """Refuse a batch whose list or struct columns are not valid Arrow.
+
+    `datasets` before 5.2 reads a JSON list that mixes nulls and numbers (`[null, 0]`) into a list array whose
+    offsets point past its values; every later step would fail on it with an Arrow index error, or read
+    garbage. Only nested columns can carry that fault, so flat tables cost nothing here.
+    """
+    import pyarrow as pa
+
+    for index, field in enumerate(table.schema):
+        if not pa.types.is_nested(field.type):
+            continue
+        try:
+            table.column(index).validate(full=True)
+        except pa.ArrowException as err:
+            import datasets
+
+            raise SourceUnavailable(
+                f"{record_id}: split {split!r}: column {field.name!r} was read into an invalid Arrow array "
+                f"({_one_line(err)}) by datasets {datasets.__version__}; datasets 5.2 or later reads it correctly"
+            ) from None
 
 
 def _one_line(err: BaseException) -> str:
