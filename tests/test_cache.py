@@ -198,3 +198,15 @@ def test_paths_filter_works_on_a_warm_run(warned):
     assert {d["file"] for d in json.loads(warm.output)["data"]["diagnostics"]} == {DATASET}
     bad = run("validate", "--root", str(warned), str(warned / "nope.yaml"))
     assert bad.exit_code == 2
+
+
+def test_a_diagnostic_round_trips_through_its_dict_with_every_field():
+    """to_dict is written out by hand for speed; a field added to Diagnostic must not be left out of it
+    (the cache stores these dicts and rebuilds diagnostics with Diagnostic(**d))."""
+    import dataclasses
+
+    from clinreg.diagnostics import Diagnostic
+
+    d = Diagnostic("CLR705", "warning", "registry/datasets/x.yaml", 18, 9, "a message", "a hint")
+    assert d.to_dict() == dataclasses.asdict(d)
+    assert Diagnostic(**d.to_dict()) == d

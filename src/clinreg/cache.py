@@ -126,7 +126,7 @@ def _store_entry(path: Path, key: str, report: Report, root: Path, local_paths: 
         fd, tmp = tempfile.mkstemp(prefix=".validate-", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle, ensure_ascii=False)
+                handle.write(json.dumps(entry, ensure_ascii=False))  # dumps, not dump: only dumps uses the C encoder
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
