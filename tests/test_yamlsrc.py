@@ -117,3 +117,16 @@ def test_validate_reports_are_byte_identical_with_either_reader(tmp_path, monkey
     assert fast.files == reference.files > 100
     assert render_json(fast) == render_json(reference)
     assert render_text(fast, show_info=True) == render_text(reference, show_info=True)
+
+
+def test_lookups_alternating_between_packed_files_answer_for_their_own_file():
+    """A packed file keeps one path index, of the last file looked up; switching files must never answer
+    with the other file's locations."""
+    first = parse_yaml(b"a: 1\nb:\n  c: 2\n")
+    second = parse_yaml(b"# comment\n\nb:\n  c: 2\na: 1\n")
+    assert first._packed is not None and second._packed is not None, "both should take the fast reader"
+    for _ in range(3):
+        assert first.where(("b", "c")) == (3, 6) and second.where(("b", "c")) == (4, 6)
+        assert first.where_key(("a",)) == (1, 1) and second.where_key(("a",)) == (5, 1)
+        assert first.where(("b",)) == (2, 1) and second.where(("b",)) == (3, 1)  # a mapping: at its key
+        assert first.where(("b", "c", "x")) == (3, 6)  # the nearest located ancestor

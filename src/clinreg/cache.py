@@ -163,6 +163,8 @@ def validate_cached(root: Path, *, release: str | None = None, use_cache: bool =
 
     reg = load_registry(root, release=release, read=read, keep_data=False)  # --base, which reads data, is never cached
     report = run_rules(reg)
+    local_paths = _local_paths(reg) if use_cache else []
+    del reg  # the models are done with: the memory they free serves the cache entry and the output
     if use_cache:
-        _store_entry(entry, key, report, root, _local_paths(reg))
+        _store_entry(entry, key, report, root, local_paths)
     return CachedValidation(report, False, root, files)

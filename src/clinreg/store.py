@@ -6,7 +6,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -14,6 +14,7 @@ from clinreg.diagnostics import Diagnostic
 from clinreg.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Subcategory
 from clinreg.paths import resolve_root
 from clinreg.rules.base import make
+from clinreg.rules.scalars import scan_file
 from clinreg.schema_errors import schema_diagnostics
 from clinreg.treewalk import (  # noqa: F401  (the layout's names, used by callers of the store)
     DATASETS_DIR,
@@ -39,6 +40,9 @@ class SourceFile:
     kind: str  # taxonomy | category | dataset | releases
     doc: YamlDoc
     model: BaseModel | None = None
+    # CLR702/CLR704/CLR106 diagnostics by code, when the loader already scanned the file's scalars
+    # (rules/scalars.py); None when the rules are to scan `doc.scalar_items` themselves.
+    scalar_findings: dict | None = None
 
     def where(self, *path: Any) -> tuple[int, int]:
         return self.doc.where(path)
@@ -175,30 +179,83 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_da
             doc = read_yaml_file(path, limits)
         sf = SourceFile(rel, path, kind, doc)
         reg.files.append(sf)
-        for p in doc.problems:
-            reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint))
-        if doc.problems:
-            continue
-        if doc.data is None:
-            reg.diagnostics.append(make("CLR002", rel, 1, 1, "the file is empty", "see schemas/ for what it should hold"))
-            continue
-        if not isinstance(doc.data, dict):
-            line, col = doc.where(())
-            reg.diagnostics.append(make("CLR102", rel, line, col, f"the file must hold a mapping of keys, not a {_yaml_type(doc.data)}"))
-            continue
-        if not doc.first_line.startswith("# yaml-language-server: $schema="):
-            reg.diagnostics.append(make("CLR107", rel, 1, 1, "the file does not start with a `# yaml-language-server: $schema=` line",
-                                        f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first line"))
-        model_cls = _MODELS[kind]
-        try:
-            sf.model = model_cls.model_validate(doc.data)
-        except ValidationError as exc:
-            reg.diagnostics.extend(schema_diagnostics(exc, doc, rel, model_cls))
-            continue
-        if not keep_data:
-            doc.data = None
-        _attach(reg, sf)
+        _check_file(reg, sf, keep_data)
+        if not keep_data:  # scan the scalars now and let them go: a large tree then fits in less memory
+            sf.scalar_findings = scan_file(sf)
+            doc.scalar_items = []
     return reg
+
+
+def _check_file(reg: Registry, sf: SourceFile, keep_data: bool) -> None:
+    """Report a parsed file's problems, and build and attach its model."""
+    doc, rel, kind = sf.doc, sf.rel, sf.kind
+    for p in doc.problems:
+        reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint))
+    if doc.problems:
+        return
+    if doc.data is None:
+        reg.diagnostics.append(make("CLR002", rel, 1, 1, "the file is empty", "see schemas/ for what it should hold"))
+        return
+    if not isinstance(doc.data, dict):
+        line, col = doc.where(())
+        reg.diagnostics.append(make("CLR102", rel, line, col, f"the file must hold a mapping of keys, not a {_yaml_type(doc.data)}"))
+        return
+    if not doc.first_line.startswith("# yaml-language-server: $schema="):
+        reg.diagnostics.append(make("CLR107", rel, 1, 1, "the file does not start with a `# yaml-language-server: $schema=` line",
+                                    f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first line"))
+    model_cls = _MODELS[kind]
+    try:
+        sf.model = model_cls.model_validate(doc.data)
+    except ValidationError as exc:
+        reg.diagnostics.extend(schema_diagnostics(exc, doc, rel, model_cls))
+        return
+    if not keep_data:
+        doc.data = None
+        _share_fields_sets(sf.model)
+    _attach(reg, sf)
+
+
+# Equal `model_fields_set`s, one frozen copy each (see _share_fields_sets).
+_FIELDS_SETS: dict[frozenset, frozenset] = {}
+# Per model class, the fields whose annotation can hold a model (directly, in a list or dict, or in a union).
+_MODEL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _can_hold_model(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_can_hold_model(arg) for arg in get_args(annotation))
+
+
+def _share_fields_sets(model: BaseModel) -> None:
+    """Swap each model's set of explicitly given field names for one shared frozen copy.
+
+    pydantic keeps a set per model instance, and on a record of a dozen models those sets are a third of its
+    memory; the same few sets recur in every record. Only validation's read-only models get this (never the
+    models `load_registry` hands to callers by default): assigning a field of such a model would fail, since
+    pydantic adds the name to the set.
+    """
+    stack: list = [model]
+    shared, plans = _FIELDS_SETS, _MODEL_FIELDS
+    while stack:
+        item = stack.pop()
+        names = frozenset(item.__pydantic_fields_set__)
+        object.__setattr__(item, "__pydantic_fields_set__", shared.setdefault(names, names))
+        cls = type(item)
+        plan = plans.get(cls)
+        if plan is None:
+            plan = plans[cls] = tuple(name for name, info in cls.__pydantic_fields__.items() if _can_hold_model(info.annotation))
+        values = item.__dict__
+        for name in plan:
+            value = values[name]
+            if value is None:
+                continue
+            if type(value) is list:
+                stack.extend(v for v in value if isinstance(v, BaseModel))
+            elif type(value) is dict:
+                stack.extend(v for v in value.values() if isinstance(v, BaseModel))
+            elif isinstance(value, BaseModel):
+                stack.append(value)
 
 
 def _schema_ref(rel: str, kind: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from array import array
 from sys import intern
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,23 +56,81 @@ class Problem:
 
 @dataclass
 class YamlDoc:
+    """A parsed file: its values, and the line and column of every value and key.
+
+    The location tables (`values`, `keys`, `containers`) are built as dicts by the reference reader. The fast
+    reader, which reads almost every file, stores them packed instead: the paths in file order (tuples that
+    equal paths of other files share) and their locations as one 64-bit integer each in an array. That holds
+    a large tree in about a third of the memory; a lookup indexes one file's paths when first asked, and the
+    index of the last file looked up is kept (rules report file by file). Both forms answer alike.
+    """
+
     data: Any = None
-    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
-    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     # Plain (unquoted) scalars that YAML turned into something other than a string, with their source text.
     plain: dict[Path_, str] = field(default_factory=dict)
-    containers: set = field(default_factory=set)
     # Every scalar value (not key) and its path, in file order, flat: path, value, path, value, ... (a pair per
     # scalar would cost a tuple each). Rules scan this instead of walking the tree; see `scalars`.
     scalar_items: list = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_line: str = ""
+    # Dict form (reference reader), or None once packed.
+    _values: dict | None = field(default_factory=dict, repr=False)
+    _keys: dict | None = field(default_factory=dict, repr=False)
+    _containers: set | None = field(default_factory=set, repr=False)
+    # Packed form: (paths, their locations, their keys' locations); see pack and _pack_loc.
+    _packed: tuple | None = field(default=None, repr=False)
+
+    @property
+    def values(self) -> dict[Path_, tuple[int, int]]:
+        """Path -> (line, column) of every value; a mapping or list is located where it starts."""
+        if self._packed is None:
+            return self._values
+        paths, locs, _ = self._packed
+        return {p: _unpack_loc(v) for p, v in zip(paths, locs)}
+
+    @property
+    def keys(self) -> dict[Path_, tuple[int, int]]:
+        """Path -> (line, column) of the key that holds each mapping entry."""
+        if self._packed is None:
+            return self._keys
+        paths, _, key_locs = self._packed
+        return {p: _unpack_loc(k) for p, k in zip(paths, key_locs) if k}
+
+    @property
+    def containers(self) -> set:
+        """The paths of mappings and lists."""
+        if self._packed is None:
+            return self._containers
+        paths, locs, _ = self._packed
+        return {p for p, v in zip(paths, locs) if v & 1}
+
+    def pack(self, paths: list, locs: list, key_locs: list) -> None:
+        """Take the location tables in packed form: every value's path once, in file order, with its location
+        and its key's location (0 for a list item or the top), each from _pack_loc. A key always comes just
+        before its value, so the key table's order is the value table's."""
+        self._packed = (tuple(paths), array("Q", locs), array("Q", key_locs))
+        self._values = self._keys = self._containers = None
 
     @property
     def scalars(self) -> list[tuple[Path_, Any]]:
         """Every scalar value (not key) with its path, in file order."""
         items = iter(self.scalar_items)
         return list(zip(items, items))
+
+    def _lookup(self, path: Path_) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool]:
+        """(value location, key location, whether a mapping or list) of `path`, None where there is none."""
+        if self._packed is None:
+            return self._values.get(path), self._keys.get(path), path in self._containers
+        global _LAST_INDEX
+        last = _LAST_INDEX
+        if last is None or last[0] is not self:
+            paths = self._packed[0]
+            last = _LAST_INDEX = (self, dict(zip(paths, range(len(paths)))))
+        i = last[1].get(path)
+        if i is None:
+            return None, None, False
+        loc, key_loc = self._packed[1][i], self._packed[2][i]
+        return _unpack_loc(loc), _unpack_loc(key_loc) if key_loc else None, bool(loc & 1)
 
     def where(self, path: Path_) -> tuple[int, int]:
         """The location of the value at `path`, or of its nearest located ancestor.
@@ -80,16 +139,30 @@ class YamlDoc:
         """
         path = tuple(path)
         while path:
-            if path in self.containers and path in self.keys:
-                return self.keys[path]
-            if path in self.values:
-                return self.values[path]
+            value_loc, key_loc, is_container = self._lookup(path)
+            if is_container and key_loc is not None:
+                return key_loc
+            if value_loc is not None:
+                return value_loc
             path = path[:-1]
-        return self.values.get((), (1, 1))
+        return self._lookup(())[0] or (1, 1)
 
     def where_key(self, path: Path_) -> tuple[int, int]:
         path = tuple(path)
-        return self.keys.get(path) or self.where(path)
+        return self._lookup(path)[1] or self.where(path)
+
+
+# The last packed file looked up, with its path index: (doc, path -> position).
+_LAST_INDEX: tuple | None = None
+
+
+def _pack_loc(line: int, column: int, container: bool = False) -> int:
+    """One integer for a 1-based (line, column) and whether a mapping or list starts there."""
+    return (line << 32) | (column << 1) | container
+
+
+def _unpack_loc(packed: int) -> tuple[int, int]:
+    return packed >> 32, (packed >> 1) & 0x7FFFFFFF
 
 
 _SAFE_TAGS = {
@@ -487,9 +560,8 @@ def _resolve_plain(value: str, implicit: tuple[bool, bool], mark) -> tuple[str, 
     return result
 
 
-# Locations and paths repeat from one record to the next (line 5, column 3; ("mappings", 0, "tasks")).
-# Tuples are immutable, so equal ones are shared: on a large tree this saves a third of the parse's memory.
-_SHARED_LOCS: dict[tuple, tuple] = {}
+# Paths repeat from one record to the next (("mappings", 0, "tasks")). Tuples are immutable, so equal ones
+# are shared: on a large tree this saves a third of the parse's memory.
 _SHARED_PATHS: dict[tuple, tuple] = {}
 _SHARED_MAX = 200_000
 
@@ -506,18 +578,22 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
     if limits.max_number_chars != DEFAULT_LIMITS.max_number_chars:
         return None  # _PLAIN_CACHE holds results checked against the default only
     doc = YamlDoc()
-    values, keys, plain, containers = doc.values, doc.keys, doc.plain, doc.containers
+    plain = doc.plain
     scalar_items = doc.scalar_items
-    add_container = containers.add
+    # The location tables, packed (see YamlDoc): paths and locations in file order.
+    paths: list = []
+    locs: list = []
+    key_locs: list = []
+    add_path, add_loc, add_key_loc = paths.append, locs.append, key_locs.append
+    key_loc = 0
     first_chars = _IMPLICIT_FIRST_CHARS
     max_depth, max_nodes = limits.max_depth, limits.max_nodes
     scalar_event, mapping_start, sequence_start = ScalarEvent, MappingStartEvent, SequenceStartEvent
     mapping_end, sequence_end, document_start = MappingEndEvent, SequenceEndEvent, DocumentStartEvent
     no_key = _NO_KEY
-    if len(_SHARED_LOCS) > _SHARED_MAX or len(_SHARED_PATHS) > _SHARED_MAX:
-        _SHARED_LOCS.clear()
+    if len(_SHARED_PATHS) > _SHARED_MAX:
         _SHARED_PATHS.clear()
-    shared_locs, shared_paths = _SHARED_LOCS, _SHARED_PATHS
+    shared_paths = _SHARED_PATHS
     # The open collection is held in locals; `stack` keeps the ones around it.
     stack: list[tuple] = []
     container: Any = None
@@ -545,8 +621,7 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                 nodes += 1
                 value = event.value
                 mark = event.start_mark
-                loc = (mark.line + 1, mark.column + 1)
-                loc = shared_locs.setdefault(loc, loc)
+                loc = ((mark.line + 1) << 32) | ((mark.column + 1) << 1)  # _pack_loc, inlined
                 plain_text = None
                 if event.implicit[0] and (not value or value[0] in first_chars):
                     tag, constructed = _resolve_plain(value, event.implicit, mark)
@@ -563,19 +638,22 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                         kclean = cclean and plain_text is None
                         if kclean:
                             kpath = shared_paths.setdefault(kpath, kpath)
-                        keys[kpath] = loc
+                        key_loc = loc
                         if plain_text is not None:
                             plain[kpath + ("[key]",)] = plain_text
                         continue
                     container[key] = value
                     child = kpath
                     key = no_key
+                    add_key_loc(key_loc)
                 else:
                     child = cpath + (len(container),)
                     if cclean:
                         child = shared_paths.setdefault(child, child)
                     container.append(value)
-                values[child] = loc
+                    add_key_loc(0)
+                add_path(child)
+                add_loc(loc)
                 scalar_items += (child, value)
                 if plain_text is not None:
                     plain[child] = plain_text
@@ -591,6 +669,7 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                     path: tuple = ()
                     root = new
                     clean = True
+                    add_key_loc(0)
                 elif is_map:
                     if key is no_key:
                         raise _Unusual
@@ -598,14 +677,15 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
                     clean = kclean
                     container[key] = new
                     key = no_key
+                    add_key_loc(key_loc)
                 else:
                     path = cpath + (len(container),)
                     clean = cclean
                     container.append(new)
+                    add_key_loc(0)
                 mark = event.start_mark
-                loc = (mark.line + 1, mark.column + 1)
-                values[path] = shared_locs.setdefault(loc, loc)
-                add_container(path)
+                add_path(path)
+                add_loc(((mark.line + 1) << 32) | ((mark.column + 1) << 1) | 1)  # _pack_loc(..., container=True)
                 stack.append((container, cpath, is_map, cclean))
                 container, cpath, is_map, key, cclean = new, path, cls is mapping_start, no_key, clean
                 continue
@@ -628,6 +708,7 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
     finally:
         loader.dispose()
     doc.data = root
+    doc.pack(paths, locs, key_locs)
     return doc
 
 

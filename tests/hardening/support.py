@@ -51,4 +51,13 @@ def doc_fields(doc) -> dict:
         "scalars": repr(doc.scalars),
         "problems": repr(doc.problems),
         "first_line": doc.first_line,
+        "where": _lookups(doc),
     }
+
+
+def _lookups(doc) -> str:
+    """What `where` and `where_key` answer for every located path, a child of each that is not there, and the
+    top: the fast reader answers from packed tables, the reference reader from dicts."""
+    paths = sorted(set(doc.values) | set(doc.keys), key=repr)
+    asked = [()] + paths + [p + ("no such key",) for p in paths[:50]]
+    return repr([(p, doc.where(p), doc.where_key(p)) for p in asked])

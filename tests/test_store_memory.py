@@ -1,0 +1,63 @@
+"""The validate path keeps less per record than the library's load_registry, and reports exactly the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinreg.cache import validate_cached
+from clinreg.rules.engine import validate
+from clinreg.store import load_registry
+from trees import GOOD_TREE, replace_in, write_tree
+
+DATASET = "registry/datasets/qa_set.yaml"
+
+
+@pytest.fixture(autouse=True)
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+
+
+@pytest.fixture
+def scalar_findings_tree(tmp_path):
+    """CLR106 and CLR704 in a record that loads, and CLR702 in one that fails the schema (the key is not in it)."""
+    good = replace_in(GOOD_TREE[DATASET], "description: Yes/no/maybe questions.", "description: TODO write this")
+    good = replace_in(good, "citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org/x'}")
+    broken = replace_in(good, "id: qa_set\nname", "id: qa_broken\nname")
+    broken = replace_in(broken, "  splits: [test]\n  revision", "  splits: [test]\n  trust_remote_code: true\n  revision")
+    return write_tree(tmp_path / "reg", {DATASET: good, "registry/datasets/qa_broken.yaml": broken})
+
+
+def test_scalar_rules_report_alike_whether_scanned_at_load_or_by_the_rules(scalar_findings_tree):
+    library = validate(scalar_findings_tree)  # load_registry keeps every file's scalars; the rules scan them
+    cli = validate_cached(scalar_findings_tree, use_cache=False).report  # scanned while loading, then let go
+    codes = [d.code for d in library.sorted()]
+    assert {"CLR106", "CLR702", "CLR704"} <= set(codes)
+    assert [d.file for d in library.diagnostics if d.code == "CLR702"] == ["registry/datasets/qa_broken.yaml"]
+    assert [d.file for d in library.diagnostics if d.code == "CLR106"] == [DATASET]  # the broken one is not scanned for it
+    assert library.sorted() == cli.sorted()
+
+
+def test_validate_path_models_share_frozen_fields_sets(tmp_path):
+    root = write_tree(tmp_path / "reg")
+    reg = load_registry(root, keep_data=False)
+    datasets = list(reg.datasets.values())
+    assert len(datasets) >= 2
+    first, second = (ds.access for ds in datasets[:2])
+    assert type(first.model_fields_set) is frozenset
+    assert "tier" in first.model_fields_set
+    if first.model_fields_set == second.model_fields_set:
+        assert first.model_fields_set is second.model_fields_set
+    for ds in datasets:  # every model inside a record, not only the top one
+        for m in ds.mappings:
+            assert type(m.__pydantic_fields_set__) is frozenset and type(m.metric.__pydantic_fields_set__) is frozenset
+    assert reg.dataset_files[datasets[0].id].doc.scalar_items == []
+
+
+def test_library_models_stay_ordinary(tmp_path):
+    root = write_tree(tmp_path / "reg")
+    reg = load_registry(root)
+    ds = next(iter(reg.datasets.values()))
+    assert type(ds.__pydantic_fields_set__) is set
+    ds.description = "Changed by a library caller."  # an assignment records the field name in the set
+    assert "description" in ds.model_fields_set
+    assert reg.dataset_files[ds.id].doc.scalar_items, "the library keeps every file's scalars"
