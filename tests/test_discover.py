@@ -85,3 +85,20 @@ def test_a_linked_top_folder_is_checked_file_by_file(tmp_path):
     assert_same_walk(root)
     discover(root, diagnostics)
     assert diagnostics and all(d.code == "CLR009" for d in diagnostics)
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 65535, 65536, 65537, 200_000])
+@pytest.mark.parametrize("limit", [0, 5, 65536, 100_000, 1 << 20])
+def test_read_limited_reads_whole_files_and_refuses_larger_ones(tmp_path, size, limit):
+    """read_limited reads with os.read in chunks sized from stat; every size around the chunk and the limit
+    gives the whole file or a refusal, never a truncated file."""
+    from clinreg.treewalk import read_limited
+
+    path = tmp_path / "f.yaml"
+    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    path.write_bytes(data)
+    raw, problem = read_limited(path, limit)
+    if size > limit:
+        assert raw is None and problem[0] == "CLR007"
+    else:
+        assert raw == data and problem is None

@@ -106,7 +106,23 @@ def read_limited(path: Path, max_bytes: int) -> tuple[bytes | None, tuple[str, s
             return None, ("CLR009", "not a regular file")
         if info.st_size > max_bytes:
             return None, ("CLR007", f"the file is {info.st_size:,} bytes, over the limit of {max_bytes:,} bytes")
-        with path.open("rb") as handle:  # read at most one byte past the limit, whatever stat said
-            return handle.read(max_bytes + 1), None
+        # Read at most one byte past the limit, whatever stat said. os.read with the expected size: a buffered
+        # read(max_bytes + 1) allocates the whole limit for every file, a third of a large tree's read time.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        try:
+            limit = max_bytes + 1
+            parts: list[bytes] = []
+            got = 0
+            ask = min(info.st_size + 1, limit)
+            while got < limit:
+                chunk = os.read(fd, ask)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
+                ask = min(max(ask, 65536), limit - got)
+        finally:
+            os.close(fd)
+        return (parts[0] if len(parts) == 1 else b"".join(parts)), None
     except OSError as exc:
         return None, ("CLR009", f"cannot read the file: {exc.strerror or exc}")
