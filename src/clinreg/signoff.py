@@ -174,7 +174,7 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
         review["content_hash"] = digest
         review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
 
-        new_text = splice_review(text, path, review)
+        new_text, item_offset = _splice(text, path, review)
         _verify(new_text, data, path, review, target.file.rel)
         # Compare-and-swap: every writer holds the lock, but an editor or a script may not. Replace the file
         # only if it still holds what was read; otherwise say so rather than report a write that was lost.
@@ -182,18 +182,10 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
             raise SignOffError(f"{target.file.rel} changed while the decision was being written (by a program that "
                                "does not take clinreg's lock); nothing was written, run the command again")
         atomic_write_bytes(real, bom + new_text.encode("utf-8"))
-    line = new_text.count("\n", 0, _line_offset(new_text, path)) + 1
+    line = new_text.count("\n", 0, item_offset) + 1
     state = derive_state(Review.model_validate(review), digest).state
     return SignOff(target.kind, target.item.id, target.file.rel, line, decision, entry, today, digest,
                    len(review["reviewers"]), state)
-
-
-def _line_offset(text: str, path: tuple) -> int:
-    loader = yaml.SafeLoader(text)
-    try:
-        return _node_at(loader.get_single_node(), path).start_mark.index
-    finally:
-        loader.dispose()
 
 
 def _get(data: Any, path: tuple) -> Any:
@@ -220,6 +212,12 @@ def _verify(new_text: str, old_data: Any, path: tuple, review: dict, rel: str) -
 
 def splice_review(text: str, path: tuple, review: dict) -> str:
     """Replace (or insert) the `review` value of the mapping at `path`, leaving every other character as it was."""
+    return _splice(text, path, review)[0]
+
+
+def _splice(text: str, path: tuple, review: dict) -> tuple[str, int]:
+    """splice_review, and where the item's mapping starts: the edit only touches text inside the item, after
+    that point, so the offset holds in the new text too (and needs no second parse)."""
     nl = "\r\n" if "\r\n" in text else "\n"
     loader = yaml.SafeLoader(text)  # the pure-Python loader: its marks index characters of `text`
     try:
@@ -229,6 +227,10 @@ def splice_review(text: str, path: tuple, review: dict) -> str:
     parent = _node_at(root, path)
     if not isinstance(parent, yaml.MappingNode):
         raise SignOffError("the item is not a mapping")
+    return _splice_at(text, parent, review, nl), parent.start_mark.index
+
+
+def _splice_at(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> str:
     pair = next(((k, v) for k, v in parent.value if isinstance(k, yaml.ScalarNode) and k.value == "review"), None)
     if pair is None:
         return _insert_review(text, parent, review, nl)

@@ -372,3 +372,19 @@ def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
     assert pending == {"diagnosis", "answer_questions", "rank_differentials", "treatment", "plan_treatment"}
     text = status("--stale")
     assert "definition: approved 'Answer a clinical question.', now 'Answer any question.'" in text
+
+
+@pytest.mark.parametrize("item, needle", [
+    ("answer_questions", "      - id: answer_questions"),  # a block item with a flow review
+    ("rank_differentials", "      - id: rank_differentials"),  # a block review replaced in place
+    ("plan_treatment", "  - {id: treatment"),  # a flow item inside a flow subcategory: its line
+    ("diagnosis", "  - id: diagnosis"),  # a subcategory, its review inserted
+])
+def test_the_reported_line_is_the_items_line_in_the_written_file(care, item, needle):
+    """The line `review approve` prints is where the item starts in the file as written (computed from the
+    parse made for the edit, not a second parse)."""
+    result = sign(care, "approve", item, "--reviewer", "Jane Doe", "--date", "2025-06-01")
+    assert result.exit_code == 0, result.output
+    lines = (care / CARE).read_text(encoding="utf-8").splitlines()
+    expected = next(i for i, line in enumerate(lines, 1) if line.startswith(needle))
+    assert f"{CARE}:{expected}: approved" in result.output, result.output
