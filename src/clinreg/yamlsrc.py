@@ -61,8 +61,8 @@ class YamlDoc:
     The location tables (`values`, `keys`, `containers`) are built as dicts by the reference reader. The fast
     reader, which reads almost every file, stores them packed instead: the paths in file order (tuples that
     equal paths of other files share) and their locations as one 64-bit integer each in an array. That holds
-    a large tree in about a third of the memory; a lookup indexes one file's paths when first asked, and the
-    index of the last file looked up is kept (rules report file by file). Both forms answer alike.
+    a large tree in about a third of the memory; a file's first lookup scans its paths, a second one indexes
+    them, and the index of the last file looked up is kept (rules report file by file). Both forms answer alike.
     """
 
     data: Any = None
@@ -123,10 +123,21 @@ class YamlDoc:
             return self._values.get(path), self._keys.get(path), path in self._containers
         global _LAST_INDEX
         last = _LAST_INDEX
-        if last is None or last[0] is not self:
-            paths = self._packed[0]
-            last = _LAST_INDEX = (self, dict(zip(paths, range(len(paths)))))
-        i = last[1].get(path)
+        paths = self._packed[0]
+        if last is not None and last[0] is self and last[1] is not None:
+            i = last[1].get(path)
+        elif last is None or last[0] is not self:
+            # A file's first lookup: most files are asked about once or twice, and a scan in C finds a path
+            # faster than indexing them all. A second lookup, or a miss, indexes the file.
+            try:
+                i = paths.index(path)
+            except ValueError:
+                i = None
+            _LAST_INDEX = (self, None) if i is not None else (self, dict(zip(paths, range(len(paths)))))
+        else:
+            index = dict(zip(paths, range(len(paths))))
+            _LAST_INDEX = (self, index)
+            i = index.get(path)
         if i is None:
             return None, None, False
         loc, key_loc = self._packed[1][i], self._packed[2][i]
@@ -152,7 +163,7 @@ class YamlDoc:
         return self._lookup(path)[1] or self.where(path)
 
 
-# The last packed file looked up, with its path index: (doc, path -> position).
+# The last packed file looked up, with its path index once it has one: (doc, path -> position, or None).
 _LAST_INDEX: tuple | None = None
 
 

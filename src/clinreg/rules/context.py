@@ -37,6 +37,12 @@ class Context:
         return {t: list(ids) for t, ids in out.items()}
 
     @cached_property
+    def mappings(self) -> list[tuple[SourceFile, tuple, Any]]:
+        """(file, path, mapping) for every mapping of every dataset, in registry order."""
+        files = self.reg.dataset_files
+        return [(files[ds_id], ("mappings", i), m) for ds_id, ds in self.reg.datasets.items() for i, m in enumerate(ds.mappings)]
+
+    @cached_property
     def scalar_findings(self) -> dict[str, list[Diagnostic]]:
         """CLR702, CLR704 and CLR106 diagnostics, found in one pass over every file's scalars."""
         from clinreg.rules.scalars import scan

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from clinreg.diagnostics import Diagnostic
 from clinreg.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
@@ -11,11 +11,9 @@ from clinreg.rules.context import Context
 from clinreg.store import SourceFile
 
 
-def _mappings(ctx: Context) -> Iterator[tuple[SourceFile, tuple, object]]:
-    for ds_id, ds in ctx.reg.datasets.items():
-        sf = ctx.reg.dataset_files[ds_id]
-        for i, m in enumerate(ds.mappings):
-            yield sf, ("mappings", i), m
+def _mappings(ctx: Context) -> list[tuple[SourceFile, tuple, object]]:
+    """Every mapping with its file and path; listed once per run for the seven rules that walk them."""
+    return ctx.mappings
 
 
 def closed_letters(scheme) -> list[str] | None:

@@ -86,7 +86,8 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
             files = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
             names = set()
             for pattern in files:
-                names.update(_PLACEHOLDER.findall(pattern))
+                if "{" in pattern:
+                    names.update(_PLACEHOLDER.findall(pattern))
                 why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None)
                 if why:
                     yield ctx.at("CLR713", sf, path + ("files",), f"file {pattern!r} is unsafe: {why}")
