@@ -178,6 +178,32 @@ def test_extract_needs_a_named_group_and_a_valid_regex():
         extract(table, ExtractStep(column="note", patterns=["(?P<a>x"]), WHERE)
 
 
+def test_extract_refuses_a_repetition_nested_in_another():
+    table = pa.table({"note": ["aaaa"]})
+    with pytest.raises(RecordProblem, match=r"repeats `\+` inside another repetition.*CLR714"):
+        extract(table, ExtractStep(column="note", patterns=[r"^(?P<a>(a+)+)$"]), WHERE)
+    # possessive and atomic inner parts cannot backtrack: allowed
+    out = extract(table, ExtractStep(column="note", patterns=[r"^(?P<a>(?:a++)+)$", r"(?P<b>(?>a+)+)"]), WHERE)
+    assert out.column("a").to_pylist() == ["aaaa"]
+
+
+def test_a_slow_match_stops_the_build_naming_the_row(monkeypatch):
+    """A pattern the static check lets through can still backtrack for long (overlapping alternatives in a
+    repetition); the time limit interrupts it and names the row."""
+    import time
+
+    import clinreg.loaders.steps as steps
+
+    monkeypatch.setattr(steps, "MATCH_SECONDS", 0.3)
+    slow = r"^(?P<x>(?:a|a)*)$"  # (a|a)* tries 2^n ways on a text of n a's followed by a mismatch
+    assert steps.nested_repetition(slow) is None, "the static check does not catch this one"
+    table = pa.table({"note": ["quick", "a" * 60 + "!"]})
+    start = time.monotonic()
+    with pytest.raises(RecordProblem, match=r"ran for more than 0.3 s on row 1"):
+        extract(table, ExtractStep(column="note", patterns=[slow]), WHERE)
+    assert time.monotonic() - start < 10
+
+
 def test_remove_takes_out_every_occurrence():
     table = pa.table({"note": ["a HOSPITAL COURSE b HOSPITAL COURSE", "keep", None], "course": ["HOSPITAL COURSE", " ", "x"]})
     out = remove(table, RemoveStep(column="note", values=["course"], replacement="[removed]"), WHERE)

@@ -1,4 +1,4 @@
-"""CLR711-713: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
+"""CLR711-714: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
 
 from __future__ import annotations
 
@@ -102,8 +102,18 @@ def test_clr713_where_key_that_no_pattern_has(tmp_path):
     assert "`where` names {unit}, which no file pattern has" in d.message
 
 
+def test_clr714_extract_pattern_with_nested_repetition(tmp_path):
+    step = "          - join: {table: plans, keys: [file], cardinality: one_to_one}\n"
+    extract = (step + "          - extract:\n              column: text\n              patterns:\n"
+               "                - '(?s)^(?P<note>.*?)PLAN:'\n                - '(?P<plan>(\\w+\\s*)+)END'\n")
+    diagnostics, text = tree(tmp_path, (step, extract))
+    (d,) = with_code(diagnostics, "CLR714")
+    assert d.severity == "error" and d.file == DS2 and d.line == line_of(text, "(?P<plan>")
+    assert "repeats `+` inside another repetition" in d.message and "possessive" in d.hint
+
+
 def test_read_rules_are_explained():
     from clinreg.rules.base import RULES
 
-    for code in ("CLR711", "CLR712", "CLR713"):
+    for code in ("CLR711", "CLR712", "CLR713", "CLR714"):
         assert "Bad:" in RULES[code].explanation and "Good:" in RULES[code].explanation

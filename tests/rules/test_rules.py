@@ -122,8 +122,8 @@ def test_every_rule_code_has_a_broken_variant():
     from clinreg.rules.base import RULES
 
     # CLR9xx are check-data's codes, tested against data in tests/loaders/
-    # CLR711-713 (read steps) are tested in tests/rules/test_reads.py
-    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713"} | {
+    # CLR711-714 (read steps) are tested in tests/rules/test_reads.py
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
     tested |= {f"CLR96{i}" for i in range(1, 9)}  # results import and leaderboard codes, tested in tests/results/

@@ -10,11 +10,13 @@ import pyarrow.compute as pc
 
 from clinreg.loaders.columns import as_strings, find_column, python_values
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.patterns import PatternTimeout, deadline, nested_repetition
 from clinreg.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 
 MAX_PATTERN_CHARS = 2000
 # A regex runs on the text of every row; longer texts than this are not searched (they fall through to "no match").
 MAX_EXTRACT_INPUT = 2_000_000
+MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.patterns.deadline)
 
 
 def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> pa.Table:
@@ -191,21 +193,33 @@ def extract(table: pa.Table, spec: ExtractStep, where: str) -> pa.Table:
             raise RecordProblem(f"{where}: extract pattern {pattern!r} does not compile: {err}") from None
         if not regex.groupindex:
             raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to keep")
+        inner = nested_repetition(pattern)
+        if inner:
+            raise RecordProblem(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
+                                "which can take exponential time (CLR714)")
         compiled.append(regex)
     names = list(dict.fromkeys(name for regex in compiled for name in regex.groupindex))
     texts = as_strings(_column(table, spec.column, where)).to_pylist()
     out: dict[str, list[str | None]] = {name: [] for name in names}
-    for text in texts:
-        groups: dict[str, str | None] = {}
-        if text is not None and len(text) <= MAX_EXTRACT_INPUT:
-            for regex in compiled:
-                m = regex.search(text)
-                if m:
-                    groups = m.groupdict()
-                    break
-        for name in names:
-            value = groups.get(name)
-            out[name].append(value if value not in (None, "") else None)
+    regex = compiled[0]
+    row = 0
+    try:
+        with deadline(MATCH_SECONDS) as arm:
+            for row, text in enumerate(texts):
+                groups: dict[str, str | None] = {}
+                arm()  # every row, so that the limit never spans two rows
+                if text is not None and len(text) <= MAX_EXTRACT_INPUT:
+                    for regex in compiled:
+                        m = regex.search(text)
+                        if m:
+                            groups = m.groupdict()
+                            break
+                for name in names:
+                    value = groups.get(name)
+                    out[name].append(value if value not in (None, "") else None)
+    except PatternTimeout:
+        raise RecordProblem(f"{where}: extract pattern {regex.pattern!r} ran for more than {MATCH_SECONDS:g} s on "
+                            f"row {row}; simplify the pattern") from None
     for name in names:
         table = _replace(table, name, pa.array(out[name], pa.string()))
     return table

@@ -101,3 +101,39 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
                 if step.join is not None and step.join.table not in read.tables:
                     yield ctx.at("CLR713", sf, path + ("steps", k, "join", "table"),
                                  f"join names table {step.join.table!r}, not in read.tables ({', '.join(read.tables) or 'none'})")
+
+
+@rule("CLR714", "read-slow-pattern", "error", "An extract pattern nests one repetition inside another")
+def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
+    """
+    Python's regular expressions backtrack: a repetition inside a repetition, such as `(\\w+\\s*)+`, can take
+    exponential time on a text that almost matches, and would stall `clinreg build`. Write the pattern
+    without the nesting, or make the inner part possessive (`\\w++`) or atomic (`(?>...)`). The builder also
+    stops any match that runs past a time limit.
+
+    Bad:
+        extract: {column: note, patterns: ['(?P<plan>(\\w+\\s*)+)PLAN']}
+    Good:
+        extract: {column: note, patterns: ['(?s)^(?P<note>.*?)PLAN:']}
+    """
+    from clinreg.patterns import nested_repetition
+
+    for ds_id, ds in ctx.reg.datasets.items():
+        read = ds.source.read
+        if read is None:
+            continue
+        sf = None
+        for kind, specs in (("splits", read.splits), ("tables", read.tables)):
+            for name, spec in specs.items():
+                for k, step in enumerate(getattr(spec, "steps", [])):
+                    if step.extract is None:
+                        continue
+                    for j, pattern in enumerate(step.extract.patterns):
+                        inner = nested_repetition(pattern)
+                        if inner:
+                            sf = sf or ctx.reg.dataset_files[ds_id]
+                            yield ctx.at("CLR714", sf, ("source", "read", kind, name, "steps", k, "extract", "patterns", j),
+                                         f"extract pattern {pattern!r} repeats `{inner}` inside another repetition; "
+                                         "matching can take exponential time",
+                                         "write it without the nesting, or make the inner part possessive (`++`, `*+`) "
+                                         "or atomic (`(?>...)`)")

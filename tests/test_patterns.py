@@ -1,0 +1,61 @@
+"""clinreg.patterns: the nested-repetition check and the match time limit (stdlib only, used by rules and build)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+
+import pytest
+
+from clinreg.patterns import PatternTimeout, deadline, nested_repetition
+
+
+@pytest.mark.parametrize("pattern, inner", [
+    (r"^(a+)+$", "+"), (r"(a*)*", "*"), (r"(\w+\s*)+x", "+"), (r"(?:a|b+)*", "+"), (r"((ab)+c)+", "+"),
+    (r"(?P<x>a?)+", "?"), (r"(?=(a+)+)", "+"), (r"(a{2,3})+", "{2,3}"), (r"(?:x|(?:y(z+))+)", "+"),
+])
+def test_nested_repetitions_are_found(pattern, inner):
+    assert nested_repetition(pattern) == inner
+
+
+@pytest.mark.parametrize("pattern", [
+    r"(?>a+)+", r"(a*+)+", r"(\d{4}-)+", r"(a+)?", r"(a+){3}", r"[", r"plain text",
+    r"(?s)^(?P<note>.*?)PLAN:[ \t]*(?P<plan>[^\n]*\S)",  # the registry's MTSamples patterns
+    r"SUMMARY:[ \t]*(?P<plan>[^\n]*\S)",
+])
+def test_patterns_without_nested_repetition_pass(pattern):
+    assert nested_repetition(pattern) is None
+
+
+def test_the_registry_extract_patterns_pass():
+    from clinreg.store import load_registry
+
+    patterns = [p for ds in load_registry().datasets.values() if ds.source.read
+                for specs in (ds.source.read.splits, ds.source.read.tables) for spec in specs.values()
+                for step in getattr(spec, "steps", []) if step.extract for p in step.extract.patterns]
+    assert len(patterns) >= 4
+    assert [p for p in patterns if nested_repetition(p)] == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX interval timers")
+def test_deadline_interrupts_a_backtracking_match_and_restores_what_was_set():
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    signal.setitimer(signal.ITIMER_REAL, 30)
+    try:
+        start = time.monotonic()
+        with pytest.raises(PatternTimeout):
+            with deadline(0.2) as arm:
+                arm()
+                re.search(r"^(a|a)*$", "a" * 40 + "b")
+        assert time.monotonic() - start < 5
+        # the outer timer and handler are back
+        assert signal.getsignal(signal.SIGALRM) is not None and 25 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30
+        with deadline(5) as arm:  # a quick match under the limit is untouched
+            arm()
+            assert re.search(r"(?P<a>b)", "ab").group("a") == "b"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert fired == []
