@@ -39,25 +39,28 @@ def test_scalar_rules_report_alike_whether_scanned_at_load_or_by_the_rules(scala
 
 def test_validate_path_models_share_frozen_fields_sets(tmp_path):
     root = write_tree(tmp_path / "reg")
-    reg = load_registry(root, keep_data=False)
+    reg = load_registry(root, keep_data=False, _compact=True)  # what validate_cached loads
     datasets = list(reg.datasets.values())
     assert len(datasets) >= 2
-    first, second = (ds.access for ds in datasets[:2])
-    assert type(first.model_fields_set) is frozenset
-    assert "tier" in first.model_fields_set
-    if first.model_fields_set == second.model_fields_set:
-        assert first.model_fields_set is second.model_fields_set
-    for ds in datasets:  # every model inside a record, not only the top one
-        for m in ds.mappings:
-            assert type(m.__pydantic_fields_set__) is frozenset and type(m.metric.__pydantic_fields_set__) is frozenset
+    models = [m for ds in datasets for m in (ds, ds.access, ds.licence, ds.citation, ds.source, *ds.mappings)]
+    assert all(type(m.__pydantic_fields_set__) is frozenset for m in models)  # nested models too
+    assert "tier" in datasets[0].access.model_fields_set
+    by_value: dict = {}
+    for m in models:  # equal sets are one object
+        assert by_value.setdefault(m.model_fields_set, m.model_fields_set) is m.model_fields_set
+    assert datasets[0].citation.model_fields_set is datasets[1].citation.model_fields_set  # both give only `text`
     assert reg.dataset_files[datasets[0].id].doc.scalar_items == []
 
 
-def test_library_models_stay_ordinary(tmp_path):
+@pytest.mark.parametrize("options", [{}, {"keep_data": False}])
+def test_library_models_stay_ordinary(tmp_path, options):
+    """load_registry's public options leave models as pydantic makes them; only validation's private
+    `_compact` mode shares their field sets and lets the scalars go."""
     root = write_tree(tmp_path / "reg")
-    reg = load_registry(root)
+    reg = load_registry(root, **options)
     ds = next(iter(reg.datasets.values()))
     assert type(ds.__pydantic_fields_set__) is set
     ds.description = "Changed by a library caller."  # an assignment records the field name in the set
     assert "description" in ds.model_fields_set
+    assert ds.model_copy(update={"name": "Copy"}).name == "Copy"
     assert reg.dataset_files[ds.id].doc.scalar_items, "the library keeps every file's scalars"

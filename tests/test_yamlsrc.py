@@ -130,3 +130,15 @@ def test_lookups_alternating_between_packed_files_answer_for_their_own_file():
         assert first.where_key(("a",)) == (1, 1) and second.where_key(("a",)) == (5, 1)
         assert first.where(("b",)) == (2, 1) and second.where(("b",)) == (3, 1)  # a mapping: at its key
         assert first.where(("b", "c", "x")) == (3, 6)  # the nearest located ancestor
+
+
+def test_the_lookup_index_does_not_keep_a_file_alive():
+    import gc
+    import weakref
+
+    doc = parse_yaml(b"a: 1\nb:\n  c: 2\n")
+    assert doc.where(("b", "c")) == (3, 6) and doc.where(("b", "x")) == (2, 1)  # a scan, then an index
+    alive = weakref.ref(doc)
+    del doc
+    gc.collect()
+    assert alive() is None

@@ -161,7 +161,7 @@ def validate_cached(root: Path, *, release: str | None = None, use_cache: bool =
     from clinreg.rules.engine import run_rules
     from clinreg.store import load_registry
 
-    reg = load_registry(root, release=release, read=read, keep_data=False)  # --base, which reads data, is never cached
+    reg = load_registry(root, release=release, read=read, keep_data=False, _compact=True)  # --base, which reads data, is never cached
     report = run_rules(reg)
     local_paths = _local_paths(reg) if use_cache else []
     del reg  # the models are done with: the memory they free serves the cache entry and the output

@@ -143,22 +143,28 @@ def gc_paused():
 
 
 def load_registry(root: str | Path | None = None, *, release: str | None = None, limits: Limits = DEFAULT_LIMITS,
-                  read: TreeRead | None = None, keep_data: bool = True) -> Registry:
+                  read: TreeRead | None = None, keep_data: bool = True, _compact: bool = False) -> Registry:
     """Load a registry tree. Problems become diagnostics; this never raises for bad content.
 
     `read` is the tree as clinreg.cache already listed and read it, so that no file is read twice. With
     `keep_data=False`, a file's parsed values (`doc.data`) are dropped once its model is built: validation
     needs only the models and the locations, and a large tree then fits in less memory.
+
+    `_compact` is validation's own mode (clinreg.cache): besides dropping the data, it scans each file's
+    scalars for CLR702/CLR704/CLR106 as the file loads and lets them go, and gives every model a shared,
+    frozen set of given field names. Its models are then read-only: assigning a field, `model_copy(update=)`
+    or `model_dump(exclude_unset=True)` fail on them.
     """
     root_path = resolve_root(root) if read is None else read.root
     with gc_paused():
-        reg = _load(root_path, limits, read, keep_data)
+        reg = _load(root_path, limits, read, keep_data and not _compact, _compact)
     if release is not None:
         filter_to_release(reg, release)
     return reg
 
 
-def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_data: bool = True) -> Registry:
+def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_data: bool = True,
+          compact: bool = False) -> Registry:
     reg = Registry(root=root_path)
     if read is None:
         found, contents = discover(root_path, reg.diagnostics), {}
@@ -179,14 +185,14 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_da
             doc = read_yaml_file(path, limits)
         sf = SourceFile(rel, path, kind, doc)
         reg.files.append(sf)
-        _check_file(reg, sf, keep_data)
-        if not keep_data:  # scan the scalars now and let them go: a large tree then fits in less memory
+        _check_file(reg, sf, keep_data, compact)
+        if compact:  # scan the scalars now and let them go: a large tree then fits in less memory
             sf.scalar_findings = scan_file(sf)
             doc.scalar_items = []
     return reg
 
 
-def _check_file(reg: Registry, sf: SourceFile, keep_data: bool) -> None:
+def _check_file(reg: Registry, sf: SourceFile, keep_data: bool, compact: bool) -> None:
     """Report a parsed file's problems, and build and attach its model."""
     doc, rel, kind = sf.doc, sf.rel, sf.kind
     for p in doc.problems:
@@ -211,6 +217,7 @@ def _check_file(reg: Registry, sf: SourceFile, keep_data: bool) -> None:
         return
     if not keep_data:
         doc.data = None
+    if compact:
         _share_fields_sets(sf.model)
     _attach(reg, sf)
 
@@ -231,9 +238,9 @@ def _share_fields_sets(model: BaseModel) -> None:
     """Swap each model's set of explicitly given field names for one shared frozen copy.
 
     pydantic keeps a set per model instance, and on a record of a dozen models those sets are a third of its
-    memory; the same few sets recur in every record. Only validation's read-only models get this (never the
-    models `load_registry` hands to callers by default): assigning a field of such a model would fail, since
-    pydantic adds the name to the set.
+    memory; the same few sets recur in every record. Only validation's read-only models get this
+    (`load_registry(_compact=True)`): assigning a field of such a model would fail, since pydantic adds the
+    name to the set.
     """
     stack: list = [model]
     shared, plans = _FIELDS_SETS, _MODEL_FIELDS
@@ -244,7 +251,7 @@ def _share_fields_sets(model: BaseModel) -> None:
         cls = type(item)
         plan = plans.get(cls)
         if plan is None:
-            plan = plans[cls] = tuple(name for name, info in cls.__pydantic_fields__.items() if _can_hold_model(info.annotation))
+            plan = plans[cls] = tuple(name for name, info in cls.model_fields.items() if _can_hold_model(info.annotation))
         values = item.__dict__
         for name in plan:
             value = values[name]

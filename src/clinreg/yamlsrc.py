@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from array import array
 from sys import intern
+from weakref import ref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,10 @@ class YamlDoc:
     equal paths of other files share) and their locations as one 64-bit integer each in an array. That holds
     a large tree in about a third of the memory; a file's first lookup scans its paths, a second one indexes
     them, and the index of the last file looked up is kept (rules report file by file). Both forms answer alike.
+
+    YamlDoc is internal to clinreg. On a packed doc, `values`, `keys` and `containers` build a new dict or set
+    on each access (a read-only view: writing to it changes nothing), and two docs of the same text compare
+    equal only when both were read by the same reader.
     """
 
     data: Any = None
@@ -124,19 +129,20 @@ class YamlDoc:
         global _LAST_INDEX
         last = _LAST_INDEX
         paths = self._packed[0]
-        if last is not None and last[0] is self and last[1] is not None:
+        mine = last is not None and last[0]() is self
+        if mine and last[1] is not None:
             i = last[1].get(path)
-        elif last is None or last[0] is not self:
+        elif not mine:
             # A file's first lookup: most files are asked about once or twice, and a scan in C finds a path
             # faster than indexing them all. A second lookup, or a miss, indexes the file.
             try:
                 i = paths.index(path)
             except ValueError:
                 i = None
-            _LAST_INDEX = (self, None) if i is not None else (self, dict(zip(paths, range(len(paths)))))
+            _LAST_INDEX = (ref(self), None if i is not None else dict(zip(paths, range(len(paths)))))
         else:
             index = dict(zip(paths, range(len(paths))))
-            _LAST_INDEX = (self, index)
+            _LAST_INDEX = (ref(self), index)
             i = index.get(path)
         if i is None:
             return None, None, False
@@ -163,7 +169,8 @@ class YamlDoc:
         return self._lookup(path)[1] or self.where(path)
 
 
-# The last packed file looked up, with its path index once it has one: (doc, path -> position, or None).
+# The last packed file looked up (a weak reference: it does not keep the file alive), with its path index
+# once it has one: (ref to doc, path -> position, or None).
 _LAST_INDEX: tuple | None = None
 
 

@@ -202,3 +202,28 @@ def test_hub_probe_goes_through_the_configured_proxy():
     assert "unreachable" in direct.stdout, direct.stdout + direct.stderr
     assert proxied.stdout.strip() == "None", proxied.stdout + proxied.stderr
     assert seen and "hub.clinreg-test.invalid" in seen[-1]
+
+
+def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(monkeypatch):
+    """datasets < 5.2 reads a JSON-lines list such as [null, 0] into a list array whose offsets run past its
+    values (regressions/builder/crash-jsonl-list-of-nulls.json replays that where those versions run). Here
+    the bad array is built by hand, so the check is tested with any datasets."""
+    import datasets
+    import pyarrow as pa
+
+    from clinreg.loaders.sources import _check_nested
+
+    offsets = pa.array([0, 2, 1], pa.int32()).buffers()[1]
+    bad = pa.Array.from_buffers(pa.list_(pa.int64()), 2, [None, offsets], children=[pa.array([0, 1])])
+    table = pa.table({"q": ["a", "b"], "verdict": bad})
+    _check_nested(pa.table({"q": ["a"], "ok": pa.array([[None, 0]])}), "test", "rec")  # a valid list passes
+    monkeypatch.setattr(datasets, "__version__", "3.6.0")
+    with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': column 'verdict' was read into an invalid Arrow "
+                                                r"array \(.*\) by datasets 3\.6\.0; datasets 5\.2 or later reads it correctly$"):
+        _check_nested(table, "test", "rec")
+    monkeypatch.setattr(datasets, "__version__", "5.2.0")
+    with pytest.raises(SourceUnavailable, match=r"by datasets 5\.2\.0$"):
+        _check_nested(table, "test", "rec")
+    struct = pa.StructArray.from_arrays([bad], names=["inner"])  # a bad list inside a struct
+    with pytest.raises(SourceUnavailable, match=r"column 'wrapped'"):
+        _check_nested(pa.table({"wrapped": struct}), "test", "rec")

@@ -557,10 +557,20 @@ def _check_nested(table: Any, split: str, record_id: str) -> None:
         except pa.ArrowException as err:
             import datasets
 
+            version = datasets.__version__
+            advice = "; datasets 5.2 or later reads it correctly" if _older_than(version, (5, 2)) else ""
             raise SourceUnavailable(
                 f"{record_id}: split {split!r}: column {field.name!r} was read into an invalid Arrow array "
-                f"({_one_line(err)}) by datasets {datasets.__version__}; datasets 5.2 or later reads it correctly"
+                f"({_one_line(err)}) by datasets {version}{advice}"
             ) from None
+
+
+def _older_than(version: str, floor: tuple[int, ...]) -> bool:
+    parts = []
+    for piece in version.split(".")[: len(floor)]:
+        digits = "".join(c for c in piece if c.isdigit()) if piece[:1].isdigit() else ""
+        parts.append(int(digits[:9]) if digits else 0)
+    return tuple(parts) < floor
 
 
 def _one_line(err: BaseException) -> str:
