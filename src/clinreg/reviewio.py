@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.reviewstate import derive_state, item_hash
-from clinreg.signoff import DECISIONS, ORCID, SignOffError, StaleDecision, sign_off
+from clinreg.signoff import DECISIONS, ORCID, Request, SignOffError, sign_off_many
 from clinreg.store import Registry
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -368,18 +368,13 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
 
 
 def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | None = None) -> ImportResult:
-    """Record each decision through the locked, byte-exact writer. A decision whose hash no longer matches its
-    item is refused (nothing is written for that item); the others are applied."""
+    """Record the decisions through the locked, byte-exact writer, one write per file. A decision whose hash
+    no longer matches its item is refused (nothing is written for that item); the others are applied."""
     result = ImportResult()
-    for d in decisions:
-        try:
-            done = sign_off(reg, d.id, d.decision, d.reviewer, orcid=d.orcid, note=d.note, today=today, kind=d.kind,
-                            expected_hash=d.content_hash)
-        except StaleDecision as exc:
-            result.refused.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(exc)})
-            continue
-        except SignOffError as exc:
-            result.refused.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(exc)})
+    requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash) for d in decisions]
+    for d, done in zip(decisions, sign_off_many(reg, requests, today=today)):  # one write per file
+        if isinstance(done, SignOffError):  # StaleDecision included
+            result.refused.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
             continue
         result.applied.append({"id": d.id, "kind": d.kind, "decision": d.decision, "reviewer": d.reviewer,
                                "file": done.file, "line": done.line, "state": done.state})

@@ -114,6 +114,19 @@ def _locate(data: Any, kind: str, item_id: str) -> tuple[tuple, str]:
     raise SignOffError(f"{kind} {item_id!r} is no longer in the file; run the command again")
 
 
+@dataclass
+class Request:
+    """One decision to record (see sign_off for the fields)."""
+
+    item_id: str
+    decision: str
+    reviewer: str
+    orcid: str | None = None
+    note: str | None = None
+    kind: str | None = None
+    expected_hash: str | None = None
+
+
 def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid: str | None = None,
              note: str | None = None, today: dt.date | None = None, kind: str | None = None,
              expected_hash: str | None = None) -> SignOff:
@@ -123,69 +136,130 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
     writers never lose each other's updates. With `expected_hash` (a decision made on a form or spreadsheet)
     the decision is refused with StaleDecision when the item's content no longer has that hash.
     """
-    if decision not in DECISIONS:
-        raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
-    name = " ".join((reviewer or "").split())
-    if not name:
-        raise SignOffError("--reviewer must name the reviewer")
-    if orcid is not None and not ORCID.match(orcid.strip()):
-        raise SignOffError(f"--orcid {orcid!r} is not an ORCID iD such as 0000-0002-1825-0097")
+    (outcome,) = sign_off_many(reg, [Request(item_id, decision, reviewer, orcid, note, kind, expected_hash)], today=today)
+    if isinstance(outcome, SignOffError):
+        raise outcome
+    return outcome
+
+
+def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | None = None) -> list[SignOff | SignOffError]:
+    """Record each decision as sign_off would, in order, and return its SignOff or the SignOffError that
+    refused it. The decisions on one file are applied together: one lock, one read, one parse and one
+    atomic write per file (a spreadsheet of 121 decisions touches six files)."""
     today = today or dt.date.today()
-    target = find_item(reg, item_id, kind)
-    real = resolve_in_tree(target.file.path, reg.root)
+    outcomes: list[SignOff | SignOffError | None] = [None] * len(requests)
+    by_file: dict[Path, list[tuple[int, Request, ReviewTarget]]] = {}
+    for i, request in enumerate(requests):
+        try:
+            _check_request(request)
+            target = find_item(reg, request.item_id, request.kind)
+            real = resolve_in_tree(target.file.path, reg.root)
+        except SignOffError as exc:
+            outcomes[i] = exc
+            continue
+        by_file.setdefault(real, []).append((i, request, target))
+    for real, items in by_file.items():
+        for (i, _, _), outcome in zip(items, _sign_file(real, items, today)):
+            outcomes[i] = outcome
+    return outcomes  # type: ignore[return-value]
+
+
+def _check_request(request: Request) -> None:
+    if request.decision not in DECISIONS:
+        raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
+    if not " ".join((request.reviewer or "").split()):
+        raise SignOffError("--reviewer must name the reviewer")
+    if request.orcid is not None and not ORCID.match(request.orcid.strip()):
+        raise SignOffError(f"--orcid {request.orcid!r} is not an ORCID iD such as 0000-0002-1825-0097")
+
+
+def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today: dt.date) -> list[SignOff | SignOffError]:
+    """The decisions on one file, applied to what the file holds now, under its lock."""
+    rel = items[0][2].file.rel
     with file_lock(real):
         raw = real.read_bytes()
         bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
         try:
             text = raw[len(bom):].decode("utf-8")
         except UnicodeDecodeError:
-            raise SignOffError(f"{target.file.rel}: not UTF-8 text; nothing was written")
+            return [SignOffError(f"{rel}: not UTF-8 text; nothing was written")] * len(items)
         doc = parse_yaml(raw[len(bom):])
         if doc.problems:
             p = doc.problems[0]
-            raise SignOffError(f"{target.file.rel}:{p.line}:{p.column}: {p.message}; nothing was written")
+            return [SignOffError(f"{rel}:{p.line}:{p.column}: {p.message}; nothing was written")] * len(items)
         data = doc.data
-        path, placement = _locate(data, target.kind, item_id)
-        item_data = _get(data, path)
+        outcomes: list[SignOff | SignOffError | None] = [None] * len(items)
+        reviews: dict[tuple, dict] = {}  # each item's review block as the decisions so far leave it
+        pending = []
+        for n, (_, request, target) in enumerate(items):
+            try:
+                path, entry, digest, review = _decide(data, request, target, reviews, today)
+            except SignOffError as exc:
+                outcomes[n] = exc
+                continue
+            reviews[path] = review
+            pending.append((n, path, entry, digest, review, target, request.decision))
+        if not pending:
+            return outcomes  # type: ignore[return-value]
         try:
-            item = (Task if target.kind == "task" else Subcategory).model_validate(item_data)
-        except Exception:
-            raise SignOffError(f"{target.file.rel}: {target.kind} {item_id!r} does not validate; run `clinreg validate`")
-        digest = item_hash(target.kind, item, placement)
-        if expected_hash is not None and expected_hash != digest:
-            raise StaleDecision(f"{target.kind} {item_id!r} changed since the decision was made (decided on "
-                                f"{expected_hash.split(':')[-1][:12]}, now {digest.split(':')[-1][:12]}); its decision "
-                                "was not recorded: review the current wording again")
-        entry: dict[str, Any] = {"name": name}
-        if orcid:
-            entry["orcid"] = orcid.strip()
-        entry.update({"date": today, "decision": decision})
-        if note and note.strip():
-            entry["note"] = note.strip()
-        entry["content_hash"] = digest
-        entry["reviewed"] = item_content(target.kind, item, placement)
+            new_text, starts = _splice_many(text, reviews)
+            _verify(new_text, data, reviews, rel)
+            failed = None
+        except SignOffError as exc:
+            failed = exc
+        if failed is None:
+            # Compare-and-swap: every writer holds the lock, but an editor or a script may not. Replace the file
+            # only if it still holds what was read; otherwise say so rather than report a write that was lost.
+            if real.read_bytes() != raw:
+                lost = SignOffError(f"{rel} changed while the decision was being written (by a program that does "
+                                    "not take clinreg's lock); nothing was written, run the command again")
+                return [lost if outcome is None else outcome for outcome in outcomes]  # type: ignore[misc]
+            atomic_write_bytes(real, bom + new_text.encode("utf-8"))
+    if failed is not None:
+        if len(items) > 1:  # one odd item must not sink the others: apply them one at a time (lock released)
+            return [outcome for item in items for outcome in _sign_file(real, [item], today)]
+        return [failed if outcome is None else outcome for outcome in outcomes]  # type: ignore[misc]
+    for n, path, entry, digest, review, target, decision in pending:
+        line = new_text.count("\n", 0, starts[path]) + 1
+        state = derive_state(Review.model_validate(review), digest).state
+        outcomes[n] = SignOff(target.kind, target.item.id, rel, line, decision, entry, today, digest,
+                              len(review["reviewers"]), state)
+    return outcomes  # type: ignore[return-value]
 
-        old_review = item_data.get("review") or {}
-        review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
-        review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
-        review["status"] = decision
-        review["reviewers"] = list(review.get("reviewers") or []) + [entry]
-        review["date"] = today
-        review["content_hash"] = digest
-        review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
 
-        new_text, item_offset = _splice(text, path, review)
-        _verify(new_text, data, path, review, target.file.rel)
-        # Compare-and-swap: every writer holds the lock, but an editor or a script may not. Replace the file
-        # only if it still holds what was read; otherwise say so rather than report a write that was lost.
-        if real.read_bytes() != raw:
-            raise SignOffError(f"{target.file.rel} changed while the decision was being written (by a program that "
-                               "does not take clinreg's lock); nothing was written, run the command again")
-        atomic_write_bytes(real, bom + new_text.encode("utf-8"))
-    line = new_text.count("\n", 0, item_offset) + 1
-    state = derive_state(Review.model_validate(review), digest).state
-    return SignOff(target.kind, target.item.id, target.file.rel, line, decision, entry, today, digest,
-                   len(review["reviewers"]), state)
+def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tuple, dict],
+            today: dt.date) -> tuple[tuple, dict, str, dict]:
+    """(path, reviewer entry, content hash, new review block) of one decision on freshly read data."""
+    path, placement = _locate(data, target.kind, request.item_id)
+    item_data = _get(data, path)
+    try:
+        item = (Task if target.kind == "task" else Subcategory).model_validate(item_data)
+    except Exception:
+        raise SignOffError(f"{target.file.rel}: {target.kind} {request.item_id!r} does not validate; run `clinreg validate`")
+    digest = item_hash(target.kind, item, placement)
+    expected = request.expected_hash
+    if expected is not None and expected != digest:
+        raise StaleDecision(f"{target.kind} {request.item_id!r} changed since the decision was made (decided on "
+                            f"{expected.split(':')[-1][:12]}, now {digest.split(':')[-1][:12]}); its decision "
+                            "was not recorded: review the current wording again")
+    entry: dict[str, Any] = {"name": " ".join(request.reviewer.split())}
+    if request.orcid:
+        entry["orcid"] = request.orcid.strip()
+    entry.update({"date": today, "decision": request.decision})
+    if request.note and request.note.strip():
+        entry["note"] = request.note.strip()
+    entry["content_hash"] = digest
+    entry["reviewed"] = item_content(target.kind, item, placement)
+
+    old_review = reviews[path] if path in reviews else (item_data.get("review") or {})
+    review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
+    review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
+    review["status"] = request.decision
+    review["reviewers"] = list(review.get("reviewers") or []) + [entry]
+    review["date"] = today
+    review["content_hash"] = digest
+    review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
+    return path, entry, digest, review
 
 
 def _get(data: Any, path: tuple) -> Any:
@@ -194,11 +268,12 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
-def _verify(new_text: str, old_data: Any, path: tuple, review: dict, rel: str) -> None:
-    """The edited file must parse to the old content with only the item's review replaced."""
+def _verify(new_text: str, old_data: Any, reviews: dict[tuple, dict], rel: str) -> None:
+    """The edited file must parse to the old content with only the items' reviews replaced."""
     doc = parse_yaml(new_text.encode("utf-8"))
     expected = copy.deepcopy(old_data)
-    _get(expected, path)["review"] = review
+    for path, review in reviews.items():
+        _get(expected, path)["review"] = review
     if doc.problems or doc.data != expected:
         raise SignOffError(f"{rel}: could not edit the review block safely; edit it by hand (the file was not changed)")
     try:
@@ -218,42 +293,61 @@ def splice_review(text: str, path: tuple, review: dict) -> str:
 def _splice(text: str, path: tuple, review: dict) -> tuple[str, int]:
     """splice_review, and where the item's mapping starts: the edit only touches text inside the item, after
     that point, so the offset holds in the new text too (and needs no second parse)."""
+    new_text, starts = _splice_many(text, {path: review})
+    return new_text, starts[path]
+
+
+def _splice_many(text: str, reviews: dict[tuple, dict]) -> tuple[str, dict[tuple, int]]:
+    """Replace (or insert) the `review` of each mapping at a path, from one parse of `text`; also where each
+    item starts in the new text. Each edit is a region inside its own item's review (or an insertion point
+    next to it), so the regions never overlap: they are applied from the end of the text backwards."""
     nl = "\r\n" if "\r\n" in text else "\n"
     loader = yaml.SafeLoader(text)  # the pure-Python loader: its marks index characters of `text`
     try:
         root = loader.get_single_node()
     finally:
         loader.dispose()
-    parent = _node_at(root, path)
-    if not isinstance(parent, yaml.MappingNode):
-        raise SignOffError("the item is not a mapping")
-    return _splice_at(text, parent, review, nl), parent.start_mark.index
+    edits: list[tuple[int, int, str]] = []
+    item_starts: dict[tuple, int] = {}
+    for path, review in reviews.items():
+        parent = _node_at(root, path)
+        if not isinstance(parent, yaml.MappingNode):
+            raise SignOffError("the item is not a mapping")
+        edits.append(_review_edit(text, parent, review, nl))
+        item_starts[path] = parent.start_mark.index
+    edits.sort(key=lambda e: (e[0], e[1]))
+    if any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
+        raise SignOffError("two review blocks overlap in the file; edit them by hand (the file was not changed)")
+    for start, end, replacement in reversed(edits):
+        text = text[:start] + replacement + text[end:]
+    shifted = {path: at + sum(len(r) - (e - s) for s, e, r in edits if s < at) for path, at in item_starts.items()}
+    return text, shifted
 
 
-def _splice_at(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> str:
+def _review_edit(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> tuple[int, int, str]:
+    """(start, end, replacement): the region of `text` that gives the mapping `parent` this `review`."""
     pair = next(((k, v) for k, v in parent.value if isinstance(k, yaml.ScalarNode) and k.value == "review"), None)
     if pair is None:
         return _insert_review(text, parent, review, nl)
     key, value = pair
     if parent.flow_style:
-        return text[: value.start_mark.index] + _flow(review) + text[value.end_mark.index:]
+        return value.start_mark.index, value.end_mark.index, _flow(review)
     if isinstance(value, yaml.MappingNode) and not value.flow_style:
         start, end = value.start_mark.index, _content_end(text, value)
         lines = _block_lines(review, 0)
-        body = (nl + " " * value.start_mark.column).join(lines)
-        return text[:start] + body + text[end:]
+        return start, end, (nl + " " * value.start_mark.column).join(lines)
     between = text[key.end_mark.index: value.start_mark.index]
     if between.strip() != ":":
-        return text[: value.start_mark.index] + _flow(review) + text[_content_end(text, value):]
+        return value.start_mark.index, _content_end(text, value), _flow(review)
     indent = key.start_mark.column + 2
     body = ":" + nl + nl.join(" " * indent + line for line in _block_lines(review, 0))
-    return text[: key.end_mark.index] + body + text[_content_end(text, value):]
+    return key.end_mark.index, _content_end(text, value), body
 
 
-def _insert_review(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> str:
+def _insert_review(text: str, parent: yaml.MappingNode, review: dict, nl: str) -> tuple[int, int, str]:
     if parent.flow_style:
         at = parent.end_mark.index - 1  # just before the closing brace
-        return text[:at] + ", review: " + _flow(review) + text[at:]
+        return at, at, ", review: " + _flow(review)
     keys = [k.value for k, _ in parent.value]
     # Put the review next to the definition it covers: before `tasks`, after the key that precedes it.
     index = keys.index("tasks") - 1 if "tasks" in keys and keys.index("tasks") > 0 else len(keys) - 1
@@ -264,7 +358,7 @@ def _insert_review(text: str, parent: yaml.MappingNode, review: dict, nl: str) -
     prefix = "" if at == len(text) and text.endswith("\n") else (nl if line_end < 0 else "")
     indent = " " * key.start_mark.column
     lines = [indent + "review:"] + [indent + "  " + line for line in _block_lines(review, 0)]
-    return text[:at] + prefix + nl.join(lines) + nl + text[at:]
+    return at, at, prefix + nl.join(lines) + nl
 
 
 def _node_at(node: yaml.Node, path: tuple) -> yaml.Node:

@@ -388,3 +388,72 @@ def test_the_reported_line_is_the_items_line_in_the_written_file(care, item, nee
     lines = (care / CARE).read_text(encoding="utf-8").splitlines()
     expected = next(i for i, line in enumerate(lines, 1) if line.startswith(needle))
     assert f"{CARE}:{expected}: approved" in result.output, result.output
+
+
+# ------------------------------------------------------------------------- many decisions, one write per file
+
+ITEMS = [("answer_questions", "task"), ("rank_differentials", "task"), ("plan_treatment", "task"),
+         ("diagnosis", "subcategory"), ("treatment", "subcategory")]
+
+
+def _requests():
+    from clinreg.signoff import Request
+
+    out = [Request(item, "approved", "Jane Doe", kind=kind) for item, kind in ITEMS]
+    out.insert(2, Request("answer_questions", "changes_requested", "Ali Khan", note="Say which questions.", kind="task"))
+    return out
+
+
+def test_many_decisions_write_what_one_at_a_time_would(tmp_path):
+    """sign_off_many applies every decision on a file from one parse and writes once; the file and each
+    outcome (line, state, reviewers) must be what sign_off gives one decision after another. The fixture has
+    block and flow items, reviews to replace and reviews to insert, and two reviewers on one task."""
+    import datetime as dt
+
+    from clinreg.signoff import sign_off, sign_off_many
+
+    day = dt.date(2025, 6, 1)
+    one, many = write_tree(tmp_path / "one", {CARE: CATEGORY}), write_tree(tmp_path / "many", {CARE: CATEGORY})
+    singles = [sign_off(load_registry(one), r.item_id, r.decision, r.reviewer, note=r.note, kind=r.kind, today=day)
+               for r in _requests()]
+    batch = sign_off_many(load_registry(many), _requests(), today=day)
+    assert (many / CARE).read_bytes() == (one / CARE).read_bytes()
+    # The same outcomes, except that every line is a line of the file as finally written (one at a time, an
+    # item's line is reported before later decisions insert review blocks above it).
+    assert [{**b.to_dict(), "line": 0} for b in batch] == [{**s.to_dict(), "line": 0} for s in singles]
+    lines = (many / CARE).read_text(encoding="utf-8").splitlines()
+    for outcome in batch:
+        assert f"id: {outcome.id}" in lines[outcome.line - 1], (outcome.id, outcome.line)
+    assert batch[0].state == "approved" and batch[0].reviewers == 1 and batch[2].reviewers == 2
+
+
+def test_a_stale_decision_among_many_is_refused_and_the_others_written(care):
+    from clinreg.signoff import Request, StaleDecision, sign_off_many
+
+    requests = _requests()
+    requests[1] = Request("rank_differentials", "approved", "Jane Doe", kind="task", expected_hash="sha256:" + "0" * 64)
+    outcomes = sign_off_many(load_registry(care), requests)
+    assert isinstance(outcomes[1], StaleDecision) and "changed since the decision was made" in str(outcomes[1])
+    assert all(not isinstance(o, Exception) for i, o in enumerate(outcomes) if i != 1)
+    text = (care / CARE).read_text(encoding="utf-8")
+    assert text.count("name: Jane Doe") == len(ITEMS) - 1 and "name: Ali Khan" in text
+    assert [d for d in validate(care).diagnostics if d.severity == "error"] == []
+
+
+def test_a_file_the_joint_edit_cannot_verify_falls_back_to_one_decision_at_a_time(care, monkeypatch):
+    import clinreg.signoff as signoff
+
+    real = signoff._splice_many
+    calls = []
+
+    def flaky(text, reviews):
+        calls.append(len(reviews))
+        if len(reviews) > 1:
+            raise signoff.SignOffError("two review blocks overlap in the file")
+        return real(text, reviews)
+
+    monkeypatch.setattr(signoff, "_splice_many", flaky)
+    outcomes = signoff.sign_off_many(load_registry(care), _requests())
+    assert all(not isinstance(o, Exception) for o in outcomes), outcomes
+    assert calls[0] == len(ITEMS) and calls[1:] == [1] * len(_requests())
+    assert (care / CARE).read_text(encoding="utf-8").count("name: Jane Doe") == len(ITEMS)
