@@ -82,3 +82,72 @@ def test_any_template_text_fails_only_with_build_errors(source):
         InputTemplate(source, "t").render({"a": "x", "row": {"a": "x"}})
     except BuildError:
         pass
+
+
+# --------------------------------------------------------------------------- the plain-template fast path
+
+_PIECES = st.one_of(
+    st.sampled_from(["{{ a }}", "{{b}}", "{{- a }}", "{{ b -}}", "{{ a_1 }}", "\n", " ", "A. ", "{% raw %}{{ x }}{% endraw %}",
+                     "{# note #}", "}", "{", "%", "#", "\r\n", "é—", "\t"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="{}%#"), max_size=8),
+)
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20),
+                    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                    st.binary(max_size=5), st.dates())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12), st.fixed_dictionaries({"a": _VALUES, "b": _VALUES, "a_1": _VALUES}))
+def test_plain_templates_render_as_jinja_renders_them(pieces, values):
+    """A template of text and `{{ name }}` only is rendered without jinja's machinery; the text must be what
+    jinja gives, for any text around the names and any value a column can hold."""
+    source = "".join(pieces)
+    try:
+        template = InputTemplate(source, "rec: mapping 'm'")
+    except RecordProblem:
+        return
+    context = {**template.globals, **values}
+    fast = template.render_with_globals(context)
+    plain, template.plain = template.plain, None
+    try:
+        assert fast == template.render_with_globals(context)
+    finally:
+        template.plain = plain
+
+
+def test_the_fast_path_is_taken_only_for_text_and_names():
+    assert InputTemplate("Q: {{ question }}\nA. {{ opa }}\n", "w").plain is not None
+    for source in ["{{ a|upper }}", "{{ row['a'] }}", "{% if a %}x{% endif %}", "{{ a ~ b }}", "{{ 'x' }}", "{{ a.b }}"]:
+        assert InputTemplate(source, "w").plain is None, source
+
+
+def test_a_missing_name_or_an_overlong_result_still_fails_as_jinja_fails(monkeypatch):
+    import clinreg.loaders.templates as templates
+
+    template = InputTemplate("{{ a }} and {{ b }}", "w")
+    with pytest.raises(TemplateFailure, match="'b' is undefined"):
+        template.render_with_globals({**template.globals, "a": 1})
+    monkeypatch.setattr(templates, "MAX_OUTPUT_CHARS", 10)
+    with pytest.raises(TemplateFailure, match="longer than 10 characters"):
+        template.render_with_globals({**template.globals, "a": "x" * 8, "b": "y"})
+
+
+def test_a_build_with_the_column_fast_path_equals_one_rendered_row_by_row(tmp_path, monkeypatch):
+    """A plain template renders straight from the columns (render_columns); with it switched off, the same
+    record builds the same instances through jinja, row by row (values of several types, a null, a list)."""
+    rows = [{"question": "What is it?", "opa": "flu", "opb": "3", "opc": "c", "opd": "d", "cop": 1, "n": 3, "x": None, "l": [1, 2]},
+            {"question": "Und jetzt — é?", "opa": "x", "opb": "1.5", "opc": "", "opd": "e", "cop": 0, "n": 1.5, "x": True, "l": []}]
+    hub_folder(tmp_path, "owner/fixture", {"test": rows})
+    rec = record({"input_template": "Q: {{ question }} ({{ n }}, {{ x }}, {{ l }})\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\n",
+                  "choices": {"columns": ["opa", "opb", "opc", "opd"]},
+                  "label": {"encoding": "index", "column": "cop", "base": 0, "count": 4}})
+    fast, _ = build(rec, tmp_path)
+    calls = []
+    real = InputTemplate.render_columns
+    monkeypatch.setattr(InputTemplate, "render_columns", lambda self, *a: calls.append(1) or None)
+    monkeypatch.setattr(InputTemplate, "render_with_globals", lambda self, v, _real=InputTemplate.render_with_globals:
+                        (setattr(self, "plain", None), _real(self, v))[1])
+    slow, _ = build(rec, tmp_path)
+    assert calls and real is not None
+    assert [i.model_dump() for i in fast] == [i.model_dump() for i in slow]
+    assert fast[0].prompt.startswith("Q: What is it? (3.0, None, [1, 2])\nA. flu\nB. 3\nC. c\nD. d")

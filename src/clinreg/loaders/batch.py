@@ -233,8 +233,11 @@ class MappingBuild:
             labels, choices = self.labels(table, variant)
             if not (labels.status == OK).all():
                 raise RecordProblem(f"{self.where}: split {split!r}: rows changed status between passes")
-            contexts = self._contexts(table, columns, variant)
-            per_variant.append(self._variant_columns(table, split, indices, contexts, variant, labels, choices, metadata, references))
+            # A plain template without variants renders straight from the columns (no context per row).
+            inputs = self.template.render_columns(*columns, n) if variant is None and not self.fixed_templates else None
+            contexts = self._contexts(table, columns, variant) if inputs is None else []
+            per_variant.append(self._variant_columns(table, split, indices, contexts, variant, labels, choices, metadata,
+                                                     references, inputs))
         if len(per_variant) == 1:
             only = per_variant[0]
             out.variant = [only["variant"]] * n
@@ -249,10 +252,13 @@ class MappingBuild:
             setattr(out, name, [columns[name][i] for i in range(n) for columns in per_variant])
         return out
 
-    def _variant_columns(self, table, split, indices, contexts, variant, labels, choices, metadata, references) -> dict:
+    def _variant_columns(self, table, split, indices, contexts, variant, labels, choices, metadata, references,
+                         rendered=None) -> dict:
         n = table.num_rows
         inputs, fixed = [], []
-        if not self.fixed_templates:
+        if rendered is not None:
+            inputs = rendered
+        elif not self.fixed_templates:
             render = self.template.render_with_globals
             try:
                 inputs = [render(context) for context in contexts]  # the hot loop of every build

@@ -290,6 +290,7 @@ class InputTemplate:
         except TemplateError as err:
             raise RecordProblem(f"{where}: input_template does not compile: {_one_line(err)}") from None
         self.row_keys = _row_keys(tree)
+        self.plain = _plain_parts(tree)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
         self.pull = 256 if len(source) <= 4096 else 1
@@ -308,12 +309,52 @@ class InputTemplate:
                 context[ROW_VARIABLE] = row
             yield i, context
 
+    def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
+        """Every row's text of a plain template (text and `{{ name }}` only), straight from the columns without
+        a context per row; None when that does not apply (another template, a name that is not a column, a
+        value str() refuses, an over-long text), and the caller renders row by row as usual."""
+        if self.plain is None:
+            return None
+        parts, slots = self.plain
+        where = {name: i for i, name in enumerate(names)}
+        if any(name not in where for _, name in slots):
+            return None
+        columns = [(at, values[where[name]]) for at, name in slots]
+        out = []
+        try:
+            for i in range(n):
+                row = list(parts)
+                for at, column in columns:
+                    row[at] = str(column[i])
+                text = "".join(row)
+                if len(text) > MAX_OUTPUT_CHARS:
+                    return None
+                out.append(text)
+        except Exception:
+            return None
+        return out
+
     def render(self, variables: dict[str, Any]) -> str:
         """Render on one row's variables; raise TemplateFailure on any error or cap."""
         return self.render_with_globals({**self.globals, **variables})
 
     def render_with_globals(self, variables: dict[str, Any]) -> str:
         """`render`, for callers that already merged `self.globals` into the variables (one dict per row, not two)."""
+        if self.plain is not None:
+            # Only text and `{{ name }}`: jinja would write str(value) for each name; so does this, without the
+            # render machinery. Anything unusual (a missing name, an over-long result) goes the jinja way below,
+            # which raises exactly as it always did.
+            parts, slots = self.plain
+            out = list(parts)
+            try:
+                for at, name in slots:
+                    out[at] = str(variables[name])
+            except Exception:
+                pass
+            else:
+                text = "".join(out)
+                if len(text) <= MAX_OUTPUT_CHARS:
+                    return text
         env = self.environment
         env.start()
         # The context is built by hand: jinja's own path copies its globals ChainMap for every row.
@@ -340,6 +381,25 @@ class InputTemplate:
         finally:
             env.stop()
         return "".join(parts)
+
+
+def _plain_parts(tree: nodes.Template) -> tuple[list[str], list[tuple[int, str]]] | None:
+    """For a template of literal text and `{{ name }}` outputs only: its parts (text, with a slot for each
+    name) and the slots as (position, name). None for any other template."""
+    parts: list[str] = []
+    slots: list[tuple[int, str]] = []
+    for node in tree.body:
+        if not isinstance(node, nodes.Output):
+            return None
+        for child in node.nodes:
+            if type(child) is nodes.TemplateData:
+                parts.append(child.data)
+            elif type(child) is nodes.Name and child.ctx == "load":
+                slots.append((len(parts), child.name))
+                parts.append("")
+            else:
+                return None
+    return parts, slots
 
 
 def _guard_loops(tree: nodes.Template) -> nodes.Template:
