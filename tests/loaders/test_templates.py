@@ -151,3 +151,13 @@ def test_a_build_with_the_column_fast_path_equals_one_rendered_row_by_row(tmp_pa
     assert calls and real is not None
     assert [i.model_dump() for i in fast] == [i.model_dump() for i in slow]
     assert fast[0].prompt.startswith("Q: What is it? (3.0, None, [1, 2])\nA. flu\nB. 3\nC. c\nD. d")
+
+
+def test_a_column_named_row_does_not_take_the_column_fast_path(tmp_path):
+    """In a template context `row` is the whole row, even when a column is called `row`: the column path
+    must not print that column instead."""
+    hub_folder(tmp_path, "owner/fixture", {"test": [{"question": "q", "row": "a column"}]})
+    rec = record({"input_template": "{{ question }}|{{ row }}", "label": {"encoding": "free_text", "column": "question"},
+                  "metric": {"name": "exact_match"}})
+    (instance,), _ = build(rec, tmp_path)
+    assert instance.prompt == "q|" + str({"question": "q", "row": "a column"})

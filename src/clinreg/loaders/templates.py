@@ -317,8 +317,8 @@ class InputTemplate:
             return None
         parts, slots = self.plain
         where = {name: i for i, name in enumerate(names)}
-        if any(name not in where for _, name in slots):
-            return None
+        if any(name not in where or name == ROW_VARIABLE for _, name in slots):
+            return None  # `row` is the whole row in a context, even when a column has that name
         columns = [(at, values[where[name]]) for at, name in slots]
         out = []
         try:
