@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 try:  # Python 3.11+
+    from re import _compiler as _sre_compile
     from re import _constants as _c
     from re import _parser as _sre_parse
 except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _sre_compile  # type: ignore[no-redef]
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
@@ -30,43 +33,100 @@ _ATOMIC = getattr(_c, "ATOMIC_GROUP", None)
 
 
 def nested_repetition(pattern: str) -> str | None:
-    """The first repetition nested inside another in `pattern` (as text to show), or None.
+    r"""The first repetition nested inside another in `pattern` (as text to show), or None.
 
-    A pattern that does not compile gives None: the caller reports the compile error itself.
+    An outer repetition whose body has a delimiter is exempt: a character the body must match once per
+    round (outside any repetition or alternative) that none of the body's variable parts can match, as the
+    `,` of `(?:,\s*\w+)*` or the `\s` of `(?:\w+\s)*`. Each round then ends where its delimiter is, so the
+    text splits into rounds one way only. A pattern that does not compile gives None: the caller reports the
+    compile error itself.
     """
     try:
         tree = _sre_parse.parse(pattern)
     except Exception:  # re.error, or RecursionError on absurd nesting
         return None
     try:
-        return _walk(list(tree), False)
+        return _walk(list(tree), False, tree.state)
     except RecursionError:
         return "nesting too deep to check"
 
 
-def _walk(items: list, inside: bool) -> str | None:
+def _walk(items: list, inside: bool, state: Any) -> str | None:
     for op, av in items:
         found = None
         if op in _VARIABLE_REPEATS:
             low, high, sub = av
             if low != high and inside:  # a variable repetition inside one that repeats
                 return _shown(low, high)
-            found = _walk(list(sub), inside or (low != high and (high == _c.MAXREPEAT or high > 1)))
+            repeats = low != high and (high == _c.MAXREPEAT or high > 1)
+            found = _walk(list(sub), inside or (repeats and not _delimited(list(sub), state)), state)
         elif op in _SAFE_REPEATS or (_ATOMIC is not None and op == _ATOMIC):
             body = av[2] if op in _SAFE_REPEATS else av
-            found = _walk(list(body), False)  # nothing inside can be retried once it has matched
+            found = _walk(list(body), False, state)  # nothing inside can be retried once it has matched
         elif op == _c.SUBPATTERN:
-            found = _walk(list(av[-1]), inside)
+            found = _walk(list(av[-1]), inside, state)
         elif op == _c.BRANCH:
             for branch in av[1]:
-                found = found or _walk(list(branch), inside)
+                found = found or _walk(list(branch), inside, state)
         elif op in (_c.ASSERT, _c.ASSERT_NOT):
-            found = _walk(list(av[1]), inside)
+            found = _walk(list(av[1]), inside, state)
         elif op == _c.GROUPREF_EXISTS:
-            found = _walk(list(av[1]), inside) or (_walk(list(av[2]), inside) if av[2] is not None else None)
+            found = _walk(list(av[1]), inside, state) or (_walk(list(av[2]), inside, state) if av[2] is not None else None)
         if found:
             return found
     return None
+
+
+_CHAR_NODES = (_c.LITERAL, _c.NOT_LITERAL, _c.IN, _c.ANY, _c.CATEGORY)
+# The characters a delimiter is tested on: every code point below U+0400 and a few from further on.
+_ALPHABET = [chr(i) for i in range(0x400)] + list("\u2013\u2014\u2028\u3000\u4e2d\uff0c\U0001F600")
+
+
+def _delimited(body: list, state: Any) -> bool:
+    """Whether `body` has a mandatory one-character part that no variable part of it can match."""
+    mandatory, variable = [], []
+    if not _split_parts(body, mandatory, variable):
+        return False
+    if not variable:
+        return True
+    compiled_variable = [_one_char(node, state) for node in variable]
+    for node in mandatory:
+        delimiter = _one_char(node, state)
+        chars = [ch for ch in _ALPHABET if delimiter.fullmatch(ch)]
+        if chars and not any(v.fullmatch(ch) for v in compiled_variable for ch in chars):
+            return True
+    return False
+
+
+def _split_parts(items: list, mandatory: list, variable: list, optional: bool = False) -> bool:
+    """Sort the one-character parts of `items` into those matched once per round and those that may match
+    any number of times; False when the body holds something this cannot follow (a back-reference, ...)."""
+    for op, av in items:
+        if op in _CHAR_NODES:
+            (variable if optional else mandatory).append((op, av))
+        elif op == _c.SUBPATTERN:
+            if not _split_parts(list(av[-1]), mandatory, variable, optional):
+                return False
+        elif op in _VARIABLE_REPEATS or op in _SAFE_REPEATS:
+            low, high, sub = av
+            if not _split_parts(list(sub), mandatory if (low == high and not optional) else [], variable,
+                                optional or low != high):
+                return False
+            if low == high and not optional:  # a fixed count: its parts are as mandatory as the rest
+                continue
+        elif op == _c.BRANCH:
+            for branch in av[1]:
+                if not _split_parts(list(branch), [], variable, True):
+                    return False
+        elif op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue  # match no character
+        else:
+            return False
+    return True
+
+
+def _one_char(node: tuple, state: Any) -> Any:
+    return _sre_compile.compile(_sre_parse.SubPattern(state, [node]), 0)
 
 
 def _shown(low: int, high: Any) -> str:
@@ -85,24 +145,39 @@ def deadline(seconds: float) -> Iterator[Callable[[], None]]:
 
     `re` checks for signals while it backtracks, so a SIGALRM interval timer stops it. That needs the main
     thread of a POSIX process; elsewhere `arm` does nothing (the static check still applies). The handler is
-    installed once for the block; a timer and handler already set are put back afterwards.
+    installed once for the block; a handler and timer already set are put back afterwards, the timer less the
+    time the block took (an alarm that fell due meanwhile fires at once).
     """
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield lambda: None
         return
+    active = [False]
 
     def expired(signum, frame):
-        raise PatternTimeout
+        if active[0]:  # an alarm that lands while the block is ending is moot
+            raise PatternTimeout
 
     def arm() -> None:
+        active[0] = True
         signal.setitimer(signal.ITIMER_REAL, seconds)
 
     previous = signal.signal(signal.SIGALRM, expired)
     old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, 0)
+    started = time.monotonic()
     try:
         yield arm
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if old_delay:
-            signal.setitimer(signal.ITIMER_REAL, old_delay, old_interval)
+        while True:
+            try:
+                active[0] = False
+                break
+            except PatternTimeout:  # raised between the block's end and the line above: the match had finished
+                continue
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            # None: a handler set outside Python, which cannot be put back from here; the default stands in.
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+            if old_delay:
+                left = old_delay - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), old_interval)

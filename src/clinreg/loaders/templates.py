@@ -394,7 +394,7 @@ def _plain_parts(tree: nodes.Template) -> tuple[list[str], list[tuple[int, str]]
         for child in node.nodes:
             if type(child) is nodes.TemplateData:
                 parts.append(child.data)
-            elif type(child) is nodes.Name and child.ctx == "load":
+            elif type(child) is nodes.Name and child.ctx == "load" and child.name != "self":  # jinja binds `self` itself
                 slots.append((len(parts), child.name))
                 parts.append("")
             else:

@@ -108,8 +108,9 @@ def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
     """
     Python's regular expressions backtrack: a repetition inside a repetition, such as `(\\w+\\s*)+`, can take
     exponential time on a text that almost matches, and would stall `clinreg build`. Write the pattern
-    without the nesting, or make the inner part possessive (`\\w++`) or atomic (`(?>...)`). The builder also
-    stops any match that runs past a time limit.
+    without the nesting, give each round a delimiter its variable parts cannot match (`(?:,\\s*\\w+)*` passes),
+    or, on Python 3.11 and later, make the inner part possessive (`\\w++`) or atomic (`(?>...)`). The builder
+    also stops any match that runs past a time limit.
 
     Bad:
         extract: {column: note, patterns: ['(?P<plan>(\\w+\\s*)+)PLAN']}
@@ -135,5 +136,6 @@ def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
                             yield ctx.at("CLR714", sf, ("source", "read", kind, name, "steps", k, "extract", "patterns", j),
                                          f"extract pattern {pattern!r} repeats `{inner}` inside another repetition; "
                                          "matching can take exponential time",
-                                         "write it without the nesting, or make the inner part possessive (`++`, `*+`) "
-                                         "or atomic (`(?>...)`)")
+                                         "write it without the nesting, give each round a delimiter its variable parts "
+                                         "cannot match (`(?:,\\s*\\w+)*`), or make the inner part possessive (`++`) or "
+                                         "atomic (`(?>...)`, Python 3.11+)")
