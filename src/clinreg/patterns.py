@@ -4,7 +4,8 @@ grow exponentially, and a time limit for matching them.
 Python's `re` backtracks. A quantifier inside a quantifier, such as `(\\w+\\s*)+`, can try exponentially many
 ways to split a text that almost matches, and a pull request could add one to a record. The static check
 refuses a variable repetition nested inside another one (star height 2) unless the inner one cannot backtrack
-(possessive `*+` or an atomic group `(?>...)`). It does not catch every slow pattern (alternatives that
+(possessive `*+` or an atomic group `(?>...)`) or each round of the outer one has a delimiter (see
+nested_repetition). It does not catch every slow pattern (alternatives that
 overlap inside a repetition, or several unbounded repetitions in a row, can still be slow), so matching also
 runs under a time limit (`deadline`) where the platform allows it. Standard library only: the validate rules
 use the check too.
