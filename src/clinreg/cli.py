@@ -60,6 +60,25 @@ def _freeze() -> None:
         click.get_current_context().call_on_close(gc.unfreeze)
 
 
+def refuse_packaged(reg) -> None:
+    """Stop (exit 2) before a command writes into the registry shipped inside an installed wheel."""
+    if reg.root.resolve() == (Path(__file__).resolve().parent / "_registry").resolve():
+        raise fail("the registry shipped inside the installed package is read-only; run this in a checkout of a "
+                   "registry tree, or pass --root DIR")
+
+
+def parse_date(value: str | None):
+    """A `--date` option as a date (None when not given), or a usage error (exit 2)."""
+    if value is None:
+        return None
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+
+
 def refuse_load_errors(reg, what: str) -> None:
     """Stop (exit 1) with the located errors when files failed to load: a partial report would mislead."""
     errors = [d for d in reg.diagnostics if d.severity == "error"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli import emit, fail, load, refuse_load_errors, root_option
+from clinreg.cli import emit, fail, load, parse_date, refuse_load_errors, refuse_packaged, root_option
 
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Write to FILE instead of stdout.")
@@ -145,20 +145,12 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     no longer matches its task (the wording changed since it was read) is refused and named, nothing is
     written for that task, the other decisions are applied, and the exit code is 1.
     """
-    import datetime as dt
-
     from clinreg.reviewio import ReviewFileError, apply_decisions, read_decisions
 
-    today = None
-    if on_date is not None:
-        try:
-            today = dt.date.fromisoformat(on_date)
-        except ValueError:
-            raise fail(f"--date {on_date!r} is not a date such as 2025-06-01")
+    today = parse_date(on_date)
     reg = load(root)
     refuse_load_errors(reg, "an import of review decisions")
-    if reg.root.resolve() == (Path(__file__).resolve().parent / "_registry").resolve():
-        raise fail("the registry shipped inside the installed package is read-only; pass --root DIR")
+    refuse_packaged(reg)
     try:
         decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
     except ReviewFileError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import sys
 from pathlib import Path
@@ -38,9 +37,10 @@ def _load(root: Path | None, *, for_writing: bool = False):
         reg = load_registry(root)
     except (RootError, ValueError) as exc:
         raise fail(str(exc))
-    if for_writing and reg.root.resolve() == (Path(__file__).resolve().parent / "_registry").resolve():
-        raise fail("the registry shipped inside the installed package is read-only; run this in a checkout of a "
-                   "registry tree, or pass --root DIR")
+    if for_writing:
+        from clinreg.cli import refuse_packaged  # at call time: cli.py imports this module while loading
+
+        refuse_packaged(reg)
     return reg
 
 
@@ -252,12 +252,9 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
     def command(item, reviewer, orcid, note, on_date, kind, root, fmt):
         from clinreg.signoff import SignOffError, sign_off
 
-        today = None
-        if on_date is not None:
-            try:
-                today = dt.date.fromisoformat(on_date)
-            except ValueError:
-                raise fail(f"--date {on_date!r} is not a date such as 2025-06-01")
+        from clinreg.cli import parse_date
+
+        today = parse_date(on_date)
         reg = _load(root, for_writing=True)
         try:
             result = sign_off(reg, item, decision, reviewer, orcid=orcid, note=note, today=today, kind=kind)

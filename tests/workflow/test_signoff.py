@@ -457,3 +457,47 @@ def test_a_file_the_joint_edit_cannot_verify_falls_back_to_one_decision_at_a_tim
     assert all(not isinstance(o, Exception) for o in outcomes), outcomes
     assert calls[0] == len(ITEMS) and calls[1:] == [1] * len(_requests())
     assert (care / CARE).read_text(encoding="utf-8").count("name: Jane Doe") == len(ITEMS)
+
+
+def _packaged_tree(tmp_path, monkeypatch):
+    """A tree where an installed wheel keeps its registry (<package>/_registry), with clinreg.cli pointing there."""
+    import clinreg.cli
+
+    package = tmp_path / "site" / "clinreg"
+    root = write_tree(package / "_registry", {CARE: CATEGORY})
+    monkeypatch.setattr(clinreg.cli, "__file__", str(package / "cli.py"))
+    return root
+
+
+@pytest.mark.parametrize("command", ["approve", "import"])
+def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, monkeypatch, command):
+    from click.testing import CliRunner
+
+    from clinreg.cli import main
+
+    root = _packaged_tree(tmp_path, monkeypatch)
+    before = (root / CARE).read_bytes()
+    if command == "approve":
+        args = ["review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", str(root)]
+    else:
+        decisions = tmp_path / "decisions.csv"
+        decisions.write_text("id,decision,reviewer\nanswer_questions,approved,Jane Doe\n", encoding="utf-8")
+        args = ["review", "import", str(decisions), "--root", str(root)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        "clinreg: error: the registry shipped inside the installed package is read-only; run this in a checkout "
+        "of a registry tree, or pass --root DIR"]
+    assert (root / CARE).read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["approve", "import"])
+def test_a_bad_date_is_a_one_line_usage_error(care, tmp_path, command):
+    from click.testing import CliRunner
+
+    from clinreg.cli import main
+
+    target = ["approve", "answer_questions", "--reviewer", "Jane Doe"] if command == "approve" else ["import", str(tmp_path / "x.csv")]
+    result = CliRunner().invoke(main, ["review", *target, "--date", "2025-13-01", "--root", str(care)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == ["clinreg: error: --date '2025-13-01' is not a date such as 2025-06-01"]
