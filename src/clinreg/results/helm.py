@@ -179,6 +179,16 @@ def run_folders(path: Path) -> list[Path]:
     return found
 
 
+def _read_json(reading: Reading, path: Path) -> tuple[str, Any] | None:
+    """(text, value) of a JSON file of a run folder, or None after reporting why it cannot be read (CLR961)."""
+    try:
+        text = read_text(path)
+        return text, parse_json(text)
+    except Unreadable as exc:
+        reading.error("CLR961", str(path), exc.line, exc.column, str(exc))
+        return None
+
+
 def read_helm_runs(reading: Reading, path: Path) -> None:
     """benchmark_output/runs/<suite>/*/ run folders: run_spec.json names model and run groups, stats.json the scores.
 
@@ -192,12 +202,10 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
     merged: dict[tuple[str, str], dict[str, Any]] = {}
     for folder in folders:
         spec_file, stats_file = folder / "run_spec.json", folder / "stats.json"
-        try:
-            spec_text = read_text(spec_file)
-            spec = parse_json(spec_text)
-        except Unreadable as exc:
-            reading.error("CLR961", str(spec_file), exc.line, exc.column, str(exc))
+        read = _read_json(reading, spec_file)
+        if read is None:
             continue
+        spec_text, spec = read
         adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
         model = adapter.get("model") if isinstance(adapter, dict) else None
         groups = spec.get("groups", []) if isinstance(spec, dict) else None
@@ -211,12 +219,10 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         b = _one_benchmark(reading, names, str(spec_file), spec_text)
         if b is None:
             continue
-        try:
-            stats_text = read_text(stats_file)
-            stats = parse_json(stats_text)
-        except Unreadable as exc:
-            reading.error("CLR961", str(stats_file), exc.line, exc.column, str(exc))
+        read = _read_json(reading, stats_file)
+        if read is None:
             continue
+        stats_text, stats = read
         picked = _main_stats(reading, b, stats, str(stats_file), stats_text)
         if picked is None:
             continue
