@@ -38,3 +38,14 @@ def pytest_sessionfinish(session, exitstatus):
 def tree(tmp_path) -> Path:
     """A small valid registry tree in tmp_path."""
     return write_tree(tmp_path / "reg")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The headless Chromium the browser tests drive (skips them when there is none)."""
+    from reports.helpers import find_chromium
+
+    found = find_chromium()
+    if found is None:
+        pytest.skip("headless Chromium not found (chromium on PATH or /usr/bin/chromium)")
+    return found

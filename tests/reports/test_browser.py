@@ -9,7 +9,6 @@ import pytest
 from reports.helpers import (
     console_problems,
     data_attributes,
-    find_chromium,
     invoke,
     richer_tree,
     run_chromium,
@@ -22,13 +21,6 @@ pytestmark = pytest.mark.browser
 ATTACK = "<script>document.documentElement.setAttribute('data-pwned','yes')</script>"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    found = find_chromium()
-    if found is None:
-        pytest.skip("headless Chromium not found (chromium on PATH or /usr/bin/chromium)")
-    return found
-
 
 def write(tmp_path, name, *args):
     page = tmp_path / name
@@ -38,21 +30,21 @@ def write(tmp_path, name, *args):
 
 
 @pytest.mark.parametrize("command", [("coverage", "--format", "html"), ("review",)])
-def test_page_runs_cleanly_and_is_drawn(browser, tmp_path, command):
+def test_page_runs_cleanly_and_is_drawn(chromium, tmp_path, command):
     root = richer_tree(tmp_path / "reg")
     page = write(tmp_path, "page.html", *command, "--root", root)
     shot = tmp_path / "page.png"
-    _, err = run_chromium(browser, page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,2000")
+    _, err = run_chromium(chromium, page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,2000")
     assert console_problems(err) == []
     assert shot.exists(), err[-2000:]
     assert grey_variance(shot) > 200, "the screenshot looks blank"
 
 
-def test_coverage_dom_numbers_equal_json_and_script_ran(browser, tmp_path):
+def test_coverage_dom_numbers_equal_json_and_script_ran(chromium, tmp_path):
     root = richer_tree(tmp_path / "reg")
     data = json.loads(invoke("coverage", "--root", root, "--format", "json").output)["data"]
     page = write(tmp_path, "coverage.html", "coverage", "--format", "html", "--root", root)
-    dom, err = run_chromium(browser, page, tmp_path / "profile", "--dump-dom")
+    dom, err = run_chromium(chromium, page, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     assert 'data-filter-ready="yes"' in dom, "the inline filter script did not finish"
     rows = data_attributes(dom, "data-subcategory")
@@ -60,31 +52,31 @@ def test_coverage_dom_numbers_equal_json_and_script_ran(browser, tmp_path):
         {s["id"]: (s["tasks"], s["tasks_covered"], len(s["datasets"]), s["instances"]) for s in data["subcategories"]}
 
 
-def test_review_dom_lists_every_task(browser, tmp_path):
+def test_review_dom_lists_every_task(chromium, tmp_path):
     root = richer_tree(tmp_path / "reg")
     doc = json.loads(invoke("review", "--root", root, "--format", "json").output)["data"]
     page = write(tmp_path, "review.html", "review", "--root", root)
-    dom, err = run_chromium(browser, page, tmp_path / "profile", "--dump-dom")
+    dom, err = run_chromium(chromium, page, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     assert set(data_attributes(dom, "data-task")) == {t["id"] for c in doc["categories"] for s in c["subcategories"]
                                                       for t in s["tasks"]}
 
 
 @pytest.mark.parametrize("command", [("coverage", "--format", "html"), ("review",)])
-def test_script_in_a_task_name_renders_as_text(browser, tmp_path, command):
+def test_script_in_a_task_name_renders_as_text(chromium, tmp_path, command):
     root = tree_with_task_name(tmp_path / "reg", ATTACK)
     page = write(tmp_path, "page.html", *command, "--root", root)
-    dom, err = run_chromium(browser, page, tmp_path / "profile", "--dump-dom")
+    dom, err = run_chromium(chromium, page, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     assert "data-pwned" not in dom.split("<body")[0], "the injected script ran"
     assert "&lt;script&gt;document.documentElement" in dom
     assert dom.count("<script") == (1 if command[0] == "coverage" else 2)  # the review form: its data and its script
 
 
-def test_filter_from_the_link_hides_other_rows(browser, tmp_path):
+def test_filter_from_the_link_hides_other_rows(chromium, tmp_path):
     root = richer_tree(tmp_path / "reg")
     page = write(tmp_path, "coverage.html", "coverage", "--format", "html", "--root", root)
-    dom, err = run_chromium(browser, page, tmp_path / "profile", "--dump-dom", fragment="#filter=rosters")
+    dom, err = run_chromium(chromium, page, tmp_path / "profile", "--dump-dom", fragment="#filter=rosters")
     assert console_problems(err) == []
     tasks = data_attributes(dom, "data-task")
     shown = {k for k, a in tasks.items() if ":hidden" not in a}

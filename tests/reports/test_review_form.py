@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from clinreg.cli import main
 from clinreg.store import load_registry
 from reports.cdp import Browser
-from reports.helpers import find_chromium, richer_tree
+from reports.helpers import richer_tree
 from workflow.helpers import only_review_lines_changed
 
 pytestmark = pytest.mark.browser
@@ -23,14 +23,6 @@ pytestmark = pytest.mark.browser
 MIN_FONT_PX = 12
 # Print tests use the real registry: 5 categories and 121 tasks are enough to force page breaks.
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    found = find_chromium()
-    if found is None:
-        pytest.skip("headless Chromium not found (chromium on PATH or /usr/bin/chromium)")
-    return found
 
 
 def cli(*args):

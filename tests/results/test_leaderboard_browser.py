@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from reports.helpers import console_problems, data_attributes, find_chromium, run_chromium
+from reports.helpers import console_problems, data_attributes, run_chromium
 from reports.png import grey_variance
 from results.helpers import BOARD, ROOT, invoke, write
 
@@ -14,13 +14,6 @@ pytestmark = pytest.mark.browser
 
 ATTACK = "<script>document.documentElement.setAttribute('data-pwned','yes')</script>"
 
-
-@pytest.fixture(scope="module")
-def browser():
-    found = find_chromium()
-    if found is None:
-        pytest.skip("headless Chromium not found (chromium on PATH or /usr/bin/chromium)")
-    return found
 
 
 def page(tmp_path, board_text=BOARD):
@@ -31,18 +24,18 @@ def page(tmp_path, board_text=BOARD):
     return board, out
 
 
-def test_page_is_drawn_without_console_errors(browser, tmp_path):
+def test_page_is_drawn_without_console_errors(chromium, tmp_path):
     _, html = page(tmp_path)
     shot = tmp_path / "shot.png"
-    _, err = run_chromium(browser, html, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,1600")
+    _, err = run_chromium(chromium, html, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,1600")
     assert console_problems(err) == []
     assert grey_variance(shot) > 200, "the screenshot looks blank"
 
 
-def test_dom_numbers_equal_the_json(browser, tmp_path):
+def test_dom_numbers_equal_the_json(chromium, tmp_path):
     board, html = page(tmp_path)
     data = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json", "--by", "subcategory").stdout)["data"]
-    dom, err = run_chromium(browser, html, tmp_path / "profile", "--dump-dom")
+    dom, err = run_chromium(chromium, html, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     overall = data_attributes(dom, "data-overall")
     assert {m: float(a["mwr"]) for m, a in overall.items()} == pytest.approx({"A": 7 / 9, "B": 4 / 9, "C": 5 / 12,
@@ -53,15 +46,15 @@ def test_dom_numbers_equal_the_json(browser, tmp_path):
     assert thin_cells == sum(1 for r in data["rows"] if r["thin"]) + sum(1 for m in overall if overall[m]["thin"] == "yes")
 
 
-def test_model_names_are_escaped(browser, tmp_path):
+def test_model_names_are_escaped(chromium, tmp_path):
     _, html = page(tmp_path, f"Model,MedQA - EM\n\"{ATTACK}\",0.5\nB,0.4\n")
-    dom, err = run_chromium(browser, html, tmp_path / "profile", "--dump-dom")
+    dom, err = run_chromium(chromium, html, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     assert "data-pwned" not in dom.split("<body")[0]
     assert "<script" not in dom
 
 
-def test_no_horizontal_overflow_on_a_phone(browser, tmp_path):
+def test_no_horizontal_overflow_on_a_phone(chromium, tmp_path):
     """On a phone-sized window the wide tables scroll inside their cards; the page itself does not scroll sideways.
 
     Chromium asks for 390 px, but headless Chromium does not make a window narrower than 500 px, so the check
@@ -72,7 +65,7 @@ def test_no_horizontal_overflow_on_a_phone(browser, tmp_path):
     probe.write_text(html.read_text(encoding="utf-8").replace(
         "</body>", "<script>document.title = 'W' + document.documentElement.scrollWidth + '/' + "
                    "document.documentElement.clientWidth;</script></body>"), encoding="utf-8")
-    dom, err = run_chromium(browser, probe, tmp_path / "profile", "--dump-dom", "--window-size=390,844")
+    dom, err = run_chromium(chromium, probe, tmp_path / "profile", "--dump-dom", "--window-size=390,844")
     assert console_problems(err) == []
     title = dom.split("<title>")[1].split("</title>")[0]
     scroll, client = (int(x) for x in title[1:].split("/"))
