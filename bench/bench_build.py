@@ -74,7 +74,7 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
 def clinreg_build(data_dir: Path, out: Path, streaming: bool = False, read: bool = False) -> int:
     from clinreg.loaders.export import write_instances
     from clinreg.loaders.instances import instance_batches
-    from clinreg.model import Dataset
+    from clinreg.core.model import Dataset
 
     record = Dataset.model_validate(RECORD_READ if read else RECORD)
     return write_instances(instance_batches(record, data_dir=data_dir, streaming=streaming), "jsonl", out)
@@ -150,7 +150,7 @@ def measure_in_child(data_dir: Path, out: Path, streaming: bool, read: bool = Fa
 
 def write_section(text: str) -> None:
     sys.path.insert(0, str(HERE.parent / "src"))
-    from clinreg.safeio import atomic_write_text
+    from clinreg.text.safeio import atomic_write_text
 
     readme = HERE / "README.md"
     current = readme.read_text(encoding="utf-8") if readme.exists() else "# Benchmarks\n"

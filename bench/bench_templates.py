@@ -77,7 +77,7 @@ def main() -> None:
         lines.append(f"| {name} | {plain:.1f} µs | {guard:.1f} µs | {guard / plain:.2f} |")
     if args.no_write:
         return
-    from clinreg.safeio import atomic_write_text
+    from clinreg.text.safeio import atomic_write_text
 
     text = f"""## templates
 

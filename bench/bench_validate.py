@@ -38,7 +38,7 @@ BARE = (
     "    with open(p, 'rb') as f:\n"
     "        yaml.load(f, Loader=yaml.CSafeLoader)\n"
 )
-CLINREG = "import sys\nfrom clinreg.cli import main\nsys.argv = ['clinreg'] + sys.argv[1:]\nmain()\n"
+CLINREG = "import sys\nfrom clinreg.cli.main import main\nsys.argv = ['clinreg'] + sys.argv[1:]\nmain()\n"
 
 # A tiny launcher between the benchmark and each measured process: it times the child alone and reports its
 # peak RSS. Linux carries a parent's high-water RSS into the ru_maxrss of a child it forks, so the child is
@@ -136,9 +136,9 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=10_000, help="records for the large run (0 to skip)")
     parser.add_argument("--coverage", default="10,100,300", help="scales for the coverage step ('' to skip)")
     args = parser.parse_args()
-    from clinreg.coverage import coverage_data
+    from clinreg.reports.coverage import coverage_data
     from clinreg.rules.engine import validate
-    from clinreg.store import load_registry
+    from clinreg.core.store import load_registry
 
     print(f"start: {load_text()}", flush=True)
     rows = []

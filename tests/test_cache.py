@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from clinreg import cache
-from clinreg.cli import main
+from clinreg.rules import cache
+from clinreg.cli.main import main
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, replace_in, write_tree
 
@@ -149,7 +149,7 @@ def test_changed_rules_source_is_not_trusted(warned, cache_home, monkeypatch):
 
 
 def test_source_hash_covers_the_rules():
-    rules = Path(cache.__file__).parent / "rules"
+    rules = cache._PACKAGE / "rules"
     assert any(p.name == "sources.py" for p in rules.iterdir())
     assert len(cache.source_hash()) == 64
 
@@ -205,7 +205,7 @@ def test_a_diagnostic_round_trips_through_its_dict_with_every_field():
     (the cache stores these dicts and rebuilds diagnostics with Diagnostic(**d))."""
     import dataclasses
 
-    from clinreg.diagnostics import Diagnostic
+    from clinreg.core.diagnostics import Diagnostic
 
     d = Diagnostic("CLR705", "warning", "registry/datasets/x.yaml", 18, 9, "a message", "a hint")
     assert d.to_dict() == dataclasses.asdict(d)

@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from clinreg.cli import main
+from clinreg.cli.main import main
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
 DS = "registry/datasets/qa_set.yaml"
@@ -88,9 +88,9 @@ def test_coverage_release_filters_records(tree):
 
 
 def test_coverage_table_fits_the_width_it_is_given(tree):
-    from clinreg.coverage import coverage_data
+    from clinreg.reports.coverage import coverage_data
     from clinreg.reports.table import render_table
-    from clinreg.store import load_registry
+    from clinreg.core.store import load_registry
 
     data = coverage_data(load_registry(tree))
     data["subcategories"][0]["name"] = "A subcategory name long enough to need wrapping on a narrow terminal screen"
@@ -165,7 +165,7 @@ def test_validate_and_coverage_do_not_import_heavy_libraries(tmp_path):
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from clinreg.cli import main\n"
+        "from clinreg.cli.main import main\n"
         "for args in (['validate'], ['coverage'], ['coverage', '--format', 'json'], ['rules']):\n"
         "    CliRunner().invoke(main, args)\n"
         "heavy = sorted(m for m in ('datasets', 'pandas', 'pyarrow') if m in sys.modules)\n"

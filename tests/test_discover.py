@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.store import discover
+from clinreg.core.store import discover
 from trees import write_tree
 
 
@@ -92,7 +92,7 @@ def test_a_linked_top_folder_is_checked_file_by_file(tmp_path):
 def test_read_limited_reads_whole_files_and_refuses_larger_ones(tmp_path, size, limit):
     """read_limited reads with os.read in chunks sized from stat; every size around the chunk and the limit
     gives the whole file or a refusal, never a truncated file."""
-    from clinreg.treewalk import read_limited
+    from clinreg.core.treewalk import read_limited
 
     path = tmp_path / "f.yaml"
     data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))

@@ -1,4 +1,4 @@
-"""clinreg.patterns: the nested-repetition check and the match time limit (stdlib only, used by rules and build)."""
+"""clinreg.text.patterns: the nested-repetition check and the match time limit (stdlib only, used by rules and build)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from clinreg.patterns import PatternTimeout, deadline, nested_repetition
+from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 
 @pytest.mark.parametrize("pattern, inner", [
@@ -33,7 +33,7 @@ def test_patterns_without_nested_repetition_pass(pattern):
 
 
 def test_the_registry_extract_patterns_pass():
-    from clinreg.store import load_registry
+    from clinreg.core.store import load_registry
 
     patterns = [p for ds in load_registry().datasets.values() if ds.source.read
                 for specs in (ds.source.read.splits, ds.source.read.tables) for spec in specs.values()

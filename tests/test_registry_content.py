@@ -9,10 +9,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from clinreg.cli import main
-from clinreg.paths import embedded_root
+from clinreg.cli.main import main
+from clinreg.core.paths import embedded_root
 from clinreg.rules.engine import validate
-from clinreg.store import load_registry
+from clinreg.core.store import load_registry
 
 FACTS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "medhelm_facts.yaml"
 ROOT = embedded_root()

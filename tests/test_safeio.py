@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from clinreg.safeio import RefusedOverwrite, atomic_write_text
+from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
 
 
 def test_refuses_to_replace_a_fifo_or_a_folder(tmp_path):

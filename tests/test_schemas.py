@@ -6,7 +6,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from clinreg.schemas import FIX_COMMAND, render_schemas, schema_drift
+from clinreg.contrib.schemas import FIX_COMMAND, render_schemas, schema_drift
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 REPO = SCHEMAS.parent

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from clinreg import yamlsrc
-from clinreg.yamlsrc import parse_yaml
+from clinreg.core import yamlsrc
+from clinreg.core.yamlsrc import parse_yaml
 from hardening.support import doc_fields
 from trees import GOOD_TREE
 
@@ -107,7 +107,7 @@ def _cloned_tree(dest: Path, copies: int) -> Path:
 
 
 def test_validate_reports_are_byte_identical_with_either_reader(tmp_path, monkeypatch):
-    from clinreg.diagnostics import render_json, render_text
+    from clinreg.core.diagnostics import render_json, render_text
     from clinreg.rules.engine import validate
 
     root = _cloned_tree(tmp_path / "reg", 3)

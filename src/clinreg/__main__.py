@@ -1,6 +1,6 @@
 """`python -m clinreg`: the same command line as `clinreg`."""
 
-from clinreg.cli import main
+from clinreg.cli.main import main
 
 if __name__ == "__main__":
     main(prog_name="clinreg")

@@ -11,9 +11,9 @@ import time
 
 from trees import CATEGORY, DATASET, replace_in, write_tree
 
-from clinreg.diff import _definition_key, _name_key, compare
+from clinreg.reports.diff import _definition_key, _name_key, compare
 from clinreg.rules.engine import validate
-from clinreg.suggest import MAX_LOOKUPS, Suggester
+from clinreg.text.suggest import MAX_LOOKUPS, Suggester
 
 from .support import assert_no_traceback, run_cli
 

@@ -20,11 +20,11 @@ import yaml
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
-from clinreg.model import FILE_MODELS
-from clinreg.rules.base import RULES
+from clinreg.core.model import FILE_MODELS
+from clinreg.core.codes import CODES as RULES
 from clinreg.rules.engine import validate
-from clinreg.store import _kind_of, load_registry
-from clinreg.yamlsrc import parse_yaml
+from clinreg.core.store import _kind_of, load_registry
+from clinreg.core.yamlsrc import parse_yaml
 from trees import GOOD_TREE, write_tree
 
 from .support import doc_fields, examples
@@ -240,7 +240,7 @@ def test_validate_never_raises_on_mangled_text(tree, case):
 
 def check_parse(raw: bytes) -> None:
     doc = parse_yaml(raw)
-    # The fast reader and the reference reader agree on every input (see clinreg.yamlsrc._read_fast).
+    # The fast reader and the reference reader agree on every input (see clinreg.core.yamlsrc._read_fast).
     assert doc_fields(doc) == doc_fields(parse_yaml(raw, reader="reference")), raw[:500]
     for p in doc.problems:
         assert p.code in PARSE_CODES, p
@@ -396,7 +396,7 @@ def _arrow_type(kind: str):
 
 
 def build_record(shape: str):
-    from clinreg.model import Dataset
+    from clinreg.core.model import Dataset
 
     mapping = {"id": "fuzz", "tasks": ["answer_questions"], "splits": ["test"], "input_template": "{{ question }}",
                "metric": {"name": "exact_match"}, **copy.deepcopy(BUILD_SHAPES[shape][0])}
@@ -620,7 +620,7 @@ display_text = st.one_of(text, st.lists(st.sampled_from(SPECIALS + ["\n::error f
 
 @pytest.fixture(scope="module")
 def coverage_base(tree):
-    from clinreg.coverage import coverage_data
+    from clinreg.reports.coverage import coverage_data
 
     return coverage_data(load_registry(tree))
 
@@ -630,7 +630,7 @@ def coverage_base(tree):
 def test_renderers_show_any_text_as_text(coverage_base, data):
     import json as _json
 
-    from clinreg.output import to_json
+    from clinreg.text.output import to_json
     from clinreg.reports import formats
     from clinreg.reports.table import render_table
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from clinreg.yamlsrc import DEFAULT_LIMITS, Limits, is_yaml11_trap, parse_yaml, read_yaml_file
+from clinreg.core.yamlsrc import DEFAULT_LIMITS, Limits, is_yaml11_trap, parse_yaml, read_yaml_file
 from trees import GOOD_TREE, write_tree
 
 from .support import CORPUS, assert_no_traceback, run_cli

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from clinreg.rules.engine import validate
-from clinreg.yamlsrc import parse_yaml
+from clinreg.core.yamlsrc import parse_yaml
 from trees import GOOD_TREE, write_tree
 
 from .support import REGRESSIONS

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.safeio import RefusedOverwrite, atomic_open, atomic_write_text
+from clinreg.text.safeio import RefusedOverwrite, atomic_open, atomic_write_text
 from trees import write_tree
 
 from .support import assert_no_traceback, run_cli
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 # inside the `with` block until the parent kills it: the kill lands in the middle of the write.
 CHILD = textwrap.dedent("""
     import sys, time
-    from clinreg.safeio import atomic_open
+    from clinreg.text.safeio import atomic_open
     target, mode = sys.argv[1], sys.argv[2]
     with atomic_open(target, mode, encoding=None if "b" in mode else "utf-8") as handle:
         chunk = b"N" * (1 << 20) if "b" in mode else "N" * (1 << 20)

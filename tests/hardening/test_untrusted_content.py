@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from clinreg.rules.base import make, printable
+from clinreg.core.diagnostics import make
+from clinreg.text.output import printable
 from trees import write_tree
 
 from .support import run_cli
@@ -75,7 +76,7 @@ def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
     """The schema refuses such a repo; the builder must refuse it too, for a record that skipped validation."""
     from clinreg.loaders.errors import BuildError
     from clinreg.loaders.instances import build_instances
-    from clinreg.model import Dataset
+    from clinreg.core.model import Dataset
 
     data_dir = tmp_path / "mirrors"
     (data_dir / "private_notes").mkdir(parents=True)

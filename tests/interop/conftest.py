@@ -14,8 +14,8 @@ import pytest
 
 from click.testing import CliRunner
 
-from clinreg.cli_build import build
-from clinreg.cli_export import export
+from clinreg.cli.build import build
+from clinreg.cli.export import export
 
 from .support import DATASETS, REALDATA, REPO
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from clinreg.loaders.instances import BuildReport, build_instances
-from clinreg.model import Dataset
+from clinreg.core.model import Dataset
 
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
 

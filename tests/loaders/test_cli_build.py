@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from loader_fixtures import hub_folder, record_dict, write_root
-from clinreg.cli_build import build, check_data, lock
+from clinreg.cli.build import build, check_data, lock
 
 KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "input", "choices", "answer", "gold", "references",
         "context", "provenance", "source_index"}
@@ -142,7 +142,7 @@ def test_offline_without_data_dir_fails_fast_in_one_line(setup, monkeypatch):
 def test_offline_failure_as_a_process(setup):
     root, _ = setup
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    code = "import sys; from clinreg.cli_build import build; build(sys.argv[1:])"
+    code = "import sys; from clinreg.cli.build import build; build(sys.argv[1:])"
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", code, "fixture", "--root", str(root)], capture_output=True, text=True, env=env)
     assert time.perf_counter() - started < 10  # loose: interpreter start-up included

@@ -15,8 +15,8 @@ import yaml
 from click.testing import CliRunner
 
 from loader_fixtures import hub_folder
-from clinreg.cli_build import build
-from clinreg.cli_export import export
+from clinreg.cli.build import build
+from clinreg.cli.export import export
 from clinreg.loaders.harness import FILES
 from clinreg.loaders.provenance import canary_guid
 

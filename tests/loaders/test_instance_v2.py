@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from loader_fixtures import hub_folder, record_dict, write_root
-from clinreg.cli_build import build
+from clinreg.cli.build import build
 from clinreg.loaders.provenance import CANARY_SENTENCE, canary_guid
 from clinreg.loaders.sources import content_hash
 

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from loader_fixtures import build, record, record_dict, write_root
-from clinreg.cli_build import build as build_command
-from clinreg.cli_build import check_data
+from clinreg.cli.build import build as build_command
+from clinreg.cli.build import check_data
 from clinreg.loaders.errors import GoldLeak, SourceUnavailable
 from clinreg.loaders.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
 from clinreg.loaders.sources import git_head, locate, open_reader, FileSplitReader

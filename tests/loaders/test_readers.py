@@ -14,7 +14,7 @@ import pytest
 from clinreg.loaders import readers
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
 from clinreg.loaders.readers import json_records, match_files, read_table
-from clinreg.model import TableSpec
+from clinreg.core.model import TableSpec
 
 WHERE = "rec: split 'test'"
 

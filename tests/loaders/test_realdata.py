@@ -12,8 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from clinreg.cli_build import build, check_data
-from clinreg.model import LETTERS
+from clinreg.cli.build import build, check_data
+from clinreg.core.model import LETTERS
 
 REPO = Path(__file__).resolve().parents[2]
 REALDATA = REPO.parent / "shared" / "realdata"
@@ -26,7 +26,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def registry():
-    from clinreg.store import load_registry
+    from clinreg.core.store import load_registry
 
     return load_registry(REPO)
 

@@ -8,7 +8,7 @@ import pytest
 
 from clinreg.loaders.errors import RecordProblem, TemplateFailure
 from clinreg.loaders.rowfilters import FilterExpression, RowSelection
-from clinreg.model import Mapping
+from clinreg.core.model import Mapping
 
 WHERE = "rec/map"
 

@@ -109,7 +109,7 @@ def test_content_hash_follows_bytes(tmp_path):
 
 def test_cli_modules_do_not_import_the_data_stack():
     code = (
-        "import sys, clinreg.cli, clinreg.cli_build, clinreg.loaders, clinreg.loaders.instance;"
+        "import sys, clinreg.cli.main, clinreg.cli.build, clinreg.loaders, clinreg.loaders.instance;"
         "heavy = [m for m in ('datasets', 'pyarrow', 'pandas') if m in sys.modules];"
         "print(','.join(heavy))"
     )

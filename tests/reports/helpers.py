@@ -15,7 +15,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from trees import CATEGORY, DATASET, TAXONOMY, replace_in, write_tree
 
-from clinreg.cli import main
+from clinreg.cli.main import main
 
 ADMIN = """\
 # yaml-language-server: $schema=../schemas/category.schema.json

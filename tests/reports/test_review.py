@@ -7,10 +7,10 @@ import json
 import click
 from trees import replace_in
 
-from clinreg.cli import main
-from clinreg.hashing import review_hash
+from clinreg.cli.main import main
+from clinreg.core.hashing import review_hash
 from clinreg.reports.review import review_document
-from clinreg.store import load_registry
+from clinreg.core.store import load_registry
 from reports.helpers import ADMIN, data_attributes, invoke, richer_tree, tree_with_task_name
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from clinreg.cli import main
-from clinreg.store import load_registry
+from clinreg.cli.main import main
+from clinreg.core.store import load_registry
 from reports.cdp import Browser
 from reports.helpers import richer_tree
 from workflow.helpers import only_review_lines_changed
@@ -136,7 +136,7 @@ def _flat(text: str) -> str:
 
 def test_printed_coverage_keeps_each_category_block_on_one_page(chromium, tmp_path):
     pytest.importorskip("pypdf")
-    from clinreg.coverage import coverage_data
+    from clinreg.reports.coverage import coverage_data
 
     root = REPO
     data = coverage_data(load_registry(root))

@@ -56,7 +56,7 @@ def test_review_document_numbers_tasks_shows_versions_and_prints_only_pending(ri
 def test_a_stale_task_shows_the_approved_wording_beside_the_current_one(tmp_path):
     from click.testing import CliRunner
 
-    from clinreg.cli import main
+    from clinreg.cli.main import main
     from trees import write_tree
     from workflow.test_signoff import CARE, CATEGORY
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from clinreg.cli import main
-from clinreg.paths import embedded_root
+from clinreg.cli.main import main
+from clinreg.core.paths import embedded_root
 
 ROOT = embedded_root()
 DATA = Path(__file__).parent / "data"

@@ -75,7 +75,7 @@ def test_subcategory_rows_flag_a_single_benchmark_as_thin_and_count_tasks(tmp_pa
 
 
 def test_drafted_tasks_behind_a_row_are_counted(tmp_path):
-    from clinreg.store import load_registry
+    from clinreg.core.store import load_registry
 
     reg = load_registry(ROOT)
     task = reg.tasks()["write_brief_hospital_course"]

@@ -13,7 +13,7 @@ def test_results_commands_do_not_import_heavy_libraries(tmp_path):
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from clinreg.cli import main\n"
+        "from clinreg.cli.main import main\n"
         f"root, board, log = {str(ROOT)!r}, {str(board)!r}, {str(DATA / 'inspect_mockllm_med_qa.eval')!r}\n"
         "for args in (['results', 'import', '--root', root, board, log],\n"
         "             ['leaderboard', '--root', root, board, '--format', 'html', '--by', 'subcategory']):\n"

@@ -401,7 +401,7 @@ def test_every_results_code_is_raised_by_some_test():
     """Each CLR96x code appears in this file's expectations, so none is registered without a case."""
     from pathlib import Path
 
-    from clinreg.results.codes import RESULTS_RULES
+    from clinreg.core.codes.results import ENTRIES as RESULTS_RULES
 
     text = Path(__file__).read_text(encoding="utf-8")
     assert [code for code in RESULTS_RULES if f'"{code}"' not in text] == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clinreg.diagnostics import Diagnostic
+from clinreg.core.diagnostics import Diagnostic
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, replace_in, write_tree
 

@@ -113,7 +113,7 @@ def test_clr714_extract_pattern_with_nested_repetition(tmp_path):
 
 
 def test_read_rules_are_explained():
-    from clinreg.rules.base import RULES
+    from clinreg.core.codes import CODES as RULES
 
     for code in ("CLR711", "CLR712", "CLR713", "CLR714"):
         assert "Bad:" in RULES[code].explanation and "Good:" in RULES[code].explanation

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 from click.testing import CliRunner, Result
 
-import clinreg.cli  # noqa: F401  (load the main CLI first, so that it registers the workflow commands)
-from clinreg.cli_workflow import issue_form, new, review_commands
+from clinreg.cli.contrib import issue_form, new
+from clinreg.cli.review import review_commands
 from clinreg.rules.engine import validate
 
 review = click.Group("review", commands={c.name: c for c in review_commands})

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from clinreg.cli import main
+from clinreg.cli.main import main
 from trees import DATASET, write_tree
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / ".github/workflows/pr.yml"
-CLINREG = [sys.executable, "-c", "from clinreg.cli import main; main()"]
+CLINREG = [sys.executable, "-c", "from clinreg.cli.main import main; main()"]
 
 
 def _workflow() -> dict:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.signoff import sign_off
-from clinreg.store import load_registry
+from clinreg.review.signoff import sign_off
+from clinreg.core.store import load_registry
 from trees import write_tree
 from workflow.helpers import sign
 from workflow.test_signoff import CARE, CATEGORY
@@ -22,7 +22,7 @@ TASKS = ("answer_questions", "rank_differentials", "plan_treatment")
 
 def _cli(root: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "HOME": str(root.parent), "XDG_CACHE_HOME": str(root.parent / "cache")}
-    code = "import sys; from clinreg.cli import main; sys.exit(main())"
+    code = "import sys; from clinreg.cli.main import main; sys.exit(main())"
     return subprocess.Popen([sys.executable, "-c", code, *args, "--root", str(root)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
 
@@ -52,7 +52,7 @@ def test_a_decision_on_a_stale_view_is_applied_to_the_fresh_file(tmp_path):
 
 def test_a_file_changed_behind_the_lock_is_not_overwritten(tmp_path, monkeypatch):
     """A program that ignores the lock edits the file between our read and our replace: we refuse, loudly."""
-    import clinreg.signoff as signoff
+    import clinreg.review.signoff as signoff
 
     root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
     path = root / CARE
@@ -96,7 +96,7 @@ def test_a_link_leading_out_of_the_tree_is_refused_and_its_target_untouched(tmp_
 
 CHILD = textwrap.dedent("""
     import sys, time
-    from clinreg.safeio import atomic_open
+    from clinreg.text.safeio import atomic_open
     with atomic_open(sys.argv[1], "w") as handle:
         handle.write("partial")
         handle.flush()
@@ -127,7 +127,7 @@ def test_a_signal_mid_write_leaves_no_temp_file_and_the_old_content(tmp_path, si
 
 
 def test_a_temp_name_fits_beside_a_250_character_target(tmp_path):
-    from clinreg.safeio import atomic_write_text
+    from clinreg.text.safeio import atomic_write_text
 
     target = tmp_path / ("r" * 245 + ".yaml")
     atomic_write_text(target, "ok\n")
@@ -135,7 +135,7 @@ def test_a_temp_name_fits_beside_a_250_character_target(tmp_path):
 
 
 def test_two_creators_of_one_new_file_cannot_both_win(tmp_path):
-    from clinreg.safeio import RefusedOverwrite, atomic_open
+    from clinreg.text.safeio import RefusedOverwrite, atomic_open
 
     target = tmp_path / "new.yaml"
     with pytest.raises(RefusedOverwrite):

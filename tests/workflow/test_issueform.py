@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from clinreg.issueform import FIX_COMMAND, ISSUE_FORM_PATH, render_issue_form
-from clinreg.store import load_registry
+from clinreg.contrib.issueform import FIX_COMMAND, ISSUE_FORM_PATH, render_issue_form
+from clinreg.core.store import load_registry
 from workflow.helpers import issue_form, run
 
 REPO = Path(__file__).resolve().parents[2]

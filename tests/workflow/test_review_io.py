@@ -9,8 +9,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from clinreg.cli import main
-from clinreg.store import load_registry
+from clinreg.cli.main import main
+from clinreg.core.store import load_registry
 from trees import write_tree
 from workflow.helpers import only_review_lines_changed
 from workflow.test_signoff import CARE, CATEGORY
@@ -151,7 +151,7 @@ def test_json_from_the_form_with_bad_entries_is_located(care, tmp_path):
 def test_csv_export_works_without_openpyxl_and_xlsx_names_the_extra(care, tmp_path):
     block = ("import sys\nclass Block:\n    def find_spec(self, name, path=None, target=None):\n"
              "        if name.split('.')[0] == 'openpyxl': raise ImportError('blocked')\n"
-             "sys.meta_path.insert(0, Block())\nfrom clinreg.cli import main\nsys.exit(main())\n")
+             "sys.meta_path.insert(0, Block())\nfrom clinreg.cli.main import main\nsys.exit(main())\n")
 
     def run(*args):
         return subprocess.run([sys.executable, "-c", block, *map(str, args)], capture_output=True, text=True)

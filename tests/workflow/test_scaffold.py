@@ -10,9 +10,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinreg.model import Dataset
-from clinreg.scaffold import read_features, yaml_scalar
-from clinreg.yamlsrc import parse_yaml
+from clinreg.core.model import Dataset
+from clinreg.contrib.features import read_features
+from clinreg.text.yamltext import yaml_scalar
+from clinreg.core.yamlsrc import parse_yaml
 from trees import write_tree
 from workflow.helpers import findings, new_dataset
 
@@ -247,7 +248,7 @@ def test_bad_hub_repo_is_refused(tree):
 
 
 def test_prompts_when_stdin_is_a_terminal(tree, monkeypatch):
-    monkeypatch.setattr("clinreg.cli_workflow.interactive", lambda: True)
+    monkeypatch.setattr("clinreg.cli.contrib.interactive", lambda: True)
     answers = "Prompted set\nowner/prompted\nprivate\nanswer_question\nanswer_questions, plan_treatment\n"
     result = new_dataset(tree, "new_set", input=answers)
     assert result.exit_code == 0, result.output
@@ -261,7 +262,7 @@ def test_prompts_when_stdin_is_a_terminal(tree, monkeypatch):
 
 
 def test_flags_are_not_asked_again(tree, monkeypatch):
-    monkeypatch.setattr("clinreg.cli_workflow.interactive", lambda: True)
+    monkeypatch.setattr("clinreg.cli.contrib.interactive", lambda: True)
     result = new_dataset(tree, "new_set", "--name", "N", "--hf-repo", "o/n", "--access", "public",
                          "--task", "answer_questions", input="")
     assert result.exit_code == 0, result.output
@@ -318,7 +319,8 @@ def scratch_tree(tmp_path_factory):
 @given(data=_card_list | _simple_mapping | _json_like)
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
     from clinreg.loaders.templates import InputTemplate
-    from clinreg.scaffold import Answers, FeaturesError, card_from_data, render_dataset
+    from clinreg.contrib.features import FeaturesError, card_from_data
+    from clinreg.contrib.scaffold import Answers, render_dataset
 
     try:
         card = card_from_data(data)

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinreg.coverage import coverage_data
-from clinreg.hashing import review_hash
+from clinreg.reports.coverage import coverage_data
+from clinreg.core.hashing import review_hash
 from clinreg.rules.engine import validate
-from clinreg.store import load_registry
+from clinreg.core.store import load_registry
 from trees import write_tree
 from workflow.helpers import sign
 
@@ -291,7 +291,7 @@ def test_moving_an_approved_task_to_another_subcategory_makes_it_stale(care):
 
 
 def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(care):
-    from clinreg.cli import main
+    from clinreg.cli.main import main
     from click.testing import CliRunner
 
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
@@ -320,7 +320,7 @@ def test_changes_requested_then_revised_awaits_re_review(care):
 
 
 def test_a_stale_approval_fails_strict_validate(care):
-    from clinreg.cli import main
+    from clinreg.cli.main import main
     from click.testing import CliRunner
 
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
@@ -345,7 +345,7 @@ def test_a_rejected_task_leaves_the_coverage_denominators(care):
 def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
     from click.testing import CliRunner
 
-    from clinreg.cli import main
+    from clinreg.cli.main import main
 
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
     assert sign(care, "approve", "rank_differentials", "--reviewer", "Jane Doe").exit_code == 0
@@ -397,7 +397,7 @@ ITEMS = [("answer_questions", "task"), ("rank_differentials", "task"), ("plan_tr
 
 
 def _requests():
-    from clinreg.signoff import Request
+    from clinreg.review.signoff import Request
 
     out = [Request(item, "approved", "Jane Doe", kind=kind) for item, kind in ITEMS]
     out.insert(2, Request("answer_questions", "changes_requested", "Ali Khan", note="Say which questions.", kind="task"))
@@ -410,7 +410,7 @@ def test_many_decisions_write_what_one_at_a_time_would(tmp_path):
     block and flow items, reviews to replace and reviews to insert, and two reviewers on one task."""
     import datetime as dt
 
-    from clinreg.signoff import sign_off, sign_off_many
+    from clinreg.review.signoff import sign_off, sign_off_many
 
     day = dt.date(2025, 6, 1)
     one, many = write_tree(tmp_path / "one", {CARE: CATEGORY}), write_tree(tmp_path / "many", {CARE: CATEGORY})
@@ -428,7 +428,7 @@ def test_many_decisions_write_what_one_at_a_time_would(tmp_path):
 
 
 def test_a_stale_decision_among_many_is_refused_and_the_others_written(care):
-    from clinreg.signoff import Request, StaleDecision, sign_off_many
+    from clinreg.review.signoff import Request, StaleDecision, sign_off_many
 
     requests = _requests()
     requests[1] = Request("rank_differentials", "approved", "Jane Doe", kind="task", expected_hash="sha256:" + "0" * 64)
@@ -441,7 +441,7 @@ def test_a_stale_decision_among_many_is_refused_and_the_others_written(care):
 
 
 def test_a_file_the_joint_edit_cannot_verify_falls_back_to_one_decision_at_a_time(care, monkeypatch):
-    import clinreg.signoff as signoff
+    import clinreg.review.signoff as signoff
 
     real = signoff._splice_many
     calls = []
@@ -460,12 +460,12 @@ def test_a_file_the_joint_edit_cannot_verify_falls_back_to_one_decision_at_a_tim
 
 
 def _packaged_tree(tmp_path, monkeypatch):
-    """A tree where an installed wheel keeps its registry (<package>/_registry), with clinreg.cli pointing there."""
-    import clinreg.cli
+    """A tree where an installed wheel keeps its registry (<package>/_registry), with clinreg.cli.common pointing there."""
+    import clinreg.cli.common
 
     package = tmp_path / "site" / "clinreg"
     root = write_tree(package / "_registry", {CARE: CATEGORY})
-    monkeypatch.setattr(clinreg.cli, "__file__", str(package / "cli.py"))
+    monkeypatch.setattr(clinreg.cli.common, "__file__", str(package / "cli" / "common.py"))
     return root
 
 
@@ -473,7 +473,7 @@ def _packaged_tree(tmp_path, monkeypatch):
 def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, monkeypatch, command):
     from click.testing import CliRunner
 
-    from clinreg.cli import main
+    from clinreg.cli.main import main
 
     root = _packaged_tree(tmp_path, monkeypatch)
     before = (root / CARE).read_bytes()
@@ -495,7 +495,7 @@ def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, mon
 def test_a_bad_date_is_a_one_line_usage_error(care, tmp_path, command):
     from click.testing import CliRunner
 
-    from clinreg.cli import main
+    from clinreg.cli.main import main
 
     target = ["approve", "answer_questions", "--reviewer", "Jane Doe"] if command == "approve" else ["import", str(tmp_path / "x.csv")]
     result = CliRunner().invoke(main, ["review", *target, "--date", "2025-13-01", "--root", str(care)])

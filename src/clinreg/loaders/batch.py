@@ -14,7 +14,7 @@ from clinreg.loaders.instance import INSTANCE_SCHEMA
 from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.loaders.labels import OK, BatchLabels, allowed_values, is_closed, normalise
 from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
-from clinreg.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
+from clinreg.core.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 
 
 @dataclass

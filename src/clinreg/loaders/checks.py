@@ -11,14 +11,14 @@ import pyarrow.compute as pc
 
 from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
-from clinreg.loaders.data_rules import DATA_RULES
+from clinreg.core.codes import CODES
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
 from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sources import SplitReader, locate, open_reader
-from clinreg.diagnostics import Diagnostic
-from clinreg.model import Dataset, Mapping, NumberScheme
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import Dataset, Mapping, NumberScheme
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 
@@ -34,7 +34,7 @@ class DataCheck:
     def add(self, code: str, path: Where, message: str, hint: str | None = None) -> None:
         line, column = self.file.where(*path) if hasattr(self.file, "where") else (1, 1)
         rel = getattr(self.file, "rel", f"registry/datasets/{self.record.id}.yaml")
-        self.diagnostics.append(Diagnostic(code, DATA_RULES[code][1], rel, line, column, message, hint))
+        self.diagnostics.append(Diagnostic(code, CODES[code].severity, rel, line, column, message, hint))
 
 
 def check_data(record: Dataset, source_file: Any, data_dir: str | Path, rows: int, root: Path | None = None,

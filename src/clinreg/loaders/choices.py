@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 
 from clinreg.loaders.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
 from clinreg.loaders.errors import RecordProblem
-from clinreg.model import LETTERS, Choices, MappedScheme
+from clinreg.core.model import LETTERS, Choices, MappedScheme
 
 
 @dataclass

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from clinreg.loaders.batch import InstanceBatch
-from clinreg.safeio import atomic_open
+from clinreg.text.safeio import atomic_open
 
 FORMATS = ("jsonl", "json", "parquet", "hf")
 SHARD_ROWS = 100_000

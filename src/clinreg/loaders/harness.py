@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from clinreg.loaders.errors import BuildError
-from clinreg.model import FreeTextScheme, NumberScheme
+from clinreg.core.model import FreeTextScheme, NumberScheme
 
 HARNESSES = ("lm-eval", "inspect", "helm")
 PREFIX = "clinreg_"

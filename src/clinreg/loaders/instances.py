@@ -18,7 +18,7 @@ from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sampling import SplitSample, select_across
 from clinreg.loaders.sources import DataLocation, SplitReader, locate, open_reader
 from clinreg.loaders.selection import select_mappings
-from clinreg.model import Dataset
+from clinreg.core.model import Dataset
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]

@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 
 from clinreg.loaders.columns import find_column, list_lengths, text_column
 from clinreg.loaders.errors import RecordProblem
-from clinreg.model import (
+from clinreg.core.model import (
     LETTERS,
     FreeTextScheme,
     IndexScheme,

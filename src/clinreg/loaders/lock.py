@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.loaders.errors import BuildError
-from clinreg.model import Dataset
-from clinreg.safeio import atomic_write_text
+from clinreg.core.model import Dataset
+from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
 COMPARED = ("record_version", "source", "splits", "instances", "instances_sha256", "skipped_rows", "unlabeled_rows")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clinreg.loaders.errors import RecordProblem
-from clinreg.model import Dataset, Mapping
+from clinreg.core.model import Dataset, Mapping
 
 
 def select_mappings(record: Dataset, mapping: str | None, split: str | None) -> list[tuple[Mapping, list[str]]]:

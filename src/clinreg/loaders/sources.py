@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from urllib.parse import urlparse
 
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable
-from clinreg.model import Dataset, GitHubSource, HubSource, LocalSource
+from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource
 
 HUB_PROBE_SECONDS = 0.5
 HIDDEN_PREFIXES = (".",)

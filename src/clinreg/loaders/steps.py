@@ -10,13 +10,13 @@ import pyarrow.compute as pc
 
 from clinreg.loaders.columns import as_strings, find_column, python_values
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
-from clinreg.patterns import PatternTimeout, deadline, nested_repetition
-from clinreg.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
+from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
+from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 
 MAX_PATTERN_CHARS = 2000
 # A regex runs on the text of every row; longer texts than this are not searched (they fall through to "no match").
 MAX_EXTRACT_INPUT = 2_000_000
-MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.patterns.deadline)
+MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.text.patterns.deadline)
 
 
 def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> pa.Table:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from clinreg import __version__
-from clinreg.output import defuse, shown, template_finalize
+from clinreg.text.output import defuse, shown, template_finalize
 from clinreg.reports.html import TEMPLATES
 
 # Characters that would start formatting, links, HTML or a table cell boundary; registry text shows as text.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from clinreg.coverage import TIERS
+from clinreg.reports.coverage import TIERS
 
 # Okabe-Ito colours for the access tiers: distinguishable with every common colour-vision deficiency.
 TIER_COLOURS = {"public": "#0072B2", "gated": "#E69F00", "private": "#CC79A7"}

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from clinreg.output import defuse, shown
+from clinreg.text.output import defuse, shown
 
 
 def _plain(value: Any, style: str = "") -> Text:

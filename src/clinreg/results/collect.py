@@ -8,7 +8,7 @@ from typing import Any
 from clinreg.results.index import BenchmarkIndex
 from clinreg.results.readers import Reading, read_source
 from clinreg.results.scores import RESULTS_FORMAT, Findings, ReportedWinRate, Score
-from clinreg.store import Registry
+from clinreg.core.store import Registry
 
 RANGE_SLACK = 1e-9
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clinreg.model import Dataset, Mapping
-from clinreg.store import Registry
+from clinreg.core.model import Dataset, Mapping
+from clinreg.core.store import Registry
 
 # How HELM's MedHELM schema (src/helm/benchmark/static/schema_medhelm.yaml, every version from 2025-03-18 to
 # 2026-01-27) labels the main metrics: each `display_name` and `short_display_name` a metric has had. The jury

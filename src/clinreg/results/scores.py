@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.rules.base import make
+from clinreg.core.diagnostics import Diagnostic, make
 
 MAX_TEXT_BYTES = 64 * 1024 * 1024  # one CSV or JSON file
 MAX_JSON_DEPTH = 64

@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.rules.base import make
-from clinreg.store import Registry, SourceFile, TaskEntry
+from clinreg.core.diagnostics import Diagnostic, make
+from clinreg.core.store import Registry, SourceFile, TaskEntry
 
 
 @dataclass
@@ -45,7 +44,7 @@ class Context:
     @cached_property
     def scalar_findings(self) -> dict[str, list[Diagnostic]]:
         """CLR702, CLR704 and CLR106 diagnostics, found in one pass over every file's scalars."""
-        from clinreg.rules.scalars import scan
+        from clinreg.core.scalars import scan
 
         return scan(self)
 

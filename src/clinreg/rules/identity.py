@@ -5,39 +5,16 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.model import ID_PATTERN
-from clinreg.rules.base import declare, rule
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import ID_PATTERN
+from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
 _ID = re.compile(ID_PATTERN)
 
-declare("CLR201", "duplicate-id", "error", "An id is defined twice", "identity", """
-    Category, subcategory, task and dataset ids are unique across the registry, and mapping ids are unique
-    within their record; references would otherwise be ambiguous.
 
-    Bad:
-        tasks:
-          - id: summarise_radiology_findings
-          - id: summarise_radiology_findings
-    Good:
-        tasks:
-          - id: summarise_radiology_findings
-          - id: compare_radiology_studies
-""")
-
-
-@rule("CLR202", "id-format", "error", "An id is not snake_case")
+@rule("CLR202")
 def id_format(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Ids are lowercase snake_case ASCII (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`), so they work as file names, HELM run
-    group names and URL fragments without quoting.
-
-    Bad:
-        id: MedQA-USMLE
-    Good:
-        id: med_qa
-    """
     for sf, path, value in _ids(ctx):
         if not _ID.fullmatch(value):
             suggestion = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") or "an_id"
@@ -62,17 +39,8 @@ def _ids(ctx: Context):
         yield ctx.reg.taxonomy_file, ("id",), ctx.reg.taxonomy.id
 
 
-@rule("CLR203", "duplicate-item-id", "error", "A subcategory, task or mapping id is defined twice")
+@rule("CLR203")
 def duplicate_ids(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Subcategory and task ids are unique across the whole taxonomy, and mapping ids within their record.
-    (Duplicate category and dataset ids are CLR201.)
-
-    Bad:
-        - id: answer_medical_knowledge_questions    # in two subcategories
-    Good:
-        - id: answer_medical_knowledge_questions    # once
-    """
     seen: dict[tuple[str, str], str] = {}
     for category, sf in ctx.reg.ordered_categories():
         for i, sub in enumerate(category.subcategories):
@@ -95,17 +63,8 @@ def duplicate_ids(ctx: Context) -> Iterable[Diagnostic]:
             names.add(m.id)
 
 
-@rule("CLR204", "file-name", "error", "A record's file name does not match its id")
+@rule("CLR204")
 def file_name(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    `registry/datasets/<id>.yaml` and `taxonomy/<category id>.yaml`: the file name is the id, so a record is
-    easy to find and two records can never claim one file.
-
-    Bad:
-        registry/datasets/PubMedQA.yaml   with   id: pubmed_qa
-    Good:
-        registry/datasets/pubmed_qa.yaml  with   id: pubmed_qa
-    """
     for ds_id, sf in ctx.reg.dataset_files.items():
         if sf.path.stem != ds_id:
             yield ctx.at("CLR204", sf, ("id",), f"the record's id is {ds_id!r} but the file is named {sf.path.name}",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
-from clinreg.store import SourceFile
+from clinreg.core.store import SourceFile
 
 
 def _mappings(ctx: Context) -> list[tuple[SourceFile, tuple, object]]:
@@ -29,17 +29,8 @@ def closed_letters(scheme) -> list[str] | None:
     return None
 
 
-@rule("CLR501", "label-map-not-bijective", "error", "A label map is not total and one-to-one")
+@rule("CLR501")
 def label_map(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Every source value maps to exactly one letter and no two values share a letter; otherwise two different
-    gold answers would be scored as the same output. Unlabeled markers must not also be mapped.
-
-    Bad:
-        map: {"yes": A, "no": B, "maybe": B}
-    Good:
-        map: {"yes": A, "no": B, "maybe": C}
-    """
     for sf, path, m in _mappings(ctx):
         s = m.label
         if not isinstance(s, MappedScheme):
@@ -60,17 +51,8 @@ def label_map(ctx: Context) -> Iterable[Diagnostic]:
                              f"variant label {variant.label!r} is not a key of the label map", "use one of: " + ", ".join(s.map))
 
 
-@rule("CLR502", "letters-not-contiguous", "error", "Output letters do not run contiguously from A")
+@rule("CLR502")
 def letters_contiguous(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Canonical outputs are the letters A, B, C, ... with no gaps, so that the nth choice is always the nth
-    letter and a scorer can rely on it.
-
-    Bad:
-        letters: [A, B, D]
-    Good:
-        letters: [A, B, C]
-    """
     for sf, path, m in _mappings(ctx):
         s = m.label
         if isinstance(s, LetterScheme):
@@ -85,18 +67,8 @@ def letters_contiguous(ctx: Context) -> Iterable[Diagnostic]:
                              f"the map's letters {letters} do not run contiguously from A (expected {expected})")
 
 
-@rule("CLR503", "binary-without-positive", "error", "A two-valued scheme does not name its positive label")
+@rule("CLR503")
 def binary_positive(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Precision, recall and F1 need to know which of two labels is the positive class (MedHallu's `1` means
-    hallucinated, not factual). A two-valued scheme names it with `positive`, and it must be one of its values.
-
-    Bad:
-        map: {"0": A, "1": B}
-    Good:
-        map: {"0": A, "1": B}
-        positive: "1"
-    """
     for sf, path, m in _mappings(ctx):
         s = m.label
         if isinstance(s, MappedScheme):
@@ -114,21 +86,8 @@ def binary_positive(ctx: Context) -> Iterable[Diagnostic]:
             yield ctx.at("CLR503", sf, path + ("label", "positive"), f"positive {positive!r} is not one of {values}")
 
 
-@rule("CLR504", "unlabeled-marker-collides", "error", "An index scheme's unlabeled marker is a valid index")
+@rule("CLR504")
 def unlabeled_marker(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    MedMCQA marks rows without a gold answer with `cop = -1`. The marker must lie outside the valid range
-    `base .. base + count - 1`, or labelled rows would be dropped.
-
-    Bad:
-        base: 0
-        count: 4
-        unlabeled: 0
-    Good:
-        base: 0
-        count: 4
-        unlabeled: -1
-    """
     for sf, path, m in _mappings(ctx):
         s = m.label
         if isinstance(s, IndexScheme) and s.unlabeled is not None and s.base <= s.unlabeled < s.base + s.count:
@@ -136,20 +95,8 @@ def unlabeled_marker(ctx: Context) -> Iterable[Diagnostic]:
                          f"unlabeled marker {s.unlabeled} is a valid index ({s.base}..{s.base + s.count - 1})")
 
 
-@rule("CLR505", "choices-mismatch", "error", "The choices do not fit the label scheme")
+@rule("CLR505")
 def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A closed scheme (letter, index, option_id, string_set, coded, boolean) needs `choices`, with exactly one
-    of `columns`, `struct`, `items` or `fixed`, and as many options as the scheme has letters. Open schemes
-    (free_text, number) take no choices.
-
-    Bad:
-        choices: {columns: [opa, opb, opc]}
-        label: {encoding: index, column: cop, base: 0, count: 4}
-    Good:
-        choices: {columns: [opa, opb, opc, opd]}
-        label: {encoding: index, column: cop, base: 0, count: 4}
-    """
     for sf, path, m in _mappings(ctx):
         letters = closed_letters(m.label)
         c = m.choices
@@ -173,17 +120,8 @@ def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
             yield ctx.at("CLR505", sf, path + ("choices",), "an option_id scheme needs `items` choices with an `id_key`")
 
 
-@rule("CLR506", "number-without-tolerance", "error", "A number scheme does not say what counts as correct")
+@rule("CLR506")
 def number_tolerance(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A numeric answer is scored within a range: give both `lower_column` and `upper_column` (MedCalc-Bench),
-    or an `absolute_tolerance` / `relative_tolerance`.
-
-    Bad:
-        label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit}
-    Good:
-        label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit, upper_column: Upper Limit}
-    """
     for sf, path, m in _mappings(ctx):
         s = m.label
         if not isinstance(s, NumberScheme):
@@ -196,22 +134,8 @@ def number_tolerance(ctx: Context) -> Iterable[Diagnostic]:
                          "give both lower_column and upper_column, or absolute_tolerance / relative_tolerance")
 
 
-@rule("CLR507", "variant-labels", "error", "Variants and the label scheme disagree on where the gold value is")
+@rule("CLR507")
 def variants_scheme(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    `variants` build several instances from one row. A variant either fixes its gold value with `label`
-    (MedHallu: the factual answer is `0`, the hallucinated one `1`), which only a string_set, coded or
-    boolean scheme can hold, or reads it through the scheme's `column`, which a variant may name
-    (DischargeMe: `columns: {target: brief_hospital_course}` with `label: {encoding: free_text, column: target}`).
-    A scheme without a `column` needs every variant to give its `label`.
-
-    Bad:
-        label: {encoding: free_text, column: answer}
-        variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}]
-    Good:
-        label: {encoding: coded, map: {"0": A, "1": B}, positive: "1"}
-        variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}, ...]
-    """
     for sf, path, m in _mappings(ctx):
         column = getattr(m.label, "column", None)
         for j, variant in enumerate(m.variants):

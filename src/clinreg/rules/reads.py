@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.model import HubSource
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import HubSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.rules.sources import unsafe_local_path
@@ -14,24 +14,8 @@ from clinreg.rules.sources import unsafe_local_path
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-@rule("CLR711", "read-missing", "warning", "A source that is not a hub repo has no `read` step")
+@rule("CLR711")
 def read_missing(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Files from GitHub, PhysioNet, a URL or a private holder only build when the record says how they become
-    rows: which files make each split, in which format, joined or transformed how. Without `source.read` the
-    builder can only hand the folder to `datasets`, which needs a hub-style README that real downloads lack.
-
-    Bad:
-        source: {type: physionet, project: MIMIC-RRS, files: [test.findings.tok, test.impression.tok]}
-    Good:
-        source:
-          type: physionet
-          project: MIMIC-RRS
-          files: [test.findings.tok, test.impression.tok]
-          read:
-            splits:
-              test: {format: lines, files: {findings: test.findings.tok, impression: test.impression.tok}}
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         if ds.source.read is None and not isinstance(ds.source, HubSource):
             yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",),
@@ -39,18 +23,8 @@ def read_missing(ctx: Context) -> Iterable[Diagnostic]:
                          "add `read: {splits: {SPLIT: {files: PATH}}}` (see CONTRIBUTING, 'The read step')")
 
 
-@rule("CLR712", "read-split-missing", "error", "A mapping builds a split that `source.read` does not declare")
+@rule("CLR712")
 def read_splits(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    With a `read` step, the record itself says which files make each split; a mapping's split must be one
-    of them. (Split names are the record's own, not a README's.)
-
-    Bad:
-        read: {splits: {test: {files: test.json}}}
-        mappings: [{id: x, splits: [validation], ...}]
-    Good:
-        read: {splits: {test: {files: test.json}, validation: {files: valid.json}}}
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         read = ds.source.read
         if read is None:
@@ -63,18 +37,8 @@ def read_splits(ctx: Context) -> Iterable[Diagnostic]:
                                  f"split {split!r} is not in source.read.splits ({', '.join(read.splits)})")
 
 
-@rule("CLR713", "read-bad-reference", "error", "A read step names a missing table, or a file outside the mirror")
+@rule("CLR713")
 def read_references(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A `join` must name a table of `read.tables`, and every file pattern must be a relative path that stays
-    inside the mirror folder (no absolute path, no `..`). A `where:` key must be a `{name}` of its pattern.
-
-    Bad:
-        steps: [{join: {table: targets, keys: [hadm_id], cardinality: one_to_one}}]   # no table `targets`
-        files: ../../etc/passwd
-    Good:
-        tables: {targets: {files: test_phase_1/discharge_target.csv.gz}}
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         read = ds.source.read
         if read is None:
@@ -103,21 +67,9 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
                                  f"join names table {step.join.table!r}, not in read.tables ({', '.join(read.tables) or 'none'})")
 
 
-@rule("CLR714", "read-slow-pattern", "error", "An extract pattern nests one repetition inside another")
+@rule("CLR714")
 def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Python's regular expressions backtrack: a repetition inside a repetition, such as `(\\w+\\s*)+`, can take
-    exponential time on a text that almost matches, and would stall `clinreg build`. Write the pattern
-    without the nesting, give each round a delimiter its variable parts cannot match (`(?:,\\s*\\w+)*` passes),
-    or, on Python 3.11 and later, make the inner part possessive (`\\w++`) or atomic (`(?>...)`). The builder
-    also stops any match that runs past a time limit.
-
-    Bad:
-        extract: {column: note, patterns: ['(?P<plan>(\\w+\\s*)+)PLAN']}
-    Good:
-        extract: {column: note, patterns: ['(?s)^(?P<note>.*?)PLAN:']}
-    """
-    from clinreg.patterns import nested_repetition
+    from clinreg.text.patterns import nested_repetition
 
     for ds_id, ds in ctx.reg.datasets.items():
         read = ds.source.read

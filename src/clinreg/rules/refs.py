@@ -4,21 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.rules.base import declare, make, rule
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.diagnostics import make
+from clinreg.rules.base import rule
 from clinreg.rules.context import Context
-from clinreg.store import RELEASES_FILE, TAXONOMY_FILE
-from clinreg.suggest import Suggester
-
-declare("CLR305", "unrecognised-file", "warning", "A YAML file outside the registry layout", "refs", """
-    Only `taxonomy/taxonomy.yaml`, `taxonomy/<category>.yaml`, `registry/datasets/<id>.yaml` and
-    `registry/releases.yaml` are read. Any other YAML file is ignored, which is usually a misplaced record.
-
-    Bad:
-        registry/pubmed_qa.yaml
-    Good:
-        registry/datasets/pubmed_qa.yaml
-""")
+from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
+from clinreg.text.suggest import Suggester
 
 
 def _hint(value: str, options: Suggester) -> str | None:
@@ -26,17 +17,8 @@ def _hint(value: str, options: Suggester) -> str | None:
     return f"did you mean `{close}`?" if close else None
 
 
-@rule("CLR301", "unknown-task", "error", "A mapping names a task that is not in the taxonomy")
+@rule("CLR301")
 def unknown_task(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Each mapping's `tasks` are ids of tasks in `taxonomy/*.yaml`. A dangling id would silently drop the
-    benchmark from coverage.
-
-    Bad:
-        tasks: [answer_medical_knowledge_question]
-    Good:
-        tasks: [answer_medical_knowledge_questions]
-    """
     if not ctx.reg.categories:
         return
     known = Suggester(ctx.tasks)  # built once: a file may name thousands of unknown ids
@@ -49,16 +31,8 @@ def unknown_task(ctx: Context) -> Iterable[Diagnostic]:
                                  _hint(task_id, known) or "add the task to taxonomy/<category>.yaml first")
 
 
-@rule("CLR302", "unknown-category", "error", "taxonomy.yaml lists a category that has no file")
+@rule("CLR302")
 def unknown_category(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Every id in `taxonomy/taxonomy.yaml`'s `categories` needs a file `taxonomy/<id>.yaml`.
-
-    Bad:
-        categories: [clinical_decision_suport]
-    Good:
-        categories: [clinical_decision_support]
-    """
     tax, sf = ctx.reg.taxonomy, ctx.reg.taxonomy_file
     if tax is None or sf is None:
         return
@@ -78,17 +52,8 @@ def _broken_file(ctx: Context, rel: str) -> bool:
     return any(f.rel == rel for f in ctx.reg.files)
 
 
-@rule("CLR303", "unknown-release", "error", "A record names a release that is not in releases.yaml")
+@rule("CLR303")
 def unknown_release(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    `added_in` and `removed_in` name versions listed in `registry/releases.yaml`, so that
-    `--release X` can rebuild the registry as it stood at X.
-
-    Bad:
-        added_in: 1.4.0     # no such release
-    Good:
-        added_in: 1.3.0
-    """
     if ctx.reg.releases is None:
         return
     known = {r.version for r in ctx.reg.releases.releases}
@@ -102,17 +67,8 @@ def unknown_release(ctx: Context) -> Iterable[Diagnostic]:
                              _hint(value, versions) or f"known releases: {', '.join(sorted(known))}")
 
 
-@rule("CLR304", "orphan", "error", "A file or part of the tree that nothing refers to, or a required file that is missing")
+@rule("CLR304")
 def orphans(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A category file that `taxonomy.yaml` does not list is never shown in reports; a tree without
-    `taxonomy/taxonomy.yaml` or `registry/releases.yaml` cannot be checked.
-
-    Bad:
-        taxonomy/extra_category.yaml   (not in taxonomy.yaml's categories)
-    Good:
-        categories: [..., extra_category]
-    """
     listed = set(ctx.reg.taxonomy.categories) if ctx.reg.taxonomy else None
     for cat_id, (_, sf) in ctx.reg.categories.items():
         if listed is not None and cat_id not in listed:

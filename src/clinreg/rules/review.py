@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.reviewstate import derive_state, item_content, item_hash
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.reviewstate import derive_state, item_content, item_hash
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
@@ -28,19 +28,8 @@ def _changes(old: dict, new: dict) -> str:
     return "; ".join(parts)
 
 
-@rule("CLR801", "stale-review", "warning", "An approved item changed after it was approved")
+@rule("CLR801")
 def stale_review(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    An approval covers a hash of the item's name, definition, example and placement (the task's subcategory
-    or the subcategory's category). When any of them changes later, the approval no longer covers the item
-    and it needs re-review. `validate --strict` (used on pull requests) fails on this.
-
-    Bad:
-        example: (edited after approval)
-        review: {status: approved, reviewers: [{..., decision: approved, content_hash: sha256:1f2e...}]}
-    Good:
-        Run `clinreg review approve ITEM --reviewer NAME` again after the edit is reviewed.
-    """
     for kind, item, placement, sf, path in review_items(ctx):
         rv = item.review
         if rv is None:
@@ -60,18 +49,8 @@ def stale_review(ctx: Context) -> Iterable[Diagnostic]:
                      f"ask a clinician to review it again: clinreg review approve {item.id} --reviewer NAME")
 
 
-@rule("CLR802", "conflicting-review", "warning", "Reviewers' current decisions on an item disagree")
+@rule("CLR802")
 def conflicting_review(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Each reviewer's latest decision on the item's current content counts. When two of them disagree (one
-    approves, another rejects or asks for changes), no decision wins silently: the item is `conflicting`
-    until a reviewer changes their decision. `validate --strict` fails on this.
-
-    Bad:
-        reviewers: [{name: A, decision: approved, ...}, {name: B, decision: rejected, ...}]
-    Good:
-        Reviewers agree, or one records a new decision: clinreg review approve ITEM --reviewer B
-    """
     for kind, item, placement, sf, path in review_items(ctx):
         if item.review is None:
             continue

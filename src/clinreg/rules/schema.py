@@ -4,75 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.rules.base import declare, rule
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
-declare("CLR101", "unknown-key", "error", "A key the schema does not define", "schema", """
-    Every registry type forbids unknown keys, so a typo never passes silently. The hint suggests the closest
-    allowed key.
 
-    Bad:
-        licence: {spdx: MIT, notes: from the card}
-    Good:
-        licence: {spdx: MIT, note: from the card}
-""")
-declare("CLR102", "wrong-type", "error", "A value of the wrong type", "schema", """
-    The value is a list where a mapping is expected, a number where a string is expected, and so on.
-
-    Bad:
-        splits: test
-    Good:
-        splits: [test]
-""")
-declare("CLR103", "missing-field", "error", "A required field is missing", "schema", """
-    The named field must be present. `schemas/*.json` and the field descriptions there say what it holds.
-
-    Bad:
-        access: {}
-    Good:
-        access: {tier: public}
-""")
-declare("CLR104", "bad-enum-value", "error", "A value outside the allowed set", "schema", """
-    Fields such as `access.tier`, `source.type`, `label.encoding` and `review.status` accept a fixed set of
-    values. The hint suggests the closest one.
-
-    Bad:
-        access: {tier: gate}
-    Good:
-        access: {tier: gated}
-""")
-declare("CLR105", "invalid-value", "error", "A value that breaks a schema constraint", "schema", """
-    The value has the right type but breaks a constraint: an empty list where one item is required, a
-    number below its minimum, a string that is too short.
-
-    Bad:
-        mappings: []
-    Good:
-        mappings:
-          - id: pubmed_qa
-            ...
-""")
-declare("CLR107", "schema-header", "warning", "The file has no yaml-language-server schema line", "schema", """
-    The first line `# yaml-language-server: $schema=...` lets editors validate the file as you type.
-
-    Bad:
-        id: pubmed_qa
-    Good:
-        # yaml-language-server: $schema=../../schemas/dataset.schema.json
-        id: pubmed_qa
-""")
-
-
-@rule("CLR106", "todo-marker", "warning", "A field still holds a TODO marker")
+@rule("CLR106")
 def todo_markers(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    `clinreg new dataset` writes `TODO` where it could not guess a value. Each one must be filled in before
-    the record is merged; until then it is a warning that names the field.
-
-    Bad:
-        licence: {spdx: TODO}
-    Good:
-        licence: {spdx: CC-BY-4.0, note: Stated in the repository README.}
-    """
-    yield from ctx.scalar_findings["CLR106"]  # one pass with CLR702 and CLR704 (see rules/scalars.py)
+    yield from ctx.scalar_findings["CLR106"]  # one pass with CLR702 and CLR704 (see core/scalars.py)

@@ -6,25 +6,16 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
-from clinreg.model import GitHubSource, HubSource, LocalSource, PhysioNetSource
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import GitHubSource, HubSource, LocalSource, PhysioNetSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
-@rule("CLR701", "unpinned-revision", "warning", "A hub revision or GitHub commit is not a pinned 40-hex commit")
+@rule("CLR701")
 def pinned_revision(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A branch name (or no revision) means the data can change under you; builds are reproducible only at a
-    pinned commit. When the commit is not known, say why in `revision_note`; the warning then quotes it.
-
-    Bad:
-        revision: main
-    Good:
-        revision: 515060458a945c633debc6fd5baac7764416b724
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         src, sf = ds.source, ctx.reg.dataset_files[ds_id]
         if isinstance(src, HubSource):
@@ -44,19 +35,9 @@ def pinned_revision(ctx: Context) -> Iterable[Diagnostic]:
                          "pin the 40-hex commit, or add `revision_note` saying why it cannot be pinned")
 
 
-@rule("CLR702", "remote-code", "error", "A source enables remote code")
+@rule("CLR702")
 def remote_code(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Dataset loading scripts run arbitrary code on the machine that builds the data, which in CI means code
-    from a pull request. clinreg never runs them; the schema accepts `trust_remote_code` only as `false`.
-    This rule also catches the key written anywhere else in a record.
-
-    Bad:
-        source: {type: huggingface, repo: x/y, splits: [test], trust_remote_code: true}
-    Good:
-        source: {type: huggingface, repo: x/y, splits: [test]}
-    """
-    yield from ctx.scalar_findings["CLR702"]  # any file, even one that failed the schema (see rules/scalars.py)
+    yield from ctx.scalar_findings["CLR702"]  # any file, even one that failed the schema (see core/scalars.py)
 
 
 def unsafe_local_path(text: str) -> str | None:
@@ -72,17 +53,8 @@ def unsafe_local_path(text: str) -> str | None:
     return None
 
 
-@rule("CLR703", "path-escape", "error", "A local path leaves the registry root")
+@rule("CLR703")
 def local_paths(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Paths in records are relative and stay inside their folder: no absolute paths, no `..`, no links that
-    lead out. A pull request must not be able to make CI read files elsewhere on the machine.
-
-    Bad:
-        source: {type: local, description: x, path: ../../etc}
-    Good:
-        source: {type: local, description: x, path: fixtures/clear}
-    """
     root = ctx.reg.root.resolve()
     for ds_id, ds in ctx.reg.datasets.items():
         src, sf = ds.source, ctx.reg.dataset_files[ds_id]
@@ -105,31 +77,13 @@ def local_paths(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}", "use a relative path inside the folder")
 
 
-@rule("CLR704", "url", "error", "A URL is not https, or sits in a field that takes none")
+@rule("CLR704")
 def urls(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    URLs are accepted only in `url` fields and only with https, so that a record never points a builder at
-    plain http, `file://` or another scheme.
-
-    Bad:
-        source: {type: url, url: http://example.org/data.csv}
-    Good:
-        source: {type: url, url: https://example.org/data.csv}
-    """
     yield from ctx.scalar_findings["CLR704"]
 
 
-@rule("CLR705", "licence-unknown", "warning", "The licence is unknown or non-standard")
+@rule("CLR705")
 def licence(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Users need to know whether they may use the data. `unknown` and `other` are allowed, but draw a warning
-    that quotes the record's reason; without a `note` they are errors.
-
-    Bad:
-        licence: {spdx: unknown}
-    Good:
-        licence: {spdx: unknown, note: Private institutional data; no licence is published.}
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         if ds.licence.spdx.lower() in {"unknown", "other"}:
@@ -140,35 +94,16 @@ def licence(ctx: Context) -> Iterable[Diagnostic]:
                              "add licence.note", severity="error")
 
 
-@rule("CLR706", "access-instructions", "error", "A gated or private dataset does not say how to get access")
+@rule("CLR706")
 def access_instructions(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Gated and private data cannot be fetched by `clinreg build`; the record must tell a user how to obtain
-    it (credentialing, a data use agreement, or who holds it).
-
-    Bad:
-        access: {tier: gated}
-    Good:
-        access: {tier: gated, instructions: Credentialed PhysioNet account and the MIMIC-IV DUA.}
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         if ds.access.tier in ("gated", "private") and not (ds.access.instructions or "").strip():
             yield ctx.at("CLR706", ctx.reg.dataset_files[ds_id], ("access",),
                          f"a {ds.access.tier} dataset needs `access.instructions`")
 
 
-@rule("CLR707", "citation-source", "error", "A published or derived task does not say where it comes from")
+@rule("CLR707")
 def sourced_citation(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    A `published` task claims a public source names it: cite the source and quote the name. A `derived`
-    task was worded by clinreg from a benchmark's description: cite where the description is published and
-    list the benchmarks. Either claim must be checkable.
-
-    Bad:
-        provenance: {kind: derived, citation: {text: HELM schema}}
-    Good:
-        provenance: {kind: derived, benchmarks: [medcalc_bench], citation: {text: HELM schema, url: "https://..."}}
-    """
     mappings = {m.id for ds in ctx.reg.datasets.values() for m in ds.mappings}
     for entry in ctx.tasks.values():
         prov, task_id = entry.task.provenance, entry.task.id

@@ -5,24 +5,15 @@ from __future__ import annotations
 import subprocess
 from typing import Iterable
 
-from clinreg.diagnostics import Diagnostic
+from clinreg.core.diagnostics import Diagnostic
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
-from clinreg.versions import parse_semver
-from clinreg.yamlsrc import parse_yaml
+from clinreg.core.versions import parse_semver
+from clinreg.core.yamlsrc import parse_yaml
 
 
-@rule("CLR601", "not-semver", "error", "A version is not a semantic version")
+@rule("CLR601")
 def semver(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Record versions, taxonomy versions and release versions are semantic versions (MAJOR.MINOR.PATCH), so
-    that tools can compare them.
-
-    Bad:
-        version: v1.2
-    Good:
-        version: 1.2.0
-    """
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         for field in ("version", "added_in", "removed_in"):
@@ -40,19 +31,8 @@ def semver(ctx: Context) -> Iterable[Diagnostic]:
             yield ctx.at("CLR601", sf, ("current",), f"`current: {ctx.reg.releases.current}` is not a semantic version")
 
 
-@rule("CLR602", "release-history", "error", "The release history is out of order or does not contain `current`")
+@rule("CLR602")
 def release_history(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    Releases are listed oldest first, with increasing versions and non-decreasing dates, and `current` is
-    the newest of them. A record's `removed_in` comes after its `added_in`.
-
-    Bad:
-        current: 1.3.0
-        releases: [{version: 1.1.0, ...}, {version: 1.0.0, ...}]
-    Good:
-        current: 1.1.0
-        releases: [{version: 1.0.0, ...}, {version: 1.1.0, ...}]
-    """
     hist, sf = ctx.reg.releases, ctx.reg.releases_file
     if hist is not None and sf is not None:
         prev = None
@@ -77,18 +57,8 @@ def _git(root, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=root, capture_output=True, text=False, timeout=30)
 
 
-@rule("CLR603", "version-not-bumped", "error", "A record changed since --base without a version bump")
+@rule("CLR603")
 def version_bumped(ctx: Context) -> Iterable[Diagnostic]:
-    """
-    With `validate --base REF`, every dataset record whose content differs from REF must have a higher
-    `version` than it had at REF, so that users pinning a record version notice the change. Comment and
-    formatting changes do not count: only the parsed content is compared.
-
-    Bad:
-        version: 1.0.0   (unchanged, but licence.spdx changed since origin/main)
-    Good:
-        version: 1.0.1
-    """
     base = ctx.base
     if not base:
         return

@@ -1,0 +1,167 @@
+"""What every command module shares: exit codes, common options, one-line failures, loading and writing output.
+
+Command modules import from here and from the library, never from each other.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+from clinreg.text.output import shown
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded registry).",
+)
+release_option = click.option("--release", default=None, metavar="X", help="Show the registry as it stood at release X.")
+
+
+data_dir_option = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None,
+    help="Local mirror: one folder per source, named <owner>__<name> after its hub or GitHub repo.",
+)
+bad_label_option = click.option(
+    "--on-bad-label", type=click.Choice(["error", "skip"]), default="error", show_default=True,
+    help="A row whose label is outside the scheme stops the build (error) or is skipped and counted (skip).",
+)
+
+
+format_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                             help="Write to FILE instead of stdout.")
+force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
+    from clinreg.text.jsonout import error_line, json_requested
+
+    message = shown(message)  # paths and values in a message may hold control characters
+    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
+    return click.exceptions.Exit(code)
+
+
+def load(root: Path | None, release: str | None = None, *, for_writing: bool = False):
+    """Load a registry, turning a bad root or release into a one-line usage error (exit 2).
+
+    `for_writing`: the command writes into the tree, so the registry shipped inside the package is refused.
+    """
+    from clinreg.core.paths import RootError
+    from clinreg.core.store import load_registry
+
+    try:
+        reg = load_registry(root, release=release)
+    except (RootError, ValueError) as exc:
+        raise fail(str(exc))
+    if for_writing:
+        refuse_packaged(reg)
+    freeze_registry()
+    return reg
+
+
+def freeze_registry() -> None:
+    """The loaded registry lives until the command ends: the collector need not scan it again until then.
+    Unfrozen when the command's context closes, so an in-process caller (CliRunner) keeps nothing frozen."""
+    import gc
+
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        click.get_current_context().call_on_close(gc.unfreeze)
+
+
+def refuse_packaged(reg) -> None:
+    """Stop (exit 2) before a command writes into the registry shipped inside an installed wheel."""
+    if reg.root.resolve() == (Path(__file__).resolve().parents[1] / "_registry").resolve():
+        raise fail("the registry shipped inside the installed package is read-only; run this in a checkout of a "
+                   "registry tree, or pass --root DIR")
+
+
+def parse_date(value: str | None):
+    """A `--date` option as a date (None when not given), or a usage error (exit 2)."""
+    if value is None:
+        return None
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+
+
+def refuse_load_errors(reg, what: str) -> None:
+    """Stop (exit 1) with the located errors when files failed to load: a partial report would mislead."""
+    errors = [d for d in reg.diagnostics if d.severity == "error"]
+    if errors:
+        from clinreg.core.diagnostics import Report, render_text
+        from clinreg.text.jsonout import json_requested
+
+        if json_requested():  # stderr stays one JSON line: name the first error in it
+            first = errors[0]
+            raise fail(f"the registry has {len(errors)} error(s) that prevent {what}, first {first.file}:{first.line}: "
+                       f"{first.code} {first.message}; run `clinreg validate`", EXIT_FINDINGS)
+        click.echo(render_text(Report(errors, len(reg.files))), err=True)
+        raise fail(f"the registry has errors that prevent {what}; run `clinreg validate`", EXIT_FINDINGS)
+
+
+def emit(text: str, output: Path | None = None, force: bool = True) -> None:
+    if output is None:
+        click.echo(text)
+        return
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+
+    try:
+        atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
+    except RefusedOverwrite as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+    click.echo(f"wrote {output}", err=True)
+
+
+def need_build_extra(command: str) -> None:
+    """Reading data needs datasets and pyarrow, which only the `build` extra installs: say so in one line."""
+    import importlib.util
+
+    missing = [name for name in ("datasets", "pyarrow") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise fail(f"`clinreg {command}` reads data and needs the build extra ({' and '.join(missing)} not installed): "
+                   "pip install 'clinreg[build]'")
+
+
+@contextmanager
+def guard(what: str) -> Iterator[None]:
+    """Turn every failure of the build path into one located line on stderr, never a traceback."""
+    from clinreg.loaders.errors import BuildError
+
+    try:
+        yield
+    except click.exceptions.Exit:
+        raise
+    except BuildError as err:
+        raise fail(str(err), err.exit_code) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, with the exit code of a process killed by SIGPIPE.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise click.exceptions.Exit(141) from None
+    except OSError as err:
+        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
+    except Exception as err:
+        if os.environ.get("CLINREG_DEBUG"):
+            raise
+        raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
+
+
+
+def quiet_datasets() -> None:
+    import datasets
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()

@@ -1,0 +1,240 @@
+"""Contributor commands: `new dataset` (a record's scaffold), `issue-form` and `schema export` (generated files
+checked for drift)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, fail, format_option, load, root_option
+from clinreg.text.output import shown
+
+
+def interactive() -> bool:
+    """Prompt only when a person is at the keyboard; CI and pipes get flags and TODO markers."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------------------------- new dataset
+
+
+@click.group("new")
+def new() -> None:
+    """Start a new registry record from a commented skeleton."""
+
+
+def _check_tasks(tasks: list[str], known: dict) -> list[str]:
+    from clinreg.text.suggest import Suggester
+
+    for task in tasks:
+        if task not in known:
+            close = Suggester(known).closest(task)
+            hint = f"; did you mean {close!r}?" if close else " (`clinreg coverage --by task --format markdown` lists the ids)"
+            raise click.BadParameter(f"unknown task {task!r}{hint}")
+    return tasks
+
+
+def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
+    items = [values] if isinstance(values, str) else list(values)
+    return [t for v in items for t in re.split(r"[\s,]+", v) if t]
+
+
+@new.command("dataset")
+@click.argument("dataset_id", metavar="ID")
+@root_option
+@click.option("--name", default=None, help="Display name of the dataset.")
+@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data.")
+@click.option("--access", type=click.Choice(["public", "gated", "private"]), default=None, help="Access tier.")
+@click.option("--task", "tasks", multiple=True, metavar="TASK", help="A task id the benchmark measures (repeatable).")
+@click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
+              help="JSON/YAML features (a hub card's features list, a {column: type} mapping, or a README.md) to "
+                   "pre-fill the mapping. Repeatable: a hub card (licence, configs) and a column description together.")
+@format_option
+def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
+    """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
+    from clinreg.core.model import ID_PATTERN  # here, not at the top: `clinreg --help` should not import pydantic
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+    from clinreg.contrib.features import FeaturesError, merge_cards, read_features
+    from clinreg.contrib.scaffold import HUB_REPO, Answers, render_dataset
+    from clinreg.core.store import DATASETS_DIR
+
+    if not re.fullmatch(ID_PATTERN, dataset_id) or len(dataset_id) > 120:
+        suggestion = re.sub(r"[^a-z0-9]+", "_", dataset_id.lower()).strip("_") or "my_dataset"
+        if suggestion[0].isdigit():
+            suggestion = "x_" + suggestion
+        raise fail(f"dataset id {dataset_id!r} is not snake_case (lowercase letters, digits and single underscores, "
+                   f"at most 120 characters); try {suggestion[:120]!r}")
+    reg = load(root, for_writing=True)
+    rel = f"{DATASETS_DIR}/{dataset_id}.yaml"
+    target = reg.root / rel
+    if target.exists():
+        raise fail(f"{rel} already exists; refusing to overwrite it (edit it, or choose another id)")
+    known = reg.tasks()
+    task_list = _split_tasks(tasks)
+    try:
+        _check_tasks(task_list, known)
+    except click.BadParameter as exc:
+        raise fail(exc.message)
+    if hf_repo is not None and not HUB_REPO.match(hf_repo):
+        raise fail(f"--hf-repo {hf_repo!r} is not a hub repository id such as owner/name")
+    card = None
+    for path in features:
+        try:
+            card = merge_cards(card, read_features(path))
+        except FeaturesError as exc:
+            raise fail(f"--from-hub-features {path.name}: {exc}")
+    if interactive() and fmt == "text":  # JSON output is for programs: no prompts in front of it
+        if name is None:
+            name = click.prompt("Display name (blank for TODO)", default="", show_default=False).strip() or None
+        if hf_repo is None:
+            hf_repo = click.prompt("Hugging Face repo, owner/name (blank if none)", default="", show_default=False,
+                                   value_proc=_hub_repo_or_blank).strip() or None
+        if access is None:
+            access = click.prompt("Access tier", type=click.Choice(["public", "gated", "private"]), default="public")
+        if not task_list:
+            task_list = click.prompt("Task ids, comma separated (`clinreg coverage --by task --format markdown` lists them)",
+                                     value_proc=lambda v: _check_tasks(_split_tasks(v), known))
+    if not task_list:
+        raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
+    answers = Answers(id=dataset_id, name=name, hf_repo=hf_repo, access=access, tasks=task_list,
+                      release=reg.current_release, card=card,
+                      features_file=" + ".join(p.name for p in features) if features else None)
+    text, guess = render_dataset(answers)
+    try:
+        atomic_write_text(target, text, overwrite=False)
+    except RefusedOverwrite:
+        raise fail(f"{rel} already exists; refusing to overwrite it")
+    except OSError as exc:
+        raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    todo, problems = _new_file_findings(reg.root, rel)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "todo_fields": todo,
+                                         "guesses": guess.reasons if guess else [], "problems": problems}))
+    else:
+        click.echo(f"wrote {rel}")
+        if card is not None and not card.columns:
+            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
+                       "{column: type} file to --from-hub-features for that")
+        if guess:
+            click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))
+        if todo:
+            click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
+        for p in problems:
+            click.echo(f"  {p}")
+        click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
+
+
+def _hub_repo_or_blank(value: str) -> str:
+    from clinreg.contrib.scaffold import HUB_REPO
+
+    value = value.strip()
+    if value and not HUB_REPO.match(value):
+        raise click.BadParameter("expected owner/name")
+    return value
+
+
+def _new_file_findings(root: Path, rel: str) -> tuple[list[str], list[str]]:
+    """The TODO fields of the new record, and any other problem `validate` reports in it."""
+    from clinreg.rules.engine import validate
+
+    todo, problems = [], []
+    for d in validate(root).sorted():
+        if d.file != rel:
+            continue
+        if d.code == "CLR106":
+            todo.append(d.message.split("`")[1] if "`" in d.message else d.message)
+        elif d.code != "CLR701":
+            problems.append(f"{d.file}:{d.line}: {d.code} [{d.severity}] {d.message}")
+    return todo, problems
+
+
+# --------------------------------------------------------------------------------------------- issue form
+
+
+@click.command("issue-form")
+@root_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the form to FILE (default: stdout).")
+@click.option("--check", is_flag=True, help="Do not write; exit 1 if FILE (-o; default .github/ISSUE_TEMPLATE/propose-dataset.yml in the root) is out of date.")
+@format_option
+def issue_form(root, output, check, fmt):
+    """Generate the "Propose a dataset" GitHub issue form, its dropdowns taken from the taxonomy."""
+    from clinreg.contrib.issueform import FIX_COMMAND, ISSUE_FORM_PATH, IssueFormError, drift, render_issue_form
+    from clinreg.text.safeio import atomic_write_text
+
+    reg = load(root)
+    try:
+        text = render_issue_form(reg)
+    except IssueFormError as exc:
+        raise fail(str(exc), EXIT_FINDINGS)
+    if check:
+        path = output or reg.root / ISSUE_FORM_PATH
+        stale = drift(reg, path)
+        if fmt == "json":
+            from clinreg.text.jsonout import dumps
+
+            click.echo(dumps("issue_form_check", {"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
+        elif stale:
+            click.echo(f"{path} is out of date with the taxonomy; run `{FIX_COMMAND}`")
+        else:
+            click.echo(f"{path} is up to date")
+        raise click.exceptions.Exit(EXIT_FINDINGS if stale else EXIT_OK)
+    if output is None:
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("issue_form", {"form": text}) if fmt == "json" else text, nl=fmt == "json")
+        return
+    try:
+        atomic_write_text(output, text)
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+    from clinreg.text.jsonout import dumps
+
+    click.echo(dumps("issue_form", {"written": str(output)}) if fmt == "json" else f"wrote {output}")
+
+
+# --------------------------------------------------------------------------------------------- schemas
+
+
+@click.group()
+def schema():
+    """JSON Schemas generated from the data model."""
+
+
+@schema.command("export")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("schemas"), show_default=True)
+@click.option("--check", is_flag=True, help="Do not write; exit 1 if the files differ from the models.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def schema_export(out_dir, check, fmt):
+    """Write schemas/*.json from the pydantic models (or check them with --check)."""
+    from clinreg.contrib.schemas import FIX_COMMAND, export_schemas, schema_drift
+
+    if check:
+        drift = schema_drift(out_dir)
+        if fmt == "json":
+            from clinreg.text.jsonout import dumps
+
+            click.echo(dumps("schema_check", {"drift": drift, "fix": FIX_COMMAND if drift else None}))
+        elif drift:
+            click.echo(f"out of date: {', '.join(drift)}; run `{FIX_COMMAND}`")
+        else:
+            click.echo("schemas are up to date")
+        raise click.exceptions.Exit(EXIT_FINDINGS if drift else EXIT_OK)
+    try:
+        written = export_schemas(out_dir)
+    except OSError as exc:
+        raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("schema_export", {"written": [str(p) for p in written]}))
+    else:
+        click.echo("\n".join(f"wrote {p}" for p in written) or "schemas are up to date")

@@ -1,0 +1,111 @@
+"""`clinreg coverage` and `diff`: coverage per subcategory in every format, and what changed between registries."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from clinreg.cli.common import (
+    emit, fail, force_option, load, output_option, refuse_load_errors, release_option, root_option,
+)
+
+
+def _coverage_inputs(root, release, access):
+    from clinreg.reports.coverage import TIERS
+
+    tiers = None
+    if access:
+        tiers = [a.strip() for a in access.split(",") if a.strip()]
+        bad = [a for a in tiers if a not in TIERS]
+        if bad or not tiers:
+            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    reg = load(root, release)
+    refuse_load_errors(reg, "a coverage report")
+    return reg, tiers
+
+
+@click.command()
+@root_option
+@release_option
+@click.option("--by", type=click.Choice(["category", "subcategory", "task"]), default="subcategory", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table", show_default=True)
+@click.option("--access", default=None, metavar="TIERS", help="Count only datasets with these access tiers, e.g. public,gated.")
+@output_option
+@force_option
+def coverage(root, release, by, fmt, access, output, force):
+    """Coverage per subcategory: tasks, datasets, access tiers, instances and thin spots."""
+    from clinreg.reports.coverage import coverage_data
+
+    reg, tiers = _coverage_inputs(root, release, access)
+    data = coverage_data(reg, access=tiers)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        text = dumps("coverage", data)
+    elif fmt == "table":
+        from clinreg.reports.table import render_table
+
+        terminal = output is None and sys.stdout.isatty()
+        # A terminal gets its own width; a pipe or a file gets unwrapped lines that grep and cut can read.
+        width = shutil.get_terminal_size().columns if terminal else None
+        text = render_table(data, by=by, width=width, color=terminal)
+    else:
+        from clinreg.reports import formats
+
+        text = formats.render(fmt, data, by=by)
+    if fmt == "csv" and output is not None:  # the table stays plain CSV; its metadata goes beside it
+        from clinreg.reports.csvout import render_coverage_csv_metadata
+
+        sidecar = output.with_name(output.name + ".meta.json")
+        if sidecar.exists() and not force:
+            raise fail(f"{sidecar} exists; refusing to overwrite it (use --force)")
+        emit(text, output, force=force)
+        emit(render_coverage_csv_metadata(data, by), sidecar, force=True)
+        return
+    emit(text, output, force=force)
+
+
+@click.command("diff")
+@click.argument("old")
+@click.argument("new")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@output_option
+@force_option
+def diff(old, new, root, fmt, output, force):
+    """What changed from OLD to NEW: datasets and tasks added, removed, renamed, moved or edited, and coverage.
+
+    OLD and NEW are each a registry folder, a release listed in registry/releases.yaml (the current tree as it
+    stood then), or a git ref of the repository holding --root; they are tried in that order.
+    """
+    import tempfile
+
+    from clinreg.reports.diff import SideError, diff_registries, open_side
+
+    with tempfile.TemporaryDirectory(prefix="clinreg-diff-") as tmp:
+        sides = []
+        for spec in (old, new):
+            try:
+                reg, side = open_side(spec, root, Path(tmp))
+            except (SideError, ValueError) as exc:
+                raise fail(str(exc))
+            except OSError as exc:
+                raise fail(f"{spec}: cannot read it: {exc.strerror or exc}")
+            errors = [d for d in reg.diagnostics if d.severity == "error"]
+            if errors:
+                click.echo(f"clinreg: warning: {spec} has {len(errors)} registry error(s); the diff shows what could be "
+                           f"read (first: {errors[0].file}:{errors[0].line}: {errors[0].message})", err=True)
+            sides.append((reg, side))
+        data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        text = dumps("diff", data)
+    else:
+        from clinreg.reports.markdown import render_diff_markdown
+
+        text = render_diff_markdown(data)
+    emit(text, output, force=force)

@@ -1,0 +1,127 @@
+"""The `results import` and `leaderboard` commands: scores from HELM, lm-eval and Inspect, ranked through the taxonomy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from clinreg.cli.common import (
+    EXIT_FINDINGS, EXIT_USAGE, emit, fail, force_option, load, output_option, refuse_load_errors, release_option,
+    root_option,
+)
+from clinreg.text.output import to_json
+
+sources_argument = click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+
+
+def _collect(root, sources, fmt):
+    """Read every source against the current registry; stop with every located finding if any is an error."""
+    from clinreg.core.diagnostics import Report, render_json, render_text
+    from clinreg.results.collect import collect
+
+    reg = load(root)
+    refuse_load_errors(reg, "reading results")
+    scores, reported, findings = collect(reg, list(sources))
+    if findings.errors:
+        report = Report(findings.diagnostics, len(sources))
+        if fmt == "json":
+            from clinreg.text.jsonout import wrap
+
+            click.echo(wrap("validation", render_json(report)))
+        else:
+            click.echo(render_text(report), err=True)
+        raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
+    return reg, scores, reported
+
+
+@click.group("results")
+def results():
+    """Evaluation results: read them from HELM, lm-eval and Inspect into one normalised file."""
+
+
+@results.command("import")
+@sources_argument
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="How to report what was imported (the results file itself is always JSON).")
+@output_option
+@force_option
+def import_results(sources, root, fmt, output, force):
+    """Read SOURCES and write one results file: model, benchmark, metric, value, range, instances, source.
+
+    A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
+    HELM run folder (benchmark_output/runs/<suite>), an lm-eval results_*.json, an Inspect .eval or .json log,
+    or a results file written by this command. Every column, task or run group that maps to no benchmark of the
+    registry is reported at file:line:col, and nothing is written.
+    """
+    from clinreg.results.collect import results_document
+
+    reg, scores, reported = _collect(root, sources, fmt)
+    document = results_document(reg, scores, reported)
+    text = to_json(document)
+    if output is None:
+        click.echo(text)
+        return
+    emit(text, output, force=force)
+    summary = {"output": str(output), "scores": len(scores), "models": document["models"],
+               "benchmarks": document["benchmarks"], "reported_win_rates": len(reported)}
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("results_import", summary))
+    else:
+        click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
+                   f"{len(document['benchmarks'])} benchmark(s)")
+
+
+@click.command("leaderboard")
+@sources_argument
+@root_option
+@release_option
+@click.option("--by", type=click.Choice(["overall", "category", "subcategory"]), default="overall", show_default=True)
+@click.option("--access", default=None, metavar="TIERS", help="Count only benchmarks with these access tiers, e.g. public,gated.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table",
+              show_default=True)
+@output_option
+@force_option
+def leaderboard(sources, root, release, by, access, fmt, output, force):
+    """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
+
+    SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
+    the macro average on a 0-1 scale (each metric rescaled by its declared range), the benchmarks and instances
+    behind it, the tasks they cover (and how many of those are drafted), a `thin` flag when one benchmark carries
+    the row, and the benchmarks the model is missing.
+    """
+    import sys
+
+    from clinreg.reports.coverage import TIERS
+    from clinreg.results.leaderboard import leaderboard_data
+
+    tiers = None
+    if access:
+        tiers = [a.strip() for a in access.split(",") if a.strip()]
+        if not tiers or any(a not in TIERS for a in tiers):
+            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    _, scores, reported = _collect(root, sources, "json" if fmt == "json" else "text")
+    view = load(root, release) if release else None
+    if view is not None:
+        refuse_load_errors(view, "a leaderboard")
+    data = leaderboard_data(view or load(root), scores, reported, access=tiers)
+    if fmt == "json":
+        out = {k: v for k, v in data.items() if k != "tables"}
+        from clinreg.text.jsonout import envelope
+
+        text = to_json(envelope("leaderboard", {"by": by, "rows": data["tables"][by], **out}))
+    else:
+        from clinreg.reports import leaderboard as render
+
+        if fmt == "table":
+            text = render.render_table(data, by, color=output is None and sys.stdout.isatty())
+        elif fmt == "markdown":
+            text = render.render_markdown(data, by)
+        elif fmt == "csv":
+            text = render.render_csv(data, by)
+        else:
+            text = render.render_html(data)
+    emit(text, output, force=force)

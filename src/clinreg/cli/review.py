@@ -1,0 +1,229 @@
+"""`clinreg review`: the taxonomy as a document and a form for clinicians, review status, the spreadsheet round
+trip, and recording a clinician's decision (`approve`, `reject`, `request-changes`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from clinreg.cli.common import (
+    fail, force_option, format_option, load, output_option, parse_date, refuse_load_errors, refuse_packaged, emit,
+    root_option,
+)
+from clinreg.text.output import shown
+
+
+@click.group("review", invoke_without_command=True)
+@root_option
+@click.option("--category", default=None, metavar="C", help="Only this category id.")
+@click.option("--pending", is_flag=True, help="Only tasks that need review: proposed, stale, revised or conflicting.")
+@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default=None,
+              help="Default: markdown on a terminal, html (the offline review form) into a file or a pipe.")
+@output_option
+@force_option
+@click.pass_context
+def review(ctx, root, category, pending, fmt, output, force):
+    """The taxonomy for clinical review: definitions, examples, provenance, review status and datasets.
+
+    Without a subcommand, render the review document: Markdown to read on a terminal; with -o FILE or into a
+    pipe, the HTML page, an offline form where a clinician chooses a decision and writes a note per task, then
+    saves a decisions file from the browser for `clinreg review import`. It also prints compactly, with a notes
+    box per task and page numbers.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if fmt is None:
+        import sys
+
+        fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
+    from clinreg.reports.review import UnknownCategory, review_document
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review document")
+    try:
+        document = review_document(reg, category=category, pending=pending)
+    except UnknownCategory as exc:
+        raise fail(str(exc))
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        text = dumps("review_document", document)
+    elif fmt == "markdown":
+        from clinreg.reports.markdown import render_review_markdown
+
+        text = render_review_markdown(document)
+    else:
+        from clinreg.reports.html import render_review_html
+
+        text = render_review_html(document)
+    emit(text, output, force=force)
+
+
+@review.command("status")
+@root_option
+@click.option("--pending", "only", flag_value="pending", help="Only items that need a clinician: proposed, stale, revised or conflicting.")
+@click.option("--stale", "only", flag_value="stale", help="Only approvals that no longer cover the current content.")
+@click.option("--conflicts", "only", flag_value="conflicts", help="Only items whose reviewers' current decisions disagree.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def review_status(root, only, fmt):
+    """The review state of every task and subcategory, derived from its history of decisions.
+
+    Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
+    """
+    from clinreg.reports.review import status_rows
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review status")
+    rows = status_rows(reg, only)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_status", {"filter": only, "items": rows}))
+        return
+    from clinreg.reports.table import safe_text
+
+    for row in rows:
+        line = f"{row['file']}: {row['kind']} {row['id']}  {row['state'].replace('_', ' ')}  (version {row['version']})"
+        if row["decisions"]:
+            line += "; " + ", ".join(f"{d['name']}: {d['decision'].replace('_', ' ')}" for d in row["decisions"])
+        click.echo(safe_text(line))
+        prev = row["previous"]
+        if prev and prev["reviewed"]:
+            for key in ("name", "definition", "example", "placement"):
+                old, new = prev["reviewed"].get(key), prev["now"].get(key)
+                if (old or "") != (new or ""):
+                    click.echo(safe_text(f"    {key}: {prev['decision'].replace('_', ' ')} {old or '(none)'!r}, now {new or '(none)'!r}"))
+    click.echo(f"{len(rows)} item(s)" + (f" ({only})" if only else ""))
+
+
+@review.command("export")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["xlsx", "csv"]), default="xlsx", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The spreadsheet to write.")
+@force_option
+def review_export(root, fmt, output, force):
+    """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
+    hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
+    from clinreg.review.exchange import export_rows, render_csv, write_xlsx
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review spreadsheet")
+    rows = export_rows(reg)
+    if not force and output.exists():
+        raise fail(f"{output} exists; refusing to overwrite it (use --force)")
+    try:
+        if fmt == "csv":
+            atomic_write_text(output, render_csv(rows), overwrite=force)
+        else:
+            try:
+                import openpyxl  # noqa: F401
+            except ImportError:
+                raise fail("--format xlsx needs openpyxl: install clinreg with the `review` extra "
+                           "(pip install 'clinreg[review]'), or use --format csv")
+            write_xlsx(rows, output)
+    except RefusedOverwrite as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+    click.echo(f"wrote {output} ({len(rows)} tasks)", err=True)
+
+
+@review.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@root_option
+@click.option("--reviewer", default=None, metavar="NAME", help="Reviewer for spreadsheet rows whose reviewer cell is blank.")
+@click.option("--orcid", default=None, metavar="ID", help="ORCID iD for rows whose orcid cell is blank.")
+@click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decisions (default: today).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def review_import(file, root, reviewer, orcid, on_date, fmt):
+    """Apply the decisions in FILE: a .json saved by the review form, or an exported .xlsx/.csv filled in.
+
+    The whole file is checked first; any problem (unknown task, bad decision, formula, oversized or wrongly
+    typed cell) is reported with its row or cell and nothing is written (exit 2). Then each decision is
+    recorded through the same locked, byte-exact writer as `review approve`. A decision whose content hash
+    no longer matches its task (the wording changed since it was read) is refused and named, nothing is
+    written for that task, the other decisions are applied, and the exit code is 1.
+    """
+    from clinreg.review.exchange import ReviewFileError, apply_decisions, read_decisions
+
+    today = parse_date(on_date)
+    reg = load(root)
+    refuse_load_errors(reg, "an import of review decisions")
+    refuse_packaged(reg)
+    try:
+        decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
+    except ReviewFileError as exc:
+        for problem in exc.problems[:50]:
+            click.echo(f"clinreg: error: {problem}", err=True)
+        if len(exc.problems) > 50:
+            click.echo(f"clinreg: error: ... and {len(exc.problems) - 50} more", err=True)
+        click.echo("clinreg: nothing was imported", err=True)
+        raise click.exceptions.Exit(2)
+    result = apply_decisions(reg, decisions, today=today)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_import", result.to_dict()))
+    else:
+        for a in result.applied:
+            click.echo(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
+                       f"{a['reviewer']} (now {a['state'].replace('_', ' ')})")
+        for r in result.refused:
+            click.echo(f"clinreg: refused: {r['where']}: {r['reason']}", err=True)
+        click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused", err=True)
+    raise click.exceptions.Exit(1 if result.refused else 0)
+
+
+
+# --------------------------------------------------------------------------------------------- decisions
+
+
+def _review_command(name: str, decision: str, summary: str) -> click.Command:
+    @click.command(name, help=f"""{summary}
+
+    ITEM is a task id or a subcategory id. The decision is appended to the item's `review.reviewers`, and
+    `status`, `date` and `content_hash` (of the item's name and definition) are updated. Only the lines of
+    the item's review block change; the rest of the file stays byte for byte as it was.""")
+    @click.argument("item")
+    @click.option("--reviewer", required=True, metavar="NAME", help="The reviewer's name as they want it shown.")
+    @click.option("--orcid", default=None, metavar="ID", help="The reviewer's ORCID iD, e.g. 0000-0002-1825-0097.")
+    @click.option("--note", default=None, metavar="TEXT", help="The reviewer's comment.")
+    @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
+    @click.option("--kind", type=click.Choice(["task", "subcategory"]), default=None,
+                  help="Only needed when a task and a subcategory share the id.")
+    @root_option
+    @format_option
+    def command(item, reviewer, orcid, note, on_date, kind, root, fmt):
+        from clinreg.review.signoff import SignOffError, sign_off
+
+        today = parse_date(on_date)
+        reg = load(root, for_writing=True)
+        try:
+            result = sign_off(reg, item, decision, reviewer, orcid=orcid, note=note, today=today, kind=kind)
+        except SignOffError as exc:
+            raise fail(str(exc))
+        except OSError as exc:
+            raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+        if fmt == "json":
+            from clinreg.text.jsonout import dumps
+
+            click.echo(dumps("review_decision", result.to_dict()))
+        else:
+            verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
+            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {shown(result.reviewer['name'])} "
+                       f"on {result.date.isoformat()} (review {result.reviewers} of this item)")
+
+    command.__name__ = name.replace("-", "_")
+    return command
+
+
+approve = _review_command("approve", "approved", "Record a clinician's approval of a task or subcategory.")
+reject = _review_command("reject", "rejected", "Record a clinician's rejection of a task or subcategory.")
+request_changes = _review_command("request-changes", "changes_requested",
+                                  "Record that a clinician asks for changes to a task or subcategory.")
+
+review_commands = [approve, reject, request_changes]
+for _command in review_commands:
+    review.add_command(_command)

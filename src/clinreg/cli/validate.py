@@ -1,0 +1,134 @@
+"""`clinreg validate`, `rules` and `explain`: check a registry tree, and list and explain the codes it reports."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import click
+
+from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, freeze_registry, fail, load, release_option, root_option
+
+
+@click.command()
+@root_option
+@release_option
+@click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
+@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
+@click.option("--no-cache", is_flag=True, help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
+    """Check every registry file; report all problems at file:line:col with a rule code.
+
+    With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
+    files are shown and decide the exit code.
+    """
+    from clinreg.core.diagnostics import RENDERERS, Report
+
+    if base is None:  # --base compares with git history, which the cache key does not cover
+        run = _validate_cached(root, release, use_cache=not no_cache)
+        report, wanted = run.report, _registry_paths(run.root, run.files, paths)
+    else:
+        from clinreg.rules.engine import run_rules
+
+        reg = load(root, release)
+        wanted = _registry_paths(reg.root, {f.rel for f in reg.files}, paths)
+        try:
+            check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
+                                   capture_output=True, timeout=60)
+        except FileNotFoundError:
+            raise fail(f"--base {base}: needs git, and git is not on PATH")
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise fail(f"--base {base}: cannot run git: {exc}")
+        if check.returncode != 0:
+            raise fail(f"--base {base}: not a git commit in {reg.root}")
+        report = run_rules(reg, base=base)
+    if strict:
+        import dataclasses
+
+        from clinreg.rules.review import STRICT_CODES
+
+        report.diagnostics = [dataclasses.replace(d, severity="error") if d.code in STRICT_CODES else d
+                              for d in report.diagnostics]
+    if wanted is not None:
+        report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
+    if fmt == "text":
+        click.echo(RENDERERS["text"](report, show_info=show_info))
+    elif fmt == "json":
+        from clinreg.text.jsonout import wrap
+
+        click.echo(wrap("validation", RENDERERS["json"](report)))
+    else:
+        click.echo(RENDERERS[fmt](report))
+    raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
+
+
+def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
+    """The registry-relative names of PATHS, each of which must be one of the tree's files (`known`); None for all."""
+    if not paths:
+        return None
+    wanted = set()
+    for path in paths:
+        candidates = [path] if path.is_absolute() else [Path.cwd() / path, root / path]
+        rel = None
+        for candidate in candidates:
+            try:
+                rel = candidate.resolve().relative_to(root.resolve()).as_posix()
+            except (ValueError, OSError):
+                continue
+            if rel in known:
+                break
+        if rel not in known:
+            raise fail(f"{path}: not a file of the registry at {root} (taxonomy/*.yaml, registry/**/*.yaml)")
+        wanted.add(rel)
+    return wanted
+
+
+def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
+    from clinreg.rules.cache import validate_cached
+    from clinreg.core.paths import RootError, resolve_root
+
+    try:
+        run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
+    except (RootError, ValueError) as exc:
+        raise fail(str(exc))
+    freeze_registry()
+    return run
+
+
+@click.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def list_rules(fmt):
+    """List every validation rule with its code, severity and title."""
+    from clinreg.core.codes import CODES
+
+    rules = sorted(CODES.values(), key=lambda r: r.code)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("rules", [{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+                                    "title": r.title} for r in rules]))
+        return
+    for r in rules:
+        click.echo(f"{r.code}  {r.severity:<7}  {r.name:<30} {r.title}")
+
+
+@click.command()
+@click.argument("code")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(code, fmt):
+    """Explain a rule: why it exists, with a bad and a good example."""
+    from clinreg.core.codes import CODES
+
+    rule = CODES.get(code.upper())
+    if rule is None:
+        raise fail(f"no rule {code!r}; `clinreg rules` lists them")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("rule", {"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
+                                  "title": rule.title, "explanation": rule.explanation}))
+        return
+    click.echo(f"{rule.code} {rule.name} ({rule.severity}, {rule.family})\n{rule.title}\n\n{rule.explanation}")

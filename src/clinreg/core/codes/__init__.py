@@ -1,0 +1,43 @@
+"""The catalogue of every code clinreg reports (CLR...): name, default severity, title, family and explanation.
+
+One module per family holds its entries as plain data (`ENTRIES`), so this package imports nothing from the rest
+of clinreg: creating a diagnostic needs only the catalogue, never the rules or their engine. The checks that
+raise the codes live in clinreg.rules; codes raised while reading files (parse, schema), by `check-data` (data)
+and by `results import` (results) have no check function.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Literal
+
+from clinreg.core.codes import (
+    coverage, data, identity, labels, parse, reads, refs, results, review, schema, sources, versions,
+)
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    name: str
+    severity: Severity
+    title: str
+    explanation: str
+    family: str
+
+
+CODES: dict[str, Code] = {}
+
+# The order in which the families used to register (check-data's codes first); `clinreg rules` sorts by code.
+for _family in (data, coverage, identity, labels, parse, reads, refs, review, schema, sources, versions, results):
+    _name = _family.__name__.rsplit(".", 1)[-1]
+    for _code, (_rule_name, _severity, _title, _doc) in _family.ENTRIES.items():
+        if _code in CODES:
+            raise RuntimeError(f"code {_code} is in the catalogue twice")
+        _explanation = inspect.cleandoc(_doc)
+        if "Bad:" not in _explanation or "Good:" not in _explanation:
+            raise RuntimeError(f"code {_code} needs an explanation with a Bad: and a Good: example")
+        CODES[_code] = Code(_code, _rule_name, _severity, _title, _explanation, _name)

@@ -1,0 +1,71 @@
+"""The codes `check-data` reports (CLR90x) when it compares a local mirror with its record."""
+
+# code: (name, severity, title, explanation with a bad and a good example)
+ENTRIES: dict[str, tuple[str, str, str, str]] = {
+    "CLR901": ("data-unreadable", "error", "A split of the local copy cannot be read", """
+        The mirror folder exists, but `datasets` cannot read a declared split or config from it: a file that
+        does not parse, or a config name that the folder's README does not declare.
+
+        Bad:
+            source: {type: huggingface, repo: qiaojin/PubMedQA, config: labeled, splits: [train]}
+        Good:
+            source: {type: huggingface, repo: qiaojin/PubMedQA, config: pqa_labeled, splits: [train]}
+    """),
+    "CLR902": ("split-missing", "error", "A declared split is not in the local copy", """
+        Every split named in `source.splits` or a mapping's `splits` must be declared by the data's README
+        (`configs: ... data_files: - split: NAME`), or the build cannot read it.
+
+        Bad:
+            splits: [test]        # the README declares only train
+        Good:
+            splits: [train]
+    """),
+    "CLR903": ("column-missing", "error", "A column the record reads is not in the data", """
+        The label column, choice columns, range, reference, metadata and variant columns, `fields_read`, and
+        the template's variables must all be columns of every split the mapping reads (dotted names reach
+        into struct columns).
+
+        Bad:
+            label: {encoding: letter, column: answer, letters: [A, B, C, D]}   # the data calls it answer_idx
+        Good:
+            label: {encoding: letter, column: answer_idx, letters: [A, B, C, D]}
+    """),
+    "CLR904": ("label-outside-scheme", "error", "A sampled label value is outside the label scheme", """
+        Every gold value in the checked rows must be one the scheme accepts (compared as strings: 1 is "1").
+        `clinreg build` stops on such rows unless `--on-bad-label skip` skips and counts them.
+
+        Bad:
+            map: {"yes": A, "no": B}            # the data also holds "maybe"
+        Good:
+            map: {"yes": A, "no": B, "maybe": C}
+    """),
+    "CLR905": ("empty-records", "warning", "The data holds records whose every column is empty", """
+        Some files end with empty records (MEDEC's test CSV ends with `,,,,,,,,` lines). They have no label, so
+        `clinreg build` stops on them by default; `--on-bad-label skip` skips them and reports the count.
+
+        Bad:
+            a split whose last rows are all null, built without --on-bad-label skip
+        Good:
+            clinreg build medec --data-dir DIR --on-bad-label skip
+    """),
+    "CLR906": ("template-fails", "error", "The input template fails on a sampled row", """
+        The template is rendered in a sandbox that sees only the row's columns (plus `row` and the variant's
+        names); an undefined name, a sandbox violation or the size and time caps stop it.
+
+        Bad:
+            input_template: "{{ row.Question.__class__ }}"
+        Good:
+            input_template: "{{ Question }}"
+    """),
+    "CLR907": ("gold-leak", "error", "An open-ended instance holds its reference answer in its input", """
+        For generation tasks the reference text is what the model must write. If the input already holds it (or
+        a span of 200 characters of it), the benchmark measures copying. Remove the reference from the input with
+        a `remove` read step, or, where the input is the reference by design, say why in `gold_in_input`.
+        Closed tasks are exempt: their options are listed in the input on purpose.
+
+        Bad:
+            input_template: "{{ text }}"        # the discharge note still holds its brief hospital course
+        Good:
+            steps: [{remove: {column: text, values: [brief_hospital_course, discharge_instructions]}}]
+    """),
+}

@@ -1,0 +1,81 @@
+"""Label-convention codes: each mapping's label scheme is total, one-to-one, contiguous from A and fits its choices."""
+
+# code: (name, severity, title, explanation with a bad and a good example)
+ENTRIES: dict[str, tuple[str, str, str, str]] = {
+    "CLR501": ("label-map-not-bijective", "error", "A label map is not total and one-to-one", """
+        Every source value maps to exactly one letter and no two values share a letter; otherwise two different
+        gold answers would be scored as the same output. Unlabeled markers must not also be mapped.
+
+        Bad:
+            map: {"yes": A, "no": B, "maybe": B}
+        Good:
+            map: {"yes": A, "no": B, "maybe": C}
+    """),
+    "CLR502": ("letters-not-contiguous", "error", "Output letters do not run contiguously from A", """
+        Canonical outputs are the letters A, B, C, ... with no gaps, so that the nth choice is always the nth
+        letter and a scorer can rely on it.
+
+        Bad:
+            letters: [A, B, D]
+        Good:
+            letters: [A, B, C]
+    """),
+    "CLR503": ("binary-without-positive", "error", "A two-valued scheme does not name its positive label", """
+        Precision, recall and F1 need to know which of two labels is the positive class (MedHallu's `1` means
+        hallucinated, not factual). A two-valued scheme names it with `positive`, and it must be one of its values.
+
+        Bad:
+            map: {"0": A, "1": B}
+        Good:
+            map: {"0": A, "1": B}
+            positive: "1"
+    """),
+    "CLR504": ("unlabeled-marker-collides", "error", "An index scheme's unlabeled marker is a valid index", """
+        MedMCQA marks rows without a gold answer with `cop = -1`. The marker must lie outside the valid range
+        `base .. base + count - 1`, or labelled rows would be dropped.
+
+        Bad:
+            base: 0
+            count: 4
+            unlabeled: 0
+        Good:
+            base: 0
+            count: 4
+            unlabeled: -1
+    """),
+    "CLR505": ("choices-mismatch", "error", "The choices do not fit the label scheme", """
+        A closed scheme (letter, index, option_id, string_set, coded, boolean) needs `choices`, with exactly one
+        of `columns`, `struct`, `items` or `fixed`, and as many options as the scheme has letters. Open schemes
+        (free_text, number) take no choices.
+
+        Bad:
+            choices: {columns: [opa, opb, opc]}
+            label: {encoding: index, column: cop, base: 0, count: 4}
+        Good:
+            choices: {columns: [opa, opb, opc, opd]}
+            label: {encoding: index, column: cop, base: 0, count: 4}
+    """),
+    "CLR506": ("number-without-tolerance", "error", "A number scheme does not say what counts as correct", """
+        A numeric answer is scored within a range: give both `lower_column` and `upper_column` (MedCalc-Bench),
+        or an `absolute_tolerance` / `relative_tolerance`.
+
+        Bad:
+            label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit}
+        Good:
+            label: {encoding: number, column: Ground Truth Answer, lower_column: Lower Limit, upper_column: Upper Limit}
+    """),
+    "CLR507": ("variant-labels", "error", "Variants and the label scheme disagree on where the gold value is", """
+        `variants` build several instances from one row. A variant either fixes its gold value with `label`
+        (MedHallu: the factual answer is `0`, the hallucinated one `1`), which only a string_set, coded or
+        boolean scheme can hold, or reads it through the scheme's `column`, which a variant may name
+        (DischargeMe: `columns: {target: brief_hospital_course}` with `label: {encoding: free_text, column: target}`).
+        A scheme without a `column` needs every variant to give its `label`.
+
+        Bad:
+            label: {encoding: free_text, column: answer}
+            variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}]
+        Good:
+            label: {encoding: coded, map: {"0": A, "1": B}, positive: "1"}
+            variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}, ...]
+    """),
+}

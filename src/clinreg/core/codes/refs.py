@@ -1,0 +1,49 @@
+"""Reference codes: every task, category and release id resolves, and nothing is left orphaned."""
+
+# code: (name, severity, title, explanation with a bad and a good example)
+ENTRIES: dict[str, tuple[str, str, str, str]] = {
+    "CLR305": ("unrecognised-file", "warning", "A YAML file outside the registry layout", """
+        Only `taxonomy/taxonomy.yaml`, `taxonomy/<category>.yaml`, `registry/datasets/<id>.yaml` and
+        `registry/releases.yaml` are read. Any other YAML file is ignored, which is usually a misplaced record.
+
+        Bad:
+            registry/pubmed_qa.yaml
+        Good:
+            registry/datasets/pubmed_qa.yaml
+    """),
+    "CLR301": ("unknown-task", "error", "A mapping names a task that is not in the taxonomy", """
+        Each mapping's `tasks` are ids of tasks in `taxonomy/*.yaml`. A dangling id would silently drop the
+        benchmark from coverage.
+
+        Bad:
+            tasks: [answer_medical_knowledge_question]
+        Good:
+            tasks: [answer_medical_knowledge_questions]
+    """),
+    "CLR302": ("unknown-category", "error", "taxonomy.yaml lists a category that has no file", """
+        Every id in `taxonomy/taxonomy.yaml`'s `categories` needs a file `taxonomy/<id>.yaml`.
+
+        Bad:
+            categories: [clinical_decision_suport]
+        Good:
+            categories: [clinical_decision_support]
+    """),
+    "CLR303": ("unknown-release", "error", "A record names a release that is not in releases.yaml", """
+        `added_in` and `removed_in` name versions listed in `registry/releases.yaml`, so that
+        `--release X` can rebuild the registry as it stood at X.
+
+        Bad:
+            added_in: 1.4.0     # no such release
+        Good:
+            added_in: 1.3.0
+    """),
+    "CLR304": ("orphan", "error", "A file or part of the tree that nothing refers to, or a required file that is missing", """
+        A category file that `taxonomy.yaml` does not list is never shown in reports; a tree without
+        `taxonomy/taxonomy.yaml` or `registry/releases.yaml` cannot be checked.
+
+        Bad:
+            taxonomy/extra_category.yaml   (not in taxonomy.yaml's categories)
+        Good:
+            categories: [..., extra_category]
+    """),
+}

@@ -1,0 +1,176 @@
+"""The coverage matrix as plain data: tasks, datasets and access tiers per category, subcategory and task."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Iterable
+
+from clinreg.core.reviewstate import AWAITING, STATES, derive_state, item_hash
+from clinreg.core.store import Registry, gc_paused
+
+TIERS = ("public", "gated", "private")
+PROVENANCE = ("published", "derived", "drafted")
+
+
+def tier_counts(tasks: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per provenance tier: tasks counted (rejected ones left out) and how many of them have a dataset."""
+    counted = [t for t in tasks if t["review"] != "rejected"]
+    return {kind: {"tasks": sum(1 for t in counted if t["provenance"] == kind),
+                   "covered": sum(1 for t in counted if t["provenance"] == kind and t["datasets"])}
+            for kind in PROVENANCE}
+
+
+def tier_summary(by_tier: dict[str, dict[str, int]]) -> str:
+    """`published 2/2, derived 32/33, drafted 0/86 covered`."""
+    return ", ".join(f"{k} {v['covered']}/{v['tasks']}" for k, v in by_tier.items()) + " covered"
+
+
+REVIEW_STATES = STATES
+
+
+def review_state(kind: str, item, placement: str) -> str:
+    """The derived review state of a task (placement: its subcategory id) or subcategory (its category id)."""
+    return derive_state(item.review, item_hash(kind, item, placement)).state
+
+
+def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected: int) -> str:
+    """One honest sentence on where the task wording comes from, shared by every coverage output."""
+    published, derived, drafted = (by_tier[k]["tasks"] for k in PROVENANCE)
+    total = published + derived + drafted
+    note = (f"Of {total} tasks: {published} published (named in a public source), {derived} derived (worded by "
+            f"clinreg maintainers from a benchmark's description) and {drafted} drafted by clinreg maintainers; "
+            f"derived and drafted wording is ours and unverified until a clinician approves it. "
+            f"Coverage by tier: {tier_summary(by_tier)}. {awaiting} tasks await clinician review.")
+    if rejected:
+        note += f" {rejected} rejected task{'s' if rejected != 1 else ''} {'are' if rejected != 1 else 'is'} left out of every count."
+    return note
+
+
+def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.date | None = None) -> dict[str, Any]:
+    """Everything every coverage format shows. Renderers format this; none of them recompute it.
+
+    `access` restricts the datasets counted to those tiers (what a given user can reproduce).
+    """
+    with gc_paused():  # many small acyclic dicts while a large registry is alive: see store.gc_paused
+        return _coverage_data(reg, access, today)
+
+
+def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None) -> dict[str, Any]:
+    tiers = tuple(access) if access else TIERS
+    datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers}
+    ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
+    task_benchmarks: dict[str, int] = {}
+    for ds_id in sorted(datasets):
+        for m in datasets[ds_id].mappings:
+            for t in m.tasks:
+                ordered.setdefault(t, {})[ds_id] = None
+                task_benchmarks[t] = task_benchmarks.get(t, 0) + 1
+    task_datasets = {t: list(ids) for t, ids in ordered.items()}
+
+    categories, subcategories, tasks = [], [], []
+    for category, _ in reg.ordered_categories():
+        cat_subs = []
+        for sub in category.subcategories:
+            sub_tasks = [{
+                "id": t.id,
+                "name": t.name,
+                "subcategory": sub.id,
+                "category": category.id,
+                "provenance": t.provenance.kind,
+                "review": review_state("task", t, sub.id),
+                "datasets": task_datasets.get(t.id, []),
+                "benchmarks": task_benchmarks.get(t.id, 0),
+            } for t in sub.tasks]
+            tasks.extend(sub_tasks)
+            # Rejected tasks stay listed but leave every denominator: the registry no longer claims that work.
+            counted = [t for t in sub_tasks if t["review"] != "rejected"]
+            ds_ids = sorted({d for t in counted for d in t["datasets"]})
+            counted_ids = {t["id"] for t in counted}
+            mappings = [(d, m) for d in ds_ids for m in datasets[d].mappings if any(t in counted_ids for t in m.tasks)]
+            states = [t["review"] for t in sub_tasks]
+            row = {
+                "id": sub.id,
+                "name": sub.name,
+                "category": category.id,
+                "category_name": category.name,
+                "tasks": len(counted),
+                "tasks_covered": sum(1 for t in counted if t["datasets"]),
+                "tasks_drafted": sum(1 for t in counted if t["provenance"] == "drafted"),
+                "tasks_rejected": len(sub_tasks) - len(counted),
+                "by_tier": tier_counts(sub_tasks),
+                "uncovered_tasks": [t["id"] for t in counted if not t["datasets"]],
+                "datasets": ds_ids,
+                "benchmarks": len(mappings),
+                "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in TIERS},
+                "instances": sum(m.instances.evaluated or 0 for _, m in mappings),
+                "thin": len(ds_ids) == 1,
+                "review": {s: states.count(s) for s in REVIEW_STATES},
+                "subcategory_review": review_state("subcategory", sub, category.id),
+            }
+            cat_subs.append(row)
+            subcategories.append(row)
+        cat_ds = sorted({d for s in cat_subs for d in s["datasets"]})
+        categories.append({
+            "id": category.id,
+            "name": category.name,
+            "subcategories": len(cat_subs),
+            "tasks": sum(s["tasks"] for s in cat_subs),
+            "tasks_covered": sum(s["tasks_covered"] for s in cat_subs),
+            "tasks_drafted": sum(s["tasks_drafted"] for s in cat_subs),
+            "tasks_rejected": sum(s["tasks_rejected"] for s in cat_subs),
+            "by_tier": tier_counts([t for t in tasks if t["category"] == category.id]),
+            "datasets": cat_ds,
+            "benchmarks": sum(s["benchmarks"] for s in cat_subs),
+            "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in TIERS},
+            "instances": sum(s["instances"] for s in cat_subs),
+            "thin_subcategories": sum(1 for s in cat_subs if s["thin"]),
+        })
+
+    counted = [t for t in tasks if t["review"] != "rejected"]
+    by_tier = tier_counts(tasks)
+    drafted = by_tier["drafted"]["tasks"]
+    rejected = len(tasks) - len(counted)
+    awaiting = sum(1 for t in tasks if t["review"] in AWAITING)
+    totals = {
+        "categories": len(categories),
+        "subcategories": len(subcategories),
+        "tasks": len(counted),
+        "tasks_covered": sum(1 for t in counted if t["datasets"]),
+        "tasks_drafted": drafted,
+        "tasks_published": by_tier["published"]["tasks"],
+        "tasks_derived": by_tier["derived"]["tasks"],
+        "tasks_rejected": rejected,
+        "by_tier": by_tier,
+        "tier_summary": tier_summary(by_tier),
+        "tasks_awaiting_review": awaiting,
+        "tasks_approved": sum(1 for t in tasks if t["review"] == "approved"),
+        "datasets": len(datasets),
+        "benchmarks": sum(len(d.mappings) for d in datasets.values()),
+        "collections": len({d.collection or k for k, d in datasets.items()}),
+        "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in TIERS},
+        "instances": sum(m.instances.evaluated or 0 for d in datasets.values() for m in d.mappings),
+        "thin_subcategories": sum(1 for s in subcategories if s["thin"]),
+        "uncovered_subcategories": sum(1 for s in subcategories if not s["datasets"]),
+    }
+    published_total = reg.taxonomy.task_total if reg.taxonomy else None
+    release_dates = {r.version: r.date.isoformat() for r in reg.releases.releases} if reg.releases else {}
+    return {
+        "release": reg.current_release,
+        "release_date": release_dates.get(reg.current_release or ""),
+        "date": (today or dt.date.today()).isoformat(),
+        "taxonomy": {"id": reg.taxonomy.id, "name": reg.taxonomy.name, "version": reg.taxonomy.version,
+                     "published_task_total": published_total} if reg.taxonomy else None,
+        "access_filter": list(tiers),
+        "totals": totals,
+        "provenance_note": provenance_note(by_tier, awaiting, rejected),
+        "categories": categories,
+        "subcategories": subcategories,
+        "tasks": tasks,
+        "datasets": [
+            {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "collection": d.collection,
+             "licence": d.licence.spdx, "benchmarks": len(d.mappings),
+             "tasks": sorted({t for m in d.mappings for t in m.tasks}),
+             "instances": sum(m.instances.evaluated or 0 for m in d.mappings)}
+            for k, d in sorted(datasets.items())
+        ],
+    }

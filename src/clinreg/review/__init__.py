@@ -1,0 +1,1 @@
+"""Clinician review: sign-off into taxonomy files, and decisions in and out through spreadsheets and the form."""

@@ -1,0 +1,385 @@
+"""Review decisions in and out of the registry without a terminal: the spreadsheet export and the import of
+decisions saved by the offline form (JSON) or edited in a spreadsheet (xlsx or csv)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinreg.core.reviewstate import derive_state, item_hash
+from clinreg.review.signoff import DECISIONS, ORCID, Request, SignOffError, sign_off_many
+from clinreg.core.store import Registry
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_NOTE = 2000
+MAX_NAME = 200
+MAX_ROWS = 5000
+HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
+COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example", "version", "content_hash",
+           "state", "decision", "comment", "reviewer", "orcid")
+EDITABLE = ("decision", "comment", "reviewer", "orcid")
+_DECISION_WORDS = {
+    "approve": "approved", "approved": "approved",
+    "reject": "rejected", "rejected": "rejected",
+    "request changes": "changes_requested", "request-changes": "changes_requested", "changes requested": "changes_requested",
+    "changes_requested": "changes_requested", "request_changes": "changes_requested",
+}
+# A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class ReviewFileError(ValueError):
+    """The decisions file cannot be used: every problem found, each located (file, row or cell, field)."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__(problems[0] if problems else "bad decisions file")
+
+
+@dataclass
+class Decision:
+    where: str  # file:row or file:cell, for messages
+    kind: str
+    id: str
+    content_hash: str
+    decision: str
+    note: str | None
+    reviewer: str
+    orcid: str | None
+
+
+@dataclass
+class ImportResult:
+    applied: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"applied": self.applied, "refused": self.refused}
+
+
+# --------------------------------------------------------------------------------------------- export
+
+
+def export_rows(reg: Registry) -> list[dict[str, Any]]:
+    """One row per task, in document order, with the hash that a decision on it must carry."""
+    rows = []
+    for sub, category, _, _ in reg.subcategories():
+        for task in sub.tasks:
+            digest = item_hash("task", task, sub.id)
+            rows.append({
+                "id": task.id, "tier": task.provenance.kind, "category": category.id, "subcategory": sub.id,
+                "name": task.name, "definition": " ".join(task.definition.split()),
+                "example": " ".join((task.example or "").split()), "version": digest.split(":")[1][:12],
+                "content_hash": digest, "state": derive_state(task.review, digest).state,
+                "decision": "", "comment": "", "reviewer": "", "orcid": "",
+            })
+    return rows
+
+
+def safe_cell(value: Any) -> Any:
+    """Registry text as a spreadsheet cell that is never run as a formula."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def render_csv(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([safe_cell(row[c]) for c in COLUMNS])
+    return buf.getvalue()
+
+
+def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
+    """An xlsx workbook: a `tasks` sheet (one row per task; decision, comment, reviewer and orcid to fill in,
+    the decision column a drop-down) and a `read me` sheet. Every registry cell is written as a string."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    from clinreg.text.safeio import atomic_open
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "tasks"
+    ws.append(list(COLUMNS))
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for row in rows:
+        ws.append([safe_cell(row[c]) for c in COLUMNS])
+    for r in ws.iter_rows(min_row=2):
+        for cell in r:
+            cell.data_type = "s"  # text, whatever it looks like
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+    widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
+              "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21}
+    fill = PatternFill("solid", fgColor="FFF6DF")
+    for i, column in enumerate(COLUMNS, start=1):
+        letter = ws.cell(row=1, column=i).column_letter
+        ws.column_dimensions[letter].width = widths[column]
+        if column in EDITABLE:
+            for r in range(1, len(rows) + 2):
+                ws.cell(row=r, column=i).fill = fill
+    decision_col = ws.cell(row=1, column=COLUMNS.index("decision") + 1).column_letter
+    choices = DataValidation(type="list", formula1='"approve,request changes,reject"', allow_blank=True)
+    ws.add_data_validation(choices)
+    choices.add(f"{decision_col}2:{decision_col}{len(rows) + 1}")
+    ws.freeze_panes = "B2"
+    notes = wb.create_sheet("read me")
+    for line in (
+        "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid.",
+        "Leave decision blank for tasks you did not review. Do not edit id or content_hash: the hash ties your",
+        "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
+    ):
+        notes.append([line])
+    with atomic_open(path, "wb", encoding=None) as handle:
+        wb.save(handle)
+
+
+# --------------------------------------------------------------------------------------------- import
+
+
+def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, orcid: str | None = None) -> list[Decision]:
+    """Parse and check a decisions file. Raises ReviewFileError listing every located problem."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ReviewFileError([f"{path}: cannot read it: {exc.strerror or exc}"])
+    if not path.is_file():
+        raise ReviewFileError([f"{path}: not a regular file"])
+    if size > MAX_FILE_BYTES:
+        raise ReviewFileError([f"{path}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit for a decisions file"])
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        raw = _json_rows(path)
+    elif suffix == ".csv":
+        raw = _csv_rows(path)
+    elif suffix == ".xlsx":
+        raw = _xlsx_rows(path)
+    else:
+        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx or .csv file"])
+    return _check(raw, reg, reviewer, orcid, path)
+
+
+def _json_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    name = path.name
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ReviewFileError([f"{name}: not UTF-8 text"])
+    except json.JSONDecodeError as exc:
+        raise ReviewFileError([f"{name}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}"])
+    if not isinstance(data, dict) or data.get("clinreg_decisions") != 1:
+        raise ReviewFileError([f"{name}: not a clinreg decisions file (expected an object with \"clinreg_decisions\": 1)"])
+    who = data.get("reviewer")
+    if not isinstance(who, dict):
+        raise ReviewFileError([f"{name}: reviewer: expected an object with name and orcid"])
+    decisions = data.get("decisions")
+    if not isinstance(decisions, list):
+        raise ReviewFileError([f"{name}: decisions: expected a list"])
+    if len(decisions) > MAX_ROWS:
+        raise ReviewFileError([f"{name}: decisions: {len(decisions)} entries is over the limit of {MAX_ROWS}"])
+    rows = []
+    for i, d in enumerate(decisions):
+        where = f"{name}: decisions[{i}]"
+        if not isinstance(d, dict):
+            rows.append((where, {"__error__": "expected an object"}))
+            continue
+        rows.append((where, {"kind": d.get("kind", "task"), "id": d.get("id"), "content_hash": d.get("content_hash"),
+                             "decision": d.get("decision"), "comment": d.get("note"),
+                             "reviewer": who.get("name"), "orcid": who.get("orcid")}))
+    return rows
+
+
+def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    name = path.name
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ReviewFileError([f"{name}: not UTF-8 text (save the spreadsheet as CSV UTF-8)"])
+    csv.field_size_limit(MAX_FILE_BYTES)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ReviewFileError([f"{name}: empty"])
+    except csv.Error as exc:
+        raise ReviewFileError([f"{name}:1: {exc}"])
+    header = [h.strip().lower() for h in header]
+    missing = [c for c in ("id", "content_hash", "decision") if c not in header]
+    if missing:
+        raise ReviewFileError([f"{name}:1: missing column(s) {', '.join(missing)}"])
+    rows = []
+    try:
+        for line_no, values in enumerate(reader, start=2):
+            if len(rows) >= MAX_ROWS:
+                raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
+            if not any(v.strip() for v in values):
+                continue
+            row = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
+            rows.append((f"{name}:{line_no}", {k: _unquote(row.get(k)) for k in ("id", "content_hash", "decision",
+                                                                                   "comment", "reviewer", "orcid")}))
+    except csv.Error as exc:
+        raise ReviewFileError([f"{name}:{reader.line_num}: {exc}"])
+    return rows
+
+
+def _unquote(value: Any) -> Any:
+    """Undo safe_cell's leading apostrophe on text we exported."""
+    if isinstance(value, str) and value.startswith("'") and value[1:2] in _FORMULA_STARTS and value[1:2]:
+        return value[1:]
+    return value
+
+
+def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    name = path.name
+    try:
+        from openpyxl import load_workbook
+    except ImportError:
+        raise ReviewFileError([f"{name}: reading .xlsx needs openpyxl: install clinreg with the `review` extra "
+                               "(pip install 'clinreg[review]'), or save the sheet as CSV"])
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:  # a zip bomb must not be expanded: check the stated sizes first
+            if sum(i.file_size for i in zf.infolist()) > 20 * MAX_FILE_BYTES:
+                raise ReviewFileError([f"{name}: the workbook expands to more than {20 * MAX_FILE_BYTES} bytes"])
+        wb = load_workbook(path, read_only=True, data_only=False)
+    except ReviewFileError:
+        raise
+    except Exception as exc:  # openpyxl raises many types for a damaged or non-xlsx file
+        raise ReviewFileError([f"{name}: not a readable .xlsx workbook ({type(exc).__name__})"])
+    try:
+        if "tasks" not in wb.sheetnames:
+            raise ReviewFileError([f"{name}: no sheet named `tasks` (the exported workbook has one)"])
+        ws = wb["tasks"]
+        it = ws.iter_rows()
+        try:
+            header_cells = next(it)
+        except StopIteration:
+            raise ReviewFileError([f"{name}: the `tasks` sheet is empty"])
+        header = [str(c.value).strip().lower() if c.value is not None else "" for c in header_cells]
+        missing = [c for c in ("id", "content_hash", "decision") if c not in header]
+        if missing:
+            raise ReviewFileError([f"{name}: tasks!1: missing column(s) {', '.join(missing)}"])
+        rows, problems = [], []
+        for r_index, cells in enumerate(it, start=2):
+            if len(rows) >= MAX_ROWS:
+                raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
+            row: dict[str, Any] = {}
+            for col, cell in zip(header, cells):
+                if col not in ("id", "content_hash", "decision", "comment", "reviewer", "orcid"):
+                    continue
+                ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
+                value = cell.value
+                if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+                    problems.append(f"{ref} ({col}): a formula; type plain text instead")
+                    continue
+                if value is not None and not isinstance(value, str):
+                    if col in ("comment",) and isinstance(value, (int, float)):
+                        value = str(value)
+                    else:
+                        problems.append(f"{ref} ({col}): expected text, found {type(value).__name__} {value!r:.40}")
+                        continue
+                row[col] = _unquote(value)
+            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                continue
+            rows.append((f"{name}: tasks!row {r_index}", row))
+        if problems:
+            raise ReviewFileError(problems)
+        return rows
+    finally:
+        wb.close()
+
+
+def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str | None, orcid: str | None,
+           path: Path) -> list[Decision]:
+    """Turn rows into decisions, collecting every problem; rows without a decision are skipped."""
+    tasks = reg.tasks()
+    subs = {s.id for s, *_ in reg.subcategories()}
+    problems: list[str] = []
+    out: list[Decision] = []
+    seen: dict[tuple[str, str], str] = {}
+    for where, row in raw:
+        if "__error__" in row:
+            problems.append(f"{where}: {row['__error__']}")
+            continue
+        bad = [k for k in ("kind", "id", "content_hash", "decision", "comment", "reviewer", "orcid")
+               if row.get(k) is not None and not isinstance(row.get(k), str)]
+        if bad:
+            problems += [f"{where}: {k}: expected text, found {type(row[k]).__name__}" for k in bad]
+            continue
+        decision_text = " ".join((row.get("decision") or "").lower().split())
+        note = (row.get("comment") or "").strip() or None
+        if not decision_text:
+            if note:
+                problems.append(f"{where}: a comment without a decision; choose approve, request changes or reject")
+            continue
+        decision = _DECISION_WORDS.get(decision_text)
+        if decision is None:
+            problems.append(f"{where}: decision {row.get('decision')!r:.60} is not one of approve, request changes, reject")
+            continue
+        kind = row.get("kind") or "task"
+        item_id = (row.get("id") or "").strip()
+        if kind not in ("task", "subcategory"):
+            problems.append(f"{where}: kind {kind!r:.40} is not task or subcategory")
+            continue
+        if not item_id or (item_id not in tasks if kind == "task" else item_id not in subs):
+            problems.append(f"{where}: id: unknown {kind} {item_id!r:.80}")
+            continue
+        digest = (row.get("content_hash") or "").strip()
+        if not HASH.match(digest):
+            problems.append(f"{where}: content_hash: {digest!r:.80} is not a sha256 hash as exported (sha256:<64 hex>)")
+            continue
+        if note is not None and len(note) > MAX_NOTE:
+            problems.append(f"{where}: comment: {len(note)} characters is over the limit of {MAX_NOTE}")
+            continue
+        if note is not None and note.startswith("="):
+            problems.append(f"{where}: comment: starts with '=' like a spreadsheet formula; reword it")
+            continue
+        name = " ".join((row.get("reviewer") or reviewer or "").split())
+        if not name:
+            problems.append(f"{where}: reviewer: no reviewer name (fill the reviewer column, or pass --reviewer)")
+            continue
+        if len(name) > MAX_NAME or name.startswith("="):
+            problems.append(f"{where}: reviewer: not a plain name of at most {MAX_NAME} characters")
+            continue
+        who_orcid = (row.get("orcid") or orcid or "").strip() or None
+        if who_orcid is not None and not ORCID.match(who_orcid):
+            problems.append(f"{where}: orcid: {who_orcid!r:.40} is not an ORCID iD such as 0000-0002-1825-0097")
+            continue
+        key = (kind, item_id, name.lower())
+        if key in seen:
+            problems.append(f"{where}: a second decision by {name} on {item_id} (first at {seen[key]})")
+            continue
+        seen[key] = where
+        out.append(Decision(where, kind, item_id, digest, decision, note, name, who_orcid))
+    if problems:
+        raise ReviewFileError(problems)
+    return out
+
+
+def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | None = None) -> ImportResult:
+    """Record the decisions through the locked, byte-exact writer, one write per file. A decision whose hash
+    no longer matches its item is refused (nothing is written for that item); the others are applied."""
+    result = ImportResult()
+    requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash) for d in decisions]
+    for d, done in zip(decisions, sign_off_many(reg, requests, today=today)):  # one write per file
+        if isinstance(done, SignOffError):  # StaleDecision included
+            result.refused.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
+            continue
+        result.applied.append({"id": d.id, "kind": d.kind, "decision": d.decision, "reviewer": d.reviewer,
+                               "file": done.file, "line": done.line, "state": done.state})
+    return result
+
+
+__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "export_rows",
+           "read_decisions", "render_csv", "write_xlsx"]

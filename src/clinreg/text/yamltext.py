@@ -1,0 +1,49 @@
+"""YAML text written by hand: scalars that read back as the same value, and flow lists and maps of them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+import yaml
+
+
+def yaml_scalar(value: Any) -> str:
+    """One scalar as YAML text: plain where YAML reads it back as the same string, else double-quoted."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = str(value)
+    return text if _plain_ok(text) else _NOT_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
+# Characters YAML does not allow raw in a file, or reads as line breaks inside a quoted scalar: escape them.
+_NOT_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def _plain_ok(text: str) -> bool:
+    if not text or text != text.strip() or any(c in text for c in "\n\r\t,[]{}#:?\"'\\"):
+        return False
+    if text[0] in "-?&*!|>%@`":
+        return False
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    # YAML 1.1 reads yes/no/on/off, 012 and dates as non-strings (CLR005): those are quoted.
+    return isinstance(loaded, str) and loaded == text
+
+
+def yaml_flow_list(values: list[Any]) -> str:
+    return "[" + ", ".join(yaml_scalar(v) for v in values) + "]"
+
+
+def yaml_flow_map(mapping: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{yaml_scalar(k)}: {yaml_scalar(v)}" for k, v in mapping.items()) + "}"
