@@ -1,0 +1,255 @@
+"""The package's layout, read from the code: imports point down the layers only, and no modules import each other
+in a circle.
+
+The layers, top to bottom: clinreg.cli -> the capabilities (loaders, results, reports, review, contrib) ->
+clinreg.rules -> clinreg.core -> clinreg.text. Every `import` statement counts, at module level or inside a
+function (an import inside a function is still a dependency; it only runs later). `clinreg/__init__.py` imports
+nothing at module level and serves its API lazily, so any module may read `clinreg.__version__`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import clinreg
+
+PACKAGE = Path(clinreg.__file__).resolve().parent
+
+LAYERS = {
+    "text": 0,
+    "core": 1,
+    "rules": 2,
+    "loaders": 3, "results": 3, "reports": 3, "review": 3, "contrib": 3,
+    "cli": 4,
+}
+TOP = {"__init__", "__main__"}  # the only modules allowed at the top level of the package
+
+
+def _modules(package: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for every .py file of the package (templates copied into exports included)."""
+    out = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The clinreg modules that `name` imports (resolved to the module, not the names taken from it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+
+    def module_of(dotted: str) -> str | None:
+        while dotted and dotted not in known:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            # `from clinreg.rules import coverage` imports the module clinreg.rules.coverage
+            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in known else source for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            if target == "clinreg" or target.startswith("clinreg."):
+                resolved = module_of(target)
+                if resolved and resolved != name:
+                    found.add(resolved)
+    return found
+
+
+def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    known = _modules(package)
+    return {name: _imports(name, path, known) for name, path in known.items()}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    out = []
+    for module, targets in sorted(graph.items()):
+        here = _layer(module)
+        for target in sorted(targets):
+            if target == "clinreg":
+                continue  # checked by test_the_package_root_imports_nothing
+            there = _layer(target)
+            if here is not None and (there is None or there > here):
+                out.append(f"{module} -> {target}")
+    return out
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each as a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The same graph between the packages below clinreg (clinreg.core, clinreg.rules, ...)."""
+    def package(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        out.setdefault(package(module), set()).update(package(t) for t in targets if package(t) != package(module))
+    return out
+
+
+# --------------------------------------------------------------------------------------------- the checks
+
+
+def test_no_module_imports_upward():
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_import_circles_between_modules():
+    assert cycles(import_graph()) == []
+
+
+def test_no_import_circles_between_packages():
+    assert cycles(package_graph(import_graph())) == []
+
+
+def test_the_package_root_imports_nothing():
+    """clinreg/__init__.py serves its API through a lazy __getattr__, so importing clinreg pulls in no module."""
+    graph = import_graph()
+    assert graph["clinreg"] == set()
+
+
+def test_the_public_api_resolves():
+    """Every name `clinreg` exports is there on first use, from wherever its module now lives."""
+    for name in clinreg.__all__:
+        assert getattr(clinreg, name) is not None, name
+    assert callable(clinreg.validate) and callable(clinreg.load_registry) and callable(clinreg.coverage_data)
+    with pytest.raises(AttributeError):
+        clinreg.no_such_name  # noqa: B018
+
+
+def test_the_top_level_holds_only_packages():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.stem not in TOP)
+    assert loose == []
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert packages == set(LAYERS), "a new package needs a place in LAYERS (and in the README's map)"
+
+
+def test_command_modules_never_import_each_other():
+    graph = import_graph()
+    shared = {"clinreg.cli", "clinreg.cli.common"}
+    commands = {m for m in graph if m.startswith("clinreg.cli.") and m not in shared | {"clinreg.cli.main"}}
+    crossing = sorted(f"{m} -> {t}" for m in commands for t in graph[m] if t in commands)
+    assert crossing == []
+
+
+def test_creating_a_diagnostic_never_imports_the_rules():
+    graph = import_graph()
+    reached, todo = set(), ["clinreg.core.diagnostics"]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo.extend(graph.get(module, ()))
+    assert not {m for m in reached if m.startswith("clinreg.rules")}
+    assert "clinreg.core.codes" in reached
+
+
+# --------------------------------------------------------------------------------------------- the checks can fail
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    package = root / "clinreg"
+    for rel, text in files.items():
+        path = package / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return package
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "from clinreg.rules import b\n",
+      "rules/__init__.py": "", "rules/b.py": ""}, ["clinreg.core.a -> clinreg.rules.b"]),
+    ({"__init__.py": "", "text/__init__.py": "", "text/a.py": "def f():\n    from clinreg.cli.main import main\n",
+      "cli/__init__.py": "", "cli/main.py": ""}, ["clinreg.text.a -> clinreg.cli.main"]),
+    ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "from ..text import b\n",
+      "text/__init__.py": "", "text/b.py": ""}, []),
+])
+def test_an_upward_import_is_found(tmp_path, files, expected):
+    assert upward_imports(import_graph(_write(tmp_path, files))) == expected
+
+
+def test_a_circle_is_found_even_through_a_function_level_import(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "", "core/__init__.py": "",
+        "core/a.py": "import clinreg.core.b\n",
+        "core/b.py": "def f():\n    from clinreg.core import c\n",
+        "core/c.py": "from clinreg.core.a import x\n",
+        "core/d.py": "from clinreg.core import a\n",
+    })
+    assert cycles(import_graph(package)) == [["clinreg.core.a", "clinreg.core.b", "clinreg.core.c"]]
+
+
+def test_a_check_needs_a_catalogue_entry_of_its_own_family():
+    import clinreg.rules.engine  # noqa: F401  (registers every check)
+    from clinreg.core.codes import CODES
+    from clinreg.rules.base import CHECKS, rule
+
+    def check(ctx):
+        return []
+
+    check.__module__ = "clinreg.rules.identity"
+    with pytest.raises(RuntimeError, match="no entry in clinreg.core.codes"):
+        rule("CLR999")(check)
+    with pytest.raises(RuntimeError, match="registered twice"):
+        rule("CLR202")(check)
+    assert "CLR201" in CODES and "CLR201" not in CHECKS  # raised by another check, so free to register here
+    check.__module__ = "clinreg.rules.labels"
+    with pytest.raises(RuntimeError, match="checked in rules/labels.py but catalogued in core/codes/identity.py"):
+        rule("CLR201")(check)
+    assert "CLR201" not in CHECKS
