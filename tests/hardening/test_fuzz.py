@@ -1,8 +1,9 @@
 """Property tests: no registry file, however mangled, makes the reader or the validator raise, and every
 diagnostic they return is located and carries a known rule code. The store round trip is stable.
 
-Example counts are sized for CI: 9,550 in all, about a minute on two cores. Run with
-HYPOTHESIS_PROFILE=hardening-long for ten times as many. An input that ever fails here belongs in
+Example counts are sized for CI: 9,550 in all, about a minute on two cores, where CI is set (.ci/run sets
+CI=true). A contributor's `uv run pytest` runs a fifth of them (tests/hardening/support.py); run with
+HYPOTHESIS_PROFILE=hardening-long for ten times the CI counts. An input that ever fails here belongs in
 regressions/ (see regressions/README.md), where test_regressions.py replays it on every run.
 """
 
