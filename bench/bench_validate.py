@@ -136,9 +136,9 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=10_000, help="records for the large run (0 to skip)")
     parser.add_argument("--coverage", default="10,100,300", help="scales for the coverage step ('' to skip)")
     args = parser.parse_args()
+    from clinreg.core.store import load_registry
     from clinreg.reports.coverage import coverage_data
     from clinreg.rules.engine import validate
-    from clinreg.core.store import load_registry
 
     print(f"start: {load_text()}", flush=True)
     rows = []

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from clinreg.rules import cache
 from clinreg.cli.main import main
+from clinreg.rules import cache
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, replace_in, write_tree
 

@@ -88,9 +88,9 @@ def test_coverage_release_filters_records(tree):
 
 
 def test_coverage_table_fits_the_width_it_is_given(tree):
+    from clinreg.core.store import load_registry
     from clinreg.reports.coverage import coverage_data
     from clinreg.reports.table import render_table
-    from clinreg.core.store import load_registry
 
     data = coverage_data(load_registry(tree))
     data["subcategories"][0]["name"] = "A subcategory name long enough to need wrapping on a narrow terminal screen"

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from trees import CATEGORY, DATASET, DATASET2, replace_in, write_tree
 
 from clinreg.cli.main import main
-from clinreg.reports.diff import diff_registries, field_changes, flatten
 from clinreg.core.paths import RootError, embedded_root
 from clinreg.core.store import load_registry
+from clinreg.reports.diff import diff_registries, field_changes, flatten
 
 PLAN_TASK = """      - id: plan_treatment
         name: Plan treatment

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
-from clinreg.rules.engine import validate
 from clinreg.core.store import load_registry
+from clinreg.rules.engine import validate
 
 FACTS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "medhelm_facts.yaml"
 ROOT = embedded_root()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from clinreg.core.store import load_registry
 from clinreg.rules.cache import validate_cached
 from clinreg.rules.engine import validate
-from clinreg.core.store import load_registry
 from trees import GOOD_TREE, replace_in, write_tree
 
 DATASET = "registry/datasets/qa_set.yaml"

@@ -21,11 +21,11 @@ import yaml
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
-from clinreg.core.model import FILE_MODELS
 from clinreg.core.codes import CODES as RULES
-from clinreg.rules.engine import validate
+from clinreg.core.model import FILE_MODELS
 from clinreg.core.store import _kind_of, load_registry
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.rules.engine import validate
 from trees import GOOD_TREE, write_tree
 
 from .support import doc_fields, examples
@@ -631,9 +631,9 @@ def coverage_base(tree):
 def test_renderers_show_any_text_as_text(coverage_base, data):
     import json as _json
 
-    from clinreg.text.output import to_json
     from clinreg.reports import formats
     from clinreg.reports.table import render_table
+    from clinreg.text.output import to_json
 
     from .test_render_injection import check_terminal_safe
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from clinreg.rules.engine import validate
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.rules.engine import validate
 from trees import GOOD_TREE, write_tree
 
 from .support import REGRESSIONS

@@ -74,9 +74,9 @@ def test_builder_never_enables_remote_code():
 @pytest.mark.parametrize("repo", [".", "..", "x/.."])
 def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
     """The schema refuses such a repo; the builder must refuse it too, for a record that skipped validation."""
+    from clinreg.core.model import Dataset
     from clinreg.loaders.errors import BuildError
     from clinreg.loaders.instances import build_instances
-    from clinreg.core.model import Dataset
 
     data_dir = tmp_path / "mirrors"
     (data_dir / "private_notes").mkdir(parents=True)

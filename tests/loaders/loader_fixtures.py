@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from clinreg.loaders.instances import BuildReport, build_instances
 from clinreg.core.model import Dataset
+from clinreg.loaders.instances import BuildReport, build_instances
 
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
 

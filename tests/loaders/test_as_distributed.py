@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from clinreg.core.store import load_registry
 from clinreg.loaders.instances import BuildReport, build_instances
 from clinreg.loaders.sources import folder_name
-from clinreg.core.store import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml"))

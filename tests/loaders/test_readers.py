@@ -11,10 +11,10 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from clinreg.core.model import TableSpec
 from clinreg.loaders import readers
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
 from clinreg.loaders.readers import json_records, match_files, read_table
-from clinreg.core.model import TableSpec
 
 WHERE = "rec: split 'test'"
 

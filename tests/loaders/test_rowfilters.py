@@ -6,9 +6,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from clinreg.core.model import Mapping
 from clinreg.loaders.errors import RecordProblem, TemplateFailure
 from clinreg.loaders.rowfilters import FilterExpression, RowSelection
-from clinreg.core.model import Mapping
 
 WHERE = "rec/map"
 

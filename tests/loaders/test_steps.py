@@ -5,9 +5,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
+from clinreg.core.model import DedupeStep, ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, RenderStep, Step
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.steps import apply_steps, dedupe, extract, join, join_list, pick, remove, render
-from clinreg.core.model import DedupeStep, ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, RenderStep, Step
 
 WHERE = "rec: split 'test': step 1"
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from clinreg.core.store import load_registry
 from clinreg.reports.coverage import coverage_data
 from clinreg.reports.formats import render
-from clinreg.core.store import load_registry
 from reports.helpers import (
     coverage_json,
     csv_table,

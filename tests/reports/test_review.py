@@ -9,8 +9,8 @@ from trees import replace_in
 
 from clinreg.cli.main import main
 from clinreg.core.hashing import review_hash
-from clinreg.reports.review import review_document
 from clinreg.core.store import load_registry
+from clinreg.reports.review import review_document
 from reports.helpers import ADMIN, data_attributes, invoke, richer_tree, tree_with_task_name
 
 

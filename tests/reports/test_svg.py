@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from clinreg.reports.coverage import coverage_data
-from clinreg.reports import svg
 from clinreg.core.store import load_registry
+from clinreg.reports import svg
+from clinreg.reports.coverage import coverage_data
 from reports.helpers import richer_tree
 
 

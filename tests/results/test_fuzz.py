@@ -7,9 +7,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.store import load_registry
 from clinreg.results.index import BenchmarkIndex
 from clinreg.results.readers import Reading, read_source
-from clinreg.core.store import load_registry
 from results.helpers import ROOT
 
 INDEX = BenchmarkIndex(load_registry(ROOT))

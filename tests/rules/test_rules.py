@@ -118,8 +118,8 @@ def _line_of_block(text: str, block: str) -> int:
 
 
 def test_every_rule_code_has_a_broken_variant():
-    import clinreg.rules.engine  # noqa: F401
     from clinreg.core.codes import CODES as RULES
+    import clinreg.rules.engine  # noqa: F401
 
     # CLR9xx are check-data's codes, tested against data in tests/loaders/
     # CLR711-714 (read steps) are tested in tests/rules/test_reads.py

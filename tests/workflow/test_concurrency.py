@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.review.signoff import sign_off
 from clinreg.core.store import load_registry
+from clinreg.review.signoff import sign_off
 from trees import write_tree
 from workflow.helpers import sign
 from workflow.test_signoff import CARE, CATEGORY

@@ -10,10 +10,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinreg.core.model import Dataset
 from clinreg.contrib.features import read_features
-from clinreg.text.yamltext import yaml_scalar
+from clinreg.core.model import Dataset
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.text.yamltext import yaml_scalar
 from trees import write_tree
 from workflow.helpers import findings, new_dataset
 
@@ -318,9 +318,9 @@ def scratch_tree(tmp_path_factory):
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=_card_list | _simple_mapping | _json_like)
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
-    from clinreg.loaders.templates import InputTemplate
     from clinreg.contrib.features import FeaturesError, card_from_data
     from clinreg.contrib.scaffold import Answers, render_dataset
+    from clinreg.loaders.templates import InputTemplate
 
     try:
         card = card_from_data(data)

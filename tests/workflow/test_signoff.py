@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinreg.reports.coverage import coverage_data
 from clinreg.core.hashing import review_hash
-from clinreg.rules.engine import validate
 from clinreg.core.store import load_registry
+from clinreg.reports.coverage import coverage_data
+from clinreg.rules.engine import validate
 from trees import write_tree
 from workflow.helpers import sign
 

@@ -58,11 +58,11 @@ def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
 @format_option
 def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
-    from clinreg.core.model import ID_PATTERN  # here, not at the top: `clinreg --help` should not import pydantic
-    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
     from clinreg.contrib.features import FeaturesError, merge_cards, read_features
     from clinreg.contrib.scaffold import HUB_REPO, Answers, render_dataset
+    from clinreg.core.model import ID_PATTERN  # here, not at the top: `clinreg --help` should not import pydantic
     from clinreg.core.store import DATASETS_DIR
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
 
     if not re.fullmatch(ID_PATTERN, dataset_id) or len(dataset_id) > 120:
         suggestion = re.sub(r"[^a-z0-9]+", "_", dataset_id.lower()).strip("_") or "my_dataset"

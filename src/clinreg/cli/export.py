@@ -29,9 +29,9 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     others are listed as skipped; a named DATASET must build.
     """
     need_build_extra("export")
-    from clinreg.reports.coverage import TIERS
     from clinreg.core.paths import RootError
     from clinreg.core.store import load_registry
+    from clinreg.reports.coverage import TIERS
 
     tiers = None
     if access:

@@ -87,8 +87,8 @@ def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
 
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
-    from clinreg.rules.cache import validate_cached
     from clinreg.core.paths import RootError, resolve_root
+    from clinreg.rules.cache import validate_cached
 
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)

@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from clinreg.text.safeio import read_regular_file
+
 
 class FeaturesError(ValueError):
     """The --from-hub-features file cannot be read as a description of columns."""
@@ -160,8 +162,6 @@ def _front_matter(text: str) -> Any:
 
 def read_features(path: Path) -> HubCard:
     """Read a JSON or YAML features file (or a hub README.md with front matter). Raises FeaturesError."""
-    from clinreg.text.safeio import read_regular_file
-
     try:
         raw = read_regular_file(path, 1024 * 1024)  # a FIFO or /dev/zero is refused before it is read
     except OSError as exc:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.model import Access
-from clinreg.text.yamltext import yaml_scalar
 from clinreg.core.store import Registry
+from clinreg.text.yamltext import yaml_scalar
 
 ISSUE_FORM_PATH = ".github/ISSUE_TEMPLATE/propose-dataset.yml"
 FIX_COMMAND = f"uv run clinreg issue-form -o {ISSUE_FORM_PATH}"

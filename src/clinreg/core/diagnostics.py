@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from clinreg.core.codes import CODES, Severity
-from clinreg.text.output import printable
+from clinreg.text.output import defuse, printable, to_json
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -92,8 +92,6 @@ def render_text(report: Report, show_info: bool = False) -> str:
     if infos_hidden:
         tail += f" ({infos_hidden} info(s) hidden; use --show-info)"
     lines.append(tail)
-    from clinreg.text.output import defuse
-
     return defuse("\n".join(lines))
 
 
@@ -103,8 +101,6 @@ def render_json(report: Report) -> str:
         "diagnostics": [d.to_dict() for d in report.sorted()],
         "summary": {"errors": s.errors, "warnings": s.warnings, "infos": s.infos, "files": s.files},
     }
-    from clinreg.text.output import to_json
-
     return to_json(payload)
 
 

@@ -9,8 +9,8 @@ from typing import Any, Iterable, Union
 from pydantic import BaseModel, ValidationError
 
 from clinreg.core.diagnostics import Diagnostic, make
-from clinreg.text.suggest import closest
 from clinreg.core.yamlsrc import YamlDoc, is_yaml11_trap
+from clinreg.text.suggest import closest
 
 _TYPE_ERRORS = {
     "string_type", "int_type", "int_parsing", "float_type", "float_parsing", "bool_type", "bool_parsing",

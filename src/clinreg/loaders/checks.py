@@ -9,16 +9,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.core.codes import CODES
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.model import Dataset, Mapping, NumberScheme
 from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
-from clinreg.core.codes import CODES
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
 from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sources import SplitReader, locate, open_reader
-from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import Dataset, Mapping, NumberScheme
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 

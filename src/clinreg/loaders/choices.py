@@ -8,9 +8,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.core.model import LETTERS, Choices, MappedScheme
 from clinreg.loaders.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
 from clinreg.loaders.errors import RecordProblem
-from clinreg.core.model import LETTERS, Choices, MappedScheme
 
 
 @dataclass

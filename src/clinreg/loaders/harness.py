@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
-from clinreg.loaders.errors import BuildError
 from clinreg.core.model import FreeTextScheme, NumberScheme
+from clinreg.loaders.errors import BuildError
 
 HARNESSES = ("lm-eval", "inspect", "helm")
 PREFIX = "clinreg_"

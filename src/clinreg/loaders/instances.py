@@ -9,16 +9,16 @@ from typing import Iterator, Literal
 import numpy as np
 import pyarrow as pa
 
+from clinreg.core.model import Dataset
 from clinreg.loaders.batch import InstanceBatch, MappingBuild
 from clinreg.loaders.errors import GoldLeak, RecordProblem
-from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.instance import Instance
 from clinreg.loaders.labels import BAD, OK, UNLABELED
+from clinreg.loaders.leaks import batch_leaks, describe
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sampling import SplitSample, select_across
-from clinreg.loaders.sources import DataLocation, SplitReader, locate, open_reader
 from clinreg.loaders.selection import select_mappings
-from clinreg.core.model import Dataset
+from clinreg.loaders.sources import DataLocation, SplitReader, locate, open_reader
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]

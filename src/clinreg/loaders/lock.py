@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clinreg.loaders.errors import BuildError
 from clinreg.core.model import Dataset
+from clinreg.loaders.errors import BuildError
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from clinreg.core.model import Mapping
 from clinreg.loaders.columns import as_strings, find_column, python_values
 from clinreg.loaders.errors import RecordProblem, TemplateFailure
 from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
-from clinreg.core.model import Mapping
 
 MAX_EXPRESSION_CHARS = 1000
 _DELIMITERS = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from clinreg.loaders.errors import RecordProblem
 from clinreg.core.model import Dataset, Mapping
+from clinreg.loaders.errors import RecordProblem
 
 
 def select_mappings(record: Dataset, mapping: str | None, split: str | None) -> list[tuple[Mapping, list[str]]]:

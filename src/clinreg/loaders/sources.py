@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
 
-from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable
 from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource
+from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable
 
 HUB_PROBE_SECONDS = 0.5
 HIDDEN_PREFIXES = (".",)

@@ -8,10 +8,10 @@ from typing import Any, Callable
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.loaders.columns import as_strings, find_column, python_values
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
-from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 
 MAX_PATTERN_CHARS = 2000
 # A regex runs on the text of every row; longer texts than this are not searched (they fall through to "no match").

@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 from clinreg.reports.coverage import PROVENANCE, REVIEW_STATES, TIERS
-from clinreg.text.output import defuse, shown
+from clinreg.text.output import defuse, shown, to_json
 
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -101,6 +101,4 @@ def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
 
 def render_coverage_csv_metadata(data: dict[str, Any], by: str = "subcategory") -> str:
     """The sidecar of a CSV table: its metadata as a JSON object."""
-    from clinreg.text.output import to_json
-
     return to_json(metadata(data, by)) + "\n"

@@ -7,10 +7,11 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from clinreg.reports.coverage import coverage_data
 from clinreg.core.paths import RootError, is_registry_tree, resolve_root
 from clinreg.core.store import Registry, load_registry
 from clinreg.core.versions import parse_semver
+from clinreg.core.yamlsrc import DEFAULT_LIMITS
+from clinreg.reports.coverage import coverage_data
 
 # Lists of records with ids are compared by id (`mappings.pubmed_qa.metric.name`), not by position.
 KEYED_LISTS = ("mappings", "variants")
@@ -84,8 +85,6 @@ def _blob_sizes(top: Path, treeish: str) -> list[tuple[str, int]]:
 
 
 def _check_sizes(top: Path, treeish: str, commit: str) -> None:
-    from clinreg.core.yamlsrc import DEFAULT_LIMITS
-
     total = 0
     for path, size in _blob_sizes(top, treeish):
         if size > DEFAULT_LIMITS.max_bytes:

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
+from clinreg.reports import svg
 from clinreg.reports.coverage import TIERS
 from clinreg.text.output import defuse, template_finalize
-from clinreg.reports import svg
 
 TEMPLATES = Path(__file__).parent / "templates"
 

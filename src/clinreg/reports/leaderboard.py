@@ -7,8 +7,8 @@ import io
 from typing import Any
 
 from clinreg import __version__
-from clinreg.text.output import defuse, shown
 from clinreg.reports.csvout import _text as csv_cell
+from clinreg.text.output import defuse, shown
 
 
 def pct(x: float | None) -> str:

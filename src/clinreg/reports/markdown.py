@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from clinreg import __version__
-from clinreg.text.output import defuse, shown, template_finalize
 from clinreg.reports.html import TEMPLATES
+from clinreg.text.output import defuse, shown, template_finalize
 
 # Characters that would start formatting, links, HTML or a table cell boundary; registry text shows as text.
 _ESCAPES = {c: "\\" + c for c in "\\`*_[]|"}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 from clinreg.core.model import Citation, Review
 from clinreg.core.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.core.store import Registry
+from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 
 
 class UnknownCategory(ValueError):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.store import Registry
 from clinreg.results.index import BenchmarkIndex
 from clinreg.results.readers import Reading, read_source
 from clinreg.results.scores import RESULTS_FORMAT, Findings, ReportedWinRate, Score
-from clinreg.core.store import Registry
 
 RANGE_SLACK = 1e-9
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from clinreg.core.store import Registry
 from clinreg.reports.coverage import TIERS
 from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.scores import ReportedWinRate, Score
-from clinreg.core.store import Registry
 
 LEVELS = ("overall", "category", "subcategory")
 Z95 = 1.959963984540054

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.reviewstate import derive_state, item_hash
-from clinreg.review.signoff import DECISIONS, ORCID, Request, SignOffError, sign_off_many
 from clinreg.core.store import Registry
+from clinreg.review.signoff import DECISIONS, ORCID, Request, SignOffError, sign_off_many
+from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_NOTE = 2000
@@ -104,8 +105,6 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.worksheet.datavalidation import DataValidation
-
-    from clinreg.text.safeio import atomic_open
 
     wb = Workbook()
     ws = wb.active

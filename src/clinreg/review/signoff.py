@@ -14,10 +14,10 @@ import yaml
 
 from clinreg.core.model import Category, Review, Subcategory, Task
 from clinreg.core.reviewstate import derive_state, item_content, item_hash
-from clinreg.text.safeio import atomic_write_bytes, file_lock
-from clinreg.text.yamltext import yaml_scalar
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.text.safeio import atomic_write_bytes, file_lock
+from clinreg.text.yamltext import yaml_scalar
 
 DECISIONS = ("approved", "rejected", "changes_requested")
 ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")

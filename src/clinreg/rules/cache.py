@@ -158,8 +158,8 @@ def validate_cached(root: Path, *, release: str | None = None, use_cache: bool =
         cached = _load_entry(entry, key, root)
         if cached is not None:
             return CachedValidation(cached, True, root, files)
-    from clinreg.rules.engine import run_rules
     from clinreg.core.store import load_registry
+    from clinreg.rules.engine import run_rules
 
     reg = load_registry(root, release=release, read=read, keep_data=False, _compact=True)  # --base, which reads data, is never cached
     report = run_rules(reg)

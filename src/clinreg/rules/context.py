@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from clinreg.core.diagnostics import Diagnostic, make
+from clinreg.core.scalars import scan
 from clinreg.core.store import Registry, SourceFile, TaskEntry
 
 
@@ -44,8 +45,6 @@ class Context:
     @cached_property
     def scalar_findings(self) -> dict[str, list[Diagnostic]]:
         """CLR702, CLR704 and CLR106 diagnostics, found in one pass over every file's scalars."""
-        from clinreg.core.scalars import scan
-
         return scan(self)
 
     def at(self, code: str, sf: SourceFile, path: tuple, message: str, hint: str | None = None, *, key: bool = False,

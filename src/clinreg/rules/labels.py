@@ -6,9 +6,9 @@ from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
+from clinreg.core.store import SourceFile
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
-from clinreg.core.store import SourceFile
 
 
 def _mappings(ctx: Context) -> list[tuple[SourceFile, tuple, object]]:

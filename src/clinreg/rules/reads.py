@@ -10,6 +10,7 @@ from clinreg.core.model import HubSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.rules.sources import unsafe_local_path
+from clinreg.text.patterns import nested_repetition
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -69,8 +70,6 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
 
 @rule("CLR714")
 def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
-    from clinreg.text.patterns import nested_repetition
-
     for ds_id, ds in ctx.reg.datasets.items():
         read = ds.source.read
         if read is None:

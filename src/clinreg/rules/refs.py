@@ -6,9 +6,9 @@ from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.diagnostics import make
+from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
-from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
 from clinreg.text.suggest import Suggester
 
 

@@ -6,10 +6,10 @@ import subprocess
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.rules.base import rule
-from clinreg.rules.context import Context
 from clinreg.core.versions import parse_semver
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.rules.base import rule
+from clinreg.rules.context import Context
 
 
 @rule("CLR601")

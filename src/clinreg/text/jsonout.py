@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from clinreg import __version__
+from clinreg.text.output import to_json
 
 
 def envelope(kind: str, data: Any) -> dict[str, Any]:
@@ -17,8 +18,6 @@ def envelope(kind: str, data: Any) -> dict[str, Any]:
 def dumps(kind: str, data: Any) -> str:
     """`data` inside the envelope, indented for people and parseable by programs: strict JSON (no NaN or
     Infinity) with non-printable characters escaped (`clinreg.text.output.to_json`)."""
-    from clinreg.text.output import to_json
-
     return to_json(envelope(kind, data))
 
 
@@ -29,8 +28,6 @@ def wrap(kind: str, text: str) -> str:
 
 def error_line(message: str, exit_code: int) -> str:
     """An error as one line of JSON: kind `error`, with the message and the exit code."""
-    from clinreg.text.output import to_json
-
     return to_json(envelope("error", {"message": message, "exit_code": exit_code}), indent=None)
 
 

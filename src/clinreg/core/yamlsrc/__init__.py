@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from clinreg.core.treewalk import read_limited
 from clinreg.core.yamlsrc.decode import _byte_location, _decode
 from clinreg.core.yamlsrc.doc import DEFAULT_LIMITS, Limits, Path_, Problem, YamlDoc  # noqa: F401
 from clinreg.core.yamlsrc.fast import _read_fast
@@ -74,8 +75,6 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
 
 
 def read_yaml_file(path: Path, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
-    from clinreg.core.treewalk import read_limited
-
     raw, problem = read_limited(path, limits.max_bytes)
     if raw is None:
         doc = YamlDoc()
