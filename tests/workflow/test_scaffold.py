@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from clinreg.contrib.features import read_features
@@ -317,6 +317,10 @@ def scratch_tree(tmp_path_factory):
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=_card_list | _simple_mapping | _json_like)
+# Found by this test: a 3-class ClassLabel beside two option columns gave `count: 2` and no `positive` (CLR503).
+@example(data=[{"name": "OPTION0", "dtype": "string"}] * 2 + [{"name": "0", "dtype": {"class_label": {"names": ["", "", ""]}}}])
+@example(data=[{"name": "opa", "dtype": "string"}, {"name": "opb", "dtype": "string"}, {"name": "opc", "dtype": "string"},
+               {"name": "label", "dtype": {"class_label": {"names": ["no", "yes"]}}}])
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
     from clinreg.contrib.features import FeaturesError, card_from_data
     from clinreg.contrib.scaffold import Answers, render_dataset

@@ -175,6 +175,12 @@ def guess_mapping(card: HubCard) -> Guess:
         g.reasons.append("choices: no option columns found; name one column per option")
     if choices and "columns" in choices and g.label.get("encoding") == "index":
         g.label["count"] = len(choices["columns"])
+        # The count follows the option columns, so the positive letter (CLR503) is settled only now.
+        if g.label["count"] == 2:
+            if g.label.get("positive") not in ("A", "B"):
+                g.label["positive"] = "B"
+        else:
+            g.label.pop("positive", None)
     g.choices = choices
     if g.metric is None:
         g.metric = "exact_match" if g.label.get("encoding") not in ("free_text", "number") else "TODO"
