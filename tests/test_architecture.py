@@ -10,6 +10,7 @@ nothing at module level and serves its API lazily, so any module may read `clinr
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 import clinreg
 
 PACKAGE = Path(clinreg.__file__).resolve().parent
+API = dict(clinreg._API)  # name -> module of the lazily served library API
 
 LAYERS = {
     "text": 0,
@@ -39,20 +41,50 @@ def _modules(package: Path) -> dict[str, Path]:
     return out
 
 
-def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The clinreg modules that `name` imports (resolved to the module, not the names taken from it)."""
+def _defined_names(path: Path) -> frozenset[str] | None:
+    """The names a module defines at its top level (in if/try blocks too); None when it answers any name
+    (a module-level __getattr__, or a star import)."""
+    return _names_in(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def _names_in(text: str) -> frozenset[str] | None:  # cached by text: every import of a module asks again
+    names: set[str] = set()
+    todo = list(ast.parse(text).body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name == "__getattr__":
+                return None
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+            if isinstance(node, ast.For):
+                todo.extend(node.body)
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            todo.extend(node.body + getattr(node, "orelse", []) + getattr(node, "finalbody", []))
+            for handler in getattr(node, "handlers", []):
+                todo.extend(handler.body)
+    return frozenset(names)
+
+
+def _imports(name: str, path: Path, known: dict[str, Path]) -> tuple[set[str], list[str]]:
+    """The clinreg modules that `name` imports (resolved to the module, not the names taken from it), and the
+    imports that name no module of the package (a module moved away, say)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     is_package = path.name == "__init__.py"
     found: set[str] = set()
-
-    def module_of(dotted: str) -> str | None:
-        while dotted and dotted not in known:
-            dotted = dotted.rpartition(".")[0]
-        return dotted or None
-
+    missing: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
+            targets = [alias.name for alias in node.names if alias.name.split(".")[0] == "clinreg"]
+            missing += [f"import {target}" for target in targets if target not in known]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_package else name.split(".")[:-1]
@@ -60,21 +92,46 @@ def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
-            # `from clinreg.rules import coverage` imports the module clinreg.rules.coverage
-            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in known else source for alias in node.names]
+            if source.split(".")[0] != "clinreg":
+                continue
+            if source not in known:
+                missing.append(f"from {source} import ...")
+                continue
+            targets = []
+            defined = _defined_names(known[source])
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                if submodule in known:  # `from clinreg.rules import coverage` imports clinreg.rules.coverage
+                    targets.append(submodule)
+                    continue
+                if source == "clinreg" and alias.name in API:  # the lazy API: the module behind the name
+                    targets.append(API[alias.name])
+                    continue
+                if defined is not None and alias.name not in defined:
+                    missing.append(f"from {source} import {alias.name}")
+                targets.append(source)
         else:
             continue
-        for target in targets:
-            if target == "clinreg" or target.startswith("clinreg."):
-                resolved = module_of(target)
-                if resolved and resolved != name:
-                    found.add(resolved)
-    return found
+        found.update(target for target in targets if target in known and target != name)
+    return found, missing
 
 
 def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    if package == PACKAGE:
+        return {name: set(targets) for name, targets in _package_graph().items()}  # read once per test run
     known = _modules(package)
-    return {name: _imports(name, path, known) for name, path in known.items()}
+    return {name: _imports(name, path, known)[0] for name, path in known.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _package_graph() -> dict[str, frozenset[str]]:
+    known = _modules(PACKAGE)
+    return {name: frozenset(_imports(name, path, known)[0]) for name, path in known.items()}
+
+
+def unresolved_imports(package: Path = PACKAGE) -> list[str]:
+    known = _modules(package)
+    return [f"{name}: {line}" for name, path in known.items() for line in _imports(name, path, known)[1]]
 
 
 def _layer(module: str) -> int | None:
@@ -88,7 +145,7 @@ def upward_imports(graph: dict[str, set[str]]) -> list[str]:
         here = _layer(module)
         for target in sorted(targets):
             if target == "clinreg":
-                continue  # checked by test_the_package_root_imports_nothing
+                continue  # `from clinreg import __version__`: the root imports nothing (see below)
             there = _layer(target)
             if here is not None and (there is None or there > here):
                 out.append(f"{module} -> {target}")
@@ -168,6 +225,8 @@ def test_the_public_api_resolves():
     """Every name `clinreg` exports is there on first use, from wherever its module now lives."""
     for name in clinreg.__all__:
         assert getattr(clinreg, name) is not None, name
+        if name in API:
+            assert getattr(clinreg, name).__module__ == API[name], name
     assert callable(clinreg.validate) and callable(clinreg.load_registry) and callable(clinreg.coverage_data)
     with pytest.raises(AttributeError):
         clinreg.no_such_name  # noqa: B018
@@ -180,12 +239,26 @@ def test_the_top_level_holds_only_packages():
     assert packages == set(LAYERS), "a new package needs a place in LAYERS (and in the README's map)"
 
 
+def command_crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Imports between command modules (clinreg.cli.* but the group and the shared helpers)."""
+    commands = {m for m in graph if m.startswith("clinreg.cli.") and m not in ("clinreg.cli.main", "clinreg.cli.common")}
+    return sorted(f"{m} -> {t}" for m in commands for t in graph[m] if t in commands)
+
+
 def test_command_modules_never_import_each_other():
-    graph = import_graph()
-    shared = {"clinreg.cli", "clinreg.cli.common"}
-    commands = {m for m in graph if m.startswith("clinreg.cli.") and m not in shared | {"clinreg.cli.main"}}
-    crossing = sorted(f"{m} -> {t}" for m in commands for t in graph[m] if t in commands)
-    assert crossing == []
+    assert command_crossings(import_graph()) == []
+
+
+def test_every_import_names_a_module_that_exists():
+    assert unresolved_imports() == []
+
+
+def test_the_tests_and_benchmarks_import_what_exists():
+    """After a move, a test importing the old place fails to collect; this names every such line at once."""
+    known = _modules(PACKAGE)
+    repo = Path(__file__).resolve().parents[1]
+    files = sorted((repo / "tests").rglob("*.py")) + sorted((repo / "bench").glob("*.py"))
+    assert not [f"{path.relative_to(repo)}: {line}" for path in files for line in _imports("tests", path, known)[1]]
 
 
 def test_creating_a_diagnostic_never_imports_the_rules():
@@ -219,6 +292,10 @@ def _write(root: Path, files: dict[str, str]) -> Path:
       "cli/__init__.py": "", "cli/main.py": ""}, ["clinreg.text.a -> clinreg.cli.main"]),
     ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "from ..text import b\n",
       "text/__init__.py": "", "text/b.py": ""}, []),
+    ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "from ..rules import b\n",
+      "rules/__init__.py": "", "rules/b.py": ""}, ["clinreg.core.a -> clinreg.rules.b"]),
+    ({"__init__.py": "", "text/__init__.py": "", "text/a.py": "def f():\n    from clinreg import validate\n",
+      "rules/__init__.py": "", "rules/engine.py": ""}, ["clinreg.text.a -> clinreg.rules.engine"]),
 ])
 def test_an_upward_import_is_found(tmp_path, files, expected):
     assert upward_imports(import_graph(_write(tmp_path, files))) == expected
@@ -253,3 +330,26 @@ def test_a_check_needs_a_catalogue_entry_of_its_own_family():
     with pytest.raises(RuntimeError, match="checked in rules/labels.py but catalogued in core/codes/identity.py"):
         rule("CLR201")(check)
     assert "CLR201" not in CHECKS
+
+
+def test_an_import_of_a_moved_module_or_name_is_found(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "", "cli/__init__.py": "", "cli/review.py": "def f():\n    from clinreg.cli import fail\n",
+        "core/__init__.py": "", "core/a.py": "import clinreg.core.gone\nfrom clinreg.core.b import x\n", "core/b.py": "",
+    })
+    assert unresolved_imports(package) == ["clinreg.cli.review: from clinreg.cli import fail",
+                                           "clinreg.core.a: import clinreg.core.gone",
+                                           "clinreg.core.a: from clinreg.core.b import x"]
+    (package / "cli" / "review.py").write_text("from clinreg.store import load\n", encoding="utf-8")
+    (package / "core" / "a.py").write_text("from clinreg.core.b import x\n", encoding="utf-8")
+    (package / "core" / "b.py").write_text("try:\n    from os import sep as x\nexcept ImportError:\n    x = '/'\n",
+                                           encoding="utf-8")
+    assert unresolved_imports(package) == ["clinreg.cli.review: from clinreg.store import ..."]
+
+
+def test_a_command_module_importing_another_is_found(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "", "cli/__init__.py": "", "cli/common.py": "", "cli/main.py": "from clinreg.cli import build\n",
+        "cli/build.py": "from clinreg.cli.common import fail\n", "cli/export.py": "from clinreg.cli.build import guard\n",
+    })
+    assert command_crossings(import_graph(package)) == ["clinreg.cli.export -> clinreg.cli.build"]

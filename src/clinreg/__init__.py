@@ -4,7 +4,7 @@ The library API (the CLI is a thin layer over it):
 
 - `load_registry(root=None, release=None)`: read a registry tree (default: the working directory if it holds
   taxonomy/ and registry/, else the registry embedded in the package) into typed models.
-- `validate(root=None, release=None, base=None)`: load a tree and run every rule; a `Report` of diagnostics.
+- `validate(root=None, *, release=None, base=None)`: load a tree and run every rule; a `Report` of diagnostics.
 - `coverage_data(registry, access=None)`: the coverage matrix as plain data (what `clinreg coverage` renders).
 - `build_instances(record, ...)`: a record's instances (needs the `build` extra).
 - `export(registry, harness, output, datasets=None, ...)`: a folder for lm-eval, Inspect AI or HELM (`build` extra).

@@ -125,5 +125,5 @@ def test_workflow_commands_are_registered_on_the_main_cli():
     assert "issue-form" in main.commands
     review = main.commands.get("review")
     if review is None:
-        pytest.skip("the `review` group (cli_reports) is not available in this checkout yet")
+        pytest.skip("the `review` group (cli/review.py) is not available in this checkout yet")
     assert {"approve", "reject", "request-changes"} <= set(review.commands)

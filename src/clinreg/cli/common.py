@@ -15,6 +15,11 @@ import click
 
 from clinreg.text.output import shown
 
+# pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
+# models use no plugins, and the scan is a large share of a short command's start-up time. Set here, so
+# that importing any command module (as the tests do) sets it too.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 root_option = click.option(
@@ -157,7 +162,6 @@ def guard(what: str) -> Iterator[None]:
         if os.environ.get("CLINREG_DEBUG"):
             raise
         raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
-
 
 
 def quiet_datasets() -> None:

@@ -10,10 +10,6 @@ from typing import NoReturn
 
 import click
 
-# pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
-# models use no plugins, and the scan is a large share of a short command's start-up time.
-os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-
 from clinreg import __version__
 from clinreg.cli import build, contrib, export, reports, results, review, validate
 from clinreg.cli.common import EXIT_USAGE

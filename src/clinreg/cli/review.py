@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    fail, force_option, format_option, load, output_option, parse_date, refuse_load_errors, refuse_packaged, emit,
+    emit, fail, force_option, format_option, load, output_option, parse_date, refuse_load_errors, refuse_packaged,
     root_option,
 )
 from clinreg.text.output import shown
@@ -174,7 +174,6 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
             click.echo(f"clinreg: refused: {r['where']}: {r['reason']}", err=True)
         click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused", err=True)
     raise click.exceptions.Exit(1 if result.refused else 0)
-
 
 
 # --------------------------------------------------------------------------------------------- decisions

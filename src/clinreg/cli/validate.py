@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, freeze_registry, fail, load, release_option, root_option
+from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, fail, freeze_registry, load, release_option, root_option
 
 
 @click.command()

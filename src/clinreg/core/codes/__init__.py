@@ -25,8 +25,14 @@ class Code:
     name: str
     severity: Severity
     title: str
-    explanation: str
+    doc: str  # the explanation as written in the family's module (indented)
     family: str
+
+    @property
+    def explanation(self) -> str:
+        """Why the code exists, with a bad and a good example: the entry's text, dedented when it is read (a
+        validate run reads the catalogue for severities only)."""
+        return inspect.cleandoc(self.doc)
 
 
 CODES: dict[str, Code] = {}
@@ -37,7 +43,6 @@ for _family in (data, coverage, identity, labels, parse, reads, refs, review, sc
     for _code, (_rule_name, _severity, _title, _doc) in _family.ENTRIES.items():
         if _code in CODES:
             raise RuntimeError(f"code {_code} is in the catalogue twice")
-        _explanation = inspect.cleandoc(_doc)
-        if "Bad:" not in _explanation or "Good:" not in _explanation:
+        if "Bad:" not in _doc or "Good:" not in _doc:
             raise RuntimeError(f"code {_code} needs an explanation with a Bad: and a Good: example")
-        CODES[_code] = Code(_code, _rule_name, _severity, _title, _explanation, _name)
+        CODES[_code] = Code(_code, _rule_name, _severity, _title, _doc, _name)
