@@ -30,8 +30,30 @@ os.environ.update({
 })
 
 
+# Bytecode. Where writing it is turned off (PYTHONDONTWRITEBYTECODE=1, as in .ci/run and this workplace), every
+# process the suite starts (each xdist worker, and each of the hundreds of `clinreg` subprocesses) compiled
+# pydantic, click, datasets and pyarrow's Python from source again: `import datasets` took 3.1 s instead of
+# 1.4. So the tests keep bytecode in one temp folder for the whole run, shared by every process they start,
+# and write none beside the sources, which is what the setting asks for. Where bytecode is written anyway,
+# nothing changes.
+_PYCACHE_OWNER = None
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    _PYCACHE_OWNER = os.getpid()
+    _prefix = tempfile.mkdtemp(prefix="clinreg-test-pycache-")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE")
+    os.environ["PYTHONPYCACHEPREFIX"] = _prefix
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = _prefix
+
+
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+def pytest_unconfigure(config):
+    if _PYCACHE_OWNER == os.getpid():  # the process that made the folder (xdist's controller), last to finish
+        sys.dont_write_bytecode = True  # or the modules pytest still imports would write the folder again
+        shutil.rmtree(os.environ["PYTHONPYCACHEPREFIX"], ignore_errors=True)
 
 
 @pytest.fixture
