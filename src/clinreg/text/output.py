@@ -29,17 +29,6 @@ _ESCAPES = {
 _MAX_MESSAGE = 500
 
 
-def printable(text: str, limit: int = _MAX_MESSAGE) -> str:
-    """`text` with control, format (bidi, zero-width) and line-separator characters escaped, clipped to `limit`.
-
-    Messages quote registry values, and registry values are untrusted: a raw newline or ESC in a message would
-    let a pull request forge `::error` workflow commands or terminal escapes in CI logs.
-    """
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _escape_char(c: str) -> str:
     return c.encode("unicode_escape").decode("ascii")
 
@@ -55,6 +44,16 @@ def shown(text: Any, keep: str = "") -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() or c == " " or c in keep else _escape_char(c) for c in text)
+
+
+def printable(text: str, limit: int = _MAX_MESSAGE) -> str:
+    """`text` as `shown`, clipped to `limit`: a diagnostic's message, hint or file name.
+
+    Messages quote registry values, and registry values are untrusted: a raw newline or ESC in a message would
+    let a pull request forge `::error` workflow commands or terminal escapes in CI logs.
+    """
+    text = shown(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def template_finalize(value: Any) -> Any:
