@@ -108,6 +108,7 @@ def guess_mapping(card: HubCard) -> Guess:
     upper = next((c for k, c in by.items() if re.search(r"(^|_)(upper|max)(_|$)", k)), None)
     label_col = _label_column(columns, set(choice_cols) | {c.name for c in (lower, upper) if c})
     range_cols: list[str] = []
+    yes = 1  # the index of the positive class, for a two-valued index label (see below)
     if label_col is None:
         g.label = {"encoding": "free_text", "column": "TODO"}
         g.reasons.append("label: no column looks like the gold answer; free_text is a placeholder")
@@ -140,16 +141,12 @@ def guess_mapping(card: HubCard) -> Guess:
             if not choices:
                 choices, n_options = {"fixed": names}, count
                 g.reasons.append("choices: the ClassLabel names, as fixed options")
-            if count == 2:
-                yes = next((i for i, n in enumerate(label_col.names) if _norm(n) in ("yes", "true", "1", "positive")), 1)
-                g.label["positive"] = LETTERS[yes]
+            yes = next((i for i, n in enumerate(label_col.names) if _norm(n) in ("yes", "true", "1", "positive")), 1)
         elif kind == "int":
             count = max(n_options or 4, 2)
             g.label = {"encoding": "index", "column": label_col.name, "base": 0, "count": count}
             g.reasons.append(f"label: `{label_col.name}` is an integer, read as a 0-based option index; "
                              "check `base` (0 or 1) and add `unlabeled: -1` if unlabeled rows use -1")
-            if count == 2:
-                g.label["positive"] = "B"
         elif kind == "bool":
             g.label = {"encoding": "boolean", "column": label_col.name, "map": {"true": "A", "false": "B"}, "positive": "true"}
             g.reasons.append(f"label: `{label_col.name}` is a boolean")
@@ -173,14 +170,13 @@ def guess_mapping(card: HubCard) -> Guess:
         count = g.label.get("count") or len(g.label.get("letters", [])) or len(set(g.label.get("map", {}).values())) or 4
         choices = {"columns": [f"TODO column of option {LETTERS[i]}" for i in range(count)]}
         g.reasons.append("choices: no option columns found; name one column per option")
-    if choices and "columns" in choices and g.label.get("encoding") == "index":
-        g.label["count"] = len(choices["columns"])
-        # The count follows the option columns, so the positive letter (CLR503) is settled only now.
+    if g.label.get("encoding") == "index":
+        if choices and "columns" in choices:
+            g.label["count"] = len(choices["columns"])
+        # Settled once the count is final (it follows the option columns): a two-valued scheme names its
+        # positive letter (CLR503), the class named yes/true/positive where there is one, else B.
         if g.label["count"] == 2:
-            if g.label.get("positive") not in ("A", "B"):
-                g.label["positive"] = "B"
-        else:
-            g.label.pop("positive", None)
+            g.label["positive"] = LETTERS[yes] if yes < 2 else "B"
     g.choices = choices
     if g.metric is None:
         g.metric = "exact_match" if g.label.get("encoding") not in ("free_text", "number") else "TODO"
