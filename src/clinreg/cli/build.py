@@ -9,21 +9,12 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, need_build_extra, quiet_datasets, root_option,
+    EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra, quiet_datasets,
+    root_option,
 )
 from clinreg.text.output import shown
 
 LOCK_FILE = "clinreg.lock.json"
-
-
-def _registry(root: Path | None):
-    from clinreg.core.paths import RootError
-    from clinreg.core.store import load_registry
-
-    try:
-        return load_registry(root)
-    except (RootError, ValueError, OSError) as exc:
-        raise fail(str(exc)) from None
 
 
 def _record(reg, dataset: str):
@@ -91,7 +82,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
         raise fail(f"--format {fmt} needs -o PATH")
     if output is not None and str(output) != "-":
         _check_output(output, folder=fmt in ("hf", "parquet"), force=force)
-    reg = _registry(root)
+    reg = load_for_data(root)
     record = _record(reg, dataset)
     with guard(dataset):
         from clinreg.loaders.selection import select_mappings
@@ -148,7 +139,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
     need_build_extra("check-data")
     from clinreg.core.diagnostics import RENDERERS, Report
 
-    reg = _registry(root)
+    reg = load_for_data(root)
     record = _record(reg, dataset)
     with guard(dataset):
         from clinreg.loaders.checks import check_data as run_checks
@@ -183,7 +174,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
 def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     """Record, per mapping, the source revision or mirror hash and the sha256 of its instances."""
     need_build_extra("lock")
-    reg = _registry(root)
+    reg = load_for_data(root)
     path = output or reg.root / LOCK_FILE
     if data_dir is not None and not Path(data_dir).is_dir():
         raise fail(f"--data-dir {data_dir} is not a folder")

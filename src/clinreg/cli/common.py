@@ -71,6 +71,30 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
     return reg
 
 
+def load_for_data(root: Path | None, release: str | None = None):
+    """Load a registry for a command that reads data (build, check-data, lock, export): a bad root, a bad
+    release or an unreadable tree is a one-line usage error (exit 2); nothing is frozen, the data stack runs next."""
+    from clinreg.core.paths import RootError
+    from clinreg.core.store import load_registry
+
+    try:
+        return load_registry(root, release=release)
+    except (RootError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+
+
+def access_tiers(access: str | None) -> list[str] | None:
+    """An `--access` option as a list of tiers (None when not given), or a usage error (exit 2)."""
+    if not access:
+        return None
+    from clinreg.reports.coverage import TIERS
+
+    tiers = [a.strip() for a in access.split(",") if a.strip()]
+    if not tiers or any(t not in TIERS for t in tiers):
+        raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    return tiers
+
+
 def freeze_registry() -> None:
     """The loaded registry lives until the command ends: the collector need not scan it again until then.
     Unfrozen when the command's context closes, so an in-process caller (CliRunner) keeps nothing frozen."""

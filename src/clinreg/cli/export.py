@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli.common import bad_label_option, data_dir_option, fail, guard, need_build_extra, quiet_datasets, root_option
+from clinreg.cli.common import (
+    access_tiers, bad_label_option, data_dir_option, guard, load_for_data, need_build_extra, quiet_datasets, root_option,
+)
 
 
 @click.command("export")
@@ -29,19 +31,8 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     others are listed as skipped; a named DATASET must build.
     """
     need_build_extra("export")
-    from clinreg.core.paths import RootError
-    from clinreg.core.store import load_registry
-    from clinreg.reports.coverage import TIERS
-
-    tiers = None
-    if access:
-        tiers = [a.strip() for a in access.split(",") if a.strip()]
-        if not tiers or any(t not in TIERS for t in tiers):
-            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
-    try:
-        reg = load_registry(root, release=release)
-    except (RootError, ValueError, OSError) as exc:
-        raise fail(str(exc)) from None
+    tiers = access_tiers(access)
+    reg = load_for_data(root, release)
     with guard("export"):
         from clinreg.loaders.harness import export as run_export
 

@@ -9,19 +9,12 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    emit, fail, force_option, load, output_option, refuse_load_errors, release_option, root_option,
+    access_tiers, emit, fail, force_option, load, output_option, refuse_load_errors, release_option, root_option,
 )
 
 
 def _coverage_inputs(root, release, access):
-    from clinreg.reports.coverage import TIERS
-
-    tiers = None
-    if access:
-        tiers = [a.strip() for a in access.split(",") if a.strip()]
-        bad = [a for a in tiers if a not in TIERS]
-        if bad or not tiers:
-            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    tiers = access_tiers(access)
     reg = load(root, release)
     refuse_load_errors(reg, "a coverage report")
     return reg, tiers

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_USAGE, emit, fail, force_option, load, output_option, refuse_load_errors, release_option,
-    root_option,
+    EXIT_FINDINGS, EXIT_USAGE, access_tiers, emit, force_option, load, output_option, refuse_load_errors,
+    release_option, root_option,
 )
 from clinreg.text.output import to_json
 
@@ -95,14 +95,9 @@ def leaderboard(sources, root, release, by, access, fmt, output, force):
     """
     import sys
 
-    from clinreg.reports.coverage import TIERS
     from clinreg.results.leaderboard import leaderboard_data
 
-    tiers = None
-    if access:
-        tiers = [a.strip() for a in access.split(",") if a.strip()]
-        if not tiers or any(a not in TIERS for a in tiers):
-            raise fail(f"--access {access}: expected a comma-separated list of {', '.join(TIERS)}")
+    tiers = access_tiers(access)
     _, scores, reported = _collect(root, sources, "json" if fmt == "json" else "text")
     view = load(root, release) if release else None
     if view is not None:
