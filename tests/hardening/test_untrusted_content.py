@@ -95,3 +95,28 @@ def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
     except BuildError:
         return
     assert "SECRET" not in inputs
+
+
+@pytest.mark.parametrize("target", ["own-blob", "other-repo-blob", "outside"])
+def test_a_hub_cache_snapshot_reads_links_into_its_own_blobs_only(tmp_path, target):
+    """huggingface_hub's snapshot files are links into `<repo folder>/blobs/`; those are read. A link from a snapshot
+    into another repository's blobs, or anywhere else, is refused as any link out of a mirror folder is."""
+    from clinreg.loaders.errors import SourceUnavailable
+    from clinreg.loaders.readers import match_files
+
+    cache = tmp_path / "hub"
+    repo = cache / "datasets--owner--fine"
+    snapshot = repo / "snapshots" / ("a" * 40)
+    (snapshot / "data").mkdir(parents=True)
+    places = {"own-blob": repo / "blobs" / "1234", "other-repo-blob": cache / "datasets--owner--other" / "blobs" / "5678",
+              "outside": tmp_path / "private" / "notes.jsonl"}
+    blob = places[target]
+    blob.parent.mkdir(parents=True)
+    blob.write_text('{"question": "q", "answer": "yes"}\n')
+    (snapshot / "data" / "test.jsonl").symlink_to(os.path.relpath(blob, snapshot / "data"))
+    if target == "own-blob":
+        [found] = match_files(snapshot, "data/*.jsonl", {}, "rec: split 'test'")
+        assert found.path == blob.resolve()
+        return
+    with pytest.raises(SourceUnavailable, match="leads out of the mirror folder"):
+        match_files(snapshot, "data/*.jsonl", {}, "rec: split 'test'")

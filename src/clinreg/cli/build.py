@@ -88,15 +88,14 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
         from clinreg.loaders.selection import select_mappings
         from clinreg.loaders.sources import locate
 
-        # Decided before datasets and pyarrow are imported, so that an offline hub fails in well under a second.
         select_mappings(record, mapping, split)
+        quiet_datasets(downloads=not quiet)
         location = locate(record, data_dir, reg.root)
 
         from clinreg.loaders.export import record_info, write_instances
         from clinreg.loaders.instances import BuildReport, instance_batches
         from clinreg.loaders.provenance import stamped
 
-        quiet_datasets()
         report = BuildReport()
         with _progress(quiet) as bar:
             batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
@@ -128,14 +127,16 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
 
 @click.command("check-data")
 @click.argument("dataset")
-@click.option("--data-dir", type=click.Path(path_type=Path), required=True,
-              help="Local mirror: one folder per source, named <owner>__<name> after its hub or GitHub repo.")
+@data_dir_option
 @click.option("--rows", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
               help="Check the first N rows of each split.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @root_option
 def check_data(dataset, data_dir, rows, fmt, root):
-    """Check a local copy against its record: splits, columns, template variables and sampled labels."""
+    """Check a copy of the data against its record: splits, columns, template variables and sampled labels.
+
+    Reads the --data-dir mirror when given, else the hub (huggingface_hub's cache first), as `build` does.
+    """
     need_build_extra("check-data")
     from clinreg.core.diagnostics import RENDERERS, Report
 

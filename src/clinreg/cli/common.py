@@ -188,8 +188,16 @@ def guard(what: str) -> Iterator[None]:
         raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
 
 
-def quiet_datasets() -> None:
+def quiet_datasets(downloads: bool = False) -> None:
+    """No `datasets` progress bars or log lines; huggingface_hub's download bars only where `downloads` asks.
+
+    The download bars are the one sign of progress while a large hub dataset arrives, so `clinreg build` keeps
+    them unless `-q` is given; commands with machine-read output hide them.
+    """
     import datasets
+    from huggingface_hub.utils import disable_progress_bars
 
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
+    if not downloads:
+        disable_progress_bars()

@@ -37,16 +37,18 @@ class DataCheck:
         self.diagnostics.append(Diagnostic(code, CODES[code].severity, rel, line, column, message, hint))
 
 
-def check_data(record: Dataset, source_file: Any, data_dir: str | Path, rows: int, root: Path | None = None,
+def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, rows: int, root: Path | None = None,
                summary: list[dict[str, Any]] | None = None) -> list[Diagnostic]:
     """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows.
+
+    Reads the `data_dir` mirror when it holds the record's folder, else the hub, as `build` does.
 
     `summary`, when given, receives one entry per mapping and split: rows checked, labelled, unlabelled and
     dropped by the mapping's filters.
     """
     check = DataCheck(record, source_file)
     check.summary = summary if summary is not None else []
-    location = locate(record, data_dir, root, hub=False)
+    location = locate(record, data_dir, root)
     reader = open_reader(location, streaming=True)
     try:
         samples = _samples(check, reader, rows)

@@ -84,10 +84,23 @@ def check_relative(pattern: str, where: str) -> PurePosixPath:
     return path
 
 
+def hub_blobs(root: Path) -> Path | None:
+    """The `blobs` folder a huggingface_hub cache snapshot's links lead into, when `root` is such a snapshot.
+
+    huggingface_hub lays out a downloaded repository as `<cache>/datasets--<owner>--<name>/snapshots/<commit>/`,
+    whose files are links into `<cache>/datasets--<owner>--<name>/blobs/`. Those links stay inside the cache's
+    folder for that repository, so they are read; a link anywhere else is still refused.
+    """
+    if root.parent.name != "snapshots" or not root.parent.parent.name.startswith(("datasets--", "models--")):
+        return None
+    return root.parent.parent / "blobs"
+
+
 def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where: str) -> list[MatchedFile]:
     """The files under `folder` that `pattern` names, in path order, each resolved inside `folder`."""
     check_relative(pattern, where)
     root = folder.resolve()
+    blobs = hub_blobs(root)
     regex = _pattern_regex(pattern)
     if not _PLACEHOLDER.search(pattern) and not any(c in pattern for c in "*?["):
         candidates = [pattern] if (folder / pattern).is_file() or (folder / pattern).is_symlink() else []
@@ -107,7 +120,7 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
     for relative in candidates:
         path = folder / relative
         resolved = path.resolve()
-        if not resolved.is_relative_to(root):
+        if not resolved.is_relative_to(root) and not (blobs is not None and resolved.is_relative_to(blobs)):
             raise SourceUnavailable(f"{where}: {relative} is a link that leads out of the mirror folder; refusing to read it")
         if not resolved.is_file():
             continue
