@@ -24,8 +24,8 @@ def test_letter_with_struct_options(tmp_path):
     assert [i.id for i in out] == ["fixture/fixture/test/0", "fixture/fixture/test/1"]
     assert out[0].choices == ["a0", "b0", "c0", "d0"]
     assert [i.answer for i in out] == ["C", "A"]
-    assert out[0].prompt == "Q0\nA. a0\nB. b0\nC. c0\nD. d0\n"
-    assert out[0].input == "Q0\n"  # the stem: harnesses list the choices themselves
+    assert out[0].prompt == "Q0\n\nA. a0\nB. b0\nC. c0\nD. d0\n\nAnswer with the letter of the correct option (A, B, C or D)."
+    assert out[0].input == "Q0"  # the stem: harnesses list the choices themselves
     assert out[0].gold.model_dump() == {"kind": "choice", "letter": "C", "index": 2, "value": "c0", "lower": None, "upper": None}
     assert out[0].references == ["c0"]
     assert out[0].tasks == ["answer_questions"] and out[0].split == "test" and out[0].source_index == 0

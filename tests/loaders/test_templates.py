@@ -151,7 +151,7 @@ def test_a_build_with_the_column_fast_path_equals_one_rendered_row_by_row(tmp_pa
     slow, _ = build(rec, tmp_path)
     assert calls and real is not None
     assert [i.model_dump() for i in fast] == [i.model_dump() for i in slow]
-    assert fast[0].prompt.startswith("Q: What is it? (3.0, None, [1, 2])\nA. flu\nB. 3\nC. c\nD. d")
+    assert fast[0].prompt.startswith("Q: What is it? (3.0, None, [1, 2])\n\nA. flu\nB. 3\nC. c\nD. d\n\n")
 
 
 def test_a_column_named_row_does_not_take_the_column_fast_path(tmp_path):

@@ -615,7 +615,19 @@ class Mapping(Strict):
     tasks: list[Id] = Field(min_length=1, description="Ids of the taxonomy tasks this benchmark measures.")
     splits: list[NonEmpty] = Field(min_length=1, description="The source splits the benchmark is built from.")
     input_template: NonEmpty = Field(
-        description="A Jinja template of the model input. It sees only the row's columns (and variant fields)."
+        description=(
+            "A Jinja template of the question: what the model reads before any options or answer instruction. It "
+            "sees only the row's columns (and variant fields). For a closed task it names no answer format: each "
+            "export lists the options and asks for a letter in its harness's own way (CLR512)."
+        )
+    )
+    instruction: str | None = Field(
+        None,
+        description=(
+            "For number and free-text tasks: the answer instruction that follows the question in every export "
+            "(e.g. `Give only the value, without units or explanation.`). Closed tasks take none: the letter "
+            "instruction is written by clinreg, or by the harness's own multiple-choice template."
+        ),
     )
     choices: Choices | None = Field(None, description="For closed tasks: where the answer options come from.")
     label: LabelScheme

@@ -124,6 +124,23 @@ def question_stem(prompt: str, options: list[str]) -> str:
     return prompt if len(kept) == len(lines) else "\n".join(kept)
 
 
+def letter_instruction(count: int) -> str:
+    """The one answer instruction of a closed prompt, naming the letters it may answer with."""
+    letters = list(LETTERS[:count])
+    listed = letters[0] if count == 1 else f"{', '.join(letters[:-1])} or {letters[-1]}"
+    return f"Answer with the letter of the correct option ({listed})."
+
+
+def choice_prompt(stem: str, options: list[str]) -> str:
+    """The plain prompt of a closed instance: the question, a blank line, the lettered options, the instruction.
+
+    lm-eval reads it as it is (then `Answer:`); Inspect and HELM list the options themselves from `input` and
+    `choices`, with their own instruction, so the record's question never carries one (CLR508).
+    """
+    lines = "\n".join(f"{LETTERS[i]}. {option}" for i, option in enumerate(options))
+    return f"{stem}\n\n{lines}\n\n{letter_instruction(len(options))}"
+
+
 def _bound(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
@@ -280,7 +297,8 @@ class MappingBuild:
                 index = LETTERS.index(letter)
                 value = options[index] if index < len(options) else None
                 golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None, "value": value})
-            stems = [question_stem(prompt, options) for prompt, options in zip(inputs, option_lists)]
+            stems = [question_stem(prompt, options).strip() for prompt, options in zip(inputs, option_lists)]
+            inputs = [choice_prompt(stem, options) for stem, options in zip(stems, option_lists)]
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):
@@ -291,6 +309,8 @@ class MappingBuild:
                 golds = [{"index": None, "kind": "text", "letter": None, "lower": None, "upper": None, "value": text}
                          for text in texts]
             stems = inputs
+            if self.mapping.instruction:
+                inputs = [f"{stem.rstrip()}\n\n{self.mapping.instruction.strip()}" for stem in stems]
         return {
             "variant": None if variant is None else variant.id,
             "prompt": inputs,

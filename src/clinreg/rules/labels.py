@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
@@ -147,3 +148,28 @@ def variants_scheme(ctx: Context) -> Iterable[Diagnostic]:
                              f"variant {variant.id!r} gives no `label` and the scheme has no `column` to read it from")
         if column is None and not m.variants:
             yield ctx.at("CLR507", sf, path + ("label",), "the label scheme needs a `column` (only variants with labels can do without)")
+
+
+# Words that ask for an answer in a format: "Answer with the letter", "Reply with the single digit", "Answer A for
+# yes", "Answer yes, no or maybe". "Answer:" (a label before a given answer, as in MedHallu) is not one.
+ANSWER_INSTRUCTION = re.compile(
+    r"\b(?:answer|reply|respond)\s+(?:with|using|only|by|in)\b|\banswer\s+[A-Z]\s+(?:for|if)\b|\banswer\s+yes\b"
+    r"|\bsingle\s+(?:letter|digit)\b",
+    re.IGNORECASE,
+)
+
+
+@rule("CLR508")
+def closed_without_instruction(ctx: Context) -> Iterable[Diagnostic]:
+    for sf, path, m in _mappings(ctx):
+        if closed_letters(m.label) is None:
+            continue
+        if m.instruction is not None:
+            yield ctx.at("CLR508", sf, path + ("instruction",),
+                         "a closed task takes no instruction: each export asks for a letter in its own way")
+        found = ANSWER_INSTRUCTION.search(m.input_template)
+        if found:
+            line = m.input_template[: found.start()].count("\n")
+            text = m.input_template.splitlines()[line].strip()
+            yield ctx.at("CLR508", sf, path + ("input_template",),
+                         f"the question carries an answer instruction ({text[:80]!r}); leave it out, each export adds one")

@@ -78,4 +78,17 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             label: {encoding: coded, map: {"0": A, "1": B}, positive: "1"}
             variants: [{id: factual, columns: {answer: Ground Truth}, label: "0"}, ...]
     """),
+    "CLR508": ("closed-answer-instruction", "error", "A closed task's question carries its own answer instruction", """
+        Each export asks for the answer in its harness's way: the plain prompt and lm-eval list the options and
+        ask for a letter, Inspect's multiple-choice template and HELM's adapter add their own instruction. A
+        closed task's `input_template` therefore holds the question only, and it takes no `instruction`. An
+        instruction of its own ("Answer yes, no or maybe.", "Reply with the single digit.") would stand beside
+        the harness's and contradict it.
+
+        Bad:
+            input_template: "Question: {{ question }}\nAnswer yes, no or maybe."
+        Good:
+            input_template: "Question: {{ question }}"
+            choices: {fixed: ["yes", "no", "maybe"]}
+    """),
 }
