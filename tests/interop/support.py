@@ -31,3 +31,24 @@ def tool(name: str) -> str:
 
 def have(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
+
+
+def closed_mirror(base: Path) -> tuple[Path, list[str]]:
+    """A mirror holding every closed record's files as distributed (the writers of tests/loaders/distributions),
+    and the ids of those records: every closed mapping of the registry, whatever its access tier."""
+    import importlib.util
+
+    from clinreg.core.store import load_registry
+    from clinreg.loaders.harness import gold_kind
+    from clinreg.loaders.sources import folder_name
+
+    reg = load_registry(REPO)
+    closed = sorted(r.id for r in reg.datasets.values() if any(gold_kind(m.label) == "choice" for m in r.mappings))
+    writers = REPO / "tests" / "loaders" / "distributions"
+    for record_id in closed:
+        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", writers / f"{record_id}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
+        (write or module.write)(base / folder_name(reg.datasets[record_id]))
+    return base, closed

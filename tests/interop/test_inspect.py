@@ -7,6 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
+
+from clinreg.cli.export import export
 
 from .conftest import exported
 from .support import DATASETS, have, need, tool
@@ -73,3 +76,34 @@ def test_a_subcategory_list_runs_all_its_mappings(inspect_export, harness_env, t
     assert [name for name, _, _ in ran] == members
     counts = {m["name"]: m["instances"] for m in tasks}
     assert all(status == "success" and n == counts[name] for name, status, n in ran)
+
+
+def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_path):
+    """The exact user message Inspect sends, read back from its own log, for every closed mapping of the registry:
+    Inspect's multiple-choice instruction once, none of the record's own, and the options after a blank line."""
+    from clinreg.rules.labels import ANSWER_INSTRUCTION
+
+    from .support import REPO, closed_mirror
+
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    data, closed = closed_mirror(tmp_path / "mirror")
+    out = tmp_path / "export"
+    result = CliRunner().invoke(export, ["inspect", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
+    log_dir = tmp_path / "logs"
+    done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in names], "--model",
+                           "mockllm/model", "--log-format", "json", "--log-dir", str(log_dir), "--no-ansi",
+                           "--max-connections", "4"], env=harness_env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    logs = _logs(log_dir)
+    assert sorted(logs) == sorted(names)
+    for name, log in logs.items():
+        assert log["samples"], name
+        for sample in log["samples"]:
+            message = next(m["content"] for m in sample["messages"] if m["role"] == "user")
+            text = message if isinstance(message, str) else " ".join(part.get("text", "") for part in message)
+            assert text.count("Answer the following multiple choice question.") == 1, text[:300]
+            assert ANSWER_INSTRUCTION.findall(text) == [], f"{name}: the question carries its own instruction"
+            assert "\n\nA) " in text, text[-300:]

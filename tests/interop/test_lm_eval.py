@@ -67,3 +67,38 @@ def test_lm_eval_cli_runs_a_subcategory_group_on_the_dummy_model(lm_export, buil
         assert results["n-samples"][f"clinreg_{dataset}"]["effective"] == len(built[dataset])
         assert "score,none" in results["results"][f"clinreg_{dataset}"]
     assert "score,none" in results["groups"][f"clinreg_{subcategory}"]
+
+
+def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_path):
+    """The exact context lm-eval scores, read back from its --log_samples output, for every closed mapping of the
+    registry: one instruction asking for the letter, the options after a blank line, then `Answer:`."""
+    from click.testing import CliRunner
+
+    from clinreg.cli.export import export
+    from clinreg.rules.labels import ANSWER_INSTRUCTION
+
+    from .support import REPO, closed_mirror
+
+    need(have("lm_eval"), "lm_eval is not installed")
+    data, closed = closed_mirror(tmp_path / "mirror")
+    out = tmp_path / "export"
+    result = CliRunner().invoke(export, ["lm-eval", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
+    done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out), "--tasks", ",".join(names),
+                           "--output_path", str(tmp_path / "results"), "--log_samples"],
+                          env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = set()
+    for path in (tmp_path / "results").rglob("samples_*.jsonl"):
+        name = path.name[len("samples_"):].rsplit("_", 1)[0]
+        seen.add(name)
+        for line in path.read_text().splitlines():
+            sample = json.loads(line)
+            contexts = {args["arg_0"] for args in sample["arguments"].values()}
+            assert len(contexts) == 1  # one prompt, scored against each letter
+            (context,) = contexts
+            assert len(ANSWER_INSTRUCTION.findall(context)) == 1, context[-400:]
+            assert context.endswith("\nAnswer:") and "\n\nA. " in context, context[-300:]
+    assert seen == set(names)

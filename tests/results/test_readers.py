@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,8 @@ from results.helpers import DATA, ROOT, invoke, lm_eval_results, write
 
 
 def imported(*sources, expect: int = 0) -> tuple[dict | None, str]:
-    result = invoke("results", "import", "--root", ROOT, *sources)
+    """Import SOURCES; a test that expects a refusal imports with --strict, where any finding stops the import."""
+    result = invoke("results", "import", "--root", ROOT, *sources, *(["--strict"] if expect else []))
     assert result.exit_code == expect, result.output
     return (json.loads(result.stdout) if expect == 0 else None), result.output
 
@@ -77,9 +79,11 @@ def test_csv_missing_values_are_skipped_not_zero(tmp_path):
 ])
 def test_csv_shape_problems_are_findings(tmp_path, text):
     board = write(tmp_path / "b.csv", text)
-    result = invoke("results", "import", "--root", ROOT, board)
+    result = invoke("results", "import", "--root", ROOT, board, "--strict")
     assert result.exit_code in (1, 2), result.output
     assert f"{board}:" in result.output and "CLR96" in result.output
+    lenient = invoke("results", "import", "--root", ROOT, board)  # what maps is kept; the rest is located
+    assert f"{board}:" in lenient.output and "CLR96" in lenient.output
 
 
 def test_unreadable_inputs_exit_2(tmp_path):
@@ -94,44 +98,26 @@ def test_unreadable_inputs_exit_2(tmp_path):
 # --------------------------------------------------------------------------------------------- HELM run folders
 
 
-def helm_run(root, name, model, groups, stats):
-    folder = root / name
-    write(folder / "run_spec.json", json.dumps({"name": name, "scenario_spec": {"class_name": "x", "args": {}},
-                                                "adapter_spec": {"model": model, "model_deployment": model},
-                                                "metric_specs": [], "groups": groups}))
-    write(folder / "stats.json", json.dumps(stats))
-    return folder
-
-
 def stat(name, split, count, total, squares, **extra):
     return {"name": {"name": name, "split": split, **extra}, "count": count, "sum": total, "sum_squared": squares,
             "min": 0, "max": 1, "mean": total / count}
 
 
-def test_helm_runs_merge_runs_of_one_benchmark_and_pick_the_test_split(tmp_path):
-    suite = tmp_path / "benchmark_output" / "runs" / "v1"
-    helm_run(suite, "ehrshot:subject=a,model=m", "org/m", ["ehrshot"], [
-        stat("exact_match", "test", 10, 6.0, 6.0), stat("exact_match", "valid", 5, 1.0, 1.0),
-        stat("exact_match", "test", 10, 0.0, 0.0, perturbation={"name": "typos"}), stat("bleu", "test", 10, 1, 1)])
-    helm_run(suite, "ehrshot:subject=b,model=m", "org/m", ["ehrshot"], [stat("exact_match", "test", 30, 6.0, 6.0)])
-    helm_run(suite, "med_mcqa:model=m", "org/m", ["med_mcqa"], [stat("exact_match", "valid", 4, 3.0, 3.0)])
-    for source in (tmp_path / "benchmark_output", suite):
-        doc, _ = imported(source)
-        got = scores_by(doc)
-        assert got[("org/m", "ehrshot")]["value"] == pytest.approx(12 / 40)
-        assert got[("org/m", "ehrshot")]["n_instances"] == 40
-        assert got[("org/m", "ehrshot")]["per_instance"]["binary"] is True
-        assert got[("org/m", "med_mcqa")]["value"] == 0.75
+def test_helm_runs_of_one_model_on_one_benchmark_merge_by_instances(tmp_path):
+    """CLEAR runs once per condition and EHRSHOT once per subject: HELM's runs of one benchmark are merged, their
+    instances pooled. Two copies of a recorded run stand for two such runs (data/helm, written by HELM)."""
+    import shutil
 
-
-def test_helm_runs_with_jury_scores_carry_an_instance_sd(tmp_path):
-    run = helm_run(tmp_path, "mimic_bhc:model=m", "org/m", ["mimic_bhc"],
-                   [{"name": {"name": "mimic_bhc_accuracy", "split": "test"}, "count": 4, "sum": 14.0,
-                     "sum_squared": 50.0, "min": 3, "max": 4}])
-    doc, _ = imported(run)
-    s = doc["scores"][0]
-    assert s["value"] == 3.5 and s["per_instance"]["binary"] is False
-    assert s["per_instance"]["sd"] == pytest.approx(0.5)
+    recorded = Path(__file__).parent / "data" / "helm" / "suite"
+    source = next(recorded.glob("*pubmed_qa*constant-a"))
+    suite = tmp_path / "runs" / "s"
+    for part in ("one", "two"):
+        shutil.copytree(source, suite / f"{source.name}-{part}")
+    alone, _ = imported(source)
+    merged, _ = imported(tmp_path)
+    one, both = alone["scores"][0], merged["scores"][0]
+    assert both["n_instances"] == 2 * one["n_instances"] and both["value"] == pytest.approx(one["value"])
+    assert len(both["source"]["runs"]) == 2
 
 
 @pytest.mark.parametrize(("spec", "stats", "code"), [
@@ -315,11 +301,33 @@ def test_results_file_round_trips_and_is_checked_again(tmp_path):
     assert "CLR966" in text and "CLR963" in text
 
 
-def test_nothing_is_written_when_a_source_has_errors(tmp_path):
+def test_strict_writes_nothing_when_a_source_has_errors(tmp_path):
     out = tmp_path / "results.json"
     board = write(tmp_path / "b.csv", "Model,MedQA - EM,Unknown - EM\nM1,0.5,0.5\n")
-    assert invoke("results", "import", "--root", ROOT, board, "-o", out).exit_code == 1
+    assert invoke("results", "import", "--root", ROOT, board, "-o", out, "--strict").exit_code == 1
     assert not out.exists()
+
+
+def test_without_strict_every_score_that_maps_is_written_and_each_refusal_is_a_located_warning(tmp_path):
+    out = tmp_path / "results.json"
+    board = write(tmp_path / "b.csv", "Model,MedQA - EM,Unknown - EM\nM1,0.5,0.5\n")
+    broken = write(tmp_path / "c.csv", "Nope\n")
+    result = invoke("results", "import", "--root", ROOT, board, broken, "-o", out, "--format", "json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)["data"]
+    assert summary["scores"] == 1 and summary["benchmarks"] == ["med_qa/med_qa"]
+    assert {(d["code"], d["file"], d["line"], d["column"]) for d in summary["refused"]} == {
+        ("CLR963", str(board), 1, 18), ("CLR962", str(broken), 1, 1)}
+    assert f"{board}:1:18: CLR963 [warning]" in result.stderr and "--strict" in result.stderr
+    assert [s["mapping"] for s in json.loads(out.read_text())["scores"]] == ["med_qa"]
+    text = invoke("results", "import", "--root", ROOT, board, broken, "-o", tmp_path / "again.json")
+    assert text.exit_code == 0 and "1 score(s) for 1 model(s) on 1 benchmark(s); 2 refused" in text.stdout
+
+
+def test_nothing_to_import_at_all_still_fails(tmp_path):
+    board = write(tmp_path / "b.csv", "Model,Unknown - EM\nM1,0.5\n")
+    result = invoke("results", "import", "--root", ROOT, board)
+    assert result.exit_code == 1 and "CLR963 [error]" in result.output
 
 
 def test_json_format_reports_findings_as_data(tmp_path):

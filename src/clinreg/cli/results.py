@@ -15,15 +15,28 @@ from clinreg.text.output import to_json
 sources_argument = click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 
 
-def _collect(root, sources, fmt):
-    """Read every source against the current registry; stop with every located finding if any is an error."""
+strict_option = click.option(
+    "--strict", is_flag=True,
+    help="All or nothing: any source or score that cannot be imported stops the command and nothing is written.",
+)
+
+
+def _collect(root, sources, fmt, strict=False):
+    """Read every source against the current registry.
+
+    Every score that maps is kept; each refused source or score is a located warning on stderr, and the
+    refused findings are returned for the summary. With `strict`, or when nothing at all could be read, any
+    error stops the command with every located finding, as a validation report.
+    """
+    from dataclasses import replace
+
     from clinreg.core.diagnostics import Report, render_json, render_text
     from clinreg.results.collect import collect
 
     reg = load(root)
     refuse_load_errors(reg, "reading results")
     scores, reported, findings = collect(reg, list(sources))
-    if findings.errors:
+    if findings.errors and (strict or not scores):
         report = Report(findings.diagnostics, len(sources))
         if fmt == "json":
             from clinreg.text.jsonout import wrap
@@ -32,7 +45,14 @@ def _collect(root, sources, fmt):
         else:
             click.echo(render_text(report), err=True)
         raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
-    return reg, scores, reported
+    refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
+    if refused:
+        click.echo(render_text(Report(refused, len(sources))), err=True)
+    return reg, scores, reported, refused
+
+
+def _refused_hint(hint):
+    return f"{hint}; left out of the import (--strict stops instead)" if hint else "left out of the import (--strict stops instead)"
 
 
 @click.group("results")
@@ -47,17 +67,20 @@ def results():
               help="How to report what was imported (the results file itself is always JSON).")
 @output_option
 @force_option
-def import_results(sources, root, fmt, output, force):
+@strict_option
+def import_results(sources, root, fmt, output, force, strict):
     """Read SOURCES and write one results file: model, benchmark, metric, value, range, instances, source.
 
     A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
     HELM run folder (benchmark_output/runs/<suite>), an lm-eval results_*.json, an Inspect .eval or .json log,
-    or a results file written by this command. Every column, task or run group that maps to no benchmark of the
-    registry is reported at file:line:col, and nothing is written.
+    or a results file written by this command: a file, or a folder that holds them (an Inspect log folder,
+    lm-eval's --output_path, a HELM suite folder). Every score that maps to a benchmark of the registry is
+    written; each column, task, run group or score that does not is a warning at file:line:col, and the summary
+    counts them. With --strict, any of those stops the import and nothing is written.
     """
     from clinreg.results.collect import results_document
 
-    reg, scores, reported = _collect(root, sources, fmt)
+    reg, scores, reported, refused = _collect(root, sources, fmt, strict)
     document = results_document(reg, scores, reported)
     text = to_json(document)
     if output is None:
@@ -65,14 +88,16 @@ def import_results(sources, root, fmt, output, force):
         return
     emit(text, output, force=force)
     summary = {"output": str(output), "scores": len(scores), "models": document["models"],
-               "benchmarks": document["benchmarks"], "reported_win_rates": len(reported)}
+               "benchmarks": document["benchmarks"], "reported_win_rates": len(reported),
+               "refused": [d.to_dict() for d in refused]}
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("results_import", summary))
     else:
+        left = f"; {len(refused)} refused (see the warnings above)" if refused else ""
         click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
-                   f"{len(document['benchmarks'])} benchmark(s)")
+                   f"{len(document['benchmarks'])} benchmark(s){left}")
 
 
 @click.command("leaderboard")
@@ -85,7 +110,8 @@ def import_results(sources, root, fmt, output, force):
               show_default=True)
 @output_option
 @force_option
-def leaderboard(sources, root, release, by, access, fmt, output, force):
+@strict_option
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -98,7 +124,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force):
     from clinreg.results.leaderboard import leaderboard_data
 
     tiers = access_tiers(access)
-    _, scores, reported = _collect(root, sources, "json" if fmt == "json" else "text")
+    _, scores, reported, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
     view = load(root, release) if release else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")

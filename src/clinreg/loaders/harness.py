@@ -60,7 +60,7 @@ class ExportReport:
             "output": str(self.output),
             "release": self.release,
             "canary": self.canary,
-            "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind,
+            "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "metric": m.metric,
                           "instances": m.instances, "data_file": m.data_file, "access": m.access,
                           "subcategories": m.subcategories, "categories": m.categories} for m in self.mappings],
             "skipped": self.skipped,
@@ -324,12 +324,13 @@ def _py(value: Any) -> str:
 
 def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
     subs, cats = _groups(report)
-    mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name}
-                for m in report.mappings}
+    mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name,
+                            "metric": m.metric} for m in report.mappings}
     source = "\n".join([
         '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',
         f"# {report.canary}",
         "",
+        _scoring_source(),
         (FILES / "helm_scenario.py").read_text(encoding="utf-8"),
         "",
         f"MAPPINGS = {_py(mappings)}",
@@ -347,7 +348,9 @@ def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
                                                                   allow_unicode=True, width=1000),
         encoding="utf-8",
     )
-    _readme(staged, report, HELM_USAGE.format(out=report.output.resolve()))
+    out = report.output.resolve()
+    confs = " ".join(f"{out}/run_entries_clinreg_{tier}.conf" for tier in sorted({m.access for m in report.mappings}))
+    _readme(staged, report, HELM_USAGE.format(out=out, confs=confs))
 
 
 def _helm_schema(report: ExportReport, registry: Any, subs: dict, cats: dict) -> dict[str, Any]:
@@ -367,14 +370,47 @@ def _helm_schema(report: ExportReport, registry: Any, subs: dict, cats: dict) ->
         groups.append({"name": PREFIX + sub, "display_name": name, "category": "clinreg",
                        "description": " ".join(definition.split()), "subgroups": members})
     for m in report.mappings:
-        metric = {"choice": "exact_match", "number": "exact_match", "text": "f1_score"}[m.kind]
+        mapping = next(x for x in registry.datasets[m.dataset].mappings if x.id == m.mapping)
+        # HELM heads its leaderboard columns `<display_name> - <metric>`: MedHELM's own name where HELM runs the
+        # benchmark, so that `clinreg results import` reads HELM's leaderboard of the export back.
+        display = mapping.helm_names[0] if mapping.helm_names else m.name
         groups.append({
-            "name": m.name, "display_name": f"{m.dataset} / {m.mapping}", "description": f"clinreg mapping {m.dataset}/{m.mapping}",
-            "metric_groups": ["accuracy"],
-            "environment": {"main_name": metric, "main_split": "test"},
+            "name": m.name, "display_name": display, "description": f"clinreg mapping {m.dataset}/{m.mapping}",
+            "metric_groups": ["accuracy", "efficiency", "general_information"],
+            "environment": {"main_name": _helm_main_metric(m), "main_split": "test"},
             "taxonomy": {"task": ", ".join(m.subcategories), "what": m.dataset, "who": "n/a", "when": "n/a", "language": "English"},
         })
-    return {"run_groups": groups}
+    main = {_helm_main_metric(m): m for m in report.mappings}
+    metrics = []
+    for name, m in sorted(main.items()):
+        mapping = next(x for x in registry.datasets[m.dataset].mappings if x.id == m.mapping)
+        label = HELM_METRIC_NAMES.get(name) or mapping.metric.display or name
+        metrics.append({"name": name, "display_name": label, "short_display_name": label, "lower_is_better": False,
+                        "description": HELM_METRIC_NOTES.get(name, f"The main metric of {m.dataset}/{m.mapping}.")})
+    metrics += [{"name": name, "display_name": display, "description": display} for name, display in HELM_INFO_METRICS]
+    metric_groups = [
+        {"name": "accuracy", "display_name": "Accuracy", "metrics": [{"name": "${main_name}", "split": "${main_split}"}]},
+        {"name": "efficiency", "display_name": "Efficiency", "metrics": [{"name": "inference_runtime", "split": "${main_split}"}]},
+        {"name": "general_information", "display_name": "General information", "hide_win_rates": True,
+         "metrics": [{"name": name, "split": "${main_split}"} for name, _ in HELM_INFO_METRICS if name != "inference_runtime"]},
+    ]
+    # Complete on its own (metrics, perturbations, metric groups, run groups): `helm-summarize --schema-path` reads it.
+    return {"metrics": metrics, "perturbations": [], "metric_groups": metric_groups, "run_groups": groups}
+
+
+HELM_METRIC_NAMES = {"exact_match": "EM", "f1_score": "Token F1 (not MedHELM's jury)"}
+HELM_METRIC_NOTES = {
+    "exact_match": "The letter answered equals the gold letter.",
+    "f1_score": "Token-overlap F1 against the reference: a stand-in that `clinreg results import` does not rank.",
+}
+HELM_INFO_METRICS = [("num_instances", "# eval"), ("num_train_instances", "# train"), ("prompt_truncated", "truncated"),
+                     ("num_prompt_tokens", "# prompt tokens"), ("num_output_tokens", "# output tokens"),
+                     ("inference_runtime", "Observed inference time (s)")]
+
+
+def _helm_main_metric(m: MappingExport) -> str:
+    """The stat a HELM run of the mapping reports as its main score: the record's own metric for a number task."""
+    return {"choice": "exact_match", "number": m.metric, "text": "f1_score"}[m.kind]
 
 
 # ------------------------------------------------------------------------------------------------ docs
@@ -433,18 +469,23 @@ Closed tasks give the stem as `input` and the options as `choices` (solver `mult
 against the reference, clearly not a clinical judgement. `SUBCATEGORIES` and `CATEGORIES` list the task
 names of each group; `tasks_in(id)` builds them."""
 
-HELM_USAGE = """HELM runs only scenarios it can import. Put this folder on `PYTHONPATH` and have HELM import
-`clinreg_helm` before it reads the run entries (HELM releases with plugin support take it as
-`helm-run --plugins clinreg_helm ...`; with older ones, import it from your own entry point). Then:
+HELM_USAGE = """HELM loads the scenario of this folder as a plugin (`--plugins clinreg_helm`, with this folder on
+`PYTHONPATH`). Run it on a model, then let HELM summarise the suite with the schema written here, which is
+complete on its own:
 
 ```
-helm-run --conf-paths {out}/run_entries_clinreg_public.conf --suite clinreg --max-eval-instances 1000
+PYTHONPATH={out} helm-run --plugins clinreg_helm --conf-paths {confs} --suite clinreg --max-eval-instances 1000 --models-to-run MODEL
+helm-summarize --suite clinreg --schema-path {out}/schema_clinreg.yaml
+clinreg results import benchmark_output/runs/clinreg -o results.json
 ```
 
-There is one run-entries file per access tier, and `schema_clinreg.yaml` places every run group under its
-category and subcategory; merge it into your HELM schema to see them in `helm-summarize`. clinreg checks that
-these files parse, but cannot run the scenario without HELM installed (not verified here). Number tasks are
-scored by exact match on the gold value, stricter than the accepted range the other exports use."""
+There is one run-entries file per access tier. Closed tasks use HELM's multiple-choice adapter (the question,
+then the lettered options, one instruction asking for the letter); number tasks are scored by the accepted
+range under the benchmark's own metric name (as the other exports score them); free-text tasks report a
+token-overlap F1, which stands in for MedHELM's LLM jury and which `clinreg results import` refuses to rank.
+`schema_clinreg.yaml` places every run group under its category and subcategory, and names each benchmark
+as MedHELM does, so `clinreg results import` also reads HELM's leaderboard
+(`benchmark_output/runs/clinreg/groups/clinreg.json`)."""
 
 
 WRITERS = {"lm-eval": _write_lm_eval, "inspect": _write_inspect, "helm": _write_helm}

@@ -77,18 +77,26 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
 
 
 def _lm_eval_model(data: dict[str, Any]) -> str | None:
-    if isinstance(data.get("model_name"), str) and data["model_name"].strip():
-        return data["model_name"].strip()
+    """The model of an lm-eval run: the `pretrained=` (or `model=`) of its model_args, else its model_name, else its
+    model class. lm-eval names a run without model_args with a random id (`--model dummy` gives `eh2l3dfz`), which
+    would make every run a new model; such a run is named by its model class (`dummy`) instead."""
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
     args = config.get("model_args")
+    pairs: dict[str, str] = {}
     if isinstance(args, str):
         for part in args.split(","):
             key, _, value = part.partition("=")
-            if key.strip() in ("pretrained", "model") and value.strip():
-                return value.strip()
-    if isinstance(config.get("model"), str) and config["model"].strip():
-        return config["model"].strip()
-    return None
+            pairs[key.strip()] = value.strip()
+    elif isinstance(args, dict):
+        pairs = {str(k): str(v) for k, v in args.items() if v is not None}
+    for key in ("pretrained", "model"):
+        if pairs.get(key):
+            return pairs[key]
+    named = data.get("model_name").strip() if isinstance(data.get("model_name"), str) else ""
+    model_class = config.get("model").strip() if isinstance(config.get("model"), str) else ""
+    if named and (pairs or not model_class):
+        return named
+    return model_class or None
 
 
 # --------------------------------------------------------------------------------------------- Inspect

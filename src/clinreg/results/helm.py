@@ -81,74 +81,104 @@ def read_helm_csv(reading: Reading, name: str, text: str) -> None:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             fields, starts = split_csv_line(line, number)
-            rows.append((number, fields, starts))
+            rows.append((fields, [(number, start + 1) for start in starts]))
+    read_board(reading, name, rows, "helm_csv")
+
+
+def read_helm_groups(reading: Reading, name: str, text: str, tables: list) -> None:
+    """A leaderboard as helm-summarize writes it (benchmark_output/runs/<suite>/groups/<group>.json): a list of
+    tables, each with `title`, `header` cells and `rows` of cells. The `Accuracy` table is the leaderboard."""
+    table = next((t for t in tables if isinstance(t, dict) and t.get("title") == "Accuracy"), None)
+    if table is None or not isinstance(table.get("header"), list) or not isinstance(table.get("rows"), list):
+        reading.error("CLR962", name, 1, 1, "a helm-summarize groups file needs an `Accuracy` table with header and rows")
+        return
+    def cell(c: Any) -> str:
+        value = c.get("value") if isinstance(c, dict) else None
+        return "" if value is None else value if isinstance(value, str) else repr(float(value)) \
+            if isinstance(value, (int, float)) and not isinstance(value, bool) else "?"
+    header = [cell(c) for c in table["header"]]
+    at = locate(text, '"header"')
+    rows = [(header, [locate(text, quoted(h)) if h else at for h in header])]
+    for row in table["rows"]:
+        if not isinstance(row, list):
+            reading.error("CLR962", name, *locate(text, '"rows"'), "each row of the Accuracy table must be a list of cells")
+            return
+        fields = [cell(c) for c in row]
+        where = locate(text, quoted(fields[0])) if fields and fields[0] else locate(text, '"rows"')
+        rows.append((fields, [where] * len(fields)))
+    read_board(reading, name, rows, "helm_groups")
+
+
+def read_board(reading: Reading, name: str, rows: list[tuple[list[str], list[tuple[int, int]]]], fmt: str) -> None:
+    """A leaderboard's cells, each with its (line, column): the header row first, then one row per model."""
     if not rows:
         reading.error("CLR962", name, 1, 1, "the file is empty: expected a header row starting with Model")
         return
-    header_line, header, header_starts = rows[0]
+    header, header_at = rows[0]
     if header[0].strip().casefold() not in ("model", "model/adapter"):
-        reading.error("CLR962", name, header_line, 1, f"the first column is {header[0].strip()[:60]!r}, not Model",
+        reading.error("CLR962", name, *header_at[0], f"the first column is {header[0].strip()[:60]!r}, not Model",
                       "export the leaderboard with its Model column first")
         return
     columns: dict[int, Benchmark] = {}
     win_rate_column = None
     taken: dict[str, int] = {}
     for j in range(1, len(header)):
-        head, column = " ".join(header[j].split()), header_starts[j] + 1
+        head, where = " ".join(header[j].split()), header_at[j]
         if head.casefold() == "mean win rate":
             win_rate_column = j
             continue
         if not head:
-            reading.error("CLR962", name, header_line, column, f"column {j + 1} has no header")
+            reading.error("CLR962", name, *where, f"column {j + 1} has no header")
             continue
         matches, name_only = reading.index.by_header(head)
         if len(matches) > 1:
-            reading.error("CLR964", name, header_line, column,
+            reading.error("CLR964", name, *where,
                           f"column {head!r} matches several benchmarks: {', '.join(b.key for b in matches)}",
                           "use the untruncated header")
         elif not matches and name_only:
             b = name_only[0]
-            reading.error("CLR965", name, header_line, column,
+            reading.error("CLR965", name, *where,
                           f"column {head!r} is {b.key} on another metric; its main metric is {b.mapping.metric.name}"
                           f" ({b.mapping.metric.display or 'no display name'})")
         elif not matches:
-            reading.error("CLR963", name, header_line, column, f"column {head!r} maps to no benchmark of the registry",
+            reading.error("CLR963", name, *where, f"column {head!r} maps to no benchmark of the registry",
                           "a column is `<benchmark display name> - <metric>`; the names are each mapping's helm_names")
         elif matches[0].key in taken:
-            reading.error("CLR967", name, header_line, column,
+            reading.error("CLR967", name, *where,
                           f"column {head!r} is {matches[0].key} again (first in column {taken[matches[0].key] + 1})")
         else:
             columns[j] = matches[0]
             taken[matches[0].key] = j
     models: dict[str, int] = {}
-    for number, fields, starts in rows[1:]:
+    for fields, at in rows[1:]:
+        number = at[0][0] if at else 1
         if len(fields) != len(header):
-            reading.error("CLR962", name, number, 1, f"{len(fields)} fields where the header has {len(header)}")
+            reading.error("CLR962", name, *at[0], f"{len(fields)} fields where the header has {len(header)}")
             continue
         model = " ".join(fields[0].split())
         if not model:
-            reading.error("CLR962", name, number, 1, "a row without a model name")
+            reading.error("CLR962", name, *at[0], "a row without a model name")
             continue
         if model in models:
-            reading.error("CLR967", name, number, 1, f"model {model!r} again (first on line {models[model]})")
+            reading.error("CLR967", name, *at[0], f"model {model!r} again (first on line {models[model]})")
             continue
         models[model] = number
         for j, b in columns.items():
             parsed = parse_cell(fields[j])
             if isinstance(parsed, str):
-                reading.error("CLR966", name, number, starts[j] + 1, f"{b.key} for {model}: {parsed}")
+                reading.error("CLR966", name, *at[j], f"{b.key} for {model}: {parsed}")
             elif parsed is not None:
-                reading.score(b, model, parsed, {"format": "helm_csv", "file": name, "line": number,
-                                                  "column": starts[j] + 1, "where": " ".join(header[j].split())})
+                reading.score(b, model, parsed, {"format": fmt, "file": name, "line": at[j][0],
+                                                  "column": at[j][1], "where": " ".join(header[j].split())})
         if win_rate_column is not None:
             parsed = parse_cell(fields[win_rate_column])
             if isinstance(parsed, str) or (parsed is not None and not 0 <= parsed <= 1):
-                reading.error("CLR966", name, number, starts[win_rate_column] + 1,
+                reading.error("CLR966", name, *at[win_rate_column],
                               f"Mean win rate for {model}: {parsed if isinstance(parsed, str) else 'outside [0, 1]'}")
             elif parsed is not None:
                 reading.reported.append(ReportedWinRate(
                     model, parsed, sorted(b.key for b in columns.values()),
-                    {"format": "helm_csv", "file": name, "line": number, "column": starts[win_rate_column] + 1,
+                    {"format": fmt, "file": name, "line": at[win_rate_column][0], "column": at[win_rate_column][1],
                      "where": "Mean win rate"}))
 
 
@@ -219,11 +249,17 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         b = _one_benchmark(reading, names, str(spec_file), spec_text)
         if b is None:
             continue
-        read = _read_json(reading, stats_file)
-        if read is None:
-            continue
-        stats_text, stats = read
-        picked = _main_stats(reading, b, stats, str(stats_file), stats_text)
+        per_instance = folder / "per_instance_stats.json"
+        if per_instance.is_file():
+            read = _read_json(reading, per_instance)
+            if read is None:
+                continue
+            picked = _instance_stats(reading, b, read[1], str(per_instance), read[0])
+        else:
+            read = _read_json(reading, stats_file)
+            if read is None:
+                continue
+            picked = _main_stats(reading, b, read[1], str(stats_file), read[0])
         if picked is None:
             continue
         slot = merged.setdefault((model.strip(), b.key), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
@@ -231,7 +267,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         for key in ("count", "sum", "sum_squared"):
             slot[key] += picked[key]
         slot["min"], slot["max"] = min(slot["min"], picked["min"]), max(slot["max"], picked["max"])
-        slot["runs"].append(str(stats_file))
+        slot["runs"].append(str(per_instance if per_instance.is_file() else stats_file))
     for (model, _), slot in merged.items():
         n = slot["count"]
         mean = slot["sum"] / n
@@ -264,8 +300,49 @@ def _one_benchmark(reading: Reading, names: list[str], file: str, text: str) -> 
     return None
 
 
+def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, text: str) -> dict[str, Any] | None:
+    """The main metric per instance, from per_instance_stats.json as helm-run writes it.
+
+    stats.json holds one aggregate per trial (its `count` is the number of trials, not of instances), so the
+    instances, their sum and their spread come from here: one entry per instance and trial, each with its
+    stats. An instance's value is its mean over trials; perturbed entries are left out.
+    """
+    metric = b.mapping.metric.name
+    if not isinstance(entries, list):
+        reading.error("CLR962", file, 1, 1, "per_instance_stats.json must be a list of instances")
+        return None
+    values: dict[str, dict[str, list[float]]] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or entry.get("perturbation") is not None:
+            continue
+        instance = entry.get("instance_id")
+        for stat in entry.get("stats") or []:
+            name = stat.get("name") if isinstance(stat, dict) else None
+            if not isinstance(name, dict) or name.get("name") != metric or name.get("perturbation") is not None:
+                continue
+            mean = finite_number(stat.get("mean"))
+            if mean is None:
+                reading.error("CLR966", file, *locate(text, quoted(str(instance))),
+                              f"{metric} of instance {instance}: mean must be a finite number")
+                return None
+            values.setdefault(str(name.get("split")), {}).setdefault(str(instance), []).append(mean)
+    split = "test" if "test" in values else "valid" if "valid" in values else \
+        (next(iter(values)) if len(values) == 1 else None)
+    if split is None:
+        reading.error("CLR965", file, 1, 1, f"no per-instance stat for {b.key}'s main metric {metric}" if not values else
+                      f"per-instance stats for {metric} on several splits ({', '.join(sorted(values))}) and none is test or valid")
+        return None
+    per = [sum(v) / len(v) for v in values[split].values()]
+    return {"count": len(per), "sum": sum(per), "sum_squared": sum(v * v for v in per), "min": min(per), "max": max(per)}
+
+
 def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str) -> dict[str, Any] | None:
-    """The main metric's stat on the main split (test, else valid), sub-splits merged, no perturbation."""
+    """The main metric's stat on the main split (test, else valid), sub-splits merged, no perturbation.
+
+    Used only for a run folder without per_instance_stats.json: each stat's `count` there is a number of
+    trials, so the instances are taken from the `num_instances` stat of the same split, and the spread is
+    unknown (taken as zero).
+    """
     metric = b.mapping.metric.name
     if not isinstance(stats, list):
         reading.error("CLR962", file, 1, 1, "stats.json must be a list of stats")
@@ -282,6 +359,13 @@ def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str
         reading.error("CLR965", file, 1, 1, f"no stat for {b.key}'s main metric {metric}" if not by_split else
                       f"stats for {metric} on several splits ({', '.join(sorted(by_split))}) and none is test or valid")
         return None
+    instances = _num_instances(stats, split)
+    if instances is not None:
+        means = [finite_number(stat.get("mean")) for stat in by_split[split]]
+        if all(m is not None for m in means) and means:
+            mean = sum(means) / len(means)
+            return {"count": instances, "sum": mean * instances, "sum_squared": mean * mean * instances,
+                    "min": min(means), "max": max(means)}
     total = {"count": 0, "sum": 0.0, "sum_squared": 0.0, "min": math.inf, "max": -math.inf}
     for stat in by_split[split]:
         n, s, ss = count(stat.get("count")), finite_number(stat.get("sum")), finite_number(stat.get("sum_squared"))
@@ -296,3 +380,15 @@ def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str
         total["min"] = min(total["min"], lo if lo is not None else -math.inf)
         total["max"] = max(total["max"], hi if hi is not None else math.inf)
     return total
+
+
+def _num_instances(stats: list, split: str) -> int | None:
+    """The instances a run evaluated on `split`: the mean of its `num_instances` stat (one value per trial)."""
+    for stat in stats:
+        name = stat.get("name") if isinstance(stat, dict) else None
+        if isinstance(name, dict) and name.get("name") == "num_instances" and str(name.get("split")) == split \
+                and name.get("perturbation") is None:
+            value = finite_number(stat.get("mean"))
+            if value is not None and value >= 1 and float(value).is_integer():
+                return int(value)
+    return None

@@ -133,7 +133,7 @@ class BenchmarkIndex:
         matches, name_only = [], []
         for b in self.benchmarks.values():
             labels = b.metric_labels()
-            names = [n.casefold() for n in b.mapping.helm_names]
+            names = [n.casefold() for n in (*b.mapping.helm_names, b.mapping.id, f"clinreg_{b.mapping.id}")]
             if truncated:
                 hit = any(f"{n} - {label}".startswith(prefix) for n in names for label in labels)
                 named = any(n.startswith(prefix) or prefix.startswith(n + " - ") for n in names)

@@ -58,8 +58,10 @@ def score_interval(score: Score) -> dict[str, Any] | None:
         n = inst["n"]
         centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return {"method": "wilson", "low": max(0.0, centre - half), "high": min(1.0, centre + half),
-                "se": math.sqrt(max(p * (1 - p), 0) / n), "n": n}
+        low, high = max(0.0, centre - half), min(1.0, centre + half)
+        # The spread a combination uses: the Wilson interval's half-width in standard errors, which stays
+        # above zero at a score of 0 or 1 where the plain binomial one, sqrt(p(1-p)/n), collapses to nothing.
+        return {"method": "wilson", "low": low, "high": high, "se": (high - low) / (2 * Z95), "n": n}
     if inst and inst["n"] >= 1:
         se = inst["sd"] / math.sqrt(inst["n"]) / width
         method, n = "normal (instance sd)", inst["n"]
@@ -142,7 +144,9 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             macro = _mean(norm[(model, k)] for k in has)
             ivs = [intervals[(model, k)] for k in has]
             interval = None
-            if has and all(ivs):
+            if len(has) == 1 and ivs[0]:  # a row on one benchmark has that benchmark's interval, whatever its kind
+                interval = {"method": ivs[0]["method"], "low": ivs[0]["low"], "high": ivs[0]["high"]}
+            elif has and all(ivs):
                 se = math.sqrt(math.fsum(iv["se"] ** 2 for iv in ivs)) / len(ivs)
                 interval = {"method": "normal (benchmark intervals combined)", "low": max(0.0, macro - Z95 * se),
                             "high": min(1.0, macro + Z95 * se)}

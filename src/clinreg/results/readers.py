@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.results.harnesses import read_inspect_eval, read_inspect_log, read_lm_eval
-from clinreg.results.helm import read_helm_csv, read_helm_runs
+from clinreg.results.helm import read_helm_csv, read_helm_groups, read_helm_runs, run_folders
 from clinreg.results.reading import Reading
 from clinreg.results.resultsfile import read_clinreg_results
 from clinreg.results.scores import Unreadable, parse_json, read_text
@@ -26,7 +26,15 @@ def read_source(reading: Reading, path: Path) -> None:
     name = str(path)
     try:
         if path.is_dir():
-            read_helm_runs(reading, path)
+            if run_folders(path):
+                read_helm_runs(reading, path)
+                return
+            found = harness_files(path)
+            if not found:
+                reading.error("CLR962", name, 1, 1, "no HELM run folder, Inspect log (.eval, .json) or lm-eval "
+                              "results_*.json in this folder")
+            for file in found:
+                read_source(reading, file)
             return
         suffix = path.suffix.casefold()
         if suffix == ".csv":
@@ -47,8 +55,37 @@ def read_source(reading: Reading, path: Path) -> None:
         reading.error("CLR961", name, 1, 1, f"cannot read it: {exc.strerror or exc}")
 
 
+MAX_FOLDER_FILES = 10_000
+MAX_FOLDER_DEPTH = 4
+SKIPPED_JSON = {"logs.json", "listing.json"}  # Inspect's log-folder index files, not logs
+
+
+def harness_files(folder: Path) -> list[Path]:
+    """The result files a harness leaves in a folder: Inspect's log folder (`*.eval`, `*.json` logs) and lm-eval's
+    --output_path (`<model>/results_*.json`), in path order; links and hidden entries are not followed."""
+    found: list[Path] = []
+    level = [folder]
+    for _ in range(MAX_FOLDER_DEPTH):
+        below = []
+        for directory in level:
+            for entry in sorted(directory.iterdir()):
+                if entry.name.startswith(".") or entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    below.append(entry)
+                elif entry.suffix == ".eval" or (entry.suffix == ".json" and entry.name not in SKIPPED_JSON
+                                                  and not entry.name.startswith("samples_")):
+                    found.append(entry)
+                if len(found) > MAX_FOLDER_FILES:
+                    raise Unreadable(f"more than {MAX_FOLDER_FILES} result files; pass fewer at a time")
+        level = below
+    return sorted(found)
+
+
 def read_json_document(reading: Reading, name: str, text: str, data: Any) -> None:
-    if isinstance(data, dict) and "clinreg_results" in data:
+    if isinstance(data, list) and any(isinstance(t, dict) and "header" in t and "rows" in t for t in data):
+        read_helm_groups(reading, name, text, data)
+    elif isinstance(data, dict) and "clinreg_results" in data:
         read_clinreg_results(reading, name, text, data)
     elif isinstance(data, dict) and isinstance(data.get("eval"), dict) and "version" in data:
         read_inspect_log(reading, name, text, data, samples=data.get("samples"))
@@ -56,4 +93,5 @@ def read_json_document(reading: Reading, name: str, text: str, data: Any) -> Non
         read_lm_eval(reading, name, text, data)
     else:
         reading.error("CLR962", name, 1, 1, "not a results file clinreg knows: expected a clinreg results file "
-                      "(`clinreg_results`), an lm-eval results_*.json (`results`) or an Inspect log (`eval`)")
+                      "(`clinreg_results`), an lm-eval results_*.json (`results`), an Inspect log (`eval`) or a "
+                      "helm-summarize groups/<group>.json")

@@ -1,0 +1,194 @@
+"""HELM runs the export as its README says, on two test models, and its own output imports back into clinreg.
+
+The whole loop, in HELM's venv (crfm-helm installed beside clinreg, see .ci/run): `clinreg export helm`, the
+README's `helm-run` and `helm-summarize` commands on HELM's `simple/model1` and a constant-answer model of our
+own (helm_plugin/clinreg_test_models.py), then `clinreg results import` of the run folders and of HELM's own
+leaderboard, then `clinreg leaderboard`. Every check reads what HELM itself wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from clinreg.cli.export import export
+from clinreg.cli.main import main
+from clinreg.rules.labels import ANSWER_INSTRUCTION
+
+from .support import REPO, closed_mirror, have, need
+
+pytestmark = pytest.mark.interop
+
+# Closed (med_qa, pubmed_qa), number (medcalc_bench), free text (aci_bench) and a two-variant mapping (medhallu).
+DATASETS = ["med_qa", "pubmed_qa", "medcalc_bench", "aci_bench", "medhallu"]
+MODELS = ["clinreg-test/constant-a", "clinreg-test/constant-b"]
+PLUGIN = Path(__file__).parent / "helm_plugin"
+LIMIT = "8"  # instances per mapping
+
+
+def _model_files() -> dict[str, str]:
+    """Two constant-answer test models (A and B). HELM's simple/model1 would do, but its 2048-token window makes
+    HELM cut the long clinical prompts, and its tokenizer makes that cut take minutes."""
+    deployments, metadata = ["model_deployments:"], ["models:"]
+    for model in MODELS:
+        answer = model[-1].upper()
+        deployments += [f"  - name: {model}", f"    model_name: {model}", "    tokenizer_name: simple/tokenizer1",
+                        "    max_sequence_length: 1000000", "    client_spec:",
+                        '      class_name: "clinreg_test_models.ConstantClient"', f"      args: {{answer: {answer}}}"]
+        metadata += [f"  - name: {model}", f"    display_name: Constant {answer} (test)",
+                     f"    description: A test model that always answers {answer}.", "    creator_organization_name: clinreg",
+                     "    access: open", "    release_date: 2026-01-01",
+                     "    tags: [TEXT_MODEL_TAG, FULL_FUNCTIONALITY_TEXT_MODEL_TAG]"]
+    return {"model_deployments.yaml": "\n".join(deployments) + "\n", "model_metadata.yaml": "\n".join(metadata) + "\n"}
+
+
+def readme_commands(folder: Path) -> list[str]:
+    """The shell commands of the export README's first code block, as a user would copy them."""
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    block = text.split("```\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def loop(tmp_path_factory, realdata, harness_env):
+    need(have("helm"), "crfm-helm is not installed")
+    base = tmp_path_factory.mktemp("helm-loop")
+    out = base / "export"
+    result = CliRunner().invoke(export, ["helm", *DATASETS, "--root", str(REPO), "--data-dir", str(realdata),
+                                         "--limit", LIMIT, "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return out, run_readme(out, base / "work", harness_env, MODELS)
+
+
+@pytest.fixture(scope="module")
+def closed_loop(tmp_path_factory, harness_env):
+    """Every closed mapping of the registry, from files shaped as distributed, run by HELM on one test model."""
+    need(have("helm"), "crfm-helm is not installed")
+    base = tmp_path_factory.mktemp("helm-closed")
+    data, closed = closed_mirror(base / "mirror")
+    out = base / "export"
+    result = CliRunner().invoke(export, ["helm", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return out, run_readme(out, base / "work", harness_env, MODELS[:1])
+
+
+def run_readme(out: Path, work: Path, env: dict[str, str], models: list[str]) -> Path:
+    """The export README's helm-run and helm-summarize commands, as written, on `models`; the suite folder."""
+    (work / "prod_env").mkdir(parents=True)
+    for name, text in _model_files().items():
+        (work / "prod_env" / name).write_text(text, encoding="utf-8")
+    env = {**env, "PYTHONPATH": str(PLUGIN)}
+    commands = readme_commands(out)
+    assert commands[0].startswith(f"PYTHONPATH={out} helm-run ") and "MODEL" in commands[0]
+    for command in commands[:2]:
+        argv = shlex.split(command.replace("MODEL", " ".join(models)))
+        if argv[0].startswith("PYTHONPATH="):
+            env["PYTHONPATH"] = f"{argv.pop(0).split('=', 1)[1]}{os.pathsep}{PLUGIN}"
+        if argv[0] == "helm-run":  # our test models' client is a second plugin, with its model files
+            argv[argv.index("--plugins") + 1:argv.index("--plugins") + 2] = ["clinreg_helm", "clinreg_test_models"]
+            argv += ["--local-path", "prod_env"]
+        argv[0] = str(Path(sys.executable).parent / argv[0])
+        done = subprocess.run(argv, env=env, cwd=work, capture_output=True, text=True, timeout=1800)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return work / "benchmark_output" / "runs" / "clinreg"
+
+
+def _manifest(out: Path) -> dict[str, dict]:
+    return {m["mapping"]: m for m in json.loads((out / "manifest.json").read_text())["mappings"]}
+
+
+def _runs(suite: Path) -> dict[tuple[str, str], Path]:
+    runs = {}
+    for folder in suite.iterdir():
+        spec = folder / "run_spec.json"
+        if spec.is_file():
+            data = json.loads(spec.read_text())
+            mapping = re.search(r"mapping=([^,]+)", data["name"]).group(1)
+            runs[(data["adapter_spec"]["model"], mapping)] = folder
+    return runs
+
+
+@pytest.mark.parametrize("which", ["loop", "closed_loop"])
+def test_every_closed_prompt_holds_one_instruction_and_a_line_break_before_the_options(which, request):
+    out, suite = request.getfixturevalue(which)
+    manifest = _manifest(out)
+    closed = [m for m, entry in manifest.items() if entry["kind"] == "choice"]
+    assert closed
+    runs = _runs(suite)
+    assert {m for _, m in runs} >= set(closed)
+    for (model, mapping), folder in runs.items():
+        if mapping not in closed:
+            continue
+        states = json.loads((folder / "scenario_state.json").read_text())["request_states"]
+        assert len(states) == manifest[mapping]["instances"]
+        for state in states:
+            prompt = state["request"]["prompt"]
+            assert len(ANSWER_INSTRUCTION.findall(prompt)) == 1, prompt[-500:]
+            assert "Answer with the letter of the correct option." in prompt
+            assert "\nA. " in prompt and not re.search(r"[^\n]A\. ", prompt.split("\n\n")[-1]), prompt[-300:]
+
+
+def test_number_prompts_hold_their_instruction_once(loop):
+    out, suite = loop
+    for (model, mapping), folder in _runs(suite).items():
+        if _manifest(out)[mapping]["kind"] != "number":
+            continue
+        for state in json.loads((folder / "scenario_state.json").read_text())["request_states"]:
+            assert state["request"]["prompt"].count("Give only the value, without units or explanation.") == 1
+
+
+def test_import_of_the_run_folders_matches_helm_scores_and_counts(loop, tmp_path):
+    out, suite = loop
+    manifest = _manifest(out)
+    target = tmp_path / "results.json"
+    result = CliRunner().invoke(main, ["results", "import", str(suite), "--root", str(REPO), "-o", str(target),
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    refused = json.loads(result.stdout)["data"]["refused"]
+    # Only the free-text runs, whose token F1 stands in for the jury, are refused; each is located.
+    assert {d["code"] for d in refused} == {"CLR965"}
+    assert all("aci_bench" in d["file"] for d in refused) and len(refused) == len(MODELS)
+    scores = {(s["model"], s["mapping"]): s for s in json.loads(target.read_text())["scores"]}
+    runs = _runs(suite)
+    assert {k for k in runs if manifest[k[1]]["kind"] != "text"} == set(scores)
+    for (model, mapping), score in scores.items():
+        folder = runs[(model, mapping)]
+        metric = "exact_match" if manifest[mapping]["kind"] == "choice" else manifest[mapping]["metric"]
+        stats = json.loads((folder / "stats.json").read_text())
+        helm_mean = next(s["mean"] for s in stats if s["name"] == {"name": metric, "split": "test"})
+        helm_n = next(s["mean"] for s in stats if s["name"] == {"name": "num_instances", "split": "test"})
+        assert score["value"] == pytest.approx(helm_mean)
+        assert score["n_instances"] == helm_n == manifest[mapping]["instances"]
+    assert any(s["value"] > 0 for s in scores.values()), "a constant model gets some closed answers right"
+
+
+def test_helms_own_leaderboard_imports_to_the_same_scores(loop, tmp_path):
+    out, suite = loop
+    board = suite / "groups" / "clinreg.json"
+    from_runs = CliRunner().invoke(main, ["results", "import", str(suite), "--root", str(REPO)])
+    from_board = CliRunner().invoke(main, ["results", "import", str(board), "--root", str(REPO)])
+    assert from_board.exit_code == 0, from_board.output
+    runs = {(s["mapping"], round(s["value"], 9)) for s in json.loads(from_runs.stdout)["scores"]}
+    shown = {(s["mapping"], round(s["value"], 9)) for s in json.loads(from_board.stdout)["scores"]}
+    assert shown == runs
+
+
+def test_the_leaderboard_ranks_both_models_with_real_intervals(loop, tmp_path):
+    _, suite = loop
+    result = CliRunner().invoke(main, ["leaderboard", str(suite), "--root", str(REPO), "--by", "subcategory",
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["data"]["rows"]
+    assert {r["model"] for r in rows} == set(MODELS)
+    for row in rows:
+        low, high = row["macro_interval"]["low"], row["macro_interval"]["high"]
+        assert low <= row["macro_average"] <= high and high > low
