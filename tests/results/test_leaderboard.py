@@ -156,3 +156,47 @@ def test_spreadsheet_formulas_in_model_names_stay_text(tmp_path):
     board = write(tmp_path / "board.csv", "Model,MedQA - EM\n=HYPERLINK(1),0.8\nB,0.7\n")
     out = invoke("leaderboard", board, "--root", ROOT, "--format", "csv").output
     assert "'=HYPERLINK(1)" in out
+
+
+# ------------------------------------------------------------------ the fast paths agree with the plain definitions
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _pairwise_win_rates(values: dict[str, float], lower_is_better: bool = False) -> dict[str, float]:
+    """HELM's definition, pair by pair: the share of the other models beaten, a tie counting half."""
+    if len(values) < 2:
+        return {}
+    out = {}
+    for model, v in values.items():
+        wins = 0.0
+        for other, w in values.items():
+            if other == model:
+                continue
+            better = v < w if lower_is_better else v > w
+            wins += 1.0 if better else 0.5 if v == w else 0.0
+        out[model] = wins / (len(values) - 1)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=4), st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0, 4.5]) | st.floats(0, 5),
+                       max_size=30), st.booleans())
+def test_win_rates_from_ranks_equal_the_pairwise_definition(values, lower):
+    from clinreg.results.leaderboard import column_win_rates
+
+    fast, slow = column_win_rates(values, lower), _pairwise_win_rates(values, lower)
+    assert fast.keys() == slow.keys()
+    for model in fast:
+        assert abs(fast[model] - slow[model]) < 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=60), st.lists(st.integers(0, 60), max_size=10))
+def test_positions_in_one_pass_equal_counting_from_the_start(text, offsets):
+    from clinreg.results.scores import Positions, position
+
+    positions = Positions(text)
+    for at in sorted(min(o, len(text)) for o in offsets):
+        assert positions(at) == position(text, at)

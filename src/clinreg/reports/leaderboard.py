@@ -45,8 +45,13 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
 
 
 def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = False) -> str:
+    """The terminal table: header lines, one row per model (and group), a legend.
+
+    The rows are laid out here, not by rich: a table of thousands of models is rendered in linear time (rich
+    measures every cell of every row again for each column, minutes for 40,000 rows). Columns are as wide as
+    their widest cell; Model and Group wrap at 28 and 36 characters, on spaces where they can.
+    """
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     buf = io.StringIO()
@@ -54,28 +59,53 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
                       highlight=False, soft_wrap=False)
     for i, line in enumerate(header_lines(data, by)):
         console.print(Text(shown(line), style="bold" if i == 0 else "yellow" if "drafted" in line else ""))
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    group = () if by == "overall" else (("Group", {"overflow": "fold", "max_width": 36}),)
-    for col, kw in (("#", {"justify": "right"}), ("Model", {"overflow": "fold", "max_width": 28}),
-                    *group, ("MWR", {"justify": "right"}),
-                    ("Macro %", {"justify": "right"}), ("95% CI", {"justify": "right"}),
-                    ("Bench", {"justify": "right"}), ("Inst", {"justify": "right"}),
-                    ("Tasks (dr)", {"justify": "right"}), ("", {})):
-        table.add_column(col, **kw)
+    head = ["#", "Model", *([] if by == "overall" else ["Group"]), "MWR", "Macro %", "95% CI", "Bench", "Inst",
+            "Tasks (dr)", ""]
+    wrap = {1: 28, **({} if by == "overall" else {2: 36})}
+    rows = []
     for r in data["tables"][by]:
         flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
                                      if r["missing_benchmarks"] else "") if f)
-        # model and group names come from results files: rich Text, never markup, control characters escaped
-        table.add_row(str(r["rank"] or "–"), Text(shown(r["model"])), *([] if by == "overall" else [Text(shown(r["group_name"]))]),
-                      num(r["mean_win_rate"]),
-                      pct(r["macro_average"]), interval(r["macro_interval"]),
-                      f"{len(r['benchmarks'])}/{r['benchmarks_total']}", f"{r['instances']:,}",
-                      f"{r['tasks_covered']}/{r['tasks_total']} ({r['tasks_drafted']})", flags)
-    console.print(table)
+        # model and group names come from results files: shown() escapes control characters
+        rows.append([str(r["rank"] or "–"), shown(r["model"]), *([] if by == "overall" else [shown(r["group_name"])]),
+                     num(r["mean_win_rate"]), pct(r["macro_average"]), interval(r["macro_interval"]),
+                     f"{len(r['benchmarks'])}/{r['benchmarks_total']}", f"{r['instances']:,}",
+                     f"{r['tasks_covered']}/{r['tasks_total']} ({r['tasks_drafted']})", flags])
+    lines = _layout(head, rows, wrap, left={1, 2, len(head) - 1} if by != "overall" else {1, len(head) - 1})
+    if color and lines:
+        lines[0] = f"\x1b[1m{lines[0]}\x1b[0m"
+    out = buf.getvalue().rstrip("\n").splitlines() + lines
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
+                      highlight=False, soft_wrap=False)
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them).")
-    return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))
+    out += buf.getvalue().rstrip("\n").splitlines()
+    return defuse("\n".join(line.rstrip() for line in out))
+
+
+def _layout(head: list[str], rows: list[list[str]], wrap: dict[int, int], left: set[int]) -> list[str]:
+    """Rows as aligned text: numbers right-aligned, the `left` columns left-aligned, `wrap` columns folded."""
+    import textwrap
+
+    folded = []
+    for row in rows:
+        cells = []
+        for j, cell in enumerate(row):
+            limit = wrap.get(j)
+            cells.append(textwrap.wrap(cell, limit, break_long_words=True, break_on_hyphens=False) or [""]
+                         if limit is not None and len(cell) > limit else [cell])
+        folded.append(cells)
+    widths = [max([len(head[j])] + [len(part) for cells in folded for part in cells[j]]) for j in range(len(head))]
+    def line(parts: list[str]) -> str:
+        return "  ".join(p.ljust(widths[j]) if j in left else p.rjust(widths[j]) for j, p in enumerate(parts))
+    out = [line(head)]
+    for cells in folded:
+        height = max(len(c) for c in cells)
+        for k in range(height):
+            out.append(line([c[k] if k < len(c) else "" for c in cells]))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- markdown

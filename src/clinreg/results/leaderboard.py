@@ -9,6 +9,7 @@ A category or subcategory uses the benchmarks placed there (mapping tasks -> sub
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any, Iterable
 
@@ -136,6 +137,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         if not with_scores:
             continue
         columns = set(with_scores)
+        group_tasks = set(g["tasks"])
+        coverage: dict[tuple[str, ...], tuple[int, int, list[str]]] = {}
         rows = []
         for model in models:
             has = [k for k in with_scores if model in by_key[k]]
@@ -151,7 +154,12 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 interval = {"method": "normal (benchmark intervals combined)", "low": max(0.0, macro - Z95 * se),
                             "high": min(1.0, macro + Z95 * se)}
             ns = [by_key[k][model].n_instances for k in has]
-            covered = sorted({t for k in has for t in places[k]["tasks"] if t in set(g["tasks"])})
+            shape = tuple(has)  # the models with the same benchmarks share their coverage: computed once per shape
+            if shape not in coverage:
+                covered = {t for k in has for t in places[k]["tasks"] if t in group_tasks}
+                coverage[shape] = (len(covered), sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
+                                   [k for k in with_scores if k not in set(has)])
+            n_covered, n_drafted, missing = coverage[shape]
             published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
             rows.append({
                 "model": model,
@@ -166,18 +174,19 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 "macro_interval": interval,
                 "benchmarks": has,
                 "benchmarks_total": len(with_scores),
-                "missing_benchmarks": [k for k in with_scores if k not in has],
+                "missing_benchmarks": missing,
                 "instances": sum(n for n in ns if n is not None),
                 "instances_unknown": sum(1 for n in ns if n is None),
-                "tasks_covered": len(covered),
+                "tasks_covered": n_covered,
                 "tasks_total": len(g["tasks"]),
-                "tasks_drafted": sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
+                "tasks_drafted": n_drafted,
                 "thin": len(has) == 1,
                 "thin_in_registry": info["thin_in_registry"],
             })
-        ranked = sorted((r for r in rows if r["mean_win_rate"] is not None), key=lambda r: -r["mean_win_rate"])
+        # A row's rank is 1 + the rows with a strictly higher mean win rate: one sort and a binary search each.
+        rates = sorted(r["mean_win_rate"] for r in rows if r["mean_win_rate"] is not None)
         for r in rows:
-            r["rank"] = 1 + sum(1 for o in ranked if o["mean_win_rate"] > r["mean_win_rate"]) \
+            r["rank"] = 1 + len(rates) - bisect.bisect_right(rates, r["mean_win_rate"]) \
                 if r["mean_win_rate"] is not None else None
         rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["model"]))
         tables[g["level"]].extend(rows)

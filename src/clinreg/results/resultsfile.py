@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clinreg.results.reading import Reading
-from clinreg.results.scores import RESULTS_FORMAT, ReportedWinRate, count, finite_number, locate, position
+from clinreg.results.scores import RESULTS_FORMAT, Positions, ReportedWinRate, count, finite_number, locate
 
 # --------------------------------------------------------------------------------------------- clinreg results file
 
@@ -20,12 +20,15 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
                       f"expected clinreg_results: {RESULTS_FORMAT} and a list of scores")
         return
     offset = 0
+    positions = Positions(text)
     for i, entry in enumerate(data["scores"]):
-        # Scores are written one object after another, so the i-th `"model"` key is (close to) entry i.
+        # Scores are written one object after another, so the i-th `"model"` key is (close to) entry i. The
+        # offsets only grow, so their lines are counted in one pass over the file.
         at = text.find('"model"', offset)
         offset = at + 1 if at >= 0 else offset
-        where = position(text, at) if at >= 0 else (1, 1)
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry.get(k) for k in SCORE_FIELDS[:4]):
+        where = positions(at) if at >= 0 else (1, 1)
+        if not isinstance(entry, dict) or not (_text(entry.get("model")) and _text(entry.get("record"))
+                                               and _text(entry.get("mapping")) and _text(entry.get("metric"))):
             reading.error("CLR962", name, *where, f"scores[{i}] needs text fields {', '.join(SCORE_FIELDS[:4])}")
             continue
         b = reading.index.get(entry["record"], entry["mapping"])
@@ -63,6 +66,10 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
                 is not None and isinstance(entry.get("benchmarks"), list):
             reading.reported.append(ReportedWinRate(entry["model"], float(entry["value"]),
                                                     [str(k) for k in entry["benchmarks"]], {"via": name}))
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
 
 
 def _checked_per_instance(value: Any) -> dict[str, Any] | None | bool:

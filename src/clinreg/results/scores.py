@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,16 +111,43 @@ def _no_constant(name: str) -> Any:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):  # rare: find the key that came twice, for the message
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
     return out
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (regular expressions, so it runs at C speed)."""
+    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for ch in skeleton:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
 
 
 def parse_json(text: str) -> Any:
     """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting."""
+    if _depth(text) <= MAX_JSON_DEPTH:  # well formed or not, nothing nests deep enough to matter
+        try:
+            return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+        except json.JSONDecodeError as exc:
+            raise Unreadable(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        except (ValueError, RecursionError) as exc:
+            raise Unreadable(f"not valid JSON: {exc}") from None
     depth = deepest = 0
     in_string = escaped = False
     for ch in text:  # a cheap scan, so a deeply nested document never reaches the recursive parser
@@ -159,6 +187,24 @@ def locate(text: str, *tokens: str) -> tuple[int, int]:
 def position(text: str, at: int) -> tuple[int, int]:
     """(line, column), both from 1, of character offset `at`."""
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+class Positions:
+    """(line, column) of offsets met in increasing order, in one pass over the text: each call counts only the
+    newlines since the previous offset, so locating every score of a file is linear in its size."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at, self.line, self.line_start = text, 0, 1, 0
+
+    def __call__(self, at: int) -> tuple[int, int]:
+        if at < self.at:  # an offset before the last one: count from the start, as position() does
+            return position(self.text, at)
+        newlines = self.text.count("\n", self.at, at)
+        if newlines:
+            self.line += newlines
+            self.line_start = self.text.rfind("\n", self.at, at) + 1
+        self.at = at
+        return self.line, at - self.line_start + 1
 
 
 def quoted(value: str) -> str:
