@@ -35,6 +35,7 @@ def coverage_json(*args: str) -> dict:
         ("1.3.0", 37, {"public": 16, "gated": 7, "private": 14}),
         ("1.4.0", 37, {"public": 16, "gated": 7, "private": 14}),
         ("1.5.0", 37, {"public": 16, "gated": 7, "private": 14}),
+        ("1.6.0", 37, {"public": 16, "gated": 7, "private": 14}),
     ],
 )
 def test_release_totals(release, datasets, access):
@@ -143,3 +144,34 @@ def test_helm_names_name_one_benchmark_each():
             assert mapping.helm_names, f"{dataset_id}/{mapping.id} has no helm_names"
             for name in mapping.helm_names:
                 assert seen.setdefault(name.casefold(), mapping.id) == mapping.id, name
+
+
+def test_every_subcategory_holds_the_task_count_of_medhelms_overview_figure():
+    """S15: the official overview figure gives each subcategory's task count; the facts file records them."""
+    data = coverage_json()
+    for s in data["subcategories"]:
+        expected = s["tasks_expected"]
+        assert expected is not None and "S15" in expected["source"], s["id"]
+        assert s["tasks"] == expected["count"] and expected["matches"], s["id"]
+    if FACTS.is_file():
+        figure = yaml.safe_load(FACTS.read_text())["tasks_status"]["expected_per_subcategory"]
+        counts = {sub: n for cat, subs in figure.items() if isinstance(subs, dict) for sub, n in subs.items() if sub != "total"}
+        assert {s["id"]: s["tasks"] for s in data["subcategories"]} == counts
+
+
+def test_only_drafted_tasks_record_a_move_merge_or_addition():
+    for sub, category, _, _ in REG.subcategories():
+        for task in sub.tasks:
+            note = task.provenance.note or ""
+            if "release 1.6.0" in note:
+                assert task.provenance.kind == "drafted", task.id
+
+
+def test_review_document_and_coverage_page_show_expected_against_held():
+    review = CliRunner().invoke(main, ["review", "--format", "markdown"])
+    assert review.exit_code == 0
+    shown = review.stdout.count("held, ")
+    assert shown == len(list(REG.subcategories())) and "10 held, 10 expected" in review.stdout
+    page = CliRunner().invoke(main, ["coverage", "--format", "html"])
+    assert page.exit_code == 0
+    assert page.stdout.count("data-tasks-expected=") == shown and "expected</span>" in page.stdout

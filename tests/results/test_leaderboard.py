@@ -68,7 +68,10 @@ def test_subcategory_rows_flag_a_single_benchmark_as_thin_and_count_tasks(tmp_pa
     assert knowledge["A"]["benchmarks"] == ["med_qa/med_qa"]
     assert knowledge["A"]["mean_win_rate"] == pytest.approx(2.5 / 3)
     assert knowledge["A"]["tasks_covered"] == 1
-    assert knowledge["A"]["tasks_total"] == 7
+    from clinreg.core.store import load_registry
+
+    sub = next(s for s, *_ in load_registry(ROOT).subcategories() if s.id == "providing_clinical_knowledge_support")
+    assert knowledge["A"]["tasks_total"] == len(sub.tasks) == sub.tasks_expected.count
     diagnostic = rows_by_model(data, "supporting_diagnostic_decisions")
     assert diagnostic["C"]["mean_win_rate"] is None and diagnostic["C"]["rank"] is None
     assert diagnostic["C"]["missing_benchmarks"] == ["medcalc_bench/medcalc_bench"]

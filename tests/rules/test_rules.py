@@ -67,6 +67,8 @@ CASES = [
     ("variant-without-label-or-column", DS, [("      column: answer\n", ""),
                                              ("    metric: {name: exact_match}", "    variants: [{id: a, columns: {x: y}}]\n    metric: {name: exact_match}")],
      "CLR507", "variants:", "error"),
+    ("task-count", CAT, [("    definition: Deciding what to do.\n", "    definition: Deciding what to do.\n    tasks_expected: {count: 2, citation: {text: A figure}}\n")],
+     "CLR406", "tasks_expected: {count: 2", "warning"),
     ("closed-instruction", DS, [('input_template: "{{ question }}"', 'input_template: "{{ question }} Answer yes or no."')],
      "CLR508", "input_template:", "error"),
     ("closed-instruction-field", DS, [('input_template: "{{ question }}"', 'input_template: "{{ question }}"\n    instruction: Say A or B.')],

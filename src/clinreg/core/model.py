@@ -121,10 +121,23 @@ class Task(Strict):
     review: Review = Field(description="Clinician review status of this task.")
 
 
+class ExpectedTasks(Strict):
+    count: int = Field(ge=1, description="How many tasks the source gives this subcategory.")
+    citation: Citation = Field(description="Where the count comes from, e.g. MedHELM's overview figure (S15).")
+    note: str | None = Field(None, description="How far the source can be trusted here, e.g. its date or a label it spells differently.")
+
+
 class Subcategory(Strict):
     id: Id = Field(description="snake_case id, e.g. `supporting_diagnostic_decisions`.")
     name: NonEmpty = Field(description="The display name, exactly as MedHELM spells it.")
     definition: NonEmpty = Field(description="One to three sentences on what the subcategory covers.")
+    tasks_expected: ExpectedTasks | None = Field(
+        None,
+        description=(
+            "The number of tasks a published source gives this subcategory, with the source. A subcategory holding "
+            "another number of tasks is a warning (CLR406); coverage reports show expected against held."
+        ),
+    )
     tasks: list[Task] = Field(default_factory=list, description="The tasks in this subcategory.")
     review: Review | None = Field(None, description="Clinician review of the subcategory's definition.")
     note: str | None = Field(None, description="Anything a reviewer should know, e.g. disputed placements.")

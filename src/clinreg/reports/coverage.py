@@ -94,6 +94,9 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "category": category.id,
                 "category_name": category.name,
                 "tasks": len(counted),
+                "tasks_expected": None if sub.tasks_expected is None else {
+                    "count": sub.tasks_expected.count, "source": sub.tasks_expected.citation.text,
+                    "matches": sub.tasks_expected.count == len(sub_tasks)},
                 "tasks_covered": sum(1 for t in counted if t["datasets"]),
                 "tasks_drafted": sum(1 for t in counted if t["provenance"] == "drafted"),
                 "tasks_rejected": len(sub_tasks) - len(counted),

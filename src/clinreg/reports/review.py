@@ -85,7 +85,11 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                     "review": _review("task", task, sub.id),
                     "datasets": datasets,
                 })
+            expected = None if sub.tasks_expected is None else {
+                "count": sub.tasks_expected.count, "held": len(sub.tasks), "source": sub.tasks_expected.citation.text,
+                "note": sub.tasks_expected.note}
             subcategories.append({"id": sub.id, "name": sub.name, "definition": sub.definition, "note": sub.note,
+                                  "tasks_expected": expected,
                                   "review": _review("subcategory", sub, cat.id), "tasks": tasks})
         categories.append({"id": cat.id, "name": cat.name, "definition": cat.definition,
                            "subcategories": subcategories})

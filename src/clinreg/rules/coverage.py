@@ -56,3 +56,13 @@ def task_total(ctx: Context) -> Iterable[Diagnostic]:
     n = sum(len(sub.tasks) for sub, *_ in ctx.reg.subcategories())
     if n != tax.task_total:
         yield ctx.at("CLR405", sf, ("task_total",), f"the category files hold {n} tasks, but task_total is {tax.task_total}")
+
+
+@rule("CLR406")
+def subcategory_task_count(ctx: Context) -> Iterable[Diagnostic]:
+    for sub, _, sf, path in ctx.reg.subcategories():
+        expected = sub.tasks_expected
+        if expected is not None and len(sub.tasks) != expected.count:
+            yield ctx.at("CLR406", sf, path + ("tasks_expected", "count"),
+                         f"subcategory {sub.id!r} holds {len(sub.tasks)} tasks; {expected.citation.text} gives "
+                         f"{expected.count}", "merge, move or draft tasks, or explain the difference in the note")
