@@ -78,11 +78,11 @@ def import_results(sources, root, fmt, output, force, strict):
     written; each column, task, run group or score that does not is a warning at file:line:col, and the summary
     counts them. With --strict, any of those stops the import and nothing is written.
     """
-    from clinreg.results.collect import results_document
+    from clinreg.results.collect import results_document, results_text
 
     reg, scores, reported, refused = _collect(root, sources, fmt, strict)
     document = results_document(reg, scores, reported)
-    text = to_json(document)
+    text = results_text(document)
     if output is None:
         click.echo(text)
         return

@@ -60,3 +60,18 @@ def results_document(reg: Registry, scores: list[Score], reported: list[Reported
         "scores": [s.to_dict() for s in scores],
         "reported_win_rates": [r.to_dict() for r in reported],
     }
+
+
+_SCORES = "\u0000scores\u0000"
+
+
+def results_text(document: dict[str, Any]) -> str:
+    """The results file as text: indented JSON with one score per line, so that a file of thousands of models
+    stays a fraction of its indented size and each score is still one line to read or edit by hand."""
+    from clinreg.text.output import to_json
+
+    scores = document["scores"]
+    frame = to_json({**document, "scores": _SCORES})
+    lines = ",\n    ".join(to_json(score, indent=None) for score in scores)
+    body = f"[\n    {lines}\n  ]" if scores else "[]"
+    return frame.replace(to_json(_SCORES), body, 1)
