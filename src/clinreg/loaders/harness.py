@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -111,6 +112,7 @@ def export(
     chosen = list(datasets) if datasets else sorted(registry.datasets)
     if access:
         chosen = [d for d in chosen if registry.datasets[d].access.tier in access]
+    check_identifiers(registry, chosen)
     report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
     placement = _placement(registry)
     for category, _ in registry.ordered_categories():
@@ -133,6 +135,8 @@ def export(
             for mapping in record.mappings:
                 rel = f"data/{dataset_id}/{mapping.id}.jsonl"
                 target = staged / rel
+                if not target.resolve().is_relative_to(staged.resolve()):  # ids are checked above; never trust one
+                    raise ExportProblem(f"{dataset_id}/{mapping.id}: its data file would land outside the export")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 batches = instance_batches(record, mapping.id, data_dir=data_dir, limit=limit, seed=seed,
                                            on_bad_label=on_bad_label, root=registry.root, location=location)
@@ -158,6 +162,35 @@ def export(
         return report
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# Every id an export writes into generated Python (function names, literals), YAML task names, HELM run entries
+# (`clinreg:mapping=<id>,model=...`) and file paths (`data/<record>/<mapping>.jsonl`). validate refuses other ids
+# (CLR202), but export must hold even for a record that never went through validate.
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,119}")
+
+
+def check_identifiers(registry: Any, chosen: list[str]) -> None:
+    """Refuse, before anything is written, any record, mapping, subcategory or category id an export would write
+    into generated code or paths that is not a plain snake_case identifier."""
+    bad = []
+    placement = _placement(registry)
+    for dataset_id in chosen:
+        record = registry.datasets[dataset_id]
+        if not IDENTIFIER.fullmatch(record.id):
+            bad.append(f"record id {record.id!r}")
+        for mapping in record.mappings:
+            if not IDENTIFIER.fullmatch(mapping.id):
+                bad.append(f"{record.id}: mapping id {mapping.id!r}")
+            for task in mapping.tasks:
+                for group in placement.get(task, ()):
+                    if not IDENTIFIER.fullmatch(group):
+                        bad.append(f"{record.id}/{mapping.id}: subcategory or category id {group!r}")
+    if bad:
+        from clinreg.text.output import printable
+
+        raise ExportProblem(f"{printable(bad[0], 200)} is not a snake_case identifier (CLR202), and an export writes it "
+                            f"into code and paths; nothing was exported ({len(bad)} such id(s); run `clinreg validate`)")
 
 
 def _did_you_mean(name: str, known: Any) -> str:

@@ -1,0 +1,40 @@
+"""Hostile ids never reach generated code or paths: `export` refuses them before writing anything, whether or not
+`validate` ran (SECURITY.md, guarantee on generated files; issue classes 1 and 2 of hardening wave 3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from clinreg.cli.export import export
+from loaders.loader_fixtures import hub_folder
+
+HOSTILE = [
+    "x():\n    import os; os.system('touch PWNED')\ndef y",  # code, if written as a function name
+    "../../escape",  # a path out of -o
+    "a,model=evil",  # an extra argument in a HELM run entry
+    "Not_Snake",
+]
+
+
+@pytest.mark.parametrize("harness", ["inspect", "lm-eval", "helm"])
+@pytest.mark.parametrize("mapping_id", HOSTILE)
+def test_a_hostile_mapping_id_exports_nothing(tree, tmp_path, harness, mapping_id, monkeypatch):
+    record = tree / "registry" / "datasets" / "qa_set.yaml"
+    text = record.read_text(encoding="utf-8")
+    # A JSON string is a YAML double-quoted scalar: the id arrives exactly as written, newlines and all.
+    record.write_text(text.replace("  - id: qa_set\n", f"  - id: {json.dumps(mapping_id)}\n", 1), encoding="utf-8")
+    data = tmp_path / "data"
+    hub_folder(data, "owner/qa_set", {"test": [{"question": "q", "answer": "yes"}]})
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "work" / "out"
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = CliRunner().invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a snake_case identifier" in lines[0] and "Traceback" not in result.output
+    assert not out.exists() and not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before, "nothing written, inside or outside -o"
