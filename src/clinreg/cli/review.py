@@ -156,7 +156,7 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
     except ReviewFileError as exc:
         for problem in exc.problems[:50]:
-            click.echo(f"clinreg: error: {problem}", err=True)
+            click.echo(f"clinreg: error: {shown(problem)}", err=True)
         if len(exc.problems) > 50:
             click.echo(f"clinreg: error: ... and {len(exc.problems) - 50} more", err=True)
         click.echo("clinreg: nothing was imported", err=True)
@@ -168,10 +168,11 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         click.echo(dumps("review_import", result.to_dict()))
     else:
         for a in result.applied:
-            click.echo(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
-                       f"{a['reviewer']} (now {a['state'].replace('_', ' ')})")
+            # reviewer names, ids and reasons come from the decisions file: escaped before they reach a terminal
+            click.echo(shown(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
+                             f"{a['reviewer']} (now {a['state'].replace('_', ' ')})"))
         for r in result.refused:
-            click.echo(f"clinreg: refused: {r['where']}: {r['reason']}", err=True)
+            click.echo(f"clinreg: refused: {shown(r['where'])}: {shown(r['reason'])}", err=True)
         click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused", err=True)
     raise click.exceptions.Exit(1 if result.refused else 0)
 

@@ -176,6 +176,8 @@ def _json_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
         raise ReviewFileError([f"{name}: not UTF-8 text"])
     except json.JSONDecodeError as exc:
         raise ReviewFileError([f"{name}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}"])
+    except RecursionError:  # nested deeper than Python's parser goes: no decisions file is
+        raise ReviewFileError([f"{name}: nested too deeply to be a decisions file"])
     if not isinstance(data, dict) or data.get("clinreg_decisions") != 1:
         raise ReviewFileError([f"{name}: not a clinreg decisions file (expected an object with \"clinreg_decisions\": 1)"])
     who = data.get("reviewer")
@@ -257,46 +259,56 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     except Exception as exc:  # openpyxl raises many types for a damaged or non-xlsx file
         raise ReviewFileError([f"{name}: not a readable .xlsx workbook ({type(exc).__name__})"])
     try:
-        if "tasks" not in wb.sheetnames:
-            raise ReviewFileError([f"{name}: no sheet named `tasks` (the exported workbook has one)"])
-        ws = wb["tasks"]
-        it = ws.iter_rows()
-        try:
-            header_cells = next(it)
-        except StopIteration:
-            raise ReviewFileError([f"{name}: the `tasks` sheet is empty"])
-        header = [str(c.value).strip().lower() if c.value is not None else "" for c in header_cells]
-        missing = [c for c in ("id", "content_hash", "decision") if c not in header]
-        if missing:
-            raise ReviewFileError([f"{name}: tasks!1: missing column(s) {', '.join(missing)}"])
-        rows, problems = [], []
-        for r_index, cells in enumerate(it, start=2):
-            if len(rows) >= MAX_ROWS:
-                raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
-            row: dict[str, Any] = {}
-            for col, cell in zip(header, cells):
-                if col not in ("id", "content_hash", "decision", "comment", "reviewer", "orcid"):
-                    continue
-                ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
-                value = cell.value
-                if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
-                    problems.append(f"{ref} ({col}): a formula; type plain text instead")
-                    continue
-                if value is not None and not isinstance(value, str):
-                    if col in ("comment",) and isinstance(value, (int, float)):
-                        value = str(value)
-                    else:
-                        problems.append(f"{ref} ({col}): expected text, found {type(value).__name__} {value!r:.40}")
-                        continue
-                row[col] = _unquote(value)
-            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
-                continue
-            rows.append((f"{name}: tasks!row {r_index}", row))
-        if problems:
-            raise ReviewFileError(problems)
-        return rows
+        return _sheet_rows(wb, name)
+    except ReviewFileError:
+        raise
+    except Exception as exc:  # a damaged sheet (truncated XML and the like) fails only once its rows are read
+        raise ReviewFileError([f"{name}: the `tasks` sheet cannot be read ({type(exc).__name__}); save the workbook "
+                               "again from the spreadsheet app, or as CSV"])
     finally:
         wb.close()
+
+
+def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
+    """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
+    if "tasks" not in wb.sheetnames:
+        raise ReviewFileError([f"{name}: no sheet named `tasks` (the exported workbook has one)"])
+    ws = wb["tasks"]
+    it = ws.iter_rows()
+    try:
+        header_cells = next(it)
+    except StopIteration:
+        raise ReviewFileError([f"{name}: the `tasks` sheet is empty"])
+    header = [str(c.value).strip().lower() if c.value is not None else "" for c in header_cells]
+    missing = [c for c in ("id", "content_hash", "decision") if c not in header]
+    if missing:
+        raise ReviewFileError([f"{name}: tasks!1: missing column(s) {', '.join(missing)}"])
+    rows, problems = [], []
+    for r_index, cells in enumerate(it, start=2):
+        if len(rows) >= MAX_ROWS:
+            raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
+        row: dict[str, Any] = {}
+        for col, cell in zip(header, cells):
+            if col not in ("id", "content_hash", "decision", "comment", "reviewer", "orcid"):
+                continue
+            ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
+            value = cell.value
+            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+                problems.append(f"{ref} ({col}): a formula; type plain text instead")
+                continue
+            if value is not None and not isinstance(value, str):
+                if col in ("comment",) and isinstance(value, (int, float)):
+                    value = str(value)
+                else:
+                    problems.append(f"{ref} ({col}): expected text, found {type(value).__name__} {value!r:.40}")
+                    continue
+            row[col] = _unquote(value)
+        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue
+        rows.append((f"{name}: tasks!row {r_index}", row))
+    if problems:
+        raise ReviewFileError(problems)
+    return rows
 
 
 def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str | None, orcid: str | None,

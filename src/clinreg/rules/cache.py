@@ -91,8 +91,15 @@ def _resolved(root: Path, paths: list[str]) -> list[str]:
     return out
 
 
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+
+
 def _load_entry(path: Path, key: str, root: Path) -> Report | None:
     try:
+        # Only a regular file of bounded size is opened: a FIFO put in its place would block the read, and a
+        # poisoned entry may be huge or nested past the parser's recursion limit. Anything else is recomputed.
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_ENTRY_BYTES:
+            return None
         entry = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(entry, dict) or entry.get("key") != key:
             return None
@@ -103,7 +110,7 @@ def _load_entry(path: Path, key: str, root: Path) -> Report | None:
         if not all(_well_formed(d) for d in diagnostics):
             return None
         return Report(diagnostics=diagnostics, files=int(entry["files"]))
-    except (OSError, ValueError, TypeError, KeyError):  # missing, unreadable or corrupt: not trusted
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # missing, unreadable or corrupt: not trusted
         return None
 
 
