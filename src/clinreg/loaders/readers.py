@@ -114,7 +114,7 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
         candidates = []
         if start.is_dir():
             depth = len(PurePosixPath(pattern).parts) - len(fixed)
-            candidates = sorted(_walk(start, folder, depth))
+            candidates = sorted(_walk(start, folder, depth, where))
         candidates = [c for c in candidates if regex.match(c)]
     found = []
     for relative in candidates:
@@ -132,16 +132,41 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
     return found
 
 
-def _walk(start: Path, folder: Path, depth: int) -> Iterator[str]:
-    """Relative paths of the files exactly `depth` levels below `start` (hidden entries skipped)."""
+MAX_WALK_ENTRIES = 1_000_000
+
+
+def _walk(start: Path, folder: Path, depth: int, where: str = "") -> Iterator[str]:
+    """Relative paths of the files exactly `depth` levels below `start` (hidden entries skipped).
+
+    Each real directory is listed once, a directory outside the mirror folder (reached through a link) is never
+    listed, and the walk stops with an error past MAX_WALK_ENTRIES entries: links to `.` or `/` cannot make it
+    walk exponentially many paths or the whole file system.
+    """
+    root = folder.resolve()
+    blobs = hub_blobs(root)
+    seen: set[Path] = set()
     level = [start]
+    visited = 0
     for step in range(depth):
         entries = []
         for directory in level:
+            real = directory.resolve()
+            if not (real.is_relative_to(root) or (blobs is not None and real.is_relative_to(blobs))):
+                relative = directory.relative_to(folder).as_posix()
+                raise SourceUnavailable(f"{where or folder.name}: {relative} is a link that leads out of the mirror "
+                                        "folder; refusing to read it")
+            if real in seen:
+                continue
+            seen.add(real)
             try:
-                entries.extend(e for e in sorted(directory.iterdir()) if not e.name.startswith("."))
+                listed = sorted(directory.iterdir())
             except OSError:
                 continue
+            visited += len(listed)
+            if visited > MAX_WALK_ENTRIES:
+                raise SourceUnavailable(f"{where or folder.name}: a file pattern lists more than {MAX_WALK_ENTRIES:,} entries "
+                                        "(links that loop back into the folder?); refusing to go on")
+            entries.extend(e for e in listed if not e.name.startswith("."))
         level = entries if step == depth - 1 else [e for e in entries if e.is_dir()]
     for entry in level:
         if entry.is_file():

@@ -105,14 +105,48 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         if spec.cardinality == "one_to_many" and spec.many == "first":
             array = values.take(pa.array([None if not rows else rows[0] for rows in take], pa.int64()))
         elif spec.cardinality == "one_to_many":
-            text = as_strings(values).to_pylist() if not pa.types.is_string(values.type) else values.to_pylist()
-            joined = [None if not rows else spec.separator.join(text[r] for r in rows if text[r] is not None) or None for rows in take]
-            array = pa.array(joined, pa.string())
+            array = pa.array(_joined_texts(values, take, spec, where), pa.string())
         else:
             positions = pa.array([None if not rows else rows[0] for rows in take], pa.int64())
             array = values.take(positions)
         target = name if name not in out.column_names else name + spec.suffix
         out = _replace(out, target, array)
+    return out
+
+
+# The text a one_to_many join may build, over all rows: repeated keys on both sides multiply (every row of a key
+# on the left gets every row of it on the right), and 2 MB of CSV could ask for gigabytes.
+MAX_JOIN_CHARS = 256 * 1024 * 1024
+
+
+def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str) -> list[str | None]:
+    """Each row's matching values joined by the separator: built once per distinct key, the total size checked
+    before any row's text is built twice."""
+    text = as_strings(values).to_pylist() if not pa.types.is_string(values.type) else values.to_pylist()
+    built: dict[int, str | None] = {}
+    sizes: dict[int, int] = {}
+    total = 0
+    for rows in take:
+        if not rows:
+            continue
+        key = id(rows)  # rows of one key share the same list of right-table rows
+        if key not in sizes:
+            sizes[key] = sum(len(text[r]) + len(spec.separator) for r in rows if text[r] is not None)
+        total += sizes[key]
+        if total > MAX_JOIN_CHARS:
+            raise SourceUnavailable(
+                f"{where}: joining table {spec.table!r} would build more than {MAX_JOIN_CHARS:,} characters of text "
+                f"(keys repeat on both sides); declare `many: first`, or join on a key that is unique on the left"
+            )
+    out = []
+    for rows in take:
+        if not rows:
+            out.append(None)
+            continue
+        key = id(rows)
+        if key not in built:
+            built[key] = spec.separator.join(text[r] for r in rows if text[r] is not None) or None
+        out.append(built[key])
     return out
 
 

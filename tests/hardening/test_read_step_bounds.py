@@ -1,0 +1,62 @@
+"""The read step's work is bounded whatever a mirror or a record holds (issue 21, classes 8 and 9)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pyarrow as pa
+import pytest
+
+from clinreg.core.model import JoinStep
+from clinreg.loaders.errors import SourceUnavailable
+from clinreg.loaders.readers import match_files
+from clinreg.loaders.steps import join
+
+
+def test_links_that_loop_back_into_the_mirror_visit_each_folder_once(tmp_path):
+    mirror = tmp_path / "mirror"
+    (mirror / "data").mkdir(parents=True)
+    (mirror / "data" / "t.csv").write_text("a\n1\n")
+    for name in ("x", "y", "z", "w"):  # four links to the folder itself: 4**12 paths 12 levels down
+        os.symlink(".", mirror / "data" / name)
+    started = time.perf_counter()
+    found = match_files(mirror, "data/" + "*/" * 12 + "t.csv", {}, "rec: split 'test'")
+    assert time.perf_counter() - started < 5
+    assert len(found) <= 1
+
+
+def test_a_link_to_the_root_is_refused_before_it_is_listed(tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"
+    (mirror / "data").mkdir(parents=True)
+    os.symlink("/", mirror / "data" / "everything")
+    listed = []
+    real_iterdir = type(mirror).iterdir
+
+    def spy(self):
+        listed.append(str(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(type(mirror), "iterdir", spy)
+    with pytest.raises(SourceUnavailable, match="leads out of the mirror folder"):
+        match_files(mirror, "data/*/*/*.csv", {}, "rec: split 'test'")
+    assert not any(p.endswith("everything") for p in listed), "the directory outside the mirror was never listed"
+
+
+def test_keys_repeated_on_both_sides_of_a_one_to_many_join_are_refused_before_the_text_is_built():
+    left = pa.table({"k": ["same"] * 2000})
+    right = pa.table({"k": ["same"] * 2000, "note": ["x" * 1000] * 2000})  # 2 MB: 4 GB of joined text
+    spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
+    started = time.perf_counter()
+    with pytest.raises(SourceUnavailable, match="would build more than"):
+        join(left, right, spec, "rec: split 'test'", {})
+    assert time.perf_counter() - started < 5
+
+
+def test_a_one_to_many_join_within_the_bound_is_unchanged():
+    left = pa.table({"k": ["a", "b", "a"]})
+    right = pa.table({"k": ["a", "a", "b"], "note": ["one", "two", "three"]})
+    spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
+    out = join(left, right, spec, "rec", {})
+    both = spec.separator.join(["one", "two"])
+    assert out.column("note").to_pylist() == [both, "three", both]
