@@ -60,3 +60,11 @@ def test_a_one_to_many_join_within_the_bound_is_unchanged():
     out = join(left, right, spec, "rec", {})
     both = spec.separator.join(["one", "two"])
     assert out.column("note").to_pylist() == [both, "three", both]
+
+
+def test_a_reversed_glob_range_is_a_located_record_problem_not_an_unexpected_error(tmp_path):
+    from clinreg.loaders.errors import RecordProblem
+
+    (tmp_path / "data").mkdir()
+    with pytest.raises(RecordProblem, match=r"rec: split 'test': file pattern 'data/\[z-a\]\.csv' is unusable"):
+        match_files(tmp_path, "data/[z-a].csv", {}, "rec: split 'test'")

@@ -72,7 +72,8 @@ def test_clr713_join_names_an_unknown_table(tmp_path):
 
 
 def test_clr713_unsafe_file_patterns(tmp_path):
-    for pattern, why in [("../../etc/passwd", "climbs out"), ("/etc/passwd", "absolute"), ("data\\plans.csv", "backslash")]:
+    for pattern, why in [("../../etc/passwd", "climbs out"), ("/etc/passwd", "absolute"), ("data\\plans.csv", "backslash"),
+                         ("plans[z-a].csv", "bad character range")]:
         diagnostics, text = tree(tmp_path / why.replace(" ", "_"), ("plans: {files: plans.csv}", f"plans: {{files: '{pattern}'}}"))
         (d,) = with_code(diagnostics, "CLR713")
         assert d.file == DS2 and d.line == line_of(text, "plans: {files:") and why in d.message

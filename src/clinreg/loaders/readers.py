@@ -44,8 +44,13 @@ class MatchedFile:
 # --------------------------------------------------------------------------------------------- files
 
 
-def _pattern_regex(pattern: str) -> re.Pattern:
+def _pattern_regex(pattern: str, where: str = "") -> re.Pattern:
     """A `{name}`/glob pattern as a regex over `/`-separated relative paths; no wildcard crosses a `/`."""
+    from clinreg.text.patterns import glob_class_problem
+
+    problem = glob_class_problem(pattern)
+    if problem:
+        raise RecordProblem(f"{where or 'a read step'}: file pattern {pattern!r} is unusable: {problem}")
     out, i, seen = [], 0, set()
     while i < len(pattern):
         c = pattern[i]
@@ -101,7 +106,7 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
     check_relative(pattern, where)
     root = folder.resolve()
     blobs = hub_blobs(root)
-    regex = _pattern_regex(pattern)
+    regex = _pattern_regex(pattern, where)
     if not _PLACEHOLDER.search(pattern) and not any(c in pattern for c in "*?["):
         candidates = [pattern] if (folder / pattern).is_file() or (folder / pattern).is_symlink() else []
     else:
@@ -209,7 +214,7 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
     if len(matched) != 1:
         raise SourceUnavailable(f"{where}: no archive {spec.archive!r} in {folder}" if not matched else f"{where}: {spec.archive!r} matches several files")
     patterns = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
-    regexes = [_pattern_regex(check_relative(p, where).as_posix()) for p in patterns]
+    regexes = [_pattern_regex(check_relative(p, where).as_posix(), where) for p in patterns]
     target = scratch / ("archive-" + re.sub(r"[^A-Za-z0-9_.-]", "_", spec.archive))[:100]
     try:
         archive = zipfile.ZipFile(matched[0].path)

@@ -10,7 +10,7 @@ from clinreg.core.model import HubSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.rules.sources import unsafe_local_path
-from clinreg.text.patterns import nested_repetition
+from clinreg.text.patterns import glob_class_problem, nested_repetition
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -53,7 +53,8 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
             for pattern in files:
                 if "{" in pattern:
                     names.update(_PLACEHOLDER.findall(pattern))
-                why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None)
+                why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None) \
+                    or glob_class_problem(pattern)
                 if why:
                     yield ctx.at("CLR713", sf, path + ("files",), f"file {pattern!r} is unsafe: {why}")
             why = unsafe_local_path(spec.archive) if spec.archive is not None else None

@@ -182,3 +182,25 @@ def deadline(seconds: float) -> Iterator[Callable[[], None]]:
             if old_delay:
                 left = old_delay - (time.monotonic() - started)
                 signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), old_interval)
+
+
+def glob_class_problem(pattern: str) -> str | None:
+    """Why a file pattern's `[...]` character class is unusable (a reversed range such as `[z-a]`), or None.
+
+    The readers turn each class into a regular-expression class, so one that `re` refuses would fail at build
+    time; `validate` (CLR713) and the readers report it with this text instead.
+    """
+    import re
+
+    i = 0
+    while True:
+        start = pattern.find("[", i)
+        if start < 0 or "]" not in pattern[start + 2:]:
+            return None
+        close = pattern.index("]", start + 2)
+        body = pattern[start + 1:close].replace("\\", "\\\\")
+        try:
+            re.compile("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
+        except re.error as err:
+            return f"its character class [{pattern[start + 1:close]}] is invalid ({err.msg})"
+        i = close + 1
