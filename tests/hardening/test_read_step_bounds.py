@@ -68,3 +68,43 @@ def test_a_reversed_glob_range_is_a_located_record_problem_not_an_unexpected_err
     (tmp_path / "data").mkdir()
     with pytest.raises(RecordProblem, match=r"rec: split 'test': file pattern 'data/\[z-a\]\.csv' is unusable"):
         match_files(tmp_path, "data/[z-a].csv", {}, "rec: split 'test'")
+
+
+def _office(path, members):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return path
+
+
+def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing(tmp_path):
+    from clinreg.loaders.readers import MAX_SHARED_STRINGS, check_office_file
+
+    strings = b"<sst>" + b"<si><t/></si>" * (MAX_SHARED_STRINGS + 1) + b"</sst>"
+    book = _office(tmp_path / "bomb.xlsx", [("xl/sharedStrings.xml", strings)])
+    assert book.stat().st_size < 1_000_000  # a small file that would make openpyxl hold millions of strings
+    started = time.perf_counter()
+    with pytest.raises(SourceUnavailable, match="bomb.xlsx: the workbook lists more than"):
+        check_office_file(book, "workbook")
+    assert time.perf_counter() - started < 5
+
+
+def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
+    from clinreg.loaders.readers import MAX_OFFICE_MEMBERS, check_office_file
+
+    document = _office(tmp_path / "parts.docx", [(f"p/{i}.xml", b"") for i in range(MAX_OFFICE_MEMBERS + 1)])
+    with pytest.raises(SourceUnavailable, match="parts.docx: the document holds 10,001 parts"):
+        check_office_file(document, "document")
+
+
+def test_a_plain_workbook_passes_the_office_checks(tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    from clinreg.loaders.readers import check_office_file
+
+    book = openpyxl.Workbook()
+    book.active.append(["a", "b"])
+    book.active.append(["x", "y"])
+    book.save(tmp_path / "fine.xlsx")
+    check_office_file(tmp_path / "fine.xlsx", "workbook")

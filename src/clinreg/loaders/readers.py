@@ -446,9 +446,51 @@ def _read_arrow(path: Path, spec: TableSpec) -> pa.Table:
             return ipc.open_stream(source).read_all()
 
 
+# Office files are zip archives of XML: a small file can unpack to a huge one, or list millions of parts or
+# shared strings that the parser would hold at once. These bounds are checked before any XML is parsed.
+MAX_OFFICE_INFLATED = 1 << 30  # all members together, unpacked
+MAX_OFFICE_MEMBERS = 10_000
+MAX_SHARED_STRINGS = 2_000_000
+
+
+def check_office_file(path: Path, what: str) -> None:
+    """Refuse an .xlsx or .docx whose parts would take more memory to read than a build may spend, naming it."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise SourceUnavailable(f"{path.name}: not a readable {what} ({_one_line(err)})") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_OFFICE_MEMBERS:
+            raise SourceUnavailable(f"{path.name}: the {what} holds {len(members):,} parts (at most {MAX_OFFICE_MEMBERS:,})")
+        stated = sum(i.file_size for i in members)
+        if stated > MAX_OFFICE_INFLATED:
+            raise SourceUnavailable(f"{path.name}: the {what} unpacks to {stated:,} bytes (at most {MAX_OFFICE_INFLATED:,})")
+        total = 0
+        for info in members:  # the stated sizes can lie: count what each member really unpacks to
+            strings, tail = 0, b""
+            try:
+                with archive.open(info) as member:
+                    while chunk := member.read(1 << 20):
+                        total += len(chunk)
+                        if total > MAX_OFFICE_INFLATED:
+                            raise SourceUnavailable(f"{path.name}: the {what} unpacks to more than {MAX_OFFICE_INFLATED:,} bytes")
+                        if info.filename.endswith("sharedStrings.xml"):
+                            window = tail + chunk
+                            strings += sum(window.count(m) for m in (b"<si>", b"<si ", b":si>", b":si "))
+                            strings -= sum(tail.count(m) for m in (b"<si>", b"<si ", b":si>", b":si "))
+                            tail = chunk[-4:]
+                            if strings > MAX_SHARED_STRINGS:
+                                raise SourceUnavailable(f"{path.name}: the {what} lists more than {MAX_SHARED_STRINGS:,} "
+                                                        "shared strings")
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
+                raise SourceUnavailable(f"{path.name}: {info.filename} cannot be unpacked: {_one_line(err)}") from None
+
+
 def _read_xlsx(path: Path, spec: TableSpec) -> pa.Table:
     import openpyxl
 
+    check_office_file(path, "workbook")
     book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     try:
         if spec.sheet is not None and spec.sheet not in book.sheetnames:
@@ -572,6 +614,7 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
     from defusedxml import ElementTree as SafeET
 
     ns = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    check_office_file(path, "document")
     with zipfile.ZipFile(path) as archive:
         info = archive.getinfo("word/document.xml")
         if info.file_size > MAX_FILE_BYTES:
