@@ -15,7 +15,7 @@ from clinreg.results.scores import Unreadable, count, decode, finite_number, loc
 
 MAX_ZIP_BYTES = 512 * 1024 * 1024  # an Inspect .eval archive on disk
 MAX_ZIP_MEMBER = 64 * 1024 * 1024
-MAX_ZIP_TOTAL = 1024 * 1024 * 1024  # everything read out of one archive
+MAX_ZIP_TOTAL = 256 * 1024 * 1024  # everything read out of one archive, unpacked (a few KB can inflate to it)
 MAX_ZIP_MEMBERS = 200_000
 # Inspect's letter scores: correct, incorrect, partial, no answer (its `accuracy` metric reads them this way).
 INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
