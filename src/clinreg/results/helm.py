@@ -326,8 +326,7 @@ def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, tex
                               f"{metric} of instance {instance}: mean must be a finite number")
                 return None
             values.setdefault(str(name.get("split")), {}).setdefault(str(instance), []).append(mean)
-    split = "test" if "test" in values else "valid" if "valid" in values else \
-        (next(iter(values)) if len(values) == 1 else None)
+    split = _main_split(values)
     if split is None:
         reading.error("CLR965", file, 1, 1, f"no per-instance stat for {b.key}'s main metric {metric}" if not values else
                       f"per-instance stats for {metric} on several splits ({', '.join(sorted(values))}) and none is test or valid")
@@ -353,8 +352,7 @@ def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str
         if not isinstance(name, dict) or name.get("name") != metric or name.get("perturbation") is not None:
             continue
         by_split.setdefault(str(name.get("split")), []).append(stat)
-    split = "test" if "test" in by_split else "valid" if "valid" in by_split else \
-        (next(iter(by_split)) if len(by_split) == 1 else None)
+    split = _main_split(by_split)
     if split is None:
         reading.error("CLR965", file, 1, 1, f"no stat for {b.key}'s main metric {metric}" if not by_split else
                       f"stats for {metric} on several splits ({', '.join(sorted(by_split))}) and none is test or valid")
@@ -392,3 +390,8 @@ def _num_instances(stats: list, split: str) -> int | None:
             if value is not None and value >= 1 and float(value).is_integer():
                 return int(value)
     return None
+
+
+def _main_split(splits: dict[str, Any]) -> str | None:
+    """The split a score is read from: test, else valid, else the only one there is."""
+    return "test" if "test" in splits else "valid" if "valid" in splits else (next(iter(splits)) if len(splits) == 1 else None)

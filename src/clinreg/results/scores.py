@@ -148,14 +148,11 @@ def _depth(text: str) -> int:
 
 
 def parse_json(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting."""
+    """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting and size."""
     if _depth(text) <= MAX_JSON_DEPTH:  # well formed or not, nothing nests deep enough to matter
-        try:
-            return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
-        except json.JSONDecodeError as exc:
-            raise Unreadable(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-        except (ValueError, RecursionError) as exc:
-            raise Unreadable(f"not valid JSON: {exc}") from None
+        return _loads(text)
+    # Deeper brackets, perhaps inside a string the fast skeleton misread in a broken document: the exact scan
+    # decides, so that the message is the same as ever.
     depth = deepest = 0
     in_string = escaped = False
     for ch in text:  # a cheap scan, so a deeply nested document never reaches the recursive parser
@@ -175,6 +172,10 @@ def parse_json(text: str) -> Any:
                 raise Unreadable(f"nested deeper than {MAX_JSON_DEPTH} levels")
         elif ch in "]}":
             depth -= 1
+    return _loads(text)
+
+
+def _loads(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
