@@ -121,3 +121,20 @@ def test_a_results_json_of_millions_of_empty_objects_is_refused_before_parsing(t
     result = CliRunner().invoke(main, ["results", "import", str(path)])
     assert result.exit_code == 2 and "objects and arrays; refusing to parse it" in result.output
     assert time.perf_counter() - started < 10
+
+
+def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
+    """Each row stays under the 5 s limit, but 100 rows of about 0.15 s each would take 15 s: the step's budget
+    (here shrunk from 30 s, so the test is quick) stops it, naming the rows done."""
+    from clinreg.core.model import ExtractStep
+    from clinreg.loaders import steps
+    from clinreg.loaders.errors import RecordProblem
+
+    monkeypatch.setattr(steps, "EXTRACT_BUDGET_SECONDS", 0.5)
+    monkeypatch.setattr(steps, "EXTRACT_SECONDS_PER_ROW", 0.001)
+    table = pa.table({"note": ["a" * 19] * 100})
+    spec = ExtractStep(column="note", patterns=[r"(?P<x>(a|a)*b)"])  # overlapping alternatives: slow, not nested
+    started = time.perf_counter()
+    with pytest.raises(RecordProblem, match=r"extract patterns took .* s for \d+ row\(s\), more than the budget"):
+        steps.extract(table, spec, "rec: split 'test'")
+    assert time.perf_counter() - started < 5

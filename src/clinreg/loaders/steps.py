@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Callable
 
 import pyarrow as pa
@@ -16,6 +17,10 @@ from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 MAX_PATTERN_CHARS = 2000
 # A regex runs on the text of every row; longer texts than this are not searched (they fall through to "no match").
 MAX_EXTRACT_INPUT = 2_000_000
+# The time all of an extract step's rows may take together (issue 21, class 10): every row stays under
+# MATCH_SECONDS, but rows of 1.5 s each would otherwise add up without bound.
+EXTRACT_BUDGET_SECONDS = 30.0
+EXTRACT_SECONDS_PER_ROW = 0.02
 MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.text.patterns.deadline)
 
 
@@ -237,11 +242,18 @@ def extract(table: pa.Table, spec: ExtractStep, where: str) -> pa.Table:
     out: dict[str, list[str | None]] = {name: [] for name in names}
     regex = compiled[0]
     row = 0
+    started = time.monotonic()
     try:
         with deadline(MATCH_SECONDS) as arm:
             for row, text in enumerate(texts):
                 groups: dict[str, str | None] = {}
                 arm()  # every row, so that the limit never spans two rows
+                # ... and the whole step within a budget that grows with the rows: slow rows cannot add up
+                spent = time.monotonic() - started
+                if spent > EXTRACT_BUDGET_SECONDS + EXTRACT_SECONDS_PER_ROW * row:
+                    raise RecordProblem(
+                        f"{where}: extract patterns took {spent:.1f} s for {row} row(s), more than the budget of "
+                        f"{EXTRACT_BUDGET_SECONDS:g} s + {EXTRACT_SECONDS_PER_ROW * 1000:g} ms a row; simplify the pattern")
                 if text is not None and len(text) <= MAX_EXTRACT_INPUT:
                     for regex in compiled:
                         m = regex.search(text)
