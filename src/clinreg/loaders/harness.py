@@ -112,9 +112,9 @@ def export(
     chosen = list(datasets) if datasets else sorted(registry.datasets)
     if access:
         chosen = [d for d in chosen if registry.datasets[d].access.tier in access]
-    check_identifiers(registry, chosen)
-    report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
     placement = _placement(registry)
+    check_identifiers(registry, chosen, placement)
+    report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
     for category, _ in registry.ordered_categories():
         report.order.setdefault(category.id, len(report.order))
         for sub in category.subcategories:
@@ -170,11 +170,10 @@ def export(
 IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,119}")
 
 
-def check_identifiers(registry: Any, chosen: list[str]) -> None:
+def check_identifiers(registry: Any, chosen: list[str], placement: dict[str, tuple[str, str]]) -> None:
     """Refuse, before anything is written, any record, mapping, subcategory or category id an export would write
     into generated code or paths that is not a plain snake_case identifier."""
     bad = []
-    placement = _placement(registry)
     for dataset_id in chosen:
         record = registry.datasets[dataset_id]
         if not IDENTIFIER.fullmatch(record.id):
@@ -403,7 +402,7 @@ def _helm_schema(report: ExportReport, registry: Any, subs: dict, cats: dict) ->
         groups.append({"name": PREFIX + sub, "display_name": name, "category": "clinreg",
                        "description": " ".join(definition.split()), "subgroups": members})
     for m in report.mappings:
-        mapping = next(x for x in registry.datasets[m.dataset].mappings if x.id == m.mapping)
+        mapping = _mapping(registry, m)
         # HELM heads its leaderboard columns `<display_name> - <metric>`: MedHELM's own name where HELM runs the
         # benchmark, so that `clinreg results import` reads HELM's leaderboard of the export back.
         display = mapping.helm_names[0] if mapping.helm_names else m.name
@@ -416,8 +415,7 @@ def _helm_schema(report: ExportReport, registry: Any, subs: dict, cats: dict) ->
     main = {_helm_main_metric(m): m for m in report.mappings}
     metrics = []
     for name, m in sorted(main.items()):
-        mapping = next(x for x in registry.datasets[m.dataset].mappings if x.id == m.mapping)
-        label = HELM_METRIC_NAMES.get(name) or mapping.metric.display or name
+        label = HELM_METRIC_NAMES.get(name) or _mapping(registry, m).metric.display or name
         metrics.append({"name": name, "display_name": label, "short_display_name": label, "lower_is_better": False,
                         "description": HELM_METRIC_NOTES.get(name, f"The main metric of {m.dataset}/{m.mapping}.")})
     metrics += [{"name": name, "display_name": display, "description": display} for name, display in HELM_INFO_METRICS]
@@ -439,6 +437,11 @@ HELM_METRIC_NOTES = {
 HELM_INFO_METRICS = [("num_instances", "# eval"), ("num_train_instances", "# train"), ("prompt_truncated", "truncated"),
                      ("num_prompt_tokens", "# prompt tokens"), ("num_output_tokens", "# output tokens"),
                      ("inference_runtime", "Observed inference time (s)")]
+
+
+def _mapping(registry: Any, m: MappingExport) -> Any:
+    """The record's mapping behind an exported one."""
+    return next(x for x in registry.datasets[m.dataset].mappings if x.id == m.mapping)
 
 
 def _helm_main_metric(m: MappingExport) -> str:

@@ -101,11 +101,21 @@ def hub_blobs(root: Path) -> Path | None:
     return root.parent.parent / "blobs"
 
 
+def _readable(folder: Path) -> Callable[[Path], bool]:
+    """Whether a resolved path may be read for `folder`: inside it, or in its hub cache blobs (hub_blobs)."""
+    root = folder.resolve()
+    blobs = hub_blobs(root)
+    return lambda real: real.is_relative_to(root) or (blobs is not None and real.is_relative_to(blobs))
+
+
+def _leads_out(where: str, relative: str) -> SourceUnavailable:
+    return SourceUnavailable(f"{where}: {relative} is a link that leads out of the mirror folder; refusing to read it")
+
+
 def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where: str) -> list[MatchedFile]:
     """The files under `folder` that `pattern` names, in path order, each resolved inside `folder`."""
     check_relative(pattern, where)
-    root = folder.resolve()
-    blobs = hub_blobs(root)
+    readable = _readable(folder)
     regex = _pattern_regex(pattern, where)
     if not _PLACEHOLDER.search(pattern) and not any(c in pattern for c in "*?["):
         candidates = [pattern] if (folder / pattern).is_file() or (folder / pattern).is_symlink() else []
@@ -119,14 +129,14 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
         candidates = []
         if start.is_dir():
             depth = len(PurePosixPath(pattern).parts) - len(fixed)
-            candidates = sorted(_walk(start, folder, depth, where))
+            candidates = sorted(_walk(start, folder, depth, where, readable))
         candidates = [c for c in candidates if regex.match(c)]
     found = []
     for relative in candidates:
         path = folder / relative
         resolved = path.resolve()
-        if not resolved.is_relative_to(root) and not (blobs is not None and resolved.is_relative_to(blobs)):
-            raise SourceUnavailable(f"{where}: {relative} is a link that leads out of the mirror folder; refusing to read it")
+        if not readable(resolved):
+            raise _leads_out(where, relative)
         if not resolved.is_file():
             continue
         m = regex.match(relative)
@@ -140,15 +150,13 @@ def match_files(folder: Path, pattern: str, allowed: dict[str, list[str]], where
 MAX_WALK_ENTRIES = 1_000_000
 
 
-def _walk(start: Path, folder: Path, depth: int, where: str = "") -> Iterator[str]:
+def _walk(start: Path, folder: Path, depth: int, where: str, readable: Callable[[Path], bool]) -> Iterator[str]:
     """Relative paths of the files exactly `depth` levels below `start` (hidden entries skipped).
 
     Each real directory is listed once, a directory outside the mirror folder (reached through a link) is never
     listed, and the walk stops with an error past MAX_WALK_ENTRIES entries: links to `.` or `/` cannot make it
     walk exponentially many paths or the whole file system.
     """
-    root = folder.resolve()
-    blobs = hub_blobs(root)
     seen: set[Path] = set()
     level = [start]
     visited = 0
@@ -156,10 +164,8 @@ def _walk(start: Path, folder: Path, depth: int, where: str = "") -> Iterator[st
         entries = []
         for directory in level:
             real = directory.resolve()
-            if not (real.is_relative_to(root) or (blobs is not None and real.is_relative_to(blobs))):
-                relative = directory.relative_to(folder).as_posix()
-                raise SourceUnavailable(f"{where or folder.name}: {relative} is a link that leads out of the mirror "
-                                        "folder; refusing to read it")
+            if not readable(real):
+                raise _leads_out(where, directory.relative_to(folder).as_posix())
             if real in seen:
                 continue
             seen.add(real)
@@ -169,7 +175,7 @@ def _walk(start: Path, folder: Path, depth: int, where: str = "") -> Iterator[st
                 continue
             visited += len(listed)
             if visited > MAX_WALK_ENTRIES:
-                raise SourceUnavailable(f"{where or folder.name}: a file pattern lists more than {MAX_WALK_ENTRIES:,} entries "
+                raise SourceUnavailable(f"{where}: a file pattern lists more than {MAX_WALK_ENTRIES:,} entries "
                                         "(links that loop back into the folder?); refusing to go on")
             entries.extend(e for e in listed if not e.name.startswith("."))
         level = entries if step == depth - 1 else [e for e in entries if e.is_dir()]

@@ -180,7 +180,7 @@ def _hub_location(record: Dataset, config: str | None, name: str, missing: str) 
     or when the hub cannot be reached, from huggingface_hub's cache (`HF_HUB_CACHE`), as `datasets` does.
     """
     source = record.source
-    where = f"pass --data-dir DIR with it in DIR/{name}"
+    where = local_copy(name)
     offline = hub_offline_reason()
     if offline:
         commit = cached_commit(source.repo, source.revision)
@@ -205,6 +205,11 @@ def _hub_location(record: Dataset, config: str | None, name: str, missing: str) 
         raise SourceUnavailable(f"{record.id}: {missing}{problem.text}; {problem.advise(where)}") from None
     branch = None if source.revision and _COMMIT.fullmatch(source.revision) else (source.revision or "main")
     return DataLocation("hub", config, repo=source.repo, revision=info.sha, branch=branch)
+
+
+def local_copy(name: str) -> str:
+    """The way around the hub that always remains: a copy of the repository in a --data-dir mirror."""
+    return f"pass --data-dir DIR with it in DIR/{name}"
 
 
 def _at(revision: str | None) -> str:
@@ -426,7 +431,7 @@ class SplitReader:
         except Exception as err:  # datasets raises many types; each becomes one located line
             if loc.kind == "hub":
                 problem = hub_problem(err, loc.repo, loc.revision, f"reading split {split!r}")
-                where = f"pass --data-dir DIR with it in DIR/{loc.repo.replace('/', '__')}"
+                where = local_copy(loc.repo.replace("/", "__"))
                 raise SourceUnavailable(f"{record_id}: {problem.text}; {problem.advise(where)}") from None
             raise SourceUnavailable(f"{record_id}: cannot read split {split!r} of mirror folder {loc.folder}: {_one_line(err)}") from None
 
@@ -622,7 +627,7 @@ def _download_hub_files(location: DataLocation, read: Any) -> Path:
         if location.offline:
             problem = HubProblem(f"the hub cache holds {location.repo}@{location.revision[:12]}, but not every file "
                                  f"source.read names", "build it once online")
-        where = f"pass --data-dir DIR with it in DIR/{location.repo.replace('/', '__')}"
+        where = local_copy(location.repo.replace("/", "__"))
         raise SourceUnavailable(f"{location.record_id}: {problem.text}; {problem.advise(where)}") from None
     if not location.offline and location.branch is not None:
         remember_branch(location.repo, location.branch, location.revision)

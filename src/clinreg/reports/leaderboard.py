@@ -75,9 +75,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     if color and lines:
         lines[0] = f"\x1b[1m{lines[0]}\x1b[0m"
     out = buf.getvalue().rstrip("\n").splitlines() + lines
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
-                      highlight=False, soft_wrap=False)
+    buf.seek(0)
+    buf.truncate()  # the same console wraps the legend below the rows
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them).")
