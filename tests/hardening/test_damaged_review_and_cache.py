@@ -31,14 +31,19 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
-def test_a_decisions_file_nested_200000_deep_is_one_located_problem(care, tmp_path):
-    path = tmp_path / "decisions.json"
-    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+def _refused(care: Path, path: Path, problem: str) -> None:
+    """`review import PATH` ends in the located problem, exit 2, no traceback, and the tree untouched."""
     before = _snapshot(care)
     result = cli("review", "import", path, "--root", care, "--reviewer", "Dr A", "--orcid", "0000-0002-1825-0097")
     assert result.exit_code == 2, result.output
-    assert "decisions.json: nested too deeply" in result.stderr and "Traceback" not in result.output
+    assert f"{path.name}: {problem}" in result.stderr and "Traceback" not in result.output
     assert _snapshot(care) == before
+
+
+def test_a_decisions_file_nested_200000_deep_is_one_located_problem(care, tmp_path):
+    path = tmp_path / "decisions.json"
+    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    _refused(care, path, "nested too deeply")
 
 
 def test_a_workbook_with_a_truncated_sheet_is_one_located_problem(care, tmp_path):
@@ -52,11 +57,7 @@ def test_a_workbook_with_a_truncated_sheet_is_one_located_problem(care, tmp_path
             if info.filename.startswith("xl/worksheets/sheet"):
                 data = data[: len(data) // 2]  # the sheet's XML stops mid-element
             dst.writestr(info, data)
-    before = _snapshot(care)
-    result = cli("review", "import", damaged, "--root", care, "--reviewer", "Dr A", "--orcid", "0000-0002-1825-0097")
-    assert result.exit_code == 2, result.output
-    assert "damaged.xlsx: the `tasks` sheet cannot be read" in result.stderr and "Traceback" not in result.output
-    assert _snapshot(care) == before
+    _refused(care, damaged, "the `tasks` sheet cannot be read")
 
 
 def test_reviewer_names_reach_the_terminal_escaped(care, tmp_path):

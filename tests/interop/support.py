@@ -52,3 +52,21 @@ def closed_mirror(base: Path) -> tuple[Path, list[str]]:
         write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
         (write or module.write)(base / folder_name(reg.datasets[record_id]))
     return base, closed
+
+
+def export_closed(harness: str, base: Path) -> tuple[Path, list[str]]:
+    """`clinreg export HARNESS` of every closed record (files from closed_mirror) into base/export, and the task
+    names of its closed mappings."""
+    import json
+
+    from click.testing import CliRunner
+
+    from clinreg.cli.export import export
+
+    data, closed = closed_mirror(base / "mirror")
+    out = base / "export"
+    result = CliRunner().invoke(export, [harness, *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
+    return out, names

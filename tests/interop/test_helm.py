@@ -23,7 +23,7 @@ from clinreg.cli.export import export
 from clinreg.cli.main import main
 from clinreg.rules.labels import ANSWER_INSTRUCTION
 
-from .support import REPO, closed_mirror, have, need
+from .support import REPO, export_closed, have, need
 
 pytestmark = pytest.mark.interop
 
@@ -73,11 +73,7 @@ def closed_loop(tmp_path_factory, harness_env):
     """Every closed mapping of the registry, from files shaped as distributed, run by HELM on one test model."""
     need(have("helm"), "crfm-helm is not installed")
     base = tmp_path_factory.mktemp("helm-closed")
-    data, closed = closed_mirror(base / "mirror")
-    out = base / "export"
-    result = CliRunner().invoke(export, ["helm", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
+    out, _ = export_closed("helm", base)
     return out, run_readme(out, base / "work", harness_env, MODELS[:1])
 
 

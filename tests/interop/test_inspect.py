@@ -7,9 +7,6 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-
-from clinreg.cli.export import export
 
 from .conftest import exported
 from .support import DATASETS, have, need, tool
@@ -83,15 +80,10 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
     Inspect's multiple-choice instruction once, none of the record's own, and the options after a blank line."""
     from clinreg.rules.labels import ANSWER_INSTRUCTION
 
-    from .support import REPO, closed_mirror
+    from .support import export_closed
 
     need(have("inspect_ai"), "inspect_ai is not installed")
-    data, closed = closed_mirror(tmp_path / "mirror")
-    out = tmp_path / "export"
-    result = CliRunner().invoke(export, ["inspect", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
-    names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
+    out, names = export_closed("inspect", tmp_path)
     log_dir = tmp_path / "logs"
     done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in names], "--model",
                            "mockllm/model", "--log-format", "json", "--log-dir", str(log_dir), "--no-ansi",

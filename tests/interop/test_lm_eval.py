@@ -72,20 +72,12 @@ def test_lm_eval_cli_runs_a_subcategory_group_on_the_dummy_model(lm_export, buil
 def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_path):
     """The exact context lm-eval scores, read back from its --log_samples output, for every closed mapping of the
     registry: one instruction asking for the letter, the options after a blank line, then `Answer:`."""
-    from click.testing import CliRunner
-
-    from clinreg.cli.export import export
     from clinreg.rules.labels import ANSWER_INSTRUCTION
 
-    from .support import REPO, closed_mirror
+    from .support import export_closed
 
     need(have("lm_eval"), "lm_eval is not installed")
-    data, closed = closed_mirror(tmp_path / "mirror")
-    out = tmp_path / "export"
-    result = CliRunner().invoke(export, ["lm-eval", *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
-    names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
+    out, names = export_closed("lm-eval", tmp_path)
     done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out), "--tasks", ",".join(names),
                            "--output_path", str(tmp_path / "results"), "--log_samples"],
                           env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -188,13 +189,20 @@ def test_each_hub_fault_is_one_line_and_exit_2(name, tmp_path):
         assert "accept its terms on its dataset page" in lines[0] and "HF_TOKEN" in lines[0]
 
 
-def test_the_token_reaches_the_hub_and_a_gated_dataset_builds_with_it(tmp_path):
-    record_id = HUB_RECORDS[0]
+@contextmanager
+def serving(tmp_path: Path, record_id: str | None = None):
+    """An emulator serving one hub record's files as distributed: (hub, record id, repo, mirror folder)."""
+    record_id = record_id or HUB_RECORDS[0]
     record = REGISTRY.datasets[record_id]
     folder = write_distribution(record_id, tmp_path / "mirror")
     with HubEmulator() as hub:
         hub.add(record.source.repo, folder, record.source.revision)
-        hub.gated.add(record.source.repo)
+        yield hub, record_id, record.source.repo, folder
+
+
+def test_the_token_reaches_the_hub_and_a_gated_dataset_builds_with_it(tmp_path):
+    with serving(tmp_path) as (hub, record_id, repo, _):
+        hub.gated.add(repo)
         done = clinreg(tmp_path / "home", hub.endpoint, "build", record_id, "-q", env={"HF_TOKEN": "hf_test_token"})
     assert done.returncode == 0, done.stderr
     assert all(r.authorized for r in hub.log if r.server == "api" and r.path.startswith(("/api/datasets", "/datasets")))
@@ -216,11 +224,7 @@ def test_the_hub_is_reached_through_the_configured_proxy(served, tmp_path):
 
 def test_a_slow_hub_is_waited_for_and_an_absent_one_is_called_unreachable(tmp_path):
     """No private time limit: a hub that takes 1.5 s per answer is used. Nothing listening is 'unreachable'."""
-    record_id = HUB_RECORDS[0]
-    record = REGISTRY.datasets[record_id]
-    folder = write_distribution(record_id, tmp_path / "mirror")
-    with HubEmulator() as hub:
-        hub.add(record.source.repo, folder, record.source.revision)
+    with serving(tmp_path) as (hub, record_id, _, folder):
         hub.delay_seconds = 1.5
         slow = clinreg(tmp_path / "home", hub.endpoint, "build", record_id, "-q")
     assert slow.returncode == 0, slow.stderr
@@ -231,12 +235,8 @@ def test_a_slow_hub_is_waited_for_and_an_absent_one_is_called_unreachable(tmp_pa
 
 
 def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
-    record_id = HUB_RECORDS[0]
-    record = REGISTRY.datasets[record_id]
-    folder = write_distribution(record_id, tmp_path / "mirror")
     home = tmp_path / "home"
-    with HubEmulator() as hub:
-        hub.add(record.source.repo, folder, record.source.revision)
+    with serving(tmp_path) as (hub, record_id, _, _):
         first = clinreg(home, hub.endpoint, "build", record_id, "-q")
     later = clinreg(home, "http://127.0.0.1:9", "build", record_id)
     assert later.returncode == 0, later.stderr
