@@ -92,7 +92,12 @@ mappings:
     splits: [test]
     input_template: "{{ note }}"
     label: {encoding: free_text, column: plan}
-    metric: {name: jury}
+    metric: {name: jury, range: [1, 5]}
+    scoring:
+      method: jury
+      jury:
+        rubric: The model wrote a treatment plan; a clinician's plan is the reference.
+        axes: [{id: accuracy, question: Is it right?}, {id: clarity, question: Is it clear?}]
 """
 
 RELEASES = """\

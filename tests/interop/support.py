@@ -36,21 +36,12 @@ def have(module: str) -> bool:
 def closed_mirror(base: Path) -> tuple[Path, list[str]]:
     """A mirror holding every closed record's files as distributed (the writers of tests/loaders/distributions),
     and the ids of those records: every closed mapping of the registry, whatever its access tier."""
-    import importlib.util
-
     from clinreg.core.store import load_registry
     from clinreg.loaders.harness import gold_kind
-    from clinreg.loaders.sources import folder_name
 
     reg = load_registry(REPO)
     closed = sorted(r.id for r in reg.datasets.values() if any(gold_kind(m.label) == "choice" for m in r.mappings))
-    writers = REPO / "tests" / "loaders" / "distributions"
-    for record_id in closed:
-        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", writers / f"{record_id}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
-        (write or module.write)(base / folder_name(reg.datasets[record_id]))
+    distribution_mirror(base, closed)
     return base, closed
 
 
@@ -70,3 +61,35 @@ def export_closed(harness: str, base: Path) -> tuple[Path, list[str]]:
     assert result.exit_code == 0, result.stderr
     names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
     return out, names
+
+
+def distribution_mirror(base: Path, records: list[str]) -> Path:
+    """A mirror holding the named records' files as distributed (the writers of tests/loaders/distributions)."""
+    import importlib.util
+
+    from clinreg.core.store import load_registry
+    from clinreg.loaders.sources import folder_name
+
+    reg = load_registry(REPO)
+    writers = REPO / "tests" / "loaders" / "distributions"
+    for record_id in records:
+        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", writers / f"{record_id}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
+        (write or module.write)(base / folder_name(reg.datasets[record_id]))
+    return base
+
+
+def jury_export(harness: str, base: Path, records: list[str], limit: int = 3) -> Path:
+    """`clinreg export HARNESS` of the named records (files as distributed), `limit` instances per mapping."""
+    from click.testing import CliRunner
+
+    from clinreg.cli.export import export
+
+    data = distribution_mirror(base / "mirror", records)
+    out = base / "export"
+    result = CliRunner().invoke(export, [harness, *records, "--root", str(REPO), "--data-dir", str(data), "-o", str(out),
+                                         "--limit", str(limit)], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return out

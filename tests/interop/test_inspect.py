@@ -8,8 +8,12 @@ import sys
 
 import pytest
 
+from click.testing import CliRunner
+
+from clinreg.cli.main import main
+
 from .conftest import exported
-from .support import DATASETS, have, need, tool
+from .support import DATASETS, REPO, have, need, tool
 
 pytestmark = pytest.mark.interop
 
@@ -31,7 +35,9 @@ def _logs(folder):
 def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, built, harness_env, tmp_path):
     log_dir = tmp_path / "logs"
     tasks = [f"{inspect_export / 'clinreg_tasks.py'}@clinreg_{d}" for d in DATASETS]
-    result = subprocess.run([tool("inspect"), "eval", *tasks, "--model", "mockllm/model", "--log-format", "json",
+    # The jury's three judges, bound as Inspect model roles (the mock model's replies are no JSON: never a rating).
+    roles = [arg for name in ("gpt", "llama", "claude") for arg in ("--model-role", f"judge_{name}=mockllm/model")]
+    result = subprocess.run([tool("inspect"), "eval", *tasks, "--model", "mockllm/model", *roles, "--log-format", "json",
                              "--log-dir", str(log_dir), "--no-ansi", "--max-connections", "4"],
                             env=harness_env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -52,9 +58,9 @@ def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, b
                 assert sample["input"] == instances[sample["id"]]["input"]
             else:
                 assert sample["target"] == gold["value"]
-        scorer = {"med_qa": "choice", "pubmed_qa": "choice", "medcalc_bench": "numeric_range",
-                  "aci_bench": "reference_overlap"}[dataset]
-        assert [s["name"] for s in log["results"]["scores"]] == [scorer]
+        scorers = {"med_qa": ["choice"], "pubmed_qa": ["choice"], "medcalc_bench": ["numeric_range"],
+                   "aci_bench": ["jury", "reference_overlap"], "medhallu": ["choice"]}[dataset]
+        assert [s["name"] for s in log["results"]["scores"]] == scorers
 
 
 def test_a_subcategory_list_runs_all_its_mappings(inspect_export, harness_env, tmp_path):
@@ -99,3 +105,101 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
             assert text.count("Answer the following multiple choice question.") == 1, text[:300]
             assert ANSWER_INSTRUCTION.findall(text) == [], f"{name}: the question carries its own instruction"
             assert "\n\nA) " in text, text[-300:]
+
+
+# ------------------------------------------------------------------------------------------------ the jury
+
+JURY_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import inspect_ai, clinreg_tasks as t
+from inspect_ai.model import ModelOutput, get_model
+
+replies = json.loads(sys.argv[3])
+roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
+                                    custom_outputs=[ModelOutput.from_content("mockllm/model", text)] * 100)
+         for name, text in replies.items()}
+tasks = [getattr(t, name)() for name in sys.argv[4].split(",")]
+logs = inspect_ai.eval(tasks, model="mockllm/model", model_roles=roles, log_dir=sys.argv[2], log_format="json",
+                       display="none")
+print(json.dumps([[log.eval.task, log.status] for log in logs]))
+"""
+
+JURY_MAPPINGS = ["aci_bench", "med_dialog", "medi_qa"]
+
+
+def _ratings(accuracy, middle, clarity, axis="completeness"):
+    return json.dumps({"accuracy": {"score": accuracy, "explanation": "x"}, axis: {"score": middle, "explanation": "y"},
+                       "clarity": {"score": clarity, "explanation": "z"}})
+
+
+def _jury_run(harness_env, tmp_path, replies, mappings=JURY_MAPPINGS):
+    from .support import jury_export
+
+    out = jury_export("inspect", tmp_path, mappings)
+    log_dir = tmp_path / "logs"
+    done = subprocess.run([sys.executable, "-c", JURY_SCRIPT, str(out), str(log_dir), json.dumps(replies),
+                           ",".join(f"clinreg_{m}" for m in mappings)],
+                          env=harness_env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return out, log_dir
+
+
+def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_main_metric(harness_env, tmp_path):
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    replies = {"gpt": _ratings(4, 5, 3), "llama": "```json\n" + _ratings(2, 3, 4) + "\n```",
+               "claude": "Here is my rating: " + _ratings(5, 4, 5)}
+    out, log_dir = _jury_run(harness_env, tmp_path, replies)
+    expected = (4 + 5 + 3 + 2 + 3 + 4 + 5 + 4 + 5) / 9  # every judge x every axis, by hand: 35 / 9
+    logs = _logs(log_dir)
+    for mapping in JURY_MAPPINGS:
+        log = logs[f"clinreg_{mapping}"]
+        jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
+        assert jury["metrics"]["jury_mean"]["value"] == pytest.approx(expected)
+        assert jury["metrics"]["ratings_missing"]["value"] == 0
+        sample = log["samples"][0]["scores"]["jury"]
+        assert sample["metadata"]["ratings"] == {"gpt": {"accuracy": 4, "completeness": 5, "clarity": 3},
+                                                 "llama": {"accuracy": 2, "completeness": 3, "clarity": 4},
+                                                 "claude": {"accuracy": 5, "completeness": 4, "clarity": 5}}
+        # The judge saw the rubric in clinreg's words, the response and the reference.
+        judge_prompt = log["samples"][0]["events"] if "events" in log["samples"][0] else None
+        assert judge_prompt is None or "rating a response" in json.dumps(judge_prompt)
+    results = tmp_path / "results.json"
+    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
+                                     "--format", "json"], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    scores = {s["mapping"]: s for s in json.loads(results.read_text())["scores"]}
+    for mapping in JURY_MAPPINGS:
+        assert scores[mapping]["metric"] == f"{mapping}_accuracy"
+        assert scores[mapping]["value"] == pytest.approx(expected)
+        assert scores[mapping]["jury"]["judges"] == {"gpt": "mockllm/model", "llama": "mockllm/model",
+                                                     "claude": "mockllm/model"}
+        assert scores[mapping]["jury"]["rubric"].startswith(f"clinreg:{mapping}/{mapping}@")
+
+
+def test_broken_judge_replies_are_counted_and_never_scored(harness_env, tmp_path):
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    replies = {"gpt": "I cannot rate this.", "llama": json.dumps({"accuracy": {"score": 7}, "clarity": "good"}),
+               "claude": _ratings(5, 4, 5)}
+    _, log_dir = _jury_run(harness_env, tmp_path, replies, ["aci_bench"])
+    log = _logs(log_dir)["clinreg_aci_bench"]
+    jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
+    samples = log["samples"]
+    assert jury["metrics"]["jury_mean"]["value"] == pytest.approx(14 / 3)  # claude's three ratings only
+    assert jury["metrics"]["ratings_missing"]["value"] == 6 * len(samples)  # gpt's 3, llama's 3 (off-scale, missing, not a number)
+    problems = samples[0]["scores"]["jury"]["metadata"]["problems"]
+    assert sorted(problems) == ["gpt", "llama"]
+    assert any("outside 1-5" in p for p in problems["llama"]) and any("missing" in p for p in problems["llama"])
+
+
+def test_a_sample_no_judge_rated_is_left_out_and_counted(harness_env, tmp_path):
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    _, log_dir = _jury_run(harness_env, tmp_path, {name: "no" for name in ("gpt", "llama", "claude")}, ["aci_bench"])
+    log = _logs(log_dir)["clinreg_aci_bench"]
+    jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
+    assert jury["metrics"]["unrated"]["value"] == len(log["samples"]) > 0
+    results = tmp_path / "results.json"
+    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
+                                     "--format", "json"], catch_exceptions=False)
+    # No sample was rated: the jury mean is no number, so there is no jury score to import.
+    assert not any(s["mapping"] == "aci_bench" for s in json.loads(results.read_text()).get("scores", []))

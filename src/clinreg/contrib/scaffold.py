@@ -154,8 +154,20 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
             f"    fields_read: {yaml_flow_list(g.fields_read if g else [])}",
             "    metric:",
             "      # HELM's metric name: exact_match for closed answers; e.g. jury_score or a reference metric for text.",
-            f"      name: {yaml_scalar((g.metric if g else None) or _todo('the main metric'))}",
-            "    instances:",
+            f"      name: {yaml_scalar((g.metric if g else None) or _todo('the main metric'))}"]
+    if label.get("encoding") == "free_text":
+        out += ["      range: [1, 5]",
+                "    # How a free-text answer is scored: jury (an LLM jury, MedHELM's three judges unless `judges` names",
+                "    # others), sql_execution, code_set_f1 or error_flag. `clinreg explain CLR509` shows each.",
+                "    scoring:",
+                "      method: jury",
+                "      jury:",
+                f"        rubric: {yaml_scalar(_todo('what the model wrote and what the reference is, in your words'))}",
+                "        axes:",
+                f"          - {{id: accuracy, question: {yaml_scalar(_todo('what accuracy means here'))}}}",
+                f"          - {{id: completeness, question: {yaml_scalar(_todo('what completeness means here'))}}}",
+                f"          - {{id: clarity, question: {yaml_scalar(_todo('what clarity means here'))}}}"]
+    out += ["    instances:",
             "      # Rows in the source split(s), and how many instances MedHELM evaluated (null when not evaluated).",
             f"      source: {yaml_scalar(_rows(card, splits))}",
             "      evaluated: null",

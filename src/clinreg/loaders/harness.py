@@ -39,6 +39,7 @@ class MappingExport:
     subcategories: list[str]
     categories: list[str]
     metric: str
+    scoring: dict[str, Any] | None = None  # the record's scoring (JSON-shaped), with the jury's rubric id
 
     @property
     def name(self) -> str:
@@ -62,10 +63,26 @@ class ExportReport:
             "release": self.release,
             "canary": self.canary,
             "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "metric": m.metric,
+                          "scoring": m.scoring,
                           "instances": m.instances, "data_file": m.data_file, "access": m.access,
                           "subcategories": m.subcategories, "categories": m.categories} for m in self.mappings],
             "skipped": self.skipped,
         }
+
+
+def scoring_spec(dataset_id: str, mapping: Any) -> dict[str, Any] | None:
+    """A mapping's `scoring` as the exports carry it: JSON-shaped, with `rubric_id` naming the exact rubric (the
+    jury's rubric, axes, scale and what it is shown) so that results from different rubrics are never ranked together."""
+    if mapping.scoring is None:
+        return None
+    spec = mapping.scoring.model_dump(mode="json", exclude_none=True)
+    if mapping.scoring.jury is not None:
+        import hashlib
+
+        jury = spec["jury"]
+        rubric = json.dumps({k: jury[k] for k in ("rubric", "axes", "scale", "aggregate", "shows")}, sort_keys=True)
+        spec["rubric_id"] = f"clinreg:{dataset_id}/{mapping.id}@{hashlib.sha256(rubric.encode()).hexdigest()[:12]}"
+    return spec
 
 
 def gold_kind(scheme: object) -> str:
@@ -148,7 +165,8 @@ def export(
                 subs = sorted({placement[t][0] for t in mapping.tasks if t in placement})
                 cats = sorted({placement[t][1] for t in mapping.tasks if t in placement})
                 report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label), rel, count,
-                                                     record.access.tier, subs, cats, mapping.metric.name))
+                                                     record.access.tier, subs, cats, mapping.metric.name,
+                                                     scoring_spec(dataset_id, mapping)))
         if not report.mappings:
             reasons = "; ".join(f"{k}: {v}" for k, v in sorted(report.skipped.items())[:3])
             raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
@@ -266,6 +284,8 @@ def _lm_eval_task(m: MappingExport, data_path: Path, canary_text: str | None) ->
         "test_split": "test",
     }
     metrics = [_LM_EVAL_METRICS[m.kind], "score"]
+    if m.kind == "text" and m.scoring and m.scoring["method"] != "jury":
+        metrics.insert(0, m.metric)
     if m.kind == "choice":
         task.update({
             "output_type": "multiple_choice",
@@ -298,7 +318,10 @@ def _write_lm_eval(staged: Path, report: ExportReport, registry: Any) -> None:
         body = yaml.dump(_lm_eval_task(m, final / m.data_file, report.canary), Dumper=_LmEvalDumper, sort_keys=False,
                          allow_unicode=True, width=1000)
         (tasks / f"{m.name}.yaml").write_text(header + body, encoding="utf-8")
-    utils = _scoring_source() + (FILES / "lm_eval_utils.py").read_text(encoding="utf-8")
+    scoring = {m.mapping: m.scoring for m in report.mappings if m.scoring}
+    metric_names = {m.mapping: m.metric for m in report.mappings}
+    utils = (_scoring_source() + (FILES / "lm_eval_utils.py").read_text(encoding="utf-8")
+             + f"\n\nSCORING = {_py(scoring)}\nMETRICS = {_py(metric_names)}\n")
     (tasks / "utils.py").write_text(utils, encoding="utf-8")
     subs, cats = _groups(report)
     for kind, members in (("subcategory", subs), ("category", cats)):
@@ -322,7 +345,7 @@ def _write_inspect(staged: Path, report: ExportReport, registry: Any) -> None:
     subs, cats = _groups(report)
     mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
                          "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
-                         "canary": report.canary} for m in report.mappings}
+                         "metric": m.metric, "scoring": m.scoring, "canary": report.canary} for m in report.mappings}
     lines = [
         f'"""Inspect AI tasks for {len(mappings)} clinreg mapping(s), written by `clinreg export inspect`.',
         "",
@@ -341,7 +364,13 @@ def _write_inspect(staged: Path, report: ExportReport, registry: Any) -> None:
         "",
     ]
     for m in report.mappings:
-        lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+        if m.scoring and m.scoring["method"] == "jury":
+            # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
+            # `judge_<name>` replace one judge each.
+            lines += ["", "@task", f"def {m.name}(judges=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, judges)", ""]
+        else:
+            lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
     (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
     _readme(staged, report, INSPECT_USAGE.format(out=report.output.resolve(), example=_example(report)))
 
@@ -357,7 +386,7 @@ def _py(value: Any) -> str:
 def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
     subs, cats = _groups(report)
     mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name,
-                            "metric": m.metric} for m in report.mappings}
+                            "metric": m.metric, "scoring": m.scoring} for m in report.mappings}
     source = "\n".join([
         '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',
         f"# {report.canary}",
@@ -446,7 +475,9 @@ def _mapping(registry: Any, m: MappingExport) -> Any:
 
 def _helm_main_metric(m: MappingExport) -> str:
     """The stat a HELM run of the mapping reports as its main score: the record's own metric for a number task."""
-    return {"choice": "exact_match", "number": m.metric, "text": "f1_score"}[m.kind]
+    if m.kind == "text" and m.scoring is None:
+        return "f1_score"
+    return {"choice": "exact_match", "number": m.metric, "text": m.metric}[m.kind]
 
 
 # ------------------------------------------------------------------------------------------------ docs

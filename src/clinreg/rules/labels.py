@@ -6,7 +6,7 @@ import re
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import LETTERS, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
+from clinreg.core.model import LETTERS, FreeTextScheme, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
 from clinreg.core.store import SourceFile
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
@@ -173,3 +173,41 @@ def closed_without_instruction(ctx: Context) -> Iterable[Diagnostic]:
             text = m.input_template.splitlines()[line].strip()
             yield ctx.at("CLR508", sf, path + ("input_template",),
                          f"the question carries an answer instruction ({text[:80]!r}); leave it out, each export adds one")
+
+
+@rule("CLR510")
+def free_text_scored(ctx: Context) -> Iterable[Diagnostic]:
+    for sf, path, m in _mappings(ctx):
+        if isinstance(m.label, FreeTextScheme) and m.scoring is None:
+            yield ctx.at("CLR510", sf, path + ("label",),
+                         "a free-text mapping without `scoring` is exported with a token-overlap stand-in only; declare "
+                         "jury, sql_execution, code_set_f1 or error_flag")
+
+
+@rule("CLR509")
+def free_text_scoring(ctx: Context) -> Iterable[Diagnostic]:
+    for sf, path, m in _mappings(ctx):
+        free = isinstance(m.label, FreeTextScheme)
+        if m.scoring is None:
+            continue
+        if not free:
+            yield ctx.at("CLR509", sf, path + ("scoring",),
+                         f"a {m.label.encoding} mapping takes no scoring: each export scores it itself")
+            continue
+        jury = m.scoring.jury
+        if jury is None:
+            continue
+        low, high = jury.scale
+        if low >= high:
+            yield ctx.at("CLR509", sf, path + ("scoring", "jury", "scale"), f"the scale [{low}, {high}] must rise")
+        elif m.metric.range is None or [float(v) for v in m.metric.range] != [float(low), float(high)]:
+            yield ctx.at("CLR509", sf, path + ("metric", "range"),
+                         f"a jury score lies on the jury's scale [{low}, {high}]; give metric.range [{low}, {high}]")
+        for field, items in (("axes", jury.axes), ("judges", jury.judges)):
+            seen: set[str] = set()
+            for j, item in enumerate(items):
+                key = item.id if field == "axes" else item.name
+                if key in seen:
+                    yield ctx.at("CLR509", sf, path + ("scoring", "jury", field, j),
+                                 f"{key!r} is named twice in the jury's {field}")
+                seen.add(key)

@@ -91,4 +91,34 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             input_template: "Question: {{ question }}"
             choices: {fixed: ["yes", "no", "maybe"]}
     """),
+    "CLR509": ("free-text-scoring", "error", "A free-text benchmark's scoring does not fit it", """
+        A free-text answer has no letter to compare, so a free-text mapping declares its `scoring` (CLR510): an LLM
+        jury (who judges, the axes, the scale, what the judge is shown and a rubric in clinreg's words), SQL
+        execution against a named database, code-set F1 or MEDEC's error flag. A jury's scale is the main
+        metric's range, its axes and judges are named once each, and a closed or number mapping takes no
+        scoring (each export scores those itself).
+
+        Bad:
+            label: {encoding: free_text, column: answer}
+            metric: {name: medi_qa_accuracy, range: [1, 5]}
+        Good:
+            label: {encoding: free_text, column: answer}
+            metric: {name: medi_qa_accuracy, range: [1, 5]}
+            scoring:
+              method: jury
+              jury:
+                rubric: The answer replies to a consumer's health question...
+                axes: [{id: accuracy, question: Is what it says medically correct?}, ...]
+    """),
+    "CLR510": ("free-text-unscored", "warning", "A free-text benchmark does not declare its scoring", """
+        Without `scoring`, the exports can score a free-text answer only by token overlap with the reference, a
+        stand-in that `clinreg results import` never ranks as the benchmark's metric. Declare how the benchmark
+        is scored (CLR509 lists the methods) so its results can stand beside MedHELM's.
+
+        Bad:
+            label: {encoding: free_text, column: answer}
+        Good:
+            label: {encoding: free_text, column: answer}
+            scoring: {method: jury, jury: {rubric: ..., axes: [...]}}
+    """),
 }

@@ -9,6 +9,7 @@ import json
 import os
 
 from helm.benchmark.adaptation.adapter_spec import ADAPT_MULTIPLE_CHOICE_JOINT
+from helm.benchmark.annotation.annotator import Annotator, AnnotatorSpec
 from helm.benchmark.metrics.metric import Metric, MetricSpec
 from helm.benchmark.metrics.metric_name import MetricName
 from helm.benchmark.metrics.statistic import Stat
@@ -45,8 +46,11 @@ class ClinregJsonlScenario(Scenario):
                 else:
                     references = [Reference(Output(text=gold["value"] or ""), tags=[CORRECT_TAG])]
                     text = doc["prompt"]
+                extra = {"gold": gold}
+                if "is_impossible" in (doc.get("context") or {}):  # read by HELM's EHRSQL metric
+                    extra["is_impossible"] = impossible_question(doc["context"])
                 instances.append(Instance(input=Input(text=text), references=references, split=TEST_SPLIT, id=doc["id"],
-                                          extra_data={"gold": gold}))
+                                          extra_data=extra))
         return instances
 
 
@@ -63,12 +67,74 @@ class ClinregNumberMetric(Metric):
         return [Stat(MetricName(self.name)).add(1 if hit else 0)]
 
 
+class ClinregSqlAnnotator(Annotator):
+    """Runs the gold and the predicted query against the record's SQLite database, read-only and with the record's
+    time limit, and hands HELM's EHRSQL metric the rows it compares (HELM's own annotator opens the database
+    writable, without a time limit, at a fixed path under benchmark_output)."""
+
+    name = "ehr_sql"
+
+    def __init__(self, mapping: str):
+        self.database = MAPPINGS[mapping]["scoring"]["database"]
+
+    def annotate(self, request_state):
+        path = database_path(self.database)
+        limit = self.database.get("time_limit_seconds", 10)
+        gold = request_state.instance.references[0].output.text.strip()
+        impossible = (request_state.instance.extra_data or {}).get("is_impossible", False)
+        gold_rows = [] if impossible or gold.casefold() in ("", "null", "none") else (run_query(path, gold, limit)[0] or [])
+        completions = request_state.result.completions if request_state.result else []
+        predicted = sql_text(completions[0].text if completions else "")
+        if not predicted:
+            return {"predicted_result": [], "ground_truth_result": gold_rows, "query_error": "No query generated"}
+        rows, error = run_query(path, predicted, limit)
+        return {"predicted_result": rows or [], "ground_truth_result": gold_rows, "query_error": error}
+
+
+def judge_models(entry, judges=None):
+    """HELM's annotator models for a jury: the judges file given (HELM's judges.yaml format) by the run entry's
+    `judges=` or $CLINREG_HELM_JUDGES, else the record's judges (MedHELM's three, on HELM's stanfordhealthcare
+    deployments, unless the record names others)."""
+    from helm.benchmark.annotation.model_as_judge import AnnotatorModelInfo
+
+    path = judges or os.environ.get("CLINREG_HELM_JUDGES")
+    if path:
+        from helm.benchmark.run_specs.medhelm_run_specs import get_annotator_models_from_config
+
+        return get_annotator_models_from_config(path)
+    return {j["name"]: AnnotatorModelInfo(model_name=j["model"], model_deployment=j.get("helm_deployment") or j["model"])
+            for j in entry["scoring"]["jury"]["judges"]}
+
+
+def text_specs(mapping, entry, judges=None):
+    """(annotator specs, metric specs) of a free-text mapping: HELM's own classes, named by the record."""
+    scoring = entry.get("scoring")
+    if scoring is None:
+        return [], get_basic_metric_specs(["f1_score"])
+    basic = get_basic_metric_specs(["f1_score"])
+    if scoring["method"] == "jury":
+        annotator = scoring["jury"]["helm_annotator"]
+        models = judge_models(entry, judges)
+        # HELM's annotator stores its ratings under its own name: the module's name without `_annotator`.
+        scenario_name = annotator.rsplit(".", 2)[-2].removesuffix("_annotator")
+        annotators = [AnnotatorSpec(class_name=annotator, args={"annotator_models": models})]
+        metrics = [MetricSpec(class_name="helm.benchmark.metrics.llm_jury_metrics.LLMJuryMetric",
+                              args={"metric_name": entry["metric"], "scenario_name": scenario_name,
+                                    "annotator_models": models})]
+        return annotators, metrics + basic
+    annotators = []
+    if scoring["method"] == "sql_execution":
+        annotators = [AnnotatorSpec(class_name=f"{__name__}.ClinregSqlAnnotator", args={"mapping": mapping})]
+    return annotators, [MetricSpec(class_name=scoring["helm_metric"], args={})] + basic
+
+
 LETTER_INSTRUCTION = "Answer with the letter of the correct option."
 
 
 @run_spec_function("clinreg")
-def get_clinreg_spec(mapping: str) -> RunSpec:
+def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
     entry = MAPPINGS[mapping]
+    annotator_specs = []
     scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args={"data_file": entry["data_file"]})
     if entry["kind"] == "choice":
         # One instruction, asking for the letter HELM scores; a line break between the question and option A.
@@ -83,6 +149,6 @@ def get_clinreg_spec(mapping: str) -> RunSpec:
             metric_specs = [MetricSpec(class_name=f"{__name__}.ClinregNumberMetric", args={"name": entry["metric"]})]
             metric_specs += get_basic_metric_specs([])
         else:
-            metric_specs = get_basic_metric_specs(["f1_score"])
+            annotator_specs, metric_specs = text_specs(mapping, entry, judges)
     return RunSpec(name=f"clinreg:mapping={mapping}", scenario_spec=scenario_spec, adapter_spec=adapter_spec,
-                   metric_specs=metric_specs, groups=[entry["run_group"]])
+                   metric_specs=metric_specs, annotators=annotator_specs, groups=[entry["run_group"]])

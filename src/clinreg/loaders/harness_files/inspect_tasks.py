@@ -7,7 +7,8 @@ from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, choice, mean, scorer, stderr
+from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, choice, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState, generate, multiple_choice
 
 HERE = Path(__file__).resolve().parent
@@ -44,7 +45,7 @@ def numeric_range():
 
 @scorer(metrics=[mean(), stderr()])
 def reference_overlap():
-    """Token-overlap F1 against the reference text: a cheap stand-in for MedHELM's LLM-jury scoring."""
+    """Token-overlap F1 against the reference text: a cheap stand-in, reported beside MedHELM's metric, never for it."""
 
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion
@@ -53,13 +54,129 @@ def reference_overlap():
     return score
 
 
-def clinreg_task(name, kind, data_file):
-    """One exported mapping as an Inspect task, with the solver and scorer of its gold kind."""
+@scorer(metrics=[mean(), stderr()])
+def medhelm_metric(name):
+    """MedHELM's own metric of a free-text benchmark: EHRSQL execution, billing-code F1 or MEDEC's error flag."""
+    scoring = MAPPINGS[name]["scoring"]
+
+    async def score(state: TaskState, target: Target) -> Score:
+        completion = state.output.completion
+        value = score_text(scoring, completion, target.text, state.metadata.get("context"))
+        return Score(value=value, answer=completion)
+
+    return score
+
+
+# The jury's metrics read each sample's metadata: a sample no judge rated is `unrated`, left out of the mean and
+# counted, and every missing or malformed rating is counted in `ratings_missing`.
+def _rated(scores):
+    return [s.score.as_float() for s in scores if not (s.score.metadata or {}).get("unrated")]
+
+
+@metric
+def jury_mean():
+    def compute(scores) -> float:
+        values = _rated(scores)
+        return sum(values) / len(values) if values else float("nan")
+
+    return compute
+
+
+@metric
+def jury_stderr():
+    def compute(scores) -> float:
+        values = _rated(scores)
+        if len(values) < 2:
+            return 0.0
+        centre = sum(values) / len(values)
+        return (sum((v - centre) ** 2 for v in values) / (len(values) - 1) / len(values)) ** 0.5
+
+    return compute
+
+
+@metric
+def ratings_missing():
+    def compute(scores) -> float:
+        return float(sum((s.score.metadata or {}).get("ratings_missing", 0) for s in scores))
+
+    return compute
+
+
+@metric
+def unrated():
+    def compute(scores) -> float:
+        return float(sum(1 for s in scores if (s.score.metadata or {}).get("unrated")))
+
+    return compute
+
+
+def judge_models(spec, judges=None):
+    """(name, model) of each judge: `judges` (comma-separated models, in the jury's order) if given, else the model
+    role `judge_<name>` if the eval sets one, else the judge the record names."""
+    override = [j.strip() for j in judges.split(",")] if isinstance(judges, str) else list(judges or [])
+    if override and len(override) not in (1, len(spec["judges"])):
+        raise ValueError(f"judges: give 1 or {len(spec['judges'])} models, not {len(override)}")
+    chosen = []
+    for i, judge in enumerate(spec["judges"]):
+        if override:
+            chosen.append((judge["name"], get_model(override[i] if len(override) > 1 else override[0])))
+        else:
+            chosen.append((judge["name"], get_model(role="judge_" + judge["name"],
+                                                    default=judge.get("inspect_model") or judge["model"])))
+    return chosen
+
+
+@scorer(metrics=[jury_mean(), jury_stderr(), ratings_missing(), unrated()])
+def jury(name, judges=None):
+    """MedHELM's LLM jury: every judge rates the response on every axis; the score is the mean of the ratings."""
+    scoring = MAPPINGS[name]["scoring"]
+    spec = scoring["jury"]
+    models = judge_models(spec, judges)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        response = state.output.completion
+        prompt = jury_prompt(spec, state.input_text, response, target.text)
+        ratings, problems = {}, {}
+        for judge_name, model in models:
+            try:
+                reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=4096))
+            except Exception as exc:  # an API error after the model's retries: every rating of this judge is missing
+                ratings[judge_name], problems[judge_name] = {}, [f"no reply ({type(exc).__name__}: {str(exc)[:200]})"]
+                continue
+            ratings[judge_name], bad = read_ratings(spec, reply.completion)
+            if bad:
+                problems[judge_name] = bad
+        expected = len(models) * len(spec["axes"])
+        missing = expected - sum(len(r) for r in ratings.values())
+        value = mean_rating(ratings)
+        metadata = {"ratings": ratings, "problems": problems, "ratings_missing": missing,
+                    "jury": {"rubric": scoring["rubric_id"], "judges": {n: str(m) for n, m in models}}}
+        if value is None:
+            return Score(value=0, answer=response, explanation="no judge gave a usable rating",
+                         metadata=metadata | {"unrated": True})
+        note = f"mean of {expected - missing} of {expected} ratings" + (f"; {missing} missing or malformed" if missing else "")
+        return Score(value=value, answer=response, explanation=note, metadata=metadata)
+
+    return score
+
+
+def clinreg_task(name, kind, data_file, judges=None):
+    """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
+    scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
     dataset = MemoryDataset(read_samples(data_file), name=name)
     if kind == "choice":
         return Task(dataset=dataset, solver=multiple_choice(), scorer=choice(), name=name, metadata=MAPPINGS[name])
-    return Task(dataset=dataset, solver=generate(), scorer=numeric_range() if kind == "number" else reference_overlap(),
-                name=name, metadata=MAPPINGS[name])
+    if kind == "number":
+        scorers = numeric_range()
+    else:
+        scoring = MAPPINGS[name].get("scoring")
+        if scoring is None:
+            scorers = reference_overlap()
+        elif scoring["method"] == "jury":
+            scorers = [jury(name, judges), reference_overlap()]
+        else:
+            scorers = [medhelm_metric(name), reference_overlap()]
+    return Task(dataset=dataset, solver=generate(), scorer=scorers, name=name, metadata=MAPPINGS[name])
 
 
 def tasks_in(group):

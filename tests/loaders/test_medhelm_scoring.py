@@ -1,0 +1,148 @@
+"""MedHELM's own metrics and the jury's rating rules, as every export carries them (harness_files/scoring.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sqlite3
+import time
+
+import pytest
+
+from clinreg.loaders.harness import FILES
+
+_spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
+scoring = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(scoring)
+
+
+@pytest.fixture()
+def data_dir(tmp_path):
+    """A small eICU-shaped SQLite database, made here, at the path an EHRSQL record names (ehr_sql/eicu.sqlite)."""
+    (tmp_path / "ehr_sql").mkdir()
+    conn = sqlite3.connect(tmp_path / "ehr_sql" / "eicu.sqlite")
+    conn.executescript("""
+        create table patient (uniquepid text, admissionweight real, hospitalid int);
+        insert into patient values ('001-1', 70.5, 1), ('001-2', 82.0, 1), ('002-1', 64.0, 2);
+    """)
+    conn.commit()
+    conn.close()
+    return tmp_path
+
+
+DB = {"file": "ehr_sql/eicu.sqlite", "time_limit_seconds": 2}
+
+
+def test_sql_execution_compares_the_rows_of_the_two_queries(data_dir):
+    gold = "select uniquepid from patient where hospitalid = 1"
+    same = "SELECT uniquepid FROM patient WHERE admissionweight > 70 ORDER BY uniquepid DESC"
+    assert scoring.sql_execution(same, gold, DB, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution(f"<sql>{same}</sql>", gold, DB, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution("```sql\n" + same + "\n```", gold, DB, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution("select uniquepid from patient", gold, DB, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("select nothing from nowhere", gold, DB, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("", gold, DB, data_dir=data_dir) == 0.0
+
+
+def test_an_unanswerable_question_expects_no_query(data_dir):
+    assert scoring.sql_execution("", "null", DB, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution("select 1", "null", DB, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("", "select 1", DB, impossible=True, data_dir=data_dir) == 1.0
+    # An answerable question whose gold query returns nothing also expects no query (as MedHELM scores it).
+    assert scoring.sql_execution("", "select * from patient where hospitalid = 9", DB, data_dir=data_dir) == 1.0
+
+
+def test_the_database_opens_read_only(data_dir):
+    rows, error = scoring.run_query(data_dir / "ehr_sql" / "eicu.sqlite", "delete from patient", 2)
+    assert rows is None and "readonly" in error.replace(" ", "").casefold()
+    assert scoring.sql_execution("drop table patient", "select uniquepid from patient", DB, data_dir=data_dir) == 0.0
+    conn = sqlite3.connect(data_dir / "ehr_sql" / "eicu.sqlite")
+    assert conn.execute("select count(*) from patient").fetchone() == (3,)
+    conn.close()
+
+
+def test_a_query_that_runs_forever_stops_at_the_time_limit(data_dir):
+    endless = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+    started = time.monotonic()
+    rows, error = scoring.run_query(data_dir / "ehr_sql" / "eicu.sqlite", endless, 0.5)
+    assert rows is None and "stopped after 0.5 s" in error
+    assert time.monotonic() - started < 5
+
+
+def test_a_missing_database_stops_scoring_instead_of_counting_zeros(tmp_path, monkeypatch):
+    monkeypatch.delenv("CLINREG_DATA_DIR", raising=False)
+    with pytest.raises(scoring.SqlScoringError, match="CLINREG_DATA_DIR"):
+        scoring.sql_execution("select 1", "select 1", DB)
+    with pytest.raises(scoring.SqlScoringError, match="no database at"):
+        scoring.sql_execution("select 1", "select 1", DB, data_dir=tmp_path)
+    monkeypatch.setenv("CLINREG_DATA_DIR", str(tmp_path))
+    with pytest.raises(scoring.SqlScoringError, match="ehr_sql/eicu.sqlite"):
+        scoring.score_text({"method": "sql_execution", "database": DB}, "select 1", "select 1")
+
+
+def test_billing_codes_are_scored_by_code_set_f1():
+    gold = "I10,E119,N179"
+    assert scoring.code_set_f1("I10, E119, N179", gold) == 1.0
+    # Two of three right, one wrong: precision 2/3, recall 2/3.
+    assert scoring.code_set_f1("Codes: **I10**, E119 and Z00.", gold) == pytest.approx(2 / 3)
+    assert scoring.code_set_f1("I10 I10 I10", gold) == pytest.approx(2 * 1 / (1 + 3))  # duplicates count once
+    assert scoring.code_set_f1("no codes at all", gold) == 0.0
+    assert scoring.icd10_codes("J45.909. and J96.01") == {"J45.909", "J96.01"}
+
+
+def test_medec_scores_the_error_flag_only():
+    correction = "3 The patient was given amoxicillin."
+    assert scoring.error_flag_hit("CORRECT", "CORRECT") == 1.0
+    assert scoring.error_flag_hit("CORRECT", "CORRECT.") == 1.0
+    assert scoring.error_flag_hit("5 Some other fix.", correction) == 1.0  # flagged, even at the wrong sentence
+    assert scoring.error_flag_hit("The text is CORRECT", "CORRECT") == 0.0  # only exactly CORRECT says no error
+    assert scoring.error_flag_hit("CORRECT", correction) == 0.0
+
+
+JURY = {"rubric": "The model wrote a visit note.", "scale": [1, 5], "shows": ["input", "response", "reference"],
+        "axes": [{"id": "accuracy", "question": "Right?"}, {"id": "completeness", "question": "All there?"},
+                 {"id": "clarity", "question": "Clear?"}]}
+
+
+def _reply(**scores):
+    return json.dumps({axis: {"score": value, "explanation": "because"} for axis, value in scores.items()})
+
+
+def test_the_jury_score_is_the_mean_of_every_judges_rating_on_every_axis():
+    ratings = {}
+    for judge, reply in {"gpt": _reply(accuracy=4, completeness=5, clarity=3),
+                         "llama": _reply(accuracy=2, completeness=3, clarity=4),
+                         "claude": _reply(accuracy=5, completeness=4, clarity=5)}.items():
+        ratings[judge], problems = scoring.read_ratings(JURY, reply)
+        assert problems == []
+    assert scoring.mean_rating(ratings) == pytest.approx(35 / 9)  # 4+5+3 + 2+3+4 + 5+4+5 = 35, over 9 ratings
+
+
+@pytest.mark.parametrize("reply, problems", [
+    ("I would give it a four.", ["accuracy: the reply holds no JSON object", "completeness: the reply holds no JSON object",
+                                 "clarity: the reply holds no JSON object"]),
+    (_reply(accuracy=4, completeness=6, clarity=0), ["completeness: 6 is outside 1-5", "clarity: 0 is outside 1-5"]),
+    (_reply(accuracy=4.5, completeness="4", clarity=True), ["accuracy: '4.5' is not a whole number",
+                                                             "clarity: 'True' is not a whole number"]),
+    (json.dumps({"accuracy": {"score": 3}}), ["completeness: missing", "clarity: missing"]),
+    ("{not json at all}", ["accuracy: the reply holds no JSON object", "completeness: the reply holds no JSON object",
+                           "clarity: the reply holds no JSON object"]),
+])
+def test_a_missing_or_malformed_rating_is_reported_never_guessed(reply, problems):
+    ratings, found = scoring.read_ratings(JURY, reply)
+    assert found == problems
+    assert len(ratings) + len(found) == 3
+
+
+def test_no_rating_at_all_gives_no_score():
+    assert scoring.mean_rating({"gpt": {}, "llama": {}}) is None
+
+
+def test_the_judge_is_shown_what_the_jury_says_and_asked_for_json():
+    prompt = scoring.jury_prompt(JURY, "the conversation", "the note", "the reference note")
+    assert "The model wrote a visit note." in prompt
+    assert "<input>\nthe conversation\n</input>" in prompt
+    assert "<response>\nthe note\n</response>" in prompt and "<reference>\nthe reference note\n</reference>" in prompt
+    assert "- completeness: All there?" in prompt and "from 1 (very poor) to 5 (excellent)" in prompt
+    without_reference = scoring.jury_prompt(dict(JURY, shows=["input", "response"]), "note", "rewrite", "note")
+    assert "<reference>" not in without_reference
