@@ -97,7 +97,7 @@ mappings:
       method: jury
       jury:
         rubric: The model wrote a treatment plan; a clinician's plan is the reference.
-        axes: [{id: accuracy, question: Is it right?}, {id: clarity, question: Is it clear?}]
+        axes: [{id: accuracy, question: "Is it right?"}, {id: clarity, question: "Is it clear?"}]
 """
 
 RELEASES = """\

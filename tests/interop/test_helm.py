@@ -32,19 +32,28 @@ DATASETS = ["med_qa", "pubmed_qa", "medcalc_bench", "aci_bench", "medhallu"]
 MODELS = ["clinreg-test/constant-a", "clinreg-test/constant-b"]
 PLUGIN = Path(__file__).parent / "helm_plugin"
 LIMIT = "8"  # instances per mapping
+# Three test judges, each a constant model giving the same ratings to every response (accuracy, completeness,
+# clarity). MedHELM's jury score is the mean of the nine: (4+5+3 + 2+3+4 + 5+4+5) / 9 = 35 / 9.
+JUDGES = {"judge-1": (4, 5, 3), "judge-2": (2, 3, 4), "judge-3": (5, 4, 5)}
+JURY_MEAN = 35 / 9
+
+
+def _rating(scores: tuple[int, int, int]) -> str:
+    return json.dumps({axis: {"score": v, "explanation": "test"} for axis, v in zip(("accuracy", "completeness", "clarity"), scores)})
 
 
 def _model_files() -> dict[str, str]:
     """Two constant-answer test models (A and B). HELM's simple/model1 would do, but its 2048-token window makes
     HELM cut the long clinical prompts, and its tokenizer makes that cut take minutes."""
     deployments, metadata = ["model_deployments:"], ["models:"]
-    for model in MODELS:
-        answer = model[-1].upper()
+    answers = {model: model[-1].upper() for model in MODELS}
+    answers.update({f"clinreg-test/{judge}": _rating(scores) for judge, scores in JUDGES.items()})
+    for model, answer in answers.items():
         deployments += [f"  - name: {model}", f"    model_name: {model}", "    tokenizer_name: simple/tokenizer1",
                         "    max_sequence_length: 1000000", "    client_spec:",
-                        '      class_name: "clinreg_test_models.ConstantClient"', f"      args: {{answer: {answer}}}"]
-        metadata += [f"  - name: {model}", f"    display_name: Constant {answer} (test)",
-                     f"    description: A test model that always answers {answer}.", "    creator_organization_name: clinreg",
+                        '      class_name: "clinreg_test_models.ConstantClient"', f"      args: {{answer: {json.dumps(answer)}}}"]
+        metadata += [f"  - name: {model}", f"    display_name: {json.dumps(model)}",
+                     f"    description: {json.dumps('A test model that always answers ' + answer)}", "    creator_organization_name: clinreg",
                      "    access: open", "    release_date: 2026-01-01",
                      "    tags: [TEXT_MODEL_TAG, FULL_FUNCTIONALITY_TEXT_MODEL_TAG]"]
     return {"model_deployments.yaml": "\n".join(deployments) + "\n", "model_metadata.yaml": "\n".join(metadata) + "\n"}
@@ -82,7 +91,11 @@ def run_readme(out: Path, work: Path, env: dict[str, str], models: list[str]) ->
     (work / "prod_env").mkdir(parents=True)
     for name, text in _model_files().items():
         (work / "prod_env" / name).write_text(text, encoding="utf-8")
-    env = {**env, "PYTHONPATH": str(PLUGIN)}
+    # The jury's judges, in HELM's judges.yaml format, chosen as the export's README says.
+    judges = "judges:\n" + "".join(f"  - {{name: {j}, model: clinreg-test/{j}, model_deployment: clinreg-test/{j}}}\n"
+                                   for j in JUDGES)
+    (work / "judges.yaml").write_text(judges, encoding="utf-8")
+    env = {**env, "PYTHONPATH": str(PLUGIN), "CLINREG_HELM_JUDGES": str(work / "judges.yaml")}
     commands = readme_commands(out)
     assert commands[0].startswith(f"PYTHONPATH={out} helm-run ") and "MODEL" in commands[0]
     for command in commands[:2]:
@@ -149,16 +162,17 @@ def test_import_of_the_run_folders_matches_helm_scores_and_counts(loop, tmp_path
     result = CliRunner().invoke(main, ["results", "import", str(suite), "--root", str(REPO), "-o", str(target),
                                        "--format", "json"])
     assert result.exit_code == 0, result.output
-    refused = json.loads(result.stdout)["data"]["refused"]
-    # Only the free-text runs, whose token F1 stands in for the jury, are refused; each is located.
-    assert {d["code"] for d in refused} == {"CLR965"}
-    assert all("aci_bench" in d["file"] for d in refused) and len(refused) == len(MODELS)
+    assert json.loads(result.stdout)["data"]["refused"] == []
     scores = {(s["model"], s["mapping"]): s for s in json.loads(target.read_text())["scores"]}
     runs = _runs(suite)
-    assert {k for k in runs if manifest[k[1]]["kind"] != "text"} == set(scores)
+    assert set(runs) == set(scores)
     for (model, mapping), score in scores.items():
         folder = runs[(model, mapping)]
         metric = "exact_match" if manifest[mapping]["kind"] == "choice" else manifest[mapping]["metric"]
+        if manifest[mapping]["scoring"]:  # HELM's own jury metric over the test judges' nine ratings
+            assert score["value"] == pytest.approx(JURY_MEAN)
+            assert score["jury"] == {"rubric": "helm.benchmark.annotation.aci_bench_annotator.ACIBenchAnnotator",
+                                     "judges": {j: f"clinreg-test/{j}" for j in JUDGES}}
         stats = json.loads((folder / "stats.json").read_text())
         helm_mean = next(s["mean"] for s in stats if s["name"] == {"name": metric, "split": "test"})
         helm_n = next(s["mean"] for s in stats if s["name"] == {"name": "num_instances", "split": "test"})

@@ -203,3 +203,45 @@ def test_positions_in_one_pass_equal_counting_from_the_start(text, offsets):
     positions = Positions(text)
     for at in sorted(min(o, len(text)) for o in offsets):
         assert positions(at) == position(text, at)
+
+
+def _jury_results(path, juries):
+    """A clinreg results file (our own format) with one ACI-Bench jury score per model, each with its jury."""
+    scores = [{"model": model, "record": "aci_bench", "mapping": "aci_bench", "metric": "aci_bench_accuracy",
+               "value": value, "range": [1, 5], "n_instances": 120, "n_instances_from": "results", "stderr": None,
+               "per_instance": None, "jury": jury, "source": {"format": "inspect", "file": "x.json"}}
+              for model, (value, jury) in juries.items()]
+    return write(path, json.dumps({"clinreg_results": 1, "scores": scores}))
+
+
+def test_jury_scores_are_ranked_only_against_the_same_jury_and_rows_say_so(tmp_path):
+    medhelm = {"rubric": "clinreg:aci_bench/aci_bench@abc", "judges": {"gpt": "openai/gpt-4o", "claude": "anthropic/c"}}
+    other = {"rubric": "clinreg:aci_bench/aci_bench@abc", "judges": {"gpt": "openai/gpt-4o-mini", "claude": "anthropic/c"}}
+    path = _jury_results(tmp_path / "results.json", {"A": (4.2, medhelm), "B": (3.1, medhelm), "C": (4.9, other),
+                                                     "D": (1.5, other)})
+    data = leaderboard_json(path)
+    rows = rows_by_model(data)
+    # A beats B under one jury; C beats D under the other; C's higher number never beats A across juries.
+    assert {m: r["mean_win_rate"] for m, r in rows.items()} == {"A": 1.0, "B": 0.0, "C": 1.0, "D": 0.0}
+    assert all(len(r["jury_differs"]) == 1 and "ranked only against 1 model(s) with the same jury" in r["jury_differs"][0]
+               for r in rows.values())
+    bench = next(b for b in data["benchmarks"] if b["key"] == "aci_bench/aci_bench")
+    assert sorted(map(sorted, bench["juries"].values())) == [["A", "B"], ["C", "D"]]
+    table = invoke("leaderboard", str(path), "--root", str(ROOT))
+    assert "jury differs on 1" in table.output
+
+
+def test_one_jury_ranks_everyone_together(tmp_path):
+    jury = {"rubric": "r", "judges": {"gpt": "openai/gpt-4o"}}
+    path = _jury_results(tmp_path / "results.json", {"A": (4.0, jury), "B": (3.0, jury), "C": (2.0, jury)})
+    rows = rows_by_model(leaderboard_json(path))
+    assert {m: r["mean_win_rate"] for m, r in rows.items()} == {"A": 1.0, "B": 0.5, "C": 0.0}
+    assert all(r["jury_differs"] == [] for r in rows.values())
+
+
+def test_a_malformed_jury_in_a_results_file_is_refused_at_its_line(tmp_path):
+    path = _jury_results(tmp_path / "results.json", {"A": (4.0, {"rubric": "r", "judges": ["not", "a", "map"]}),
+                                                     "B": (3.0, None)})
+    result = invoke("results", "import", str(path), "--root", str(ROOT), "--strict")
+    assert result.exit_code == 1
+    assert "CLR966" in result.output + result.stderr and "jury needs a rubric" in result.output + result.stderr

@@ -362,8 +362,9 @@ def test_a_corrupt_zstandard_member_is_unreadable_not_a_crash(tmp_path):
     assert "CLR961" in out and "header.json" in out
 
 
-def test_export_stand_ins_number_range_accepted_text_overlap_refused(tmp_path):
-    """clinreg's exports score numbers by range (MedCalc-Bench's accuracy) and text by token F1 (not the jury)."""
+def test_export_stand_ins_number_range_accepted_text_overlap_kept_beside(tmp_path):
+    """clinreg's exports score numbers by range (MedCalc-Bench's accuracy); lm-eval scores a jury benchmark only by
+    token F1, which is carried beside the scores as a stand-in and never as the jury score."""
     number = {"results": {"clinreg_medcalc_bench": {"range_accuracy,none": 0.3, "score,none": 0.3}}, "model_name": "m"}
     doc, _ = imported(write(tmp_path / "n.json", json.dumps(number)))
     assert [(s["mapping"], s["metric"], s["value"]) for s in doc["scores"]] == \
@@ -373,7 +374,13 @@ def test_export_stand_ins_number_range_accepted_text_overlap_refused(tmp_path):
     doc, _ = imported(write(tmp_path / "n_log.json", json.dumps(log)))
     assert doc["scores"][0]["mapping"] == "medcalc_bench"
     text = {"results": {"clinreg_mimic_bhc": {"reference_f1,none": 0.4, "score,none": 0.4}}, "model_name": "m"}
-    _, out = imported(write(tmp_path / "t.json", json.dumps(text)), expect=1)
+    doc, _ = imported(write(tmp_path / "t.json", json.dumps(text)))
+    assert doc["scores"] == []
+    assert [(s["mapping"], s["metric"], s["value"], s["stands_in_for"]) for s in doc["stand_ins"]] == \
+        [("mimic_bhc", "reference_f1", 0.4, "mimic_bhc_accuracy")]
+    # Without the stand-in, a jury benchmark with no jury metric is still refused, at its line.
+    empty = {"results": {"clinreg_mimic_bhc": {"score,none": 0.4}}, "model_name": "m"}
+    _, out = imported(write(tmp_path / "e.json", json.dumps(empty)), expect=1)
     assert "CLR965" in out and "jury" in out
 
 

@@ -48,7 +48,7 @@ def _collect(root, sources, fmt, strict=False):
     refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
     if refused:
         click.echo(render_text(Report(refused, len(sources))), err=True)
-    return reg, scores, reported, refused
+    return reg, scores, reported, refused, findings.stand_ins
 
 
 def _refused_hint(hint):
@@ -80,8 +80,8 @@ def import_results(sources, root, fmt, output, force, strict):
     """
     from clinreg.results.collect import results_document, results_text
 
-    reg, scores, reported, refused = _collect(root, sources, fmt, strict)
-    document = results_document(reg, scores, reported)
+    reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict)
+    document = results_document(reg, scores, reported, stand_ins)
     text = results_text(document)
     if output is None:
         click.echo(text)
@@ -89,13 +89,15 @@ def import_results(sources, root, fmt, output, force, strict):
     emit(text, output, force=force)
     summary = {"output": str(output), "scores": len(scores), "models": document["models"],
                "benchmarks": document["benchmarks"], "reported_win_rates": len(reported),
-               "refused": [d.to_dict() for d in refused]}
+               "stand_ins": len(stand_ins), "refused": [d.to_dict() for d in refused]}
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("results_import", summary))
     else:
         left = f"; {len(refused)} refused (see the warnings above)" if refused else ""
+        if stand_ins:
+            left += f"; {len(stand_ins)} token-overlap stand-in(s) kept beside, not ranked (lm-eval has no jury)"
         click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
                    f"{len(document['benchmarks'])} benchmark(s){left}")
 
@@ -124,7 +126,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
     from clinreg.results.leaderboard import leaderboard_data
 
     tiers = access_tiers(access)
-    _, scores, reported, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
+    _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
     view = load(root, release) if release else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")

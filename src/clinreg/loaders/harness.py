@@ -522,9 +522,12 @@ lm_eval --model hf --model_args pretrained=MODEL --include_path {out} --tasks cl
 One task per mapping (`tasks/clinreg_<mapping>.yaml`), one group per subcategory and per category
 (`groups/clinreg_<id>.yaml`). Groups report `score`, the mean over their tasks of each task's main metric:
 `acc` for closed tasks (the option with the highest loglikelihood), `range_accuracy` for number tasks (the
-first number of the answer inside the accepted range), `reference_f1` for free-text tasks (token-overlap F1
-against the reference; MedHELM scores these with an LLM jury, which this does not replace). The task files
-name their data by absolute path: if you move this folder, export again."""
+first number of the answer inside the accepted range), and for free-text tasks MedHELM's own metric where it
+needs no judge (EHRSQL's execution accuracy, with `CLINREG_DATA_DIR` set to the folder holding the record's
+SQLite database; billing-code F1; MEDEC's error flag). lm-eval has no judge, so a benchmark MedHELM scores with
+its LLM jury reports only `reference_f1` (token-overlap F1 against the reference), a stand-in that `clinreg
+results import` keeps beside the results, never as the jury score: run the Inspect or HELM export for those.
+The task files name their data by absolute path: if you move this folder, export again."""
 
 INSPECT_USAGE = """```
 inspect eval {out}/clinreg_tasks.py@clinreg_<mapping> --model MODEL
@@ -532,9 +535,20 @@ python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_t
 ```
 
 Closed tasks give the stem as `input` and the options as `choices` (solver `multiple_choice()`, scorer
-`choice()`); number tasks use `numeric_range()`; free-text tasks use `reference_overlap()`, a token-overlap F1
-against the reference, clearly not a clinical judgement. `SUBCATEGORIES` and `CATEGORIES` list the task
-names of each group; `tasks_in(id)` builds them."""
+`choice()`); number tasks use `numeric_range()`. Free-text tasks are scored as MedHELM scores them, with
+token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
+- `jury()`: MedHELM's LLM jury. Each judge reads the record's rubric (in clinreg's words), the texts the jury
+  is shown and the axes, and replies with JSON; the score is the mean of every judge's rating on every axis
+  (1-5). The judges are the record's (MedHELM's GPT-4o, Llama 3.3 70B and Claude 3.7 Sonnet): bind others as
+  model roles (`--model-role judge_gpt=MODEL`, `judge_llama`, `judge_claude`) or all at once with
+  `-T judges=MODEL[,MODEL,MODEL]`. A rating that is missing, not a whole number or off the scale is counted
+  (`ratings_missing`), never guessed; a sample no judge rated is left out of the mean and counted (`unrated`).
+  Cost: one call per judge per instance, so three judge calls per instance with the default jury.
+- `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
+  record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
+  MEDEC's error flag.
+
+`SUBCATEGORIES` and `CATEGORIES` list the task names of each group; `tasks_in(id)` builds them."""
 
 HELM_USAGE = """HELM loads the scenario of this folder as a plugin (`--plugins clinreg_helm`, with this folder on
 `PYTHONPATH`). Run it on a model, then let HELM summarise the suite with the schema written here, which is
@@ -548,8 +562,14 @@ clinreg results import benchmark_output/runs/clinreg -o results.json
 
 There is one run-entries file per access tier. Closed tasks use HELM's multiple-choice adapter (the question,
 then the lettered options, one instruction asking for the letter); number tasks are scored by the accepted
-range under the benchmark's own metric name (as the other exports score them); free-text tasks report a
-token-overlap F1, which stands in for MedHELM's LLM jury and which `clinreg results import` refuses to rank.
+range under the benchmark's own metric name (as the other exports score them). Free-text tasks run HELM's own
+classes, named by the record: for a jury benchmark, HELM's annotator for that benchmark (HELM's rubric) and
+HELM's `LLMJuryMetric`, the mean of every judge's rating on every axis; for EHRSQL, billing codes and MEDEC,
+HELM's metric class (EHRSQL's queries run through clinreg's annotator, read-only, with the record's time
+limit, against the record's SQLite database under `CLINREG_DATA_DIR`). The judges are the record's (MedHELM's
+three, on HELM's `stanfordhealthcare/...` deployments); to use others, write a judges file in HELM's format
+(`judges: [{{name, model, model_deployment}}]`) and set `CLINREG_HELM_JUDGES=PATH` for `helm-run`, or add
+`,judges=PATH` to a run entry. Cost: one call per judge per instance (three with the default jury).
 `schema_clinreg.yaml` places every run group under its category and subcategory, and names each benchmark
 as MedHELM does, so `clinreg results import` also reads HELM's leaderboard
 (`benchmark_output/runs/clinreg/groups/clinreg.json`)."""

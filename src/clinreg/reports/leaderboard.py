@@ -25,8 +25,9 @@ def interval(iv: dict[str, Any] | None) -> str:
 
 def coverage_words(r: dict[str, Any]) -> str:
     unknown = f" (+{r['instances_unknown']} benchmark(s) without a count)" if r["instances_unknown"] else ""
+    jury = f"; jury differs on {len(r['jury_differs'])} benchmark(s)" if r.get("jury_differs") else ""
     return (f"{len(r['benchmarks'])}/{r['benchmarks_total']} benchmarks, {r['instances']:,} instances{unknown}, "
-            f"{r['tasks_covered']}/{r['tasks_total']} tasks ({r['tasks_drafted']} drafted)")
+            f"{r['tasks_covered']}/{r['tasks_total']} tasks ({r['tasks_drafted']} drafted){jury}")
 
 
 def header_lines(data: dict[str, Any], by: str) -> list[str]:
@@ -65,7 +66,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     rows = []
     for r in data["tables"][by]:
         flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
-                                     if r["missing_benchmarks"] else "") if f)
+                                     if r["missing_benchmarks"] else "",
+                                     f"jury differs on {len(r['jury_differs'])}" if r.get("jury_differs") else "") if f)
         # model and group names come from results files: shown() escapes control characters
         rows.append([str(r["rank"] or "–"), shown(r["model"]), *([] if by == "overall" else [shown(r["group_name"])]),
                      num(r["mean_win_rate"]), pct(r["macro_average"]), interval(r["macro_interval"]),
@@ -79,6 +81,7 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     buf.truncate()  # the same console wraps the legend below the rows
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
+                  "jury differs = a jury score from other judges or rubric than other models', ranked only with its own; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them).")
     out += buf.getvalue().rstrip("\n").splitlines()
     return defuse("\n".join(line.rstrip() for line in out))
@@ -117,15 +120,16 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     lines += [escape(line) for line in header_lines(data, by)[:1]]
     lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
     lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
-              "Tasks covered | Drafted | Thin | Missing |",
-              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|"]
+              "Tasks covered | Drafted | Thin | Missing | Jury differs |",
+              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|"]
     for r in data["tables"][by]:
         lines.append(
             f"| {r['rank'] or '–'} | {escape(r['model'])} | {escape(r['group_name'])} | {num(r['mean_win_rate'])} | "
             f"{pct(r['macro_average'])} | {interval(r['macro_interval'])} | {len(r['benchmarks'])}/"
             f"{r['benchmarks_total']} | {r['instances']} | {r['tasks_covered']}/{r['tasks_total']} | "
             f"{r['tasks_drafted']} | {'thin' if r['thin'] else ''} | "
-            f"{', '.join(code(k) for k in r['missing_benchmarks'])} |")
+            f"{', '.join(code(k) for k in r['missing_benchmarks'])} | "
+            f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |")
     lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |",
               "|---|---|---|---|--:|--:|--:|---|"]
     for b in data["benchmarks"]:
@@ -152,7 +156,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["rank", "model", "group", "level", "group_name", "mean_win_rate", "reported_mean_win_rate",
                      "macro_average", "macro_low", "macro_high", "benchmarks", "benchmarks_total", "instances",
-                     "tasks_covered", "tasks_total", "tasks_drafted", "thin", "missing_benchmarks", "benchmark_ids"])
+                     "tasks_covered", "tasks_total", "tasks_drafted", "thin", "missing_benchmarks", "benchmark_ids",
+                     "jury_differs"])
     for r in data["tables"][by]:
         iv = r["macro_interval"] or {}
         writer.writerow([csv_cell(v) for v in (
@@ -162,7 +167,7 @@ def render_csv(data: dict[str, Any], by: str) -> str:
             "" if r["macro_average"] is None else repr(r["macro_average"]), iv.get("low", ""), iv.get("high", ""),
             len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r["tasks_covered"], r["tasks_total"],
             r["tasks_drafted"], "true" if r["thin"] else "false", ";".join(r["missing_benchmarks"]),
-            ";".join(r["benchmarks"]))])
+            ";".join(r["benchmarks"]), " | ".join(r.get("jury_differs", [])))])
     return defuse(buf.getvalue())
 
 

@@ -50,8 +50,10 @@ def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[Repor
     return kept, reading.reported, findings
 
 
-def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]) -> dict[str, Any]:
-    """The normalised results file: one entry per model and benchmark, with scale, instances and source."""
+def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate],
+                     stand_ins: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The normalised results file: one entry per model and benchmark, with scale, instances and source. Stand-ins
+    (token overlap where the benchmark's metric is a jury's) sit apart, under `stand_ins`, and are never ranked."""
     return {
         "clinreg_results": RESULTS_FORMAT,
         "registry": {"release": reg.current_release},
@@ -59,6 +61,7 @@ def results_document(reg: Registry, scores: list[Score], reported: list[Reported
         "benchmarks": sorted({s.key for s in scores}),
         "scores": [s.to_dict() for s in scores],
         "reported_win_rates": [r.to_dict() for r in reported],
+        "stand_ins": sorted(stand_ins or [], key=lambda x: (x["model"], x["record"], x["mapping"])),
     }
 
 

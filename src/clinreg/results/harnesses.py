@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from clinreg.results.reading import Reading, stand_in_hint, task_benchmark
+from clinreg.results.reading import Reading, checked_jury, stand_in_hint, task_benchmark
 from clinreg.results.scores import Unreadable, count, decode, finite_number, locate, parse_json, quoted, summarise
 
 MAX_ZIP_BYTES = 512 * 1024 * 1024  # an Inspect .eval archive on disk
@@ -54,6 +54,14 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
                 found[(metric, filt)] = value
         if len(found) > 1:
             found = {k: v for k, v in found.items() if k[1] in ("none", "")} or found
+        stand_in = finite_number(metrics.get("reference_f1,none", metrics.get("reference_f1")))
+        if not found and stand_in is not None and b.mapping.scoring is not None and b.mapping.scoring.method == "jury":
+            # lm-eval has no judge: its token-overlap F1 is carried beside the jury metric, never in its place.
+            reading.findings.stand_ins.append({
+                "model": model, "record": b.record.id, "mapping": b.mapping.id, "metric": "reference_f1",
+                "value": stand_in, "stands_in_for": b.mapping.metric.name,
+                "source": {"format": "lm_eval", "file": name, "line": where[0], "column": where[1]}})
+            continue
         if not found:
             reading.error("CLR965", name, *where, f"task {task!r} has no value for {b.key}'s main metric "
                           f"{b.mapping.metric.name}", stand_in_hint(b) or
@@ -236,7 +244,7 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
             own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
             if value is not None and (b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}")
                                       or own):
-                stderr = score["metrics"].get("stderr")
+                stderr = score["metrics"].get("jury_stderr" if metric_name == "jury_mean" else "stderr")
                 stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
                 candidates.append((scorer, metric_name, value, stderr))
     rwhere = locate(text, '"results"') if text else (1, 1)
@@ -249,12 +257,42 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
                       + ", ".join(f"{c[0]}/{c[1]}" for c in candidates))
         return
     scorer, metric_name, value, stderr = candidates[0]
+    jury = _inspect_jury(info, samples, scorer) if metric_name == "jury_mean" else None
+    if jury is False:
+        reading.error("CLR962", name, *rwhere, "the jury score does not say which rubric and judges produced it")
+        return
     per_instance = _inspect_samples(samples, scorer)
     n = per_instance["n"] if per_instance else (count(results.get("completed_samples"))
                                                  or count(results.get("total_samples")))
     reading.score(b, model.strip(), value, {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
                                             "where": f"results.scores.{scorer}.{metric_name}"},
-                  n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance)
+                  n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
+                  jury=jury)
+
+
+def _inspect_jury(info: dict[str, Any], samples: Any, scorer: str) -> dict[str, Any] | bool:
+    """The rubric and judges behind an Inspect jury score: as each sample's score recorded them, else as the task's
+    metadata declares them with the run's model roles (`judge_<name>`) and `judges` task argument applied."""
+    for sample in samples if isinstance(samples, list) else []:
+        scores = sample.get("scores") if isinstance(sample, dict) else None
+        entry = scores.get(scorer) if isinstance(scores, dict) else None
+        metadata = entry.get("metadata") if isinstance(entry, dict) else None
+        if isinstance(metadata, dict) and "jury" in metadata:
+            return checked_jury(metadata["jury"]) or False
+    scoring = (info.get("metadata") or {}).get("scoring") if isinstance(info.get("metadata"), dict) else None
+    jury = scoring.get("jury") if isinstance(scoring, dict) else None
+    if not isinstance(jury, dict) or not isinstance(jury.get("judges"), list):
+        return False
+    roles = info.get("model_roles") if isinstance(info.get("model_roles"), dict) else {}
+    args = info.get("task_args") if isinstance(info.get("task_args"), dict) else {}
+    override = [j.strip() for j in args["judges"].split(",")] if isinstance(args.get("judges"), str) else []
+    judges = {}
+    for i, judge in enumerate(j for j in jury["judges"] if isinstance(j, dict)):
+        role = roles.get(f"judge_{judge.get('name')}")
+        model = (override[i if len(override) > 1 else 0] if override and len(override) in (1, len(jury["judges"]))
+                 else role.get("model") if isinstance(role, dict) else judge.get("inspect_model") or judge.get("model"))
+        judges[str(judge.get("name"))] = model
+    return checked_jury({"rubric": scoring.get("rubric_id"), "judges": judges}) or False
 
 
 def _inspect_samples(samples: Any, scorer: str) -> dict[str, Any] | None:
@@ -265,6 +303,8 @@ def _inspect_samples(samples: Any, scorer: str) -> dict[str, Any] | None:
     for sample in samples:
         scores = sample.get("scores") if isinstance(sample, dict) else None
         entry = scores.get(scorer) if isinstance(scores, dict) else None
+        if isinstance(entry, dict) and isinstance(entry.get("metadata"), dict) and entry["metadata"].get("unrated"):
+            continue  # no judge rated it: left out of the jury's mean, and so out of the instance statistics
         raw = entry.get("value") if isinstance(entry, dict) else None
         value = INSPECT_LETTERS.get(raw) if isinstance(raw, str) else \
             (float(raw) if isinstance(raw, bool) else finite_number(raw))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.results.index import Ambiguous, Benchmark
-from clinreg.results.reading import Reading
+from clinreg.results.reading import checked_jury, Reading
 from clinreg.results.scores import (
     ReportedWinRate,
     Unreadable,
@@ -263,7 +263,8 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         if picked is None:
             continue
         slot = merged.setdefault((model.strip(), b.key), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
-                                                           "min": math.inf, "max": -math.inf, "runs": []})
+                                                           "min": math.inf, "max": -math.inf, "runs": [],
+                                                           "jury": _helm_jury(spec)})
         for key in ("count", "sum", "sum_squared"):
             slot[key] += picked[key]
         slot["min"], slot["max"] = min(slot["min"], picked["min"]), max(slot["max"], picked["max"])
@@ -276,7 +277,20 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         source = {"format": "helm_runs", "file": slot["runs"][0], "line": 1, "column": 1,
                   "where": f"{len(slot['runs'])} run(s)", "runs": slot["runs"]}
         reading.score(slot["b"], model, mean, source, n=n,
-                      per_instance={"n": n, "mean": mean, "sd": sd, "binary": binary})
+                      per_instance={"n": n, "mean": mean, "sd": sd, "binary": binary}, jury=slot["jury"])
+
+
+def _helm_jury(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The jury of a HELM run: its LLM-jury annotator (the class is HELM's rubric) and the annotator models."""
+    for annotator in spec.get("annotators") or [] if isinstance(spec.get("annotators"), list) else []:
+        args = annotator.get("args") if isinstance(annotator, dict) else None
+        models = args.get("annotator_models") if isinstance(args, dict) else None
+        if isinstance(models, dict) and isinstance(annotator.get("class_name"), str):
+            judges = {str(k): str(v.get("model_name")) for k, v in models.items()
+                      if isinstance(v, dict) and isinstance(v.get("model_name"), str)}
+            jury = checked_jury({"rubric": annotator["class_name"], "judges": judges})
+            return jury or None
+    return None
 
 
 def _one_benchmark(reading: Reading, names: list[str], file: str, text: str) -> Benchmark | None:

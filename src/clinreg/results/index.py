@@ -75,7 +75,11 @@ class Benchmark:
     def accepts_metric(self, name: str) -> bool:
         """Whether a harness metric called `name` is this benchmark's main metric."""
         own = self.mapping.metric.name
-        return name.casefold() in {a.casefold() for a in (own, *METRIC_ALIASES.get(own, ()))}
+        names = {own, *METRIC_ALIASES.get(own, ())}
+        scoring = self.mapping.scoring
+        if scoring is not None:  # the Inspect export's scorers: the jury's mean, or MedHELM's own metric
+            names.add("jury/jury_mean" if scoring.method == "jury" else "medhelm_metric/mean")
+        return name.casefold() in {a.casefold() for a in names}
 
 
 class Ambiguous(Exception):

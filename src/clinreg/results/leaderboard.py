@@ -108,7 +108,19 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     for s in kept:
         by_key.setdefault(s.key, {})[s.model] = s
     lower = {k: next(iter(v.values())).metric in LOWER_IS_BETTER for k, v in by_key.items()}
-    win = {k: column_win_rates({m: s.value for m, s in v.items()}, lower[k]) for k, v in by_key.items()}
+    # A jury score is ranked only against scores from the same jury (rubric and judge models): within a column,
+    # each jury's models form their own win-rate group, and rows say where their jury differs from others'.
+    win: dict[str, dict[str, float]] = {}
+    juries: dict[str, dict[str, list[str]]] = {}
+    for k, v in by_key.items():
+        groups_by_jury: dict[str | None, dict[str, float]] = {}
+        for m, s in v.items():
+            groups_by_jury.setdefault(s.jury_key, {})[m] = s.value
+        win[k] = {}
+        for values in groups_by_jury.values():
+            win[k].update(column_win_rates(values, lower[k]))
+        if len(groups_by_jury) > 1:
+            juries[k] = {str(j or "no jury recorded"): sorted(ms) for j, ms in groups_by_jury.items()}
     intervals = {(m, k): score_interval(s) for k, v in by_key.items() for m, s in v.items()}
     norm = {(m, k): normalised(s.value, *s.range, lower[k]) for k, v in by_key.items() for m, s in v.items()}
 
@@ -161,6 +173,9 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                                    [k for k in with_scores if k not in set(has)])
             n_covered, n_drafted, missing = coverage[shape]
             published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
+            jury_notes = [f"{k}: jury differs ({by_key[k][model].jury_key or 'no jury recorded'}); ranked only against "
+                          f"{len(by_key[k]) and sum(1 for s in by_key[k].values() if s.jury_key == by_key[k][model].jury_key) - 1} "
+                          "model(s) with the same jury" for k in has if k in juries]
             rows.append({
                 "model": model,
                 "group": g["id"],
@@ -182,6 +197,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 "tasks_drafted": n_drafted,
                 "thin": len(has) == 1,
                 "thin_in_registry": info["thin_in_registry"],
+                "jury_differs": jury_notes,
             })
         # A row's rank is 1 + the rows with a strictly higher mean win rate: one sort and a binary search each.
         rates = sorted(r["mean_win_rate"] for r in rows if r["mean_win_rate"] is not None)
@@ -204,14 +220,14 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             entries.append({"model": model, "value": s.value, "normalised": norm[(model, k)],
                             "win_rate": win[k].get(model), "n_instances": s.n_instances,
                             "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
-                            "source": s.source})
+                            "jury": s.jury, "source": s.source})
         benchmarks.append({
             "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
             "metric": mapping.metric.name, "metric_display": mapping.metric.display, "range": list(mapping.metric.range),
             "lower_is_better": lower[k], "categories": places[k]["categories"],
             "subcategories": places[k]["subcategories"], "models": len(entries),
             "missing_models": [m for m in models if m not in by_key[k]],
-            "counted_in_win_rates": len(entries) >= 2, "scores": entries,
+            "counted_in_win_rates": len(entries) >= 2, "scores": entries, "juries": juries.get(k),
         })
     release_dates = {r.version: r.date.isoformat() for r in reg.releases.releases} if reg.releases else {}
     drafted = sum(1 for t in task_entries.values() if t.task.provenance.kind == "drafted")

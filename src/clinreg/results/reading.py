@@ -21,7 +21,8 @@ class Reading:
         self.findings.add(code, file, line, column, message, hint)
 
     def score(self, b: Benchmark, model: str, value: float, source: dict[str, Any], n: int | None = None,
-              stderr: float | None = None, per_instance: dict[str, Any] | None = None) -> None:
+              stderr: float | None = None, per_instance: dict[str, Any] | None = None,
+              jury: dict[str, Any] | None = None) -> None:
         m = b.mapping
         from_registry = n is None and m.instances.evaluated is not None
         self.scores.append(Score(
@@ -29,7 +30,7 @@ class Reading:
             range=list(m.metric.range) if m.metric.range else None,
             n_instances=m.instances.evaluated if from_registry else n,
             n_instances_from="registry" if from_registry else ("results" if n is not None else None),
-            source=source, stderr=stderr, per_instance=per_instance))
+            source=source, stderr=stderr, per_instance=per_instance, jury=jury))
 
 
 def task_benchmark(reading: Reading, task: str, file: str, where: tuple[int, int]) -> Benchmark | None:
@@ -49,3 +50,14 @@ def stand_in_hint(b: Benchmark) -> str | None:
         return ("this benchmark is scored by MedHELM's 1-5 LLM jury; a token-overlap score from an export is a "
                 "stand-in on another scale, so it is not ranked as the jury score")
     return None
+
+
+def checked_jury(value: Any) -> dict[str, Any] | None | bool:
+    """A jury identity as a results source gives it: {"rubric": text, "judges": {name: model}}; False if malformed."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("rubric"), str) or not value["rubric"] \
+            or not isinstance(value.get("judges"), dict) or not value["judges"] \
+            or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in value["judges"].items()):
+        return False
+    return {"rubric": value["rubric"][:300], "judges": {k[:100]: v[:300] for k, v in value["judges"].items()}}

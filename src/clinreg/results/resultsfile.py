@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinreg.results.reading import Reading
+from clinreg.results.reading import Reading, checked_jury
 from clinreg.results.scores import RESULTS_FORMAT, Positions, ReportedWinRate, count, finite_number, locate
 
 # --------------------------------------------------------------------------------------------- clinreg results file
@@ -57,10 +57,14 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
             reading.error("CLR966", name, *where, f"scores[{i}]: per_instance needs n >= 1, finite mean and sd >= 0, "
                           "and binary true or false")
             continue
+        jury = checked_jury(entry.get("jury"))
+        if jury is False:
+            reading.error("CLR966", name, *where, f"scores[{i}]: jury needs a rubric and judges {{name: model}}")
+            continue
         source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
         reading.score(b, entry["model"], value, {**source, "via": name, "line": where[0], "column": where[1]},
                       n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
-                      stderr=stderr, per_instance=per_instance)
+                      stderr=stderr, per_instance=per_instance, jury=jury)
     for entry in data.get("reported_win_rates") or []:
         if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \
                 is not None and isinstance(entry.get("benchmarks"), list):

@@ -31,16 +31,24 @@ class Score:
     source: dict[str, Any]
     stderr: float | None = None
     per_instance: dict[str, Any] | None = None  # {"n", "mean", "sd", "binary"} where instance-level data exist
+    jury: dict[str, Any] | None = None  # {"rubric": id, "judges": {name: model}} for a jury score
 
     @property
     def key(self) -> str:
         return f"{self.record}/{self.mapping}"
 
+    @property
+    def jury_key(self) -> str | None:
+        """Which jury produced the score: its rubric and its judge models (names aside). None for other metrics."""
+        if not self.jury:
+            return None
+        return f"{self.jury['rubric']} judged by {', '.join(sorted(self.jury['judges'].values()))}"
+
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "record": self.record, "mapping": self.mapping, "metric": self.metric,
                 "value": self.value, "range": self.range, "n_instances": self.n_instances,
                 "n_instances_from": self.n_instances_from, "stderr": self.stderr, "per_instance": self.per_instance,
-                "source": self.source}
+                "jury": self.jury, "source": self.source}
 
 
 @dataclass
@@ -62,6 +70,9 @@ class Findings:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: set[str] = field(default_factory=set)
+    # Scores read beside a benchmark's main metric and never ranked as it: lm-eval's token-overlap stand-in for a
+    # jury score, each {"model", "record", "mapping", "metric", "value", "source"}.
+    stand_ins: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(make(code, file, line, column, message, hint))
