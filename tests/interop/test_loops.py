@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -35,17 +36,21 @@ def _import_and_rank(folder, tmp_path):
     result = CliRunner().invoke(main, ["results", "import", str(folder), "--root", str(REPO), "-o", str(target),
                                        "--format", "json"])
     assert result.exit_code == 0, result.output
-    refused = json.loads(result.stdout)["data"]["refused"]
+    summary = json.loads(result.stdout)["data"]
+    refused = summary["refused"]
     board = CliRunner().invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--by", "subcategory",
                                       "--format", "json"])
     assert board.exit_code == 0, board.output
     scores = {(s["model"], s["mapping"]): s for s in json.loads(target.read_text())["scores"]}
-    return scores, refused, json.loads(board.stdout)["data"]["rows"]
+    stand_ins = json.loads(target.read_text())["stand_ins"]
+    assert summary["stand_ins"] == len(stand_ins)
+    return scores, refused, json.loads(board.stdout)["data"]["rows"], stand_ins
 
 
 def _check_refusals(refused, models):
-    # Only the free-text task, whose token F1 stands in for MedHELM's jury, is refused: once per model, located.
-    assert refused and all("aci_bench" in d["message"] for d in refused), refused
+    # Only the free-text task is refused: its judges (the mock model) never gave a rating, so it has no jury
+    # score. Once per model, located.
+    assert refused and all("aci_bench" in d["message"] and d["code"] == "CLR965" for d in refused), refused
     assert len(refused) == len(models)
 
 
@@ -55,12 +60,14 @@ def test_inspect_loop(realdata, harness_env, tmp_path):
     models = ["mockllm/model", "mockllm/other"]
     logs = tmp_path / "logs"
     for model in models:
+        judges = [a for j in ("gpt", "llama", "claude") for a in ("--model-role", f"judge_{j}=mockllm/model")]
         done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in manifest], "--model",
-                               model, "--log-dir", str(logs), "--no-ansi", "--max-connections", "4"],
+                               model, *judges, "--log-dir", str(logs), "--no-ansi", "--max-connections", "4"],
                               env=harness_env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    scores, refused, rows = _import_and_rank(logs, tmp_path)
+    scores, refused, rows, stand_ins = _import_and_rank(logs, tmp_path)
     _check_refusals(refused, models)
+    assert stand_ins == []
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     seen = 0
@@ -89,14 +96,19 @@ def test_lm_eval_loop(realdata, harness_env, tmp_path):
                                str(results / model)], env=harness_env, capture_output=True, text=True, timeout=900,
                               cwd=tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]
-    scores, refused, rows = _import_and_rank(results, tmp_path)
-    _check_refusals(refused, models)
+    scores, refused, rows, stand_ins = _import_and_rank(results, tmp_path)
+    # lm-eval has no judge: the free-text task's token F1 is kept beside the scores, once per model, never ranked.
+    assert refused == []
+    assert sorted((s["model"], s["mapping"], s["metric"]) for s in stand_ins) == \
+        [(m, "aci_bench", "reference_f1") for m in models]
     metric = {"choice": "acc,none", "number": "range_accuracy,none"}
     for model in models:
         (path,) = (results / model).rglob("results_*.json")
         data = json.loads(path.read_text())
         for name, entry in manifest.items():
             if entry["kind"] == "text":
+                kept = next(x for x in stand_ins if x["model"] == model and x["mapping"] == entry["mapping"])
+                assert kept["value"] == pytest.approx(data["results"][name]["reference_f1,none"])
                 continue
             score = scores[(model, entry["mapping"])]
             assert score["value"] == pytest.approx(data["results"][name][metric[entry["kind"]]])
@@ -117,3 +129,66 @@ def test_an_unnamed_lm_eval_run_is_named_by_its_model_class(realdata, harness_en
     result = CliRunner().invoke(main, ["results", "import", str(path), "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["models"] == ["dummy"]
+
+
+EVERY_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import inspect_ai, clinreg_tasks as t
+from inspect_ai.model import ModelOutput, get_model
+
+rating = json.dumps({axis: {"score": 4, "explanation": "test"} for axis in ("accuracy", "completeness", "structure", "clarity")})
+roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
+                                    custom_outputs=[ModelOutput.from_content("mockllm/model", rating)] * 10000)
+         for name in ("gpt", "llama", "claude")}
+tasks = [getattr(t, name)() for name in sorted(t.MAPPINGS)]
+logs = inspect_ai.eval(tasks, model=["mockllm/model", "mockllm/other"], model_roles=roles, log_dir=sys.argv[2],
+                       display="none", max_tasks=4)
+print(json.dumps(sorted([log.eval.task, log.eval.model, log.status] for log in logs)))
+"""
+
+
+def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harness_env, tmp_path):
+    """Every benchmark of the registry, from files shaped as distributed, exported for Inspect and run on two mock
+    models with mock judges; the leaderboard is built from those logs alone, with every benchmark in it."""
+    import sqlite3
+
+    from clinreg.core.store import load_registry
+
+    from .support import jury_export
+
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    reg = load_registry(REPO)
+    keys = {f"{r.id}/{m.id}" for r in reg.datasets.values() for m in r.mappings}
+    out = jury_export("inspect", tmp_path, sorted(reg.datasets), limit=2)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {f"{m['dataset']}/{m['mapping']}" for m in manifest["mappings"]} == keys and manifest["skipped"] == {}
+    # The SQLite database each SQL benchmark names, made here (a stand-in of the real eICU file).
+    data = tmp_path / "databases"
+    for record in reg.datasets.values():
+        for mapping in record.mappings:
+            if mapping.scoring and mapping.scoring.database:
+                path = data / mapping.scoring.database.file
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with sqlite3.connect(path) as conn:
+                    conn.execute("create table patient (uniquepid text)")
+    logs = tmp_path / "logs"
+    done = subprocess.run([sys.executable, "-c", EVERY_SCRIPT, str(out), str(logs)],
+                          env={**harness_env, "CLINREG_DATA_DIR": str(data)}, capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    ran = json.loads(done.stdout.strip().splitlines()[-1])
+    assert all(status == "success" for _, _, status in ran), ran
+    target = tmp_path / "results.json"
+    result = CliRunner().invoke(main, ["results", "import", str(logs), "--root", str(REPO), "-o", str(target),
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["data"]["refused"] == []
+    board = CliRunner().invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--format", "json"])
+    assert board.exit_code == 0, board.output
+    data = json.loads(board.stdout)["data"]
+    assert {b["key"] for b in data["benchmarks"]} == keys
+    rows = {r["model"]: r for r in data["rows"]}
+    assert set(rows) == {"mockllm/model", "mockllm/other"}
+    assert all(len(r["benchmarks"]) == len(keys) and r["mean_win_rate"] is not None for r in rows.values())
+    juried = [b for b in data["benchmarks"] if b["metric"].endswith("_accuracy") and b["range"] == [1, 5]]
+    assert juried and all(s["value"] == pytest.approx(4.0) for b in juried for s in b["scores"])

@@ -54,11 +54,20 @@ def test_an_unanswerable_question_expects_no_query(data_dir):
 
 def test_the_database_opens_read_only(data_dir):
     rows, error = scoring.run_query(data_dir / "ehr_sql" / "eicu.sqlite", "delete from patient", 2)
-    assert rows is None and "readonly" in error.replace(" ", "").casefold()
+    assert rows is None and ("not authorized" in error or "readonly" in error.replace(" ", "").casefold())
     assert scoring.sql_execution("drop table patient", "select uniquepid from patient", DB, data_dir=data_dir) == 0.0
     conn = sqlite3.connect(data_dir / "ehr_sql" / "eicu.sqlite")
     assert conn.execute("select count(*) from patient").fetchone() == (3,)
     conn.close()
+
+
+@pytest.mark.parametrize("query", ["attach database 'elsewhere.db' as x", "pragma query_only = off",
+                                   "create table t (x)", "insert into patient values ('x', 1, 1)"])
+def test_a_query_may_only_read(data_dir, tmp_path, monkeypatch, query):
+    monkeypatch.chdir(tmp_path)
+    rows, error = scoring.run_query(data_dir / "ehr_sql" / "eicu.sqlite", query, 2)
+    assert rows is None and error
+    assert not (tmp_path / "elsewhere.db").exists()
 
 
 def test_a_query_that_runs_forever_stops_at_the_time_limit(data_dir):

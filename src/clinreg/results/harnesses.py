@@ -141,7 +141,7 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
                 data = _zip_member(archive, raw, info, limit)
                 budget[0] -= len(data)
                 try:
-                    return parse_json(decode(data))
+                    return parse_json(decode(data), constants=True)  # Inspect writes NaN metrics
                 except Unreadable as exc:
                     raise Unreadable(f"{info.filename}: {exc}") from None
 

@@ -43,7 +43,13 @@ def read_source(reading: Reading, path: Path) -> None:
             read_inspect_eval(reading, path)
         elif suffix == ".json":
             text = read_text(path)
-            data = parse_json(text)
+            try:
+                data = parse_json(text)
+            except Unreadable as exc:
+                # An Inspect log writes an undefined metric as NaN; only there is a NaN read (as null).
+                if "is not a number JSON allows" not in str(exc) or not _inspect_log_text(text):
+                    raise
+                data = parse_json(text, constants=True)
             read_json_document(reading, name, text, data)
         elif not path.exists():
             raise Unreadable("no such file or folder")
@@ -53,6 +59,12 @@ def read_source(reading: Reading, path: Path) -> None:
         reading.error("CLR961", name, exc.line, exc.column, str(exc))
     except OSError as exc:  # a folder or file that vanished or cannot be listed or opened midway
         reading.error("CLR961", name, 1, 1, f"cannot read it: {exc.strerror or exc}")
+
+
+def _inspect_log_text(text: str) -> bool:
+    """Whether a JSON text opens as an Inspect log does: a `version` and then an `eval` object near the start."""
+    head = text[:2000]
+    return '"eval"' in head and '"version"' in head and '"clinreg_results"' not in head
 
 
 MAX_FOLDER_FILES = 10_000

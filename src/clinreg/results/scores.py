@@ -158,10 +158,12 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def parse_json(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting and size."""
+def parse_json(text: str, constants: bool = False) -> Any:
+    """Strict JSON: no NaN or Infinity, no duplicate keys, bounded nesting and size. With `constants` (Inspect's
+    logs, which write an undefined metric, such as the mean of no rated sample, as NaN), NaN and the infinities
+    read as null, which every reader then reports as not a finite number at its own place."""
     if _depth(text) <= MAX_JSON_DEPTH:  # well formed or not, nothing nests deep enough to matter
-        return _loads(text)
+        return _loads(text, constants)
     # Deeper brackets, perhaps inside a string the fast skeleton misread in a broken document: the exact scan
     # decides, so that the message is the same as ever.
     depth = deepest = 0
@@ -183,12 +185,13 @@ def parse_json(text: str) -> Any:
                 raise Unreadable(f"nested deeper than {MAX_JSON_DEPTH} levels")
         elif ch in "]}":
             depth -= 1
-    return _loads(text)
+    return _loads(text, constants)
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str, constants: bool = False) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+        return json.loads(text, parse_constant=(lambda name: None) if constants else _no_constant,
+                          object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise Unreadable(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except (ValueError, RecursionError) as exc:

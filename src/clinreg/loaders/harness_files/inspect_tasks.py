@@ -8,7 +8,7 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, get_model
-from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, choice, mean, metric, scorer, stderr
+from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState, generate, multiple_choice
 
 HERE = Path(__file__).resolve().parent
@@ -75,7 +75,7 @@ def _rated(scores):
 
 @metric
 def jury_mean():
-    def compute(scores) -> float:
+    def compute(scores: list[SampleScore]) -> float:
         values = _rated(scores)
         return sum(values) / len(values) if values else float("nan")
 
@@ -84,7 +84,7 @@ def jury_mean():
 
 @metric
 def jury_stderr():
-    def compute(scores) -> float:
+    def compute(scores: list[SampleScore]) -> float:
         values = _rated(scores)
         if len(values) < 2:
             return 0.0
@@ -96,7 +96,7 @@ def jury_stderr():
 
 @metric
 def ratings_missing():
-    def compute(scores) -> float:
+    def compute(scores: list[SampleScore]) -> float:
         return float(sum((s.score.metadata or {}).get("ratings_missing", 0) for s in scores))
 
     return compute
@@ -104,7 +104,7 @@ def ratings_missing():
 
 @metric
 def unrated():
-    def compute(scores) -> float:
+    def compute(scores: list[SampleScore]) -> float:
         return float(sum(1 for s in scores if (s.score.metadata or {}).get("unrated")))
 
     return compute
@@ -131,9 +131,9 @@ def jury(name, judges=None):
     """MedHELM's LLM jury: every judge rates the response on every axis; the score is the mean of the ratings."""
     scoring = MAPPINGS[name]["scoring"]
     spec = scoring["jury"]
-    models = judge_models(spec, judges)
 
     async def score(state: TaskState, target: Target) -> Score:
+        models = judge_models(spec, judges)  # here, where the eval's model roles are bound
         response = state.output.completion
         prompt = jury_prompt(spec, state.input_text, response, target.text)
         ratings, problems = {}, {}

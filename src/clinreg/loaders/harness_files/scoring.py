@@ -136,13 +136,18 @@ def run_query(path, query, time_limit):
         raise SqlScoringError(f"cannot open {path}: {exc}") from None
     try:
         conn.execute("PRAGMA query_only = ON")
+        # Only reading: a query may select, read columns, call functions and recurse, nothing else (no ATTACH of
+        # another file, no PRAGMA, no writes), whatever the model or the data wrote.
+        allowed = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+                   getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
+        conn.set_authorizer(lambda action, *_: sqlite3.SQLITE_OK if action in allowed else sqlite3.SQLITE_DENY)
         conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
         cursor = conn.execute(query)
         rows = cursor.fetchmany(MAX_SQL_ROWS + 1)
         if len(rows) > MAX_SQL_ROWS:
             return None, f"more than {MAX_SQL_ROWS} rows"
         return rows, None
-    except sqlite3.OperationalError as exc:
+    except sqlite3.DatabaseError as exc:
         if "interrupted" in str(exc):
             return None, f"stopped after {time_limit} s"
         return None, str(exc)
