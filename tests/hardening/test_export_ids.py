@@ -33,8 +33,28 @@ def test_a_hostile_mapping_id_exports_nothing(tree, tmp_path, harness, mapping_i
     out = tmp_path / "work" / "out"
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     result = CliRunner().invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o", str(out)])
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "not a snake_case identifier" in lines[0] and "Traceback" not in result.output
+    # The id carries a pattern in the model: the record is refused at load, at the id's line (CLR202), before
+    # any data is read or anything written; the library's own check (check_identifiers) stays behind it.
+    assert result.exit_code == 1, result.output
+    located = [line for line in result.stderr.splitlines() if "CLR202" in line]
+    assert len(located) == 1 and located[0].startswith("registry/datasets/qa_set.yaml:") and "Traceback" not in result.output
+    assert "\x1b" not in result.stderr and "PWNED')\ndef" not in result.stderr  # the id is shown escaped, on one line
     assert not out.exists() and not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before, "nothing written, inside or outside -o"
+
+
+@pytest.mark.parametrize("mapping_id", HOSTILE)
+def test_the_library_export_checks_ids_itself(tree, tmp_path, mapping_id):
+    """A registry changed in memory after loading (a library user) still never writes a hostile id: the export
+    checks every id it would write before it writes anything."""
+    from clinreg.core.store import load_registry
+    from clinreg.loaders.harness import ExportProblem
+    from clinreg.loaders.harness import export as run_export
+
+    reg = load_registry(tree)
+    object.__setattr__(reg.datasets["qa_set"].mappings[0], "id", mapping_id)
+    work = tmp_path / "work"
+    work.mkdir()
+    with pytest.raises(ExportProblem, match="not a snake_case identifier"):
+        run_export(reg, "inspect", work / "out", ["qa_set"], data_dir=tmp_path)
+    assert list(work.iterdir()) == []

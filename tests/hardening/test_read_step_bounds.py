@@ -138,3 +138,94 @@ def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
     with pytest.raises(RecordProblem, match=r"extract patterns took .* s for \d+ row\(s\), more than the budget"):
         steps.extract(table, spec, "rec: split 'test'")
     assert time.perf_counter() - started < 5
+
+
+def _gzip_of(path, line: bytes, total: int) -> None:
+    import gzip
+
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        block = line * ((1 << 20) // len(line))
+        for _ in range(total // len(block)):
+            out.write(block)
+
+
+def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is_spent(tmp_path):
+    """Class 7: 512 MiB of CSV in a gzip file of well under 1 MB. Unpacking stops at the bound (128 MiB here, the
+    packed size being tiny) in 1 MiB steps, so no buffer the size of the declared or real content is allocated."""
+    import tracemalloc
+
+    from clinreg.loaders import readers
+
+    bomb = tmp_path / "notes.csv.gz"
+    _gzip_of(bomb, b"a,b\n", 512 << 20)
+    assert bomb.stat().st_size < 2 << 20
+    tracemalloc.start()
+    started = time.perf_counter()
+    with pytest.raises(SourceUnavailable, match=r"notes\.csv\.gz: unpacks to more than 134,217,728 bytes"):
+        readers._open_text(bomb, "utf-8")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.perf_counter() - started < 30
+    assert peak < 300 << 20, f"peak {peak >> 20} MiB"
+
+
+def test_a_gz_that_compresses_as_text_does_reads_whole(tmp_path):
+    from clinreg.loaders import readers
+
+    plain = tmp_path / "rows.csv.gz"
+    import gzip
+
+    text = "".join(f"{i},note number {i} for patient {i * 7919 % 10007}\n" for i in range(200_000))
+    with gzip.open(plain, "wt", encoding="utf-8") as out:
+        out.write(text)
+    assert readers.inflation_limit(plain.stat().st_size) >= len(text)
+    assert readers._open_text(plain, "utf-8") == text
+
+
+def test_an_office_part_is_bounded_by_the_size_of_its_file(tmp_path, monkeypatch):
+    import zipfile
+
+    from clinreg.loaders import readers
+
+    monkeypatch.setattr(readers, "MIN_INFLATED", 1 << 20)  # a small floor, so the test stays small and fast
+    docx = tmp_path / "report.docx"
+    with zipfile.ZipFile(docx, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", b"<w:document>" + b"<w:p/>" * (2 << 20) + b"</w:document>")
+    with pytest.raises(SourceUnavailable, match=r"report\.docx: the document unpacks to 12,582,945 bytes \(at most 1,048,576\)"):
+        readers.check_office_file(docx, "document")
+    assert readers.inflation_limit(10) == 1 << 20 and readers.inflation_limit(1 << 20) == 32 << 20
+
+
+@pytest.mark.parametrize("kind", ["template", "filter"])
+def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, kind):
+    """Class 10 for `render` steps, input templates and `filters`: every one is an InputTemplate, whose rows
+    may together spend 30 s + 20 ms a row (shrunk here to 0.05 s, so the test is quick); past that the build
+    stops with a RecordProblem naming the template and the rows done."""
+    from clinreg.loaders import templates
+    from clinreg.loaders.errors import RecordProblem
+    from clinreg.loaders.rowfilters import FilterExpression
+
+    monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.05)
+    monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)
+    slow = "{% for i in range(500) %}{{ note ~ i }}{% endfor %}"
+    table = pa.table({"note": ["x"] * 5000})
+    started = time.perf_counter()
+    with pytest.raises(RecordProblem, match=r"took .* s for \d+ row\(s\), more than the budget of 0.05 s"):
+        if kind == "template":
+            t = templates.InputTemplate(slow, "rec: render step")
+            for _, context in t.row_contexts(["note"], [table.column("note").to_pylist()], range(table.num_rows)):
+                t.render_with_globals(context)
+        else:
+            FilterExpression("note and (range(500) | map('string') | join) | length > 0", "test", "rec").keep(
+                table, "test", 0)
+    assert time.perf_counter() - started < 5
+
+
+def test_a_plain_template_never_counts_against_the_budget(monkeypatch):
+    from clinreg.loaders import templates
+
+    monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.0)
+    monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)
+    t = templates.InputTemplate("Question: {{ q }}", "rec")
+    assert [t.render_with_globals({"q": str(i)}) for i in range(1000)][-1] == "Question: 999"

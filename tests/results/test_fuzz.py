@@ -59,3 +59,31 @@ def test_any_bytes_as_an_eval_log_give_findings_not_exceptions(tmp_path, data):
     reading = Reading(INDEX)
     read_source(reading, path)
     check(reading)
+
+
+# The skeleton scan finds JSON strings with an unrolled pattern: the per-character alternation it replaced kept
+# backtracking state for every character, so one 60 MiB string took 20 s and 7 GiB (issue 21, class 6).
+_CHARACTER_BY_CHARACTER = __import__("re").compile(r'"(?:[^"\\]|\\.)*"')
+
+
+@given(st.text(alphabet='"\\a{}[]:, ', max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_the_unrolled_string_pattern_finds_what_the_plain_one_found(text):
+    from clinreg.results.scores import _JSON_STRING
+
+    assert _JSON_STRING.findall(text) == _CHARACTER_BY_CHARACTER.findall(text)
+
+
+def test_one_long_string_is_scanned_in_linear_time_and_memory():
+    import time
+    import tracemalloc
+
+    from clinreg.results.scores import parse_json
+
+    text = '{"pad": "' + "a" * (16 << 20) + '"}'
+    tracemalloc.start()
+    started = time.perf_counter()
+    assert parse_json(text) == {"pad": "a" * (16 << 20)}
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.perf_counter() - started < 10 and peak < 200 << 20, (time.perf_counter() - started, peak >> 20)

@@ -78,9 +78,20 @@ def load_for_data(root: Path | None, release: str | None = None):
     from clinreg.core.store import load_registry
 
     try:
-        return load_registry(root, release=release)
+        reg = load_registry(root, release=release)
     except (RootError, ValueError, OSError) as exc:
         raise fail(str(exc)) from None
+    refuse_unsafe_records(reg)
+    return reg
+
+
+def refuse_unsafe_records(reg) -> None:
+    """A command that reads data writes ids into files, code and paths: it stops (exit 1) on any file that failed
+    the schema (ids carry a pattern there) or the identity rules (CLR2xx), whether or not validate ran."""
+    from clinreg.rules.engine import identity_problems
+
+    reg.diagnostics.extend(identity_problems(reg))
+    refuse_load_errors(reg, "reading data")
 
 
 def access_tiers(access: str | None) -> list[str] | None:

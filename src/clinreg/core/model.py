@@ -17,7 +17,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # Ids are checked by the identity rules (CLR202) rather than by a schema pattern, so that a bad id gets
 # a rule code, a hint and a location instead of a generic "string does not match" error.
-Id = Annotated[str, Field(min_length=1, max_length=120, description="A stable snake_case identifier.")]
+Id = Annotated[str, Field(min_length=1, max_length=120, pattern=ID_PATTERN, description="A stable snake_case identifier.")]
 NonEmpty = Annotated[str, Field(min_length=1)]
 # `owner/name` (or a bare legacy hub name): one path component each, so a repo id can never name `..` or `/`.
 RepoId = Annotated[str, Field(pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=200)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import types
 import typing
 from typing import Any, Iterable, Union
@@ -9,6 +11,7 @@ from typing import Any, Iterable, Union
 from pydantic import BaseModel, ValidationError
 
 from clinreg.core.diagnostics import Diagnostic, make
+from clinreg.core.model import ID_PATTERN
 from clinreg.core.yamlsrc import YamlDoc, is_yaml11_trap
 from clinreg.text.suggest import closest
 
@@ -183,6 +186,15 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                            f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else ""))
             else:
                 yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}")
+        elif etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == ID_PATTERN:
+            # An id that is no snake_case identifier: refused at load, so that no command (build, export) ever
+            # writes it into code or paths, whether or not validate ran.
+            line, col = doc.where(path)
+            value = str(err.get("input"))
+            suggestion = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") or "an_id"
+            if suggestion[0].isdigit():
+                suggestion = "x_" + suggestion
+            yield make("CLR202", rel, line, col, f"id {value[:120]!r} is not snake_case", f"use `{suggestion[:120]}`")
         elif etype == "finite_number":
             line, col = doc.where(path)
             yield make("CLR105", rel, line, col, f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "

@@ -490,7 +490,10 @@ def _example(report: ExportReport) -> str:
 
 def _readme(staged: Path, report: ExportReport, usage: str) -> None:
     rows = "\n".join(f"| {m.name} | {m.dataset} | {m.kind} | {m.instances} | {', '.join(m.subcategories)} |" for m in report.mappings)
-    skipped = "\n".join(f"- {k}: {v}" for k, v in sorted(report.skipped.items())) or "- none"
+    from clinreg.reports.markdown import escape
+
+    # Skip reasons quote paths and record text: escaped, one line each, never live Markdown.
+    skipped = "\n".join(f"- {escape(k)}: {escape(v)}" for k, v in sorted(report.skipped.items())) or "- none"
     text = EXPORT_README.format(harness=report.harness, release=report.release, canary=report.canary, rows=rows,
                                 skipped=skipped, usage=usage)
     (staged / "README.md").write_text(text, encoding="utf-8")

@@ -192,15 +192,39 @@ def infer_format(name: str) -> str | None:
     return None
 
 
+# What a compressed file, archive member or office part may unpack to: at least MIN_INFLATED, and beyond that
+# INFLATION_RATIO times its packed size (text compresses 3 to 15 times; a bomb, hundreds of times), never more
+# than MAX_FILE_BYTES. Unpacking stops, naming the file, as soon as the bound is passed, before the memory is spent.
+MIN_INFLATED = 128 << 20
+INFLATION_RATIO = 32
+
+
+def inflation_limit(packed: int) -> int:
+    return min(MAX_FILE_BYTES, max(MIN_INFLATED, INFLATION_RATIO * packed))
+
+
+def inflate(stream: Any, limit: int, what: str) -> bytes:
+    """Read a decompressing stream in 1 MiB chunks, refusing it once it passes `limit` bytes."""
+    out, total = bytearray(), 0
+    while chunk := stream.read(1 << 20):
+        total += len(chunk)
+        if total > limit:
+            raise SourceUnavailable(f"{what}: unpacks to more than {limit:,} bytes (at most {INFLATION_RATIO} times its "
+                                    f"packed size, and at least {MIN_INFLATED >> 20} MiB, may be unpacked)")
+        out += chunk
+    return bytes(out)
+
+
 def _open_text(path: Path, encoding: str) -> str:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
     if path.name.lower().endswith(".gz"):
-        with gzip.open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)  # a small .gz can inflate to far more than it holds
-        if len(raw) > MAX_FILE_BYTES:
-            raise SourceUnavailable(f"{path.name}: unpacks to more than the {MAX_FILE_BYTES} bytes a file may have")
+        try:
+            with gzip.open(path, "rb") as stream:
+                raw = inflate(stream, inflation_limit(size), path.name)  # a small .gz can inflate to far more
+        except (OSError, EOFError, zlib.error) as err:
+            raise SourceUnavailable(f"{path.name}: not a readable gzip file ({_one_line(err)})") from None
     else:
         raw = path.read_bytes()
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
@@ -238,8 +262,9 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
                 check_relative(name, where)
             except RecordProblem:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} would land outside the folder") from None
-            if info.file_size > MAX_FILE_BYTES:
-                raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+            limit = inflation_limit(info.compress_size)
+            if info.file_size > limit:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
             out = target / name
             out.parent.mkdir(parents=True, exist_ok=True)
             try:
@@ -247,8 +272,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
                     copied = 0
                     while chunk := source.read(1 << 20):
                         copied += len(chunk)
-                        if copied > MAX_FILE_BYTES:  # the declared size can lie
-                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {MAX_FILE_BYTES} bytes")
+                        if copied > limit:  # the declared size can lie
+                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
                         sink.write(chunk)
             except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
                 # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
@@ -469,9 +494,10 @@ def check_office_file(path: Path, what: str) -> None:
         members = archive.infolist()
         if len(members) > MAX_OFFICE_MEMBERS:
             raise SourceUnavailable(f"{path.name}: the {what} holds {len(members):,} parts (at most {MAX_OFFICE_MEMBERS:,})")
+        bound = min(MAX_OFFICE_INFLATED, inflation_limit(path.stat().st_size))
         stated = sum(i.file_size for i in members)
-        if stated > MAX_OFFICE_INFLATED:
-            raise SourceUnavailable(f"{path.name}: the {what} unpacks to {stated:,} bytes (at most {MAX_OFFICE_INFLATED:,})")
+        if stated > bound:
+            raise SourceUnavailable(f"{path.name}: the {what} unpacks to {stated:,} bytes (at most {bound:,})")
         total = 0
         for info in members:  # the stated sizes can lie: count what each member really unpacks to
             strings, tail = 0, b""
@@ -479,8 +505,8 @@ def check_office_file(path: Path, what: str) -> None:
                 with archive.open(info) as member:
                     while chunk := member.read(1 << 20):
                         total += len(chunk)
-                        if total > MAX_OFFICE_INFLATED:
-                            raise SourceUnavailable(f"{path.name}: the {what} unpacks to more than {MAX_OFFICE_INFLATED:,} bytes")
+                        if total > bound:
+                            raise SourceUnavailable(f"{path.name}: the {what} unpacks to more than {bound:,} bytes")
                         if info.filename.endswith("sharedStrings.xml"):
                             window = tail + chunk
                             strings += sum(window.count(m) for m in (b"<si>", b"<si ", b":si>", b":si "))
@@ -623,9 +649,9 @@ def _read_docx(path: Path, spec: TableSpec) -> pa.Table:
     check_office_file(path, "document")
     with zipfile.ZipFile(path) as archive:
         info = archive.getinfo("word/document.xml")
-        if info.file_size > MAX_FILE_BYTES:
-            raise SourceUnavailable(f"{path.name}: word/document.xml is larger than {MAX_FILE_BYTES} bytes")
-        root = SafeET.fromstring(archive.read(info), forbid_dtd=True)
+        with archive.open(info) as member:  # bounded again here: the office check counted the whole file
+            xml = inflate(member, inflation_limit(path.stat().st_size), f"{path.name}: word/document.xml")
+        root = SafeET.fromstring(xml, forbid_dtd=True)
     body = root.find(f"{ns}body")
     if body is None:
         raise SourceUnavailable(f"{path.name}: no document body")

@@ -30,6 +30,11 @@ from clinreg.loaders.errors import RecordProblem, TemplateFailure
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0
+# All rows together: a template (input, `render` step or filter) may spend 20 s plus 10 ms a row in jinja, so
+# rows that each stay under MAX_RENDER_SECONDS cannot add up without bound (the real records' looping templates
+# take well under 1 ms a row). Plain templates never count.
+TEMPLATE_BUDGET_SECONDS = 20.0
+TEMPLATE_SECONDS_PER_ROW = 0.01
 # No legitimate template needs a number this large as a width, count or repeat; larger ones are how a
 # template would ask for gigabytes (`'x' * 10**9`, `center(10**9)`, `'%0999999999d' % 1`).
 MAX_INT_ARGUMENT = MAX_OUTPUT_CHARS
@@ -294,6 +299,7 @@ class InputTemplate:
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
         self.pull = 256 if len(source) <= 4096 else 1
+        self.spent, self.rendered = 0.0, 0
 
     @property
     def uses_row(self) -> bool:
@@ -355,7 +361,12 @@ class InputTemplate:
                 text = "".join(out)
                 if len(text) <= MAX_OUTPUT_CHARS:
                     return text
+        if self.spent > TEMPLATE_BUDGET_SECONDS + TEMPLATE_SECONDS_PER_ROW * self.rendered:
+            raise RecordProblem(
+                f"{self.where}: the template took {self.spent:.1f} s for {self.rendered} row(s), more than the budget "
+                f"of {TEMPLATE_BUDGET_SECONDS:g} s + {TEMPLATE_SECONDS_PER_ROW * 1000:g} ms a row; simplify it")
         env = self.environment
+        began = time.perf_counter()
         env.start()
         # The context is built by hand: jinja's own path copies its globals ChainMap for every row.
         context = env.context_class(env, variables, self.template.name, self.template.blocks)
@@ -380,6 +391,8 @@ class InputTemplate:
             raise TemplateFailure(f"{type(err).__name__}: {_one_line(err)}") from None
         finally:
             env.stop()
+            self.spent += time.perf_counter() - began
+            self.rendered += 1
         return "".join(parts)
 
 

@@ -18,6 +18,17 @@ def run_rules(reg: Registry, base: str | None = None) -> Report:
     return Report(diagnostics=diagnostics, files=len(reg.files))
 
 
+def identity_problems(reg: Registry) -> list[Diagnostic]:
+    """The identity rules (CLR2xx: ids unique, snake_case, each record in the file named after it) alone: what
+    every command that reads data runs before it writes an id anywhere."""
+    ctx = Context(reg)
+    found: list[Diagnostic] = []
+    for code, check in CHECKS.items():
+        if code.startswith("CLR2"):
+            found.extend(d for d in check(ctx) if d.severity == "error")
+    return found
+
+
 def validate(root=None, *, release: str | None = None, base: str | None = None) -> Report:
     """Load the tree at `root` and run every rule. The library entry point behind `clinreg validate`."""
     reg = load_registry(root, release=release)

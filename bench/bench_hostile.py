@@ -1,0 +1,160 @@
+"""Time and peak memory of each hostile input of the hardening issue (21), refused at its bound.
+
+Usage: python bench/bench_hostile.py [--case NAME] [--json]
+
+Each case builds its hostile input in a temporary folder, then runs the clinreg code that must refuse it in a
+fresh process, which reports its wall time and its own peak RSS (`ru_maxrss`); the contract is under 30 s and
+2 GiB, ending in a located problem. The inputs are the ones the issue describes (the same shapes as the
+regression tests in tests/hardening/, at the issue's sizes rather than the tests' smaller ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Each case: (what the input is, Python run in the child; `work` is the temporary folder). The child prints
+# the outcome's first line; the launcher adds time and memory.
+CASES: dict[str, tuple[str, str]] = {
+    "gz-bomb": ("class 7: a .csv.gz of 512 MiB of CSV (under 1 MB packed)", """
+        import gzip
+        from clinreg.loaders import readers
+        bomb = work / "notes.csv.gz"
+        with gzip.open(bomb, "wb", compresslevel=9) as out:
+            block = b"a,b\\n" * (1 << 18)
+            for _ in range(512):
+                out.write(block)
+        try:
+            readers._open_text(bomb, "utf-8")
+        except Exception as exc:
+            print(type(exc).__name__, str(exc)[:160])
+    """),
+    "shared-strings": ("class 11: an .xlsx listing ten million shared strings", """
+        import zipfile
+        from clinreg.loaders import readers
+        book = work / "book.xlsx"
+        with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("[Content_Types].xml", "<Types/>")
+            z.writestr("xl/sharedStrings.xml", b"<sst>" + b"<si><t>x</t></si>" * 10_000_000 + b"</sst>")
+        try:
+            readers.check_office_file(book, "workbook")
+        except Exception as exc:
+            print(type(exc).__name__, str(exc)[:160])
+    """),
+    "join-explosion": ("class 8: one key repeated 2,000 times on both sides of a one_to_many join (2 MB right)", """
+        import pyarrow as pa
+        from clinreg.core.model import JoinStep
+        from clinreg.loaders.steps import join
+        left = pa.table({"k": ["same"] * 2000})
+        right = pa.table({"k": ["same"] * 2000, "note": ["x" * 1000] * 2000})
+        spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
+        try:
+            join(left, right, spec, "rec: split 'test'", {})
+        except Exception as exc:
+            print(type(exc).__name__, str(exc)[:160])
+    """),
+    "looping-links": ("class 9: four links to `.` and a pattern 12 levels deep (4**12 paths)", """
+        import os
+        from clinreg.loaders.readers import match_files
+        mirror = work / "mirror"
+        (mirror / "data").mkdir(parents=True)
+        (mirror / "data" / "t.csv").write_text("a\\n1\\n")
+        for name in ("x", "y", "z", "w"):
+            os.symlink(".", mirror / "data" / name)
+        found = match_files(mirror, "data/" + "*/" * 12 + "t.csv", {}, "rec: split 'test'")
+        print("matched", len(found), "file(s)")
+    """),
+    "slow-template": ("class 10: 1,000 rows of a template that takes about 50 ms on each (50 s in all)", """
+        from clinreg.loaders import templates
+        slow = "{% for i in range(400) %}{% for j in range(400) %}{{ note }}{% endfor %}{% endfor %}"
+        t = templates.InputTemplate(slow, "rec: render step")
+        try:
+            for _, context in t.row_contexts(["note"], [["x"] * 1000], range(1000)):
+                t.render_with_globals(context)
+            print("rendered all rows")
+        except Exception as exc:
+            print(type(exc).__name__, str(exc)[:160])
+    """),
+    "eval-bomb": ("class 6: a 1.2 MB Inspect .eval of 20 members that inflate to 60 MiB each", """
+        import zipfile
+        from clinreg.results.collect import collect
+        from clinreg.core.store import load_registry
+        log = work / "bomb.eval"
+        header = b'{"version": 2, "status": "success", "eval": {"task": "clinreg_med_qa", "model": "m"}, "results": {"scores": []}}'
+        with zipfile.ZipFile(log, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("header.json", header)
+            for i in range(20):
+                z.writestr(f"samples/{i}.json", b'{"pad": "' + b"a" * (60 << 20) + b'"}')
+        print(log.stat().st_size, "bytes on disk")
+        scores, _, findings = collect(load_registry(), [log])
+        print(len(scores), "score(s);", (findings.diagnostics[0].message if findings.diagnostics else "")[:160])
+    """),
+    "json-no-score": ("class 6: a 64 MiB results .json of empty objects, holding no score", """
+        from clinreg.results.collect import collect
+        from clinreg.core.store import load_registry
+        path = work / "empty.json"
+        path.write_text('{"results": [' + ",".join(["{}"] * (64 << 20 // 3)) + ']}')
+        scores, _, findings = collect(load_registry(), [path])
+        print(len(scores), "score(s);", (findings.diagnostics[0].message if findings.diagnostics else "")[:160])
+    """),
+    "deep-decisions": ("class 3: review decisions JSON nested 200,000 deep", """
+        from clinreg.core.store import load_registry
+        from clinreg.review.exchange import read_decisions
+        path = work / "decisions.json"
+        path.write_text("[" * 200_000 + "]" * 200_000)
+        try:
+            read_decisions(path, load_registry())
+        except Exception as exc:
+            print(type(exc).__name__, str(exc)[:160])
+    """),
+}
+
+LAUNCHER = """
+import resource, sys, time, tempfile
+from pathlib import Path
+started = time.perf_counter()
+with tempfile.TemporaryDirectory() as folder:
+    work = Path(folder)
+    exec(compile(sys.argv[1], "case", "exec"))
+print("__bench__", time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def run_case(name: str) -> dict:
+    what, code = CASES[name]
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=600, cwd=REPO)
+    lines = done.stdout.strip().splitlines()
+    stats = next((line.split() for line in lines if line.startswith("__bench__")), None)
+    outcome = " ".join(line for line in lines if not line.startswith("__bench__"))[:200]
+    if stats is None:
+        return {"case": name, "input": what, "error": (done.stderr.strip().splitlines() or ["no output"])[-1][:200]}
+    return {"case": name, "input": what, "seconds": round(float(stats[1]), 2), "peak_mib": round(int(stats[2]) / 1024),
+            "outcome": outcome}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", choices=sorted(CASES), action="append")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = [run_case(name) for name in (args.case or list(CASES))]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print("| case | input | time (s) | peak RSS (MiB) | outcome |")
+    print("|---|---|--:|--:|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['input']} | {r.get('seconds', '–')} | {r.get('peak_mib', '–')} | "
+              f"{r.get('outcome') or r.get('error')} |")
+
+
+if __name__ == "__main__":
+    main()
