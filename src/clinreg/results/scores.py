@@ -144,9 +144,12 @@ MAX_JSON_CONTAINERS = 2_000_000
 def _depth(text: str) -> int:
     """The deepest nesting of brackets outside strings (regular expressions, so it runs at C speed); a document
     with more than MAX_JSON_CONTAINERS objects and arrays is refused before it is parsed."""
-    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    if (skeleton.count("{") + skeleton.count("[")) > MAX_JSON_CONTAINERS:
+    outside_strings = _JSON_STRING.sub("", text)
+    # Counted with str.count before any skeleton is built: a document of millions of `{}` would otherwise make
+    # a list of millions of pieces (2 GiB for 22 million) just to be refused.
+    if outside_strings.count("{") + outside_strings.count("[") > MAX_JSON_CONTAINERS:
         raise Unreadable(f"holds more than {MAX_JSON_CONTAINERS:,} objects and arrays; refusing to parse it")
+    skeleton = _NOT_BRACKET.sub("", outside_strings)
     depth = deepest = 0
     for ch in skeleton:
         if ch in "[{":
