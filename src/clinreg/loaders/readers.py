@@ -362,6 +362,53 @@ def _from_rows(rows: list[dict[str, Any]]) -> pa.Table:
 
 
 def _read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
+    """Every value as text, as the file has it. Through Arrow's C++ reader where the file is plain UTF-8 and
+    Arrow reads it as the Python reader would; else with the csv module, as before."""
+    table = _read_csv_arrow(path, spec, delimiter)
+    return table if table is not None else _read_csv_python(path, spec, delimiter)
+
+
+def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | None:
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or path.name.lower().endswith(".gz"):
+        return None
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
+    if not size:
+        return None
+    sep = spec.delimiter or delimiter
+    with path.open("rb") as handle:
+        first = handle.readline(1 << 20)
+    if first.startswith(b"\xef\xbb\xbf") or b'"' in first or b"\r" in first:
+        return None  # a byte-order mark, or a header the csv module parses its own way: the Python reader decides
+    header = first.rstrip(b"\n").decode("utf-8", errors="replace").split(sep)
+    if len(set(header)) != len(header) or any(not h for h in header):
+        return None  # the Python reader names repeated columns
+    try:
+        table = pcsv.read_csv(
+            path,
+            read_options=pcsv.ReadOptions(use_threads=False, block_size=8 << 20),
+            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
+            convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
+                                                null_values=[""], quoted_strings_can_be_null=True),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, pa.ArrowCapacityError, OSError):
+        return None  # ragged rows, bad UTF-8, a field over Arrow's limits: the Python reader decides
+    if table.column_names != header:
+        return None
+    columns = []
+    for column in table.columns:
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+        if pc.any(pc.match_substring(column, "\r")).as_py():
+            return None  # the Python reader reads CRLF inside values as LF, and a lone CR its own way
+        columns.append(column)
+    return pa.table(columns, names=header)
+
+
+def _read_csv_python(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
     text = _open_text(path, spec.encoding)
     csv.field_size_limit(MAX_CELL_CHARS)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=spec.delimiter or delimiter)
@@ -451,6 +498,14 @@ def _read_jsonl(path: Path, spec: TableSpec) -> pa.Table:
 _LONG_DIGITS = re.compile(rb"\d{19,}")
 
 
+def _has_float(t: pa.DataType) -> bool:
+    if pa.types.is_struct(t):
+        return any(_has_float(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_float(t.value_type)
+    return pa.types.is_floating(t)
+
+
 def _plain_json_type(t: pa.DataType, in_list: bool = False) -> bool:
     # Lists only of scalars: Arrow's reader mistakes nulls inside nested lists and lists of nulls (found by the
     # hypothesis test against the Python reader).
@@ -470,23 +525,24 @@ def _read_jsonl_arrow(path: Path, spec: TableSpec) -> pa.Table | None:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
-    import mmap
-
     with path.open("rb") as handle:
         if handle.read(3) == b"\xef\xbb\xbf":  # a byte-order mark: the Python reader drops it
             return None
-        if size:
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-                # Arrow reads an integer past int64 as a float; the Python reader keeps it exact, as text.
-                if _LONG_DIGITS.search(view):
-                    return None
     try:
-        table = pj.read_json(path, read_options=pj.ReadOptions(use_threads=False, block_size=8 << 20),
+        table = pj.read_json(path, read_options=pj.ReadOptions(use_threads=True, block_size=8 << 20),
                              parse_options=pj.ParseOptions(newlines_in_values=False))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, pa.ArrowCapacityError, OSError):
         return None  # a bad line, mixed types, a duplicate key, a huge integer: the Python reader decides
     if not table.num_columns or not all(_plain_json_type(f.type) for f in table.schema):
         return None
+    if any(_has_float(f.type) for f in table.schema):
+        import mmap
+
+        # Arrow reads an integer past int64 as a float; the Python reader keeps it exact, as text. Only a table
+        # with a float column can hold one, so only then is the file scanned for a long run of digits.
+        with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            if _LONG_DIGITS.search(view):
+                return None
     try:
         # Arrow's reader drops a null that opens a list (its offsets then outrun the values): a full validation
         # catches that, and any such file goes the Python way.
