@@ -382,9 +382,10 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     sep = spec.delimiter or delimiter
     with path.open("rb") as handle:
         first = handle.readline(1 << 20)
-    if first.startswith(b"\xef\xbb\xbf") or b'"' in first or b"\r" in first:
+    line = first[:-2] if first.endswith(b"\r\n") else first.rstrip(b"\n")
+    if first.startswith(b"\xef\xbb\xbf") or b'"' in line or b"\r" in line:
         return None  # a byte-order mark, or a header the csv module parses its own way: the Python reader decides
-    header = first.rstrip(b"\n").decode("utf-8", errors="replace").split(sep)
+    header = line.decode("utf-8", errors="replace").split(sep)
     if len(set(header)) != len(header) or any(not h for h in header):
         return None  # the Python reader names repeated columns
     try:
@@ -403,7 +404,8 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     for column in table.columns:
         column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
         if pc.any(pc.match_substring(column, "\r")).as_py():
-            return None  # the Python reader reads CRLF inside values as LF, and a lone CR its own way
+            # The Python reader reads the text with CRLF as LF, inside quoted values too.
+            column = pc.replace_substring(column, "\r\n", "\n")
         columns.append(column)
     return pa.table(columns, names=header)
 
