@@ -173,7 +173,8 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
                              f"{a['reviewer']} (now {a['state'].replace('_', ' ')})"))
         for r in result.refused:
             click.echo(f"clinreg: refused: {shown(r['where'])}: {shown(r['reason'])}", err=True)
-        click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused", err=True)
+        already = f", {len(result.already)} already recorded" if result.already else ""
+        click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused{already}", err=True)
     raise click.exceptions.Exit(1 if result.refused else 0)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from clinreg.core.reviewstate import derive_state, item_hash
 from clinreg.core.store import Registry
-from clinreg.review.signoff import DECISIONS, ORCID, Request, SignOffError, sign_off_many
+from clinreg.review.signoff import DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -23,8 +23,10 @@ MAX_NAME = 200
 MAX_ROWS = 5000
 HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example", "version", "content_hash",
-           "state", "decision", "comment", "reviewer", "orcid")
-EDITABLE = ("decision", "comment", "reviewer", "orcid")
+           "state", "decision", "comment", "reviewer", "orcid", "date")
+EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
+WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
+READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", *WORDING)
 _DECISION_WORDS = {
     "approve": "approved", "approved": "approved",
     "reject": "rejected", "rejected": "rejected",
@@ -53,15 +55,17 @@ class Decision:
     note: str | None
     reviewer: str
     orcid: str | None
+    date: dt.date | None = None
 
 
 @dataclass
 class ImportResult:
     applied: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
+    already: list[dict[str, Any]] = field(default_factory=list)  # recorded by an earlier import of the same file
 
     def to_dict(self) -> dict[str, Any]:
-        return {"applied": self.applied, "refused": self.refused}
+        return {"applied": self.applied, "refused": self.refused, "already_recorded": self.already}
 
 
 # --------------------------------------------------------------------------------------------- export
@@ -78,7 +82,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
                 "name": task.name, "definition": " ".join(task.definition.split()),
                 "example": " ".join((task.example or "").split()), "version": digest.split(":")[1][:12],
                 "content_hash": digest, "state": derive_state(task.review, digest).state,
-                "decision": "", "comment": "", "reviewer": "", "orcid": "",
+                "decision": "", "comment": "", "reviewer": "", "orcid": "", "date": "",
             })
     return rows
 
@@ -118,8 +122,11 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
         for cell in r:
             cell.data_type = "s"  # text, whatever it looks like
             cell.alignment = Alignment(wrap_text=True, vertical="top")
+            # Text format ("@"): a spreadsheet app keeps what the reviewer types (10%, 1/2, TRUE) as typed.
+            cell.number_format = "@"
     widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
-              "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21}
+              "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21,
+              "date": 12}
     fill = PatternFill("solid", fgColor="FFF6DF")
     for i, column in enumerate(COLUMNS, start=1):
         letter = ws.cell(row=1, column=i).column_letter
@@ -127,16 +134,23 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
         if column in EDITABLE:
             for r in range(1, len(rows) + 2):
                 ws.cell(row=r, column=i).fill = fill
+            ws.column_dimensions[letter].number_format = "@"  # the whole column, rows a reviewer adds too
     decision_col = ws.cell(row=1, column=COLUMNS.index("decision") + 1).column_letter
-    choices = DataValidation(type="list", formula1='"approve,request changes,reject"', allow_blank=True)
+    choices = DataValidation(type="list", formula1='"approve,request changes,reject"', allow_blank=True,
+                             showErrorMessage=True, errorTitle="Decision",
+                             error="Choose approve, request changes or reject from the list.")
     ws.add_data_validation(choices)
     choices.add(f"{decision_col}2:{decision_col}{len(rows) + 1}")
     ws.freeze_panes = "B2"
     notes = wb.create_sheet("read me")
     for line in (
-        "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid.",
+        "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
+        "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
         "Leave decision blank for tasks you did not review. Do not edit id or content_hash: the hash ties your",
         "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
+        "To propose other wording, write it into name, definition or example and choose request changes: the",
+        "import records your wording in the note. An approval or a rejection of edited wording is refused.",
+        "Importing the same file twice records nothing twice.",
     ):
         notes.append([line])
     with atomic_open(path, "wb", encoding=None) as handle:
@@ -163,6 +177,10 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, or
         raw = _csv_rows(path)
     elif suffix == ".xlsx":
         raw = _xlsx_rows(path)
+    elif suffix in (".ods", ".xls", ".numbers"):
+        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx or .csv; in your spreadsheet app "
+                               "choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text CSV\", UTF-8), and "
+                               "import that file"])
     else:
         raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx or .csv file"])
     return _check(raw, reg, reviewer, orcid, path)
@@ -194,20 +212,28 @@ def _json_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
         if not isinstance(d, dict):
             rows.append((where, {"__error__": "expected an object"}))
             continue
+        saved = data.get("saved")
         rows.append((where, {"kind": d.get("kind", "task"), "id": d.get("id"), "content_hash": d.get("content_hash"),
                              "decision": d.get("decision"), "comment": d.get("note"),
-                             "reviewer": who.get("name"), "orcid": who.get("orcid")}))
+                             "reviewer": who.get("name"), "orcid": who.get("orcid"),
+                             "date": saved[:10] if isinstance(saved, str) else None}))
     return rows
 
 
 def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     name = path.name
+    data = path.read_bytes()
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ReviewFileError([f"{name}: not UTF-8 text (save the spreadsheet as CSV UTF-8)"])
+        # Excel's "CSV" (not "CSV UTF-8") in Western locales writes Windows-1252; every byte decodes, so the text
+        # is read as such only when it is not UTF-8, and the header must still name the columns.
+        text = data.decode("cp1252", errors="replace")
     csv.field_size_limit(MAX_FILE_BYTES)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    first = text.split("\n", 1)[0]
+    # The separator the file uses: German and other locales save with `;`, some apps with a tab.
+    delimiter = max((",", ";", "\t"), key=lambda d: (first.count(d), d == ","))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader)
     except StopIteration:
@@ -217,7 +243,8 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     header = [h.strip().lower() for h in header]
     missing = [c for c in ("id", "content_hash", "decision") if c not in header]
     if missing:
-        raise ReviewFileError([f"{name}:1: missing column(s) {', '.join(missing)}"])
+        raise ReviewFileError([f"{name}:1: missing column(s) {', '.join(missing)} (the first line must be the "
+                               f"exported header: id, ..., decision, comment, reviewer, orcid, date)"])
     rows = []
     try:
         for line_no, values in enumerate(reader, start=2):
@@ -226,8 +253,7 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
             if not any(v.strip() for v in values):
                 continue
             row = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
-            rows.append((f"{name}:{line_no}", {k: _unquote(row.get(k)) for k in ("id", "content_hash", "decision",
-                                                                                   "comment", "reviewer", "orcid")}))
+            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) for k in READ if k in row}))
     except csv.Error as exc:
         raise ReviewFileError([f"{name}:{reader.line_num}: {exc}"])
     return rows
@@ -271,9 +297,12 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
-    if "tasks" not in wb.sheetnames:
+    if "tasks" in wb.sheetnames:
+        ws = wb["tasks"]
+    elif len(wb.sheetnames) == 1:  # a CSV opened and saved as .xlsx: its one sheet is named after the file
+        ws = wb[wb.sheetnames[0]]
+    else:
         raise ReviewFileError([f"{name}: no sheet named `tasks` (the exported workbook has one)"])
-    ws = wb["tasks"]
     it = ws.iter_rows()
     try:
         header_cells = next(it)
@@ -289,19 +318,25 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
             raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
         row: dict[str, Any] = {}
         for col, cell in zip(header, cells):
-            if col not in ("id", "content_hash", "decision", "comment", "reviewer", "orcid"):
+            if col not in READ:
                 continue
             ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
             value = cell.value
             if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
                 problems.append(f"{ref} ({col}): a formula; type plain text instead")
                 continue
-            if value is not None and not isinstance(value, str):
-                if col in ("comment",) and isinstance(value, (int, float)):
-                    value = str(value)
-                else:
-                    problems.append(f"{ref} ({col}): expected text, found {type(value).__name__} {value!r:.40}")
-                    continue
+            if col == "date" and isinstance(value, (dt.datetime, dt.date)):
+                value = (value.date() if isinstance(value, dt.datetime) else value).isoformat()
+            elif isinstance(value, (dt.datetime, dt.date, dt.time)):
+                problems.append(f"{ref} ({col}): the spreadsheet read what was typed here as a date or time; type it "
+                                "as text (start the cell with an apostrophe, or format the column as Text)")
+                continue
+            elif value is not None and not isinstance(value, str):
+                # Never turned into a string: 10% arrives as 0.1 and TRUE as True, which is not what was typed.
+                problems.append(f"{ref} ({col}): the spreadsheet read what was typed here as a number or a "
+                                "true/false value; type it as text (start the cell with an apostrophe, or format the "
+                                "column as Text)")
+                continue
             row[col] = _unquote(value)
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
@@ -323,8 +358,7 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         if "__error__" in row:
             problems.append(f"{where}: {row['__error__']}")
             continue
-        bad = [k for k in ("kind", "id", "content_hash", "decision", "comment", "reviewer", "orcid")
-               if row.get(k) is not None and not isinstance(row.get(k), str)]
+        bad = [k for k in ("kind", *READ) if row.get(k) is not None and not isinstance(row.get(k), str)]
         if bad:
             problems += [f"{where}: {k}: expected text, found {type(row[k]).__name__}" for k in bad]
             continue
@@ -367,23 +401,58 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         if who_orcid is not None and not ORCID.match(who_orcid):
             problems.append(f"{where}: orcid: {who_orcid!r:.40} is not an ORCID iD such as 0000-0002-1825-0097")
             continue
+        day = None
+        date_text = (row.get("date") or "").strip()
+        if date_text:
+            try:
+                day = dt.date.fromisoformat(date_text[:10])
+            except ValueError:
+                problems.append(f"{where}: date: {date_text!r:.40} is not a date written as 2026-12-01")
+                continue
+        # The wording a row carries is compared with the registry's only while the hash still names that
+        # wording: when the registry changed since the export, the hash check refuses the decision anyway.
+        if kind == "task" and digest == item_hash("task", tasks[item_id].task, tasks[item_id].subcategory.id):
+            edited = _edited_wording(row, tasks[item_id].task)
+            if edited and decision != "changes_requested":
+                cells = ", ".join(edited)
+                problems.append(f"{where}: {cells}: the wording was changed in the file, and a decision covers the "
+                                f"exported words only; choose request changes to propose the new wording (it is "
+                                f"recorded in the note), or restore the exported text")
+                continue
+            if edited:
+                proposed = "; ".join(f"proposed {k}: {' '.join(str(row[k]).split())}" for k in edited)
+                note = f"{note}\n{proposed}" if note else proposed
+                if len(note) > MAX_NOTE:
+                    problems.append(f"{where}: comment and proposed wording: over the limit of {MAX_NOTE} characters")
+                    continue
         key = (kind, item_id, name.lower())
         if key in seen:
             problems.append(f"{where}: a second decision by {name} on {item_id} (first at {seen[key]})")
             continue
         seen[key] = where
-        out.append(Decision(where, kind, item_id, digest, decision, note, name, who_orcid))
+        out.append(Decision(where, kind, item_id, digest, decision, note, name, who_orcid, day))
     if problems:
         raise ReviewFileError(problems)
     return out
+
+
+def _edited_wording(row: dict[str, Any], task: Any) -> list[str]:
+    """The wording columns a file holds that differ from the registry's text (spaces and line breaks aside)."""
+    exported = {"name": task.name, "definition": task.definition, "example": task.example or ""}
+    return [k for k in WORDING if k in row and row[k] is not None
+            and " ".join(str(row[k]).split()) != " ".join(exported[k].split())]
 
 
 def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | None = None) -> ImportResult:
     """Record the decisions through the locked, byte-exact writer, one write per file. A decision whose hash
     no longer matches its item is refused (nothing is written for that item); the others are applied."""
     result = ImportResult()
-    requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash) for d in decisions]
+    requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash, d.date)
+                for d in decisions]
     for d, done in zip(decisions, sign_off_many(reg, requests, today=today)):  # one write per file
+        if isinstance(done, AlreadyRecorded):
+            result.already.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
+            continue
         if isinstance(done, SignOffError):  # StaleDecision included
             result.refused.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
             continue

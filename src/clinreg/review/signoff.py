@@ -125,6 +125,11 @@ class Request:
     note: str | None = None
     kind: str | None = None
     expected_hash: str | None = None
+    date: dt.date | None = None  # the day the reviewer decided (a sheet's date column, the form's save time)
+
+
+class AlreadyRecorded(SignOffError):
+    """The same reviewer's same decision, note and hash is already recorded: importing a file twice adds nothing."""
 
 
 def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid: str | None = None,
@@ -222,7 +227,7 @@ def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today
     for n, path, entry, digest, review, target, decision in pending:
         line = new_text.count("\n", 0, starts[path]) + 1
         state = derive_state(Review.model_validate(review), digest).state
-        outcomes[n] = SignOff(target.kind, target.item.id, rel, line, decision, entry, today, digest,
+        outcomes[n] = SignOff(target.kind, target.item.id, rel, line, decision, entry, entry["date"], digest,
                               len(review["reviewers"]), state)
     return outcomes  # type: ignore[return-value]
 
@@ -242,21 +247,30 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
         raise StaleDecision(f"{target.kind} {request.item_id!r} changed since the decision was made (decided on "
                             f"{expected.split(':')[-1][:12]}, now {digest.split(':')[-1][:12]}); its decision "
                             "was not recorded: review the current wording again")
-    entry: dict[str, Any] = {"name": " ".join(request.reviewer.split())}
+    old_review = reviews[path] if path in reviews else (item_data.get("review") or {})
+    name = " ".join(request.reviewer.split())
+    note = request.note.strip() if request.note and request.note.strip() else None
+    for earlier in old_review.get("reviewers") or []:
+        if (isinstance(earlier, dict) and " ".join(str(earlier.get("name", "")).split()).casefold() == name.casefold()
+                and earlier.get("decision") == request.decision and earlier.get("content_hash") == digest
+                and (earlier.get("note") or None) == note):
+            raise AlreadyRecorded(f"{target.kind} {request.item_id!r}: {name}'s {request.decision.replace('_', ' ')} "
+                                  f"of this wording is already recorded (on {earlier.get('date')}); not added again")
+    day = request.date or today
+    entry: dict[str, Any] = {"name": name}
     if request.orcid:
         entry["orcid"] = request.orcid.strip()
-    entry.update({"date": today, "decision": request.decision})
+    entry.update({"date": day, "decision": request.decision})
     if request.note and request.note.strip():
         entry["note"] = request.note.strip()
     entry["content_hash"] = digest
     entry["reviewed"] = item_content(target.kind, item, placement)
 
-    old_review = reviews[path] if path in reviews else (item_data.get("review") or {})
     review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
     review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
     review["status"] = request.decision
     review["reviewers"] = list(review.get("reviewers") or []) + [entry]
-    review["date"] = today
+    review["date"] = max(day, review["date"]) if isinstance(review.get("date"), dt.date) else day
     review["content_hash"] = digest
     review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
     return path, entry, digest, review

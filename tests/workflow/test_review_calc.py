@@ -1,0 +1,142 @@
+"""The review sheet through LibreOffice Calc itself, headless: typed into through UNO (`.uno:EnterString`, what
+Calc does with keyboard input) and saved in the formats clinicians' apps save (issue 22). Skipped without
+soffice and the system Python's python3-uno; CI installs both."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from clinreg.cli.main import main
+from clinreg.core.store import load_registry
+from trees import write_tree
+from workflow.test_signoff import CARE, CATEGORY
+
+openpyxl = pytest.importorskip("openpyxl")
+TYPE = Path(__file__).resolve().parents[1] / "interop" / "calc_type.py"
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def _have_calc() -> bool:
+    if shutil.which("soffice") is None or not Path(SYSTEM_PYTHON).exists():
+        return False
+    return subprocess.run([SYSTEM_PYTHON, "-c", "import uno"], capture_output=True).returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _have_calc() and os.environ.get("CI") != "true",
+                                reason="LibreOffice Calc with python3-uno is not installed")
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def care(tmp_path):
+    return write_tree(tmp_path / "reg", {CARE: CATEGORY})
+
+
+def calc(src: Path, out: Path, fmt: str, *edits: str, sheet: str = "tasks") -> Path:
+    """Open `src` in Calc, type each CELL=TEXT as a user would, save as `out` with Calc's filter `fmt`."""
+    env = {**os.environ, "HOME": str(out.parent / "calc-home")}
+    done = subprocess.run([SYSTEM_PYTHON, str(TYPE), str(src), str(out), fmt, sheet, *edits], capture_output=True,
+                          text=True, timeout=180, env=env)
+    assert done.returncode == 0 and out.exists(), done.stdout[-2000:] + done.stderr[-2000:]
+    return out
+
+
+def _export(care, tmp_path, fmt):
+    out = tmp_path / f"tasks.{fmt}"
+    assert cli("review", "export", "--format", fmt, "-o", out, "--root", care).exit_code == 0
+    return out
+
+
+def _cells(sheet: Path) -> dict[str, str]:
+    """Column letter of each exported column."""
+    header = [c.value for c in openpyxl.load_workbook(sheet)["tasks"][1]]
+    return {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(header)}
+
+
+def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    typed = calc(sheet, tmp_path / "typed.xlsx", "Calc Office Open XML",
+                 f"{col['decision']}2=approve", f"{col['comment']}2=10%", f"{col['reviewer']}2=Dr Ada Lee",
+                 f"{col['date']}2=2026-11-30",
+                 f"{col['decision']}3=request changes", f"{col['comment']}3=1/2", f"{col['reviewer']}3=Dr Ada Lee",
+                 f"{col['decision']}4=approve", f"{col['comment']}4=TRUE", f"{col['reviewer']}4=Dr Ada Lee")
+    result = cli("review", "import", typed, "--root", care, "--date", "2026-12-02")
+    assert result.exit_code == 0, result.output
+    tasks = load_registry(care).tasks()
+    notes = {t: tasks[t].task.review.reviewers[-1] for t in ("answer_questions", "rank_differentials", "plan_treatment")}
+    assert [n.note for n in notes.values()] == ["10%", "1/2", "TRUE"]
+    # The decision's own day from the sheet; the import's day where the reviewer left it blank.
+    assert [n.date.isoformat() for n in notes.values()] == ["2026-11-30", "2026-12-02", "2026-12-02"]
+    again = cli("review", "import", typed, "--root", care, "--date", "2026-12-03")
+    assert again.exit_code == 0 and "0 decision(s) recorded, 0 refused, 3 already recorded" in again.output
+    assert len(load_registry(care).tasks()["answer_questions"].task.review.reviewers) == 1
+
+
+def test_a_sheet_saved_as_ods_is_refused_with_what_to_do_and_nothing_is_written(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    ods = calc(sheet, tmp_path / "tasks.ods", "calc8", f"{col['decision']}2=approve", f"{col['reviewer']}2=Dr Ada")
+    before = (care / CARE).read_bytes()
+    result = cli("review", "import", ods, "--root", care)
+    assert result.exit_code == 2
+    assert "Save As" in result.output and ".xlsx" in result.output
+    assert (care / CARE).read_bytes() == before
+
+
+@pytest.mark.parametrize("options, encoding", [
+    ("44,34,76", "utf-8"),  # comma, UTF-8: Calc's "Text CSV" as most apps save it
+    ("59,34,1252", "cp1252"),  # semicolon and Windows-1252, as a German-locale spreadsheet app saves it
+])
+def test_the_csv_export_resaved_by_calc_imports(care, tmp_path, options, encoding):
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    saved = calc(sheet, tmp_path / "saved.csv", f"Text - txt - csv (StarCalc):{options}",
+                 f"{col['decision']}2=approve", f"{col['reviewer']}2=Dr Jürgen Müller", f"{col['comment']}2=Gut; klar.")
+    raw = saved.read_bytes()
+    raw.decode(encoding)  # Calc wrote the encoding asked for
+    assert (b";" in raw.split(b"\n", 1)[0]) == (encoding == "cp1252")
+    result = cli("review", "import", saved, "--root", care)
+    assert result.exit_code == 0, result.output
+    who = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
+    assert (who.name, who.note, who.decision) == ("Dr Jürgen Müller", "Gut; klar.", "approved")
+
+
+def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
+    """Calc names the one sheet of a CSV it saves as .xlsx after the file, not `tasks`."""
+    csv_file = _export(care, tmp_path, "csv").rename(tmp_path / "review-round-2.csv")
+    header = csv_file.read_text(encoding="utf-8").split("\n", 1)[0].split(",")
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(header)}
+    saved = calc(csv_file, tmp_path / "from-csv.xlsx", "Calc Office Open XML",
+                 f"{letter['decision']}2=approve", f"{letter['reviewer']}2=Dr Ada Lee")
+    assert openpyxl.load_workbook(saved).sheetnames != ["tasks"]
+    result = cli("review", "import", saved, "--root", care)
+    assert result.exit_code == 0, result.output
+    assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"
+
+
+def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_carries_it(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    edited = calc(sheet, tmp_path / "edited.xlsx", "Calc Office Open XML",
+                  f"{col['definition']}2=Answer the question in one sentence.", f"{col['decision']}2=approve",
+                  f"{col['reviewer']}2=Dr Ada Lee")
+    before = (care / CARE).read_bytes()
+    refused = cli("review", "import", edited, "--root", care)
+    assert refused.exit_code == 2 and "definition: the wording was changed" in refused.output
+    assert (care / CARE).read_bytes() == before
+    proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML", f"{col['decision']}2=request changes")
+    result = cli("review", "import", proposal, "--root", care)
+    assert result.exit_code == 0, result.output
+    entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
+    assert entry.decision == "changes_requested"
+    assert entry.note == "proposed definition: Answer the question in one sentence."
