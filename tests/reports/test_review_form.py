@@ -165,3 +165,73 @@ def test_printed_review_document_keeps_every_task_whole_and_numbers_pages(chromi
         head, decision = f"Task {number} of {len(tasks)}", f"Your decision on task {number}"
         assert any(head in p and task["name"] in p and decision in p for p in pages), f"task {number} is split"
     assert f"page 1 of {len(pages)}" in pages[0] and f"page {len(pages)} of {len(pages)}" in pages[-1]
+
+
+def _state(browser, task):
+    return browser.eval(f"""(() => {{ const a = document.getElementById('task-{task}');
+        const r = a.querySelector('input[type=radio]:checked');
+        return [r ? r.value : null, a.querySelector('textarea').value]; }})()""")
+
+
+def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_saved_file(chromium, tmp_path):
+    """Issue 22, the form: never lose work. Decisions are kept in the browser as they are made and come back when
+    the page opens again; a tab with unsaved decisions asks before closing; a decision can be cleared; and a
+    saved decisions file opens in another browser to carry on."""
+    root = richer_tree(tmp_path / "reg")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        browser.open(form.resolve().as_uri(), 1280)
+        first, second, third = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => a.dataset.task)")[:3]
+        browser.type("#reviewer-name", "Dr Ada Lee")
+        browser.click(f"#task-{first} input[value=approved]")
+        browser.click(f"#task-{second} input[value=changes_requested]")
+        browser.type(f"#task-{second} textarea", "Say who reads it.")
+        browser.click(f"#task-{third} input[value=rejected]")
+        # Unsaved decisions: the page asks before it is closed.
+        assert browser.eval("(() => { const e = new Event('beforeunload', {cancelable: true}); "
+                            "window.dispatchEvent(e); return e.defaultPrevented; })()") is True
+        browser.click(f"#task-{third} .clear-decision")
+        assert _state(browser, third) == [None, ""]
+        assert browser.eval("document.getElementById('decided-count').textContent") == "2"
+        # The same page opened again (a closed tab, a crash): the decisions and the name are back.
+        browser.open(form.resolve().as_uri(), 1280)
+        assert browser.eval("document.documentElement.getAttribute('data-form-ready')") == "yes"
+        assert _state(browser, first) == ["approved", ""]
+        assert _state(browser, second) == ["changes_requested", "Say who reads it."]
+        assert _state(browser, third) == [None, ""]
+        assert browser.eval("document.getElementById('reviewer-name').value") == "Dr Ada Lee"
+        assert "filled in again" in browser.eval("document.getElementById('save-message').textContent")
+        # The Save button stays on screen wherever the reviewer is, and there is one at the end of the page.
+        for width in (1280, 390):
+            browser.open(form.resolve().as_uri(), width)
+            browser.eval("window.scrollTo(0, document.body.scrollHeight / 2)")
+            box = browser.eval("(() => { const r = document.getElementById('save-decisions').getBoundingClientRect();"
+                               " return [r.top, r.bottom, window.innerHeight]; })()")
+            assert 0 <= box[0] and box[1] <= box[2], (width, box)
+        assert browser.eval("!document.getElementById('save-decisions-end').hidden") is True
+        browser.click("#save-decisions-end")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not [p for p in downloads.iterdir() if p.suffix == ".json"]:
+            time.sleep(0.1)
+        assert browser.eval("(() => { const e = new Event('beforeunload', {cancelable: true}); "
+                            "window.dispatchEvent(e); return e.defaultPrevented; })()") is False
+        assert browser.console_problems() == []
+    (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
+    # Another browser (another computer): the saved file opens in the form, and the work carries on.
+    with Browser(chromium, tmp_path / "other-profile") as browser:
+        browser.open(form.resolve().as_uri(), 1280)
+        assert _state(browser, first) == [None, ""]
+        document = browser.send("DOM.getDocument", session=True)["root"]["nodeId"]
+        node = browser.send("DOM.querySelector", {"nodeId": document, "selector": "#open-decisions"}, session=True)["nodeId"]
+        browser.send("DOM.setFileInputFiles", {"files": [str(saved)], "nodeId": node}, session=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "Opened" not in browser.eval(
+                "document.getElementById('save-message').textContent"):
+            time.sleep(0.1)
+        assert _state(browser, first) == ["approved", ""]
+        assert _state(browser, second) == ["changes_requested", "Say who reads it."]
+        assert browser.eval("document.getElementById('reviewer-name').value") == "Dr Ada Lee"
+        assert browser.console_problems() == []

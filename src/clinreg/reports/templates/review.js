@@ -10,7 +10,46 @@
   var orcidInput = document.getElementById("reviewer-orcid");
   if (!saveButton || !nameInput) { return; }
   saveButton.hidden = false;
+  var endButton = document.getElementById("save-decisions-end");
+  if (endButton) { endButton.hidden = false; }
   var tasks = Array.prototype.slice.call(document.querySelectorAll("article.task[data-task]"));
+  var byKey = {};
+  tasks.forEach(function (a) { byKey[a.getAttribute("data-kind") + "/" + a.getAttribute("data-task")] = a; });
+  // Decisions are kept in the browser as they are made (never lost with a closed tab), keyed by the taxonomy;
+  // each is restored only onto the wording it was made on (the same content hash).
+  var storeKey = "clinreg-review:" + (meta.taxonomy || "taxonomy");
+  var dirty = false;
+
+  function storage() {
+    try { return window.localStorage; } catch (e) { return null; }
+  }
+  function setDecision(article, decision, note) {
+    Array.prototype.forEach.call(article.querySelectorAll("input[type=radio]"), function (r) {
+      r.checked = decision !== null && r.value === decision;
+    });
+    var box = article.querySelector("textarea");
+    if (box) { box.value = note || ""; }
+    var clear = article.querySelector(".clear-decision");
+    if (clear) { clear.hidden = !(decision || note); }
+  }
+  function restore(items) {
+    var restored = 0, stale = 0;
+    (items || []).forEach(function (d) {
+      var article = byKey[(d.kind || "task") + "/" + d.id];
+      if (!article) { return; }
+      if (article.getAttribute("data-hash") !== d.content_hash) { stale++; return; }
+      setDecision(article, d.decision || null, d.note || "");
+      restored++;
+    });
+    return { restored: restored, stale: stale };
+  }
+  function remember() {
+    var store = storage();
+    if (!store) { return; }
+    try {
+      store.setItem(storeKey, JSON.stringify({ name: nameInput.value, orcid: orcidInput.value, decisions: collect() }));
+    } catch (e) { /* storage full or disabled: the Save button still works */ }
+  }
 
   function decisionOf(article) {
     var picked = article.querySelector("input[type=radio]:checked");
@@ -26,7 +65,31 @@
     counter.textContent = String(n);
     return n;
   }
-  document.addEventListener("change", count);
+  function edited(event) {
+    var article = event.target.closest ? event.target.closest("article.task") : null;
+    if (article) {
+      var clear = article.querySelector(".clear-decision");
+      if (clear) { clear.hidden = !(decisionOf(article) || noteOf(article)); }
+    }
+    dirty = true;
+    count();
+    remember();
+  }
+  document.addEventListener("change", edited);
+  document.addEventListener("input", edited);
+  document.addEventListener("click", function (event) {
+    var button = event.target;
+    if (!button.classList || !button.classList.contains("clear-decision")) { return; }
+    setDecision(button.closest("article.task"), null, "");
+    dirty = true;
+    count();
+    remember();
+  });
+  window.addEventListener("beforeunload", function (event) {
+    if (!dirty) { return; }
+    event.preventDefault();
+    event.returnValue = "";  // the browser asks before a tab with unsaved decisions closes
+  });
 
   function collect() {
     var decisions = [];
@@ -50,7 +113,7 @@
     message.className = "message" + (bad ? " bad" : "");
   }
 
-  saveButton.addEventListener("click", function () {
+  function save() {
     var name = nameInput.value.replace(/\s+/g, " ").trim();
     var orcid = orcidInput.value.trim();
     if (!name) { say("Enter your name before saving.", true); nameInput.focus(); return; }
@@ -84,7 +147,53 @@
     say("Saved " + decisions.length + " decision" + (decisions.length === 1 ? "" : "s") + " as " + link.download +
         ". Send that file to the registry maintainers.", false);
     document.documentElement.setAttribute("data-saved", String(decisions.length));
-  });
+    dirty = false;
+  }
+  saveButton.addEventListener("click", save);
+  if (endButton) { endButton.addEventListener("click", save); }
+
+  var opener = document.getElementById("open-decisions");
+  var resume = document.getElementById("resume");
+  if (resume) { resume.hidden = false; }
+  if (opener) {
+    opener.addEventListener("change", function () {
+      var file = opener.files && opener.files[0];
+      if (!file) { return; }
+      var reader = new FileReader();
+      reader.onload = function () {
+        var data;
+        try { data = JSON.parse(String(reader.result)); } catch (e) { data = null; }
+        if (!data || data.clinreg_decisions !== 1 || !Array.isArray(data.decisions)) {
+          say("That file is not a decisions file saved by this form.", true);
+          return;
+        }
+        if (data.reviewer && !nameInput.value) { nameInput.value = data.reviewer.name || ""; }
+        if (data.reviewer && !orcidInput.value) { orcidInput.value = data.reviewer.orcid || ""; }
+        var done = restore(data.decisions);
+        count();
+        remember();
+        say("Opened " + done.restored + " decision" + (done.restored === 1 ? "" : "s") + " from " + file.name +
+            (done.stale ? "; " + done.stale + " were made on wording that has changed since and are not shown" : "") +
+            ".", false);
+      };
+      reader.readAsText(file);
+    });
+  }
+
+  var kept = storage() && storage().getItem(storeKey);
+  if (kept) {
+    try {
+      var data = JSON.parse(kept);
+      nameInput.value = data.name || "";
+      orcidInput.value = data.orcid || "";
+      var back = restore(data.decisions);
+      if (back.restored) {
+        say(back.restored + " decision" + (back.restored === 1 ? "" : "s") + " kept in this browser since your " +
+            "last visit " + (back.restored === 1 ? "is" : "are") + " filled in again. Save to send them.", false);
+        dirty = true;
+      }
+    } catch (e) { /* a damaged entry is ignored */ }
+  }
   count();
   document.documentElement.setAttribute("data-form-ready", "yes");
 })();
