@@ -31,7 +31,8 @@ def test_document_holds_every_task_with_provenance_review_and_datasets(tmp_path)
         [("codes", "gated", ["codes"]), ("qa_set", "public", ["qa_set"])]
     assert tasks["build_rosters"]["provenance"]["citation"]["href"] == "https://doi.org/10.1000/xyz"
     assert tasks["rank_differentials"]["datasets"] == []
-    assert "4 of 6 tasks" in doc["summary"]
+    assert "5 of the 6 tasks in this document await your review" in doc["summary"]
+    assert "2 task names are quoted from a public source; the other 4 were worded by clinreg" in doc["summary"]
 
 
 def test_approved_and_stale_states_and_reviewers(tmp_path):

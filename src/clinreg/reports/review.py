@@ -139,11 +139,14 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         "category_filter": category,
         "pending_only": pending,
         "counts": counts,
+        # Said once, plainly (issue 22): how many await review, and whose words they are.
         "summary": (
-            f"{tiers['derived'] + drafted} of {len(all_tasks)} tasks in this document were worded by clinreg "
-            f"maintainers ({tiers['derived']} derived from a benchmark's description, {drafted} drafted) and "
-            f"{ours_awaiting} of them await clinician review; {tiers['published']} are published names. In all, "
-            f"{awaiting} of {len(all_tasks)} tasks await review."
+            f"{awaiting} of the {len(all_tasks)} tasks in this document await your review. "
+            f"{tiers['published']} task name{'s' if tiers['published'] != 1 else ''} "
+            f"{'are' if tiers['published'] != 1 else 'is'} quoted from a public source; the other "
+            f"{tiers['derived'] + drafted} were worded by clinreg's maintainers ({tiers['derived']} from a "
+            f"benchmark's description, {drafted} written to fill gaps). A task is covered when at least one "
+            f"benchmark in the registry measures it."
         ),
         "categories": categories,
     }
