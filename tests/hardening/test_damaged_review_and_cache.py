@@ -65,7 +65,7 @@ def test_reviewer_names_reach_the_terminal_escaped(care, tmp_path):
 
     sheet = tmp_path / "tasks.csv"
     assert cli("review", "export", "--format", "csv", "-o", sheet, "--root", care).exit_code == 0
-    task = next(csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    task = next(r for r in csv.DictReader(sheet.read_text(encoding="utf-8-sig").splitlines()) if r["kind"] == "task")
     hostile = "Dr \x1b]0;owned\x07 A\u202e"
     decisions = {"clinreg_decisions": 1, "reviewer": {"name": hostile, "orcid": "0000-0002-1825-0097"},
                  "decisions": [{"kind": "task", "id": task["id"], "content_hash": task["content_hash"],

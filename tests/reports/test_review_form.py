@@ -235,3 +235,30 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
         assert _state(browser, second) == ["changes_requested", "Say who reads it."]
         assert browser.eval("document.getElementById('reviewer-name').value") == "Dr Ada Lee"
         assert browser.console_problems() == []
+
+
+def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
+    root = richer_tree(tmp_path / "reg")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        browser.open(form.resolve().as_uri(), 390)
+        sub = browser.eval("document.querySelector('article[data-kind=subcategory]').dataset.item")
+        browser.type("#reviewer-name", "Dr Ada Lee")
+        browser.click(f"#subcategory-{sub} input[value=changes_requested]")
+        browser.type(f"#subcategory-{sub} textarea", "Name the setting.")
+        browser.click("#save-decisions")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not [p for p in downloads.iterdir() if p.suffix == ".json"]:
+            time.sleep(0.1)
+        assert browser.console_problems() == []
+    (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
+    decisions = json.loads(saved.read_text(encoding="utf-8"))["decisions"]
+    assert [(d["kind"], d["id"], d["decision"], d["note"]) for d in decisions] == \
+        [("subcategory", sub, "changes_requested", "Name the setting.")]
+    result = CliRunner().invoke(main, ["review", "import", str(saved), "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    (found,) = [s for s, *_ in load_registry(root).subcategories() if s.id == sub]
+    assert (found.review.status, found.review.reviewers[-1].note) == ("changes_requested", "Name the setting.")

@@ -57,19 +57,22 @@ def _export(care, tmp_path, fmt):
 
 
 def _cells(sheet: Path) -> dict[str, str]:
-    """Column letter of each exported column."""
-    header = [c.value for c in openpyxl.load_workbook(sheet)["tasks"][1]]
-    return {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(header)}
+    """Column letter of each exported column, and the row of each task as `row:<id>`."""
+    ws = openpyxl.load_workbook(sheet)["tasks"]
+    header = [c.value for c in ws[1]]
+    cells = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(header)}
+    cells.update({f"row:{r[0].value}": str(r[0].row) for r in ws.iter_rows(min_row=2)})
+    return cells
 
 
 def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     typed = calc(sheet, tmp_path / "typed.xlsx", "Calc Office Open XML",
-                 f"{col['decision']}2=approve", f"{col['comment']}2=10%", f"{col['reviewer']}2=Dr Ada Lee",
-                 f"{col['date']}2=2026-11-30",
-                 f"{col['decision']}3=request changes", f"{col['comment']}3=1/2", f"{col['reviewer']}3=Dr Ada Lee",
-                 f"{col['decision']}4=approve", f"{col['comment']}4=TRUE", f"{col['reviewer']}4=Dr Ada Lee")
+                 f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['comment']}{col['row:answer_questions']}=10%", f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee",
+                 f"{col['date']}{col['row:answer_questions']}=2026-11-30",
+                 f"{col['decision']}{col['row:rank_differentials']}=request changes", f"{col['comment']}{col['row:rank_differentials']}=1/2", f"{col['reviewer']}{col['row:rank_differentials']}=Dr Ada Lee",
+                 f"{col['decision']}{col['row:plan_treatment']}=approve", f"{col['comment']}{col['row:plan_treatment']}=TRUE", f"{col['reviewer']}{col['row:plan_treatment']}=Dr Ada Lee")
     result = cli("review", "import", typed, "--root", care, "--date", "2026-12-02")
     assert result.exit_code == 0, result.output
     tasks = load_registry(care).tasks()
@@ -85,7 +88,7 @@ def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
 def test_a_sheet_saved_as_ods_is_refused_with_what_to_do_and_nothing_is_written(care, tmp_path):
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
-    ods = calc(sheet, tmp_path / "tasks.ods", "calc8", f"{col['decision']}2=approve", f"{col['reviewer']}2=Dr Ada")
+    ods = calc(sheet, tmp_path / "tasks.ods", "calc8", f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada")
     before = (care / CARE).read_bytes()
     result = cli("review", "import", ods, "--root", care)
     assert result.exit_code == 2
@@ -101,7 +104,7 @@ def test_the_csv_export_resaved_by_calc_imports(care, tmp_path, options, encodin
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     saved = calc(sheet, tmp_path / "saved.csv", f"Text - txt - csv (StarCalc):{options}",
-                 f"{col['decision']}2=approve", f"{col['reviewer']}2=Dr Jürgen Müller", f"{col['comment']}2=Gut; klar.")
+                 f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['reviewer']}{col['row:answer_questions']}=Dr Jürgen Müller", f"{col['comment']}{col['row:answer_questions']}=Gut; klar.")
     raw = saved.read_bytes()
     raw.decode(encoding)  # Calc wrote the encoding asked for
     assert (b";" in raw.split(b"\n", 1)[0]) == (encoding == "cp1252")
@@ -114,10 +117,13 @@ def test_the_csv_export_resaved_by_calc_imports(care, tmp_path, options, encodin
 def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
     """Calc names the one sheet of a CSV it saves as .xlsx after the file, not `tasks`."""
     csv_file = _export(care, tmp_path, "csv").rename(tmp_path / "review-round-2.csv")
-    header = csv_file.read_text(encoding="utf-8").split("\n", 1)[0].split(",")
-    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(header)}
+    import csv
+
+    lines = list(csv.reader(csv_file.read_text(encoding="utf-8").splitlines()))
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[0] == "answer_questions")
     saved = calc(csv_file, tmp_path / "from-csv.xlsx", "Calc Office Open XML",
-                 f"{letter['decision']}2=approve", f"{letter['reviewer']}2=Dr Ada Lee")
+                 f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
     assert openpyxl.load_workbook(saved).sheetnames != ["tasks"]
     result = cli("review", "import", saved, "--root", care)
     assert result.exit_code == 0, result.output
@@ -128,13 +134,13 @@ def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_car
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     edited = calc(sheet, tmp_path / "edited.xlsx", "Calc Office Open XML",
-                  f"{col['definition']}2=Answer the question in one sentence.", f"{col['decision']}2=approve",
-                  f"{col['reviewer']}2=Dr Ada Lee")
+                  f"{col['definition']}{col['row:answer_questions']}=Answer the question in one sentence.", f"{col['decision']}{col['row:answer_questions']}=approve",
+                  f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
     before = (care / CARE).read_bytes()
     refused = cli("review", "import", edited, "--root", care)
     assert refused.exit_code == 2 and "definition: the wording was changed" in refused.output
     assert (care / CARE).read_bytes() == before
-    proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML", f"{col['decision']}2=request changes")
+    proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML", f"{col['decision']}{col['row:answer_questions']}=request changes")
     result = cli("review", "import", proposal, "--root", care)
     assert result.exit_code == 0, result.output
     entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]

@@ -52,8 +52,10 @@ def test_xlsx_round_trip_records_the_decisions_and_touches_only_review_blocks(ca
     header = [c.value for c in wb["tasks"][1]]
     assert header[:10] == ["id", "tier", "category", "subcategory", "name", "definition", "example", "version",
                            "content_hash", "state"]
-    assert [r[0].value for r in wb["tasks"].iter_rows(min_row=2)] == ["answer_questions", "rank_differentials",
-                                                                      "plan_treatment"]
+    # Each subcategory's row comes before its tasks: subcategories are reviewed in the sheet too.
+    assert [(r[0].value, r[header.index("kind")].value) for r in wb["tasks"].iter_rows(min_row=2)] == [
+        ("diagnosis", "subcategory"), ("answer_questions", "task"), ("rank_differentials", "task"),
+        ("treatment", "subcategory"), ("plan_treatment", "task")]
     _fill(sheet, {"answer_questions": {"decision": "approve", "comment": "Clear.", "reviewer": "Dr Ada Lee",
                                        "orcid": "0000-0002-1825-0097"},
                   "rank_differentials": {"decision": "request changes", "comment": "Ranked by what?",
@@ -89,10 +91,10 @@ def test_a_decision_on_changed_wording_is_refused_and_named_the_rest_apply(care,
 
 
 @pytest.mark.parametrize("edit, message", [
-    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!K2 (decision): a formula"),
+    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!K3 (decision): a formula"),
     ({"answer_questions": {"decision": "maybe", "reviewer": "A"}}, "decision 'maybe' is not one of"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "comment": "x" * 2001}}, "over the limit of 2000"),
-    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!K2 (decision): the spreadsheet read what was typed here as a number"),
+    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!K3 (decision): the spreadsheet read what was typed here as a number"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}}, "unknown task 'no_such_task'"),
     ({"answer_questions": {"decision": "approve"}}, "reviewer: no reviewer name"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "orcid": "123"}}, "orcid: '123' is not an ORCID"),
@@ -161,3 +163,25 @@ def test_csv_export_works_without_openpyxl_and_xlsx_names_the_extra(care, tmp_pa
     missing = run("review", "export", "--format", "xlsx", "-o", tmp_path / "a.xlsx", "--root", care)
     assert missing.returncode == 2 and "clinreg[review]" in missing.stderr and "Traceback" not in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1 and not (tmp_path / "a.xlsx").exists()
+
+
+def test_subcategories_are_reviewed_in_the_sheet_with_what_a_decision_needs(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    ws = openpyxl.load_workbook(sheet)["tasks"]
+    header = [c.value for c in ws[1]]
+    rows = {r[0].value: {h: c.value for h, c in zip(header, r)} for r in ws.iter_rows(min_row=2)}
+    assert rows["diagnosis"]["kind"] == "subcategory" and rows["diagnosis"]["datasets"] == "2 tasks"
+    assert rows["answer_questions"]["datasets"] == "QA set"  # the datasets that measure the task, by name
+    assert rows["answer_questions"]["provenance"] == "quoted from a public source"
+    assert rows["rank_differentials"]["datasets"] == "none yet"
+    _fill(sheet, {"diagnosis": {"decision": "approve", "reviewer": "Dr Ada Lee", "date": "2026-11-29"}})
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 0, result.output
+    sub = next(s for s, *_ in load_registry(care).subcategories() if s.id == "diagnosis")
+    assert (sub.review.status, sub.review.reviewers[-1].name, sub.review.reviewers[-1].date.isoformat()) == \
+        ("approved", "Dr Ada Lee", "2026-11-29")
+    # The next export shows that decision to the next reviewer.
+    again = _export(care, tmp_path / "next", "xlsx")
+    ws = openpyxl.load_workbook(again)["tasks"]
+    earlier = {r[0].value: r[header.index("earlier_decisions")].value for r in ws.iter_rows(min_row=2)}
+    assert earlier["diagnosis"] == "2026-11-29 Dr Ada Lee: approved"

@@ -23,10 +23,13 @@ MAX_NAME = 200
 MAX_ROWS = 5000
 HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example", "version", "content_hash",
-           "state", "decision", "comment", "reviewer", "orcid", "date")
+           "state", "decision", "comment", "reviewer", "orcid", "date",
+           # what a decision needs beside the wording: whether the row is a task or a subcategory, the datasets that
+           # measure the task, where its wording comes from, earlier decisions, and what changed since the last one
+           "kind", "datasets", "provenance", "earlier_decisions", "changed_since_review")
 EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
-READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", *WORDING)
+READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
 _DECISION_WORDS = {
     "approve": "approved", "approved": "approved",
     "reject": "rejected", "rejected": "rejected",
@@ -72,18 +75,48 @@ class ImportResult:
 
 
 def export_rows(reg: Registry) -> list[dict[str, Any]]:
-    """One row per task, in document order, with the hash that a decision on it must carry."""
+    """One row per subcategory and per task, in document order, with the hash that a decision on it must carry."""
+    from clinreg.core.reviewstate import derive_state as state_of
+
+    measured: dict[str, list[str]] = {}
+    for record in reg.datasets.values():
+        for mapping in record.mappings:
+            for task_id in mapping.tasks:
+                measured.setdefault(task_id, []).append(record.name)
     rows = []
+
+    def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
+            datasets: str, provenance: str) -> dict[str, Any]:
+        digest = item_hash(kind, item, placement)
+        state = state_of(item.review, digest)
+        earlier = "; ".join(f"{r.date or ''} {r.name}: {(r.decision or 'comment').replace('_', ' ')}"
+                            + (f" ({' '.join(r.note.split())})" if r.note else "")
+                            for r in (item.review.reviewers if item.review else []))
+        changed = ""
+        if state.state == "stale" and state.previous and state.previous.reviewed:
+            before = state.previous.reviewed
+            changed = "; ".join(f"{field} was: {' '.join(str(getattr(before, field) or '').split())}"
+                                for field in ("name", "definition", "example", "placement")
+                                if getattr(before, field, None) is not None
+                                and " ".join(str(getattr(before, field) or "").split())
+                                != " ".join(str({"placement": placement}.get(field, getattr(item, field, "")) or "").split()))
+        return {"id": item.id, "tier": tier, "category": category, "subcategory": sub, "name": item.name,
+                "definition": " ".join(item.definition.split()), "example": example,
+                "version": digest.split(":")[1][:12], "content_hash": digest, "state": state.state,
+                "decision": "", "comment": "", "reviewer": "", "orcid": "", "date": "", "kind": kind,
+                "datasets": datasets, "provenance": provenance, "earlier_decisions": earlier,
+                "changed_since_review": changed}
+
     for sub, category, _, _ in reg.subcategories():
+        rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
+                        f"{len(sub.tasks)} tasks", " ".join((sub.note or "").split())))
         for task in sub.tasks:
-            digest = item_hash("task", task, sub.id)
-            rows.append({
-                "id": task.id, "tier": task.provenance.kind, "category": category.id, "subcategory": sub.id,
-                "name": task.name, "definition": " ".join(task.definition.split()),
-                "example": " ".join((task.example or "").split()), "version": digest.split(":")[1][:12],
-                "content_hash": digest, "state": derive_state(task.review, digest).state,
-                "decision": "", "comment": "", "reviewer": "", "orcid": "", "date": "",
-            })
+            p = task.provenance
+            source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
+                      "drafted": "drafted by clinreg"}[p.kind]
+            provenance = source + (f": {' '.join(p.note.split())}" if p.note else "")
+            rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
+                            ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance))
     return rows
 
 
@@ -126,7 +159,8 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
             cell.number_format = "@"
     widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
               "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21,
-              "date": 12}
+              "date": 12, "kind": 12, "datasets": 30, "provenance": 40, "earlier_decisions": 40,
+              "changed_since_review": 40}
     fill = PatternFill("solid", fgColor="FFF6DF")
     for i, column in enumerate(COLUMNS, start=1):
         letter = ws.cell(row=1, column=i).column_letter

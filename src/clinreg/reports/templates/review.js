@@ -12,9 +12,12 @@
   saveButton.hidden = false;
   var endButton = document.getElementById("save-decisions-end");
   if (endButton) { endButton.hidden = false; }
-  var tasks = Array.prototype.slice.call(document.querySelectorAll("article.task[data-task]"));
+  // Tasks and subcategories: each is an article with its kind, id and content hash.
+  var ITEMS = "article[data-task], article[data-item]";
+  var tasks = Array.prototype.slice.call(document.querySelectorAll(ITEMS));
+  function idOf(article) { return article.getAttribute("data-task") || article.getAttribute("data-item"); }
   var byKey = {};
-  tasks.forEach(function (a) { byKey[a.getAttribute("data-kind") + "/" + a.getAttribute("data-task")] = a; });
+  tasks.forEach(function (a) { byKey[a.getAttribute("data-kind") + "/" + idOf(a)] = a; });
   // Decisions are kept in the browser as they are made (never lost with a closed tab), keyed by the taxonomy;
   // each is restored only onto the wording it was made on (the same content hash).
   var storeKey = "clinreg-review:" + (meta.taxonomy || "taxonomy");
@@ -66,7 +69,7 @@
     return n;
   }
   function edited(event) {
-    var article = event.target.closest ? event.target.closest("article.task") : null;
+    var article = event.target.closest ? event.target.closest(ITEMS) : null;
     if (article) {
       var clear = article.querySelector(".clear-decision");
       if (clear) { clear.hidden = !(decisionOf(article) || noteOf(article)); }
@@ -80,7 +83,7 @@
   document.addEventListener("click", function (event) {
     var button = event.target;
     if (!button.classList || !button.classList.contains("clear-decision")) { return; }
-    setDecision(button.closest("article.task"), null, "");
+    setDecision(button.closest(ITEMS), null, "");
     dirty = true;
     count();
     remember();
@@ -99,7 +102,7 @@
       if (!decision && !note) { return; }
       decisions.push({
         kind: article.getAttribute("data-kind"),
-        id: article.getAttribute("data-task"),
+        id: idOf(article),
         content_hash: article.getAttribute("data-hash"),
         decision: decision,
         note: note || null
@@ -123,7 +126,8 @@
     var decisions = collect();
     var undecided = decisions.filter(function (d) { return !d.decision; });
     if (undecided.length) {
-      say("A note without a decision cannot be saved: choose a decision for task " + undecided[0].id + ".", true);
+      say("A note without a decision cannot be saved: choose a decision for " + undecided[0].kind + " " +
+          undecided[0].id + ".", true);
       return;
     }
     if (!decisions.length) { say("Choose a decision for at least one task first.", true); return; }
