@@ -37,6 +37,12 @@ def page(tmp_path, name, *args):
     return out
 
 
+def _wait_for_download(folder: Path, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not [p for p in folder.iterdir() if p.suffix == ".json"]:
+        time.sleep(0.1)
+
+
 def test_clinician_fills_the_form_saves_the_file_and_import_applies_it(chromium, tmp_path):
     root = richer_tree(tmp_path / "reg")
     form = page(tmp_path, "review.html", "review", "--root", root)
@@ -59,9 +65,7 @@ def test_clinician_fills_the_form_saves_the_file_and_import_applies_it(chromium,
         browser.click(f"#task-{third} input[value=rejected]")
         assert browser.eval("document.getElementById('decided-count').textContent") == "3"
         browser.click("#save-decisions")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not [p for p in downloads.iterdir() if p.suffix == ".json"]:
-            time.sleep(0.1)
+        _wait_for_download(downloads)
         assert browser.console_problems() == []
     saved = [p for p in downloads.iterdir() if p.suffix == ".json"]
     assert len(saved) == 1, list(downloads.iterdir())
@@ -213,9 +217,7 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
             assert 0 <= box[0] and box[1] <= box[2], (width, box)
         assert browser.eval("!document.getElementById('save-decisions-end').hidden") is True
         browser.click("#save-decisions-end")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not [p for p in downloads.iterdir() if p.suffix == ".json"]:
-            time.sleep(0.1)
+        _wait_for_download(downloads)
         assert browser.eval("(() => { const e = new Event('beforeunload', {cancelable: true}); "
                             "window.dispatchEvent(e); return e.defaultPrevented; })()") is False
         assert browser.console_problems() == []
@@ -250,9 +252,7 @@ def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
         browser.click(f"#subcategory-{sub} input[value=changes_requested]")
         browser.type(f"#subcategory-{sub} textarea", "Name the setting.")
         browser.click("#save-decisions")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not [p for p in downloads.iterdir() if p.suffix == ".json"]:
-            time.sleep(0.1)
+        _wait_for_download(downloads)
         assert browser.console_problems() == []
     (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
     decisions = json.loads(saved.read_text(encoding="utf-8"))["decisions"]
