@@ -764,7 +764,7 @@ class Mapping(Strict):
         None,
         description=(
             "How a free-text answer is scored as MedHELM scores it: an LLM jury, SQL execution, code-set F1 or an "
-            "error flag. Every free-text mapping declares it (CLR509)."
+            "error flag. Every free-text mapping declares it (CLR510), in a form that fits the mapping (CLR509)."
         ),
     )
     instances: InstanceCounts = Field(default_factory=InstanceCounts, description="Instance counts.")

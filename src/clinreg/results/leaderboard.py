@@ -173,9 +173,13 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                                    [k for k in with_scores if k not in set(has)])
             n_covered, n_drafted, missing = coverage[shape]
             published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
-            jury_notes = [f"{k}: jury differs ({by_key[k][model].jury_key or 'no jury recorded'}); ranked only against "
-                          f"{len(by_key[k]) and sum(1 for s in by_key[k].values() if s.jury_key == by_key[k][model].jury_key) - 1} "
-                          "model(s) with the same jury" for k in has if k in juries]
+            jury_notes = []
+            for k in has:
+                if k in juries:
+                    own = by_key[k][model].jury_key
+                    peers = sum(1 for s in by_key[k].values() if s.jury_key == own) - 1
+                    jury_notes.append(f"{k}: jury differs ({own or 'no jury recorded'}); ranked only against {peers} "
+                                      "model(s) with the same jury")
             rows.append({
                 "model": model,
                 "group": g["id"],
