@@ -386,7 +386,8 @@ def _py(value: Any) -> str:
 def _write_helm(staged: Path, report: ExportReport, registry: Any) -> None:
     subs, cats = _groups(report)
     mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name,
-                            "metric": m.metric, "scoring": m.scoring} for m in report.mappings}
+                            "metric": m.metric, "scoring": m.scoring if helm_scores(m.scoring) else None}
+                for m in report.mappings}
     source = "\n".join([
         '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',
         f"# {report.canary}",
@@ -475,9 +476,19 @@ def _mapping(registry: Any, m: MappingExport) -> Any:
 
 def _helm_main_metric(m: MappingExport) -> str:
     """The stat a HELM run of the mapping reports as its main score: the record's own metric for a number task."""
-    if m.kind == "text" and m.scoring is None:
+    if m.kind == "text" and not helm_scores(m.scoring):
         return "f1_score"
     return {"choice": "exact_match", "number": m.metric, "text": m.metric}[m.kind]
+
+
+def helm_scores(scoring: dict[str, Any] | None) -> bool:
+    """Whether HELM has classes for a free-text scoring: a jury needs HELM's annotator for the benchmark, the
+    other methods HELM's metric class. Without them (a benchmark HELM does not run) HELM reports token F1 only."""
+    if not scoring:
+        return False
+    if scoring["method"] == "jury":
+        return bool(scoring["jury"].get("helm_annotator"))
+    return bool(scoring.get("helm_metric"))
 
 
 # ------------------------------------------------------------------------------------------------ docs
