@@ -185,3 +185,34 @@ def test_subcategories_are_reviewed_in_the_sheet_with_what_a_decision_needs(care
     ws = openpyxl.load_workbook(again)["tasks"]
     earlier = {r[0].value: r[header.index("earlier_decisions")].value for r in ws.iter_rows(min_row=2)}
     assert earlier["diagnosis"] == "2026-11-29 Dr Ada Lee: approved"
+
+
+@pytest.mark.parametrize("encoding, separator", [("cp1252", ";"), ("utf-8", ";"), ("utf-8", "\t")])
+def test_csv_in_other_locales_imports(care, tmp_path, encoding, separator):
+    import csv
+    import io
+
+    sheet = _export(care, tmp_path, "csv")
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8").splitlines()))
+    for row in rows:
+        if row["id"] == "answer_questions":
+            row.update({"decision": "approve", "reviewer": "Dr Jürgen Müller", "comment": "Gut, klar."})
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), delimiter=separator, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    sheet.write_bytes(buffer.getvalue().encode(encoding))
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 0, result.output
+    who = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
+    assert (who.name, who.note) == ("Dr Jürgen Müller", "Gut, klar.")
+
+
+def test_a_csv_mixing_utf8_and_windows_1252_is_refused_not_misread(care, tmp_path):
+    sheet = _export(care, tmp_path, "csv")
+    text = sheet.read_text(encoding="utf-8")
+    sheet.write_bytes(text.encode("utf-8") + "Müller".encode("cp1252") + "Müller".encode("utf-8") + b"\n")
+    before = (care / CARE).read_bytes()
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 2 and "mixes the two" in result.output
+    assert (care / CARE).read_bytes() == before

@@ -260,9 +260,16 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        # Excel's "CSV" (not "CSV UTF-8") in Western locales writes Windows-1252; every byte decodes, so the text
-        # is read as such only when it is not UTF-8, and the header must still name the columns.
-        text = data.decode("cp1252", errors="replace")
+        # Excel's "CSV" (not "CSV UTF-8") in Western locales writes Windows-1252. A file holding UTF-8 sequences
+        # too is damaged or mixed, and reading it as Windows-1252 would change names silently: refused.
+        if re.search(rb"[\xc2-\xf4][\x80-\xbf]", data):
+            raise ReviewFileError([f"{name}: not UTF-8 text, and not Windows-1252 either (it mixes the two); save "
+                                   "the spreadsheet again as \"CSV UTF-8\""])
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise ReviewFileError([f"{name}: neither UTF-8 nor Windows-1252 text; save the spreadsheet as "
+                                   "\"CSV UTF-8\""]) from None
     csv.field_size_limit(MAX_FILE_BYTES)
     first = text.split("\n", 1)[0]
     # The separator the file uses: German and other locales save with `;`, some apps with a tab.
