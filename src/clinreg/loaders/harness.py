@@ -570,9 +570,12 @@ complete on its own:
 
 ```
 PYTHONPATH={out} helm-run --plugins clinreg_helm --conf-paths {confs} --suite clinreg --max-eval-instances 1000 --models-to-run MODEL
-helm-summarize --suite clinreg --schema-path {out}/schema_clinreg.yaml
+helm-summarize --suite clinreg --schema-path {out}/schema_clinreg.yaml --num-threads 1
 clinreg results import benchmark_output/runs/clinreg -o results.json
 ```
+
+`--num-threads 1` keeps `helm-summarize` to one thread: on CPython 3.11.7 its threads compile templates at the
+same time and can fail with "AST constructor recursion depth mismatch" (a CPython bug, seen in CI).
 
 There is one run-entries file per access tier. Closed tasks use HELM's multiple-choice adapter (the question,
 then the lettered options, one instruction asking for the letter); number tasks are scored by the accepted
