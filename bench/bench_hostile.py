@@ -15,7 +15,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -90,8 +89,6 @@ CASES: dict[str, tuple[str, str]] = {
     """),
     "eval-bomb": ("class 6: a 1.2 MB Inspect .eval of 20 members that inflate to 60 MiB each", """
         import zipfile
-        from clinreg.results.collect import collect
-        from clinreg.core.store import load_registry
         log = work / "bomb.eval"
         header = b'{"version": 2, "status": "success", "eval": {"task": "clinreg_med_qa", "model": "m"}, "results": {"scores": []}}'
         with zipfile.ZipFile(log, "w", zipfile.ZIP_DEFLATED) as z:
@@ -99,21 +96,13 @@ CASES: dict[str, tuple[str, str]] = {
             for i in range(20):
                 z.writestr(f"samples/{i}.json", b'{"pad": "' + b"a" * (60 << 20) + b'"}')
         print(log.stat().st_size, "bytes on disk")
-        reg = load_registry()
-        mark()
-        scores, _, findings = collect(reg, [log])
-        print(len(scores), "score(s);", (findings.diagnostics[0].message if findings.diagnostics else "")[:160])
+        import_results(log)
     """),
     "json-no-score": ("class 6: a 63 MiB results .json of 22 million empty objects, holding no score", """
-        from clinreg.results.collect import collect
-        from clinreg.core.store import load_registry
         path = work / "empty.json"
         path.write_text('{"results": [' + ",".join(["{}"] * ((63 << 20) // 3)) + ']}')
         print(path.stat().st_size >> 20, "MiB;")
-        reg = load_registry()
-        mark()
-        scores, _, findings = collect(reg, [path])
-        print(len(scores), "score(s);", (findings.diagnostics[0].message if findings.diagnostics else "")[:160])
+        import_results(path)
     """),
     "deep-decisions": ("class 3: review decisions JSON nested 200,000 deep", """
         from clinreg.core.store import load_registry
@@ -136,6 +125,13 @@ started = time.perf_counter()
 def mark():  # the input is made: time the refusal from here
     global started
     started = time.perf_counter()
+def import_results(path):  # `clinreg results import` of one file, timed from here; the first problem shown
+    from clinreg.core.store import load_registry
+    from clinreg.results.collect import collect
+    reg = load_registry()
+    mark()
+    scores, _, findings = collect(reg, [path])
+    print(len(scores), "score(s);", (findings.diagnostics[0].message if findings.diagnostics else "")[:160])
 with tempfile.TemporaryDirectory() as folder:
     work = Path(folder)
     exec(compile(sys.argv[1], "case", "exec"))

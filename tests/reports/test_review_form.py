@@ -37,6 +37,15 @@ def page(tmp_path, name, *args):
     return out
 
 
+def _form_and_downloads(tmp_path):
+    """A small registry, its review form, and an empty folder for the form's downloads."""
+    root = richer_tree(tmp_path / "reg")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    return root, form, downloads
+
+
 def _wait_for_download(folder: Path, seconds: float = 20) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and not [p for p in folder.iterdir() if p.suffix == ".json"]:
@@ -44,10 +53,7 @@ def _wait_for_download(folder: Path, seconds: float = 20) -> None:
 
 
 def test_clinician_fills_the_form_saves_the_file_and_import_applies_it(chromium, tmp_path):
-    root = richer_tree(tmp_path / "reg")
-    form = page(tmp_path, "review.html", "review", "--root", root)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    root, form, downloads = _form_and_downloads(tmp_path)
     files = {p: p.read_text(encoding="utf-8") for p in (root / "taxonomy").glob("*.yaml")}
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads),
@@ -181,10 +187,7 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
     """Issue 22, the form: never lose work. Decisions are kept in the browser as they are made and come back when
     the page opens again; a tab with unsaved decisions asks before closing; a decision can be cleared; and a
     saved decisions file opens in another browser to carry on."""
-    root = richer_tree(tmp_path / "reg")
-    form = page(tmp_path, "review.html", "review", "--root", root)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    root, form, downloads = _form_and_downloads(tmp_path)
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         browser.open(form.resolve().as_uri(), 1280)
@@ -240,10 +243,7 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
 
 
 def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
-    root = richer_tree(tmp_path / "reg")
-    form = page(tmp_path, "review.html", "review", "--root", root)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    root, form, downloads = _form_and_downloads(tmp_path)
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         browser.open(form.resolve().as_uri(), 390)

@@ -216,10 +216,22 @@ def inflate(stream: Any, limit: int, what: str) -> bytes:
     return bytes(out)
 
 
-def _open_text(path: Path, encoding: str) -> str:
+def _checked_size(path: Path) -> int:
+    """The file's size, refused past MAX_FILE_BYTES."""
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
+    return size
+
+
+def _arrow_may_read(path: Path, spec: TableSpec) -> bool:
+    """Whether Arrow's C++ readers may try the file: plain UTF-8 as declared, not gzip-compressed (those go
+    through _open_text, which bounds the unpacking)."""
+    return spec.encoding.lower().replace("-", "").replace("_", "") == "utf8" and not path.name.lower().endswith(".gz")
+
+
+def _open_text(path: Path, encoding: str) -> str:
+    size = _checked_size(path)
     if path.name.lower().endswith(".gz"):
         try:
             with gzip.open(path, "rb") as stream:
@@ -372,12 +384,7 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     import pyarrow.compute as pc
     import pyarrow.csv as pcsv
 
-    if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or path.name.lower().endswith(".gz"):
-        return None
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
-    if not size:
+    if not _arrow_may_read(path, spec) or not _checked_size(path):
         return None
     sep = spec.delimiter or delimiter
     with path.open("rb") as handle:
@@ -522,11 +529,9 @@ def _plain_json_type(t: pa.DataType, in_list: bool = False) -> bool:
 def _read_jsonl_arrow(path: Path, spec: TableSpec) -> pa.Table | None:
     import pyarrow.json as pj
 
-    if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or path.name.lower().endswith(".gz"):
+    if not _arrow_may_read(path, spec):
         return None
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
+    _checked_size(path)
     with path.open("rb") as handle:
         if handle.read(3) == b"\xef\xbb\xbf":  # a byte-order mark: the Python reader drops it
             return None

@@ -76,8 +76,6 @@ class ImportResult:
 
 def export_rows(reg: Registry) -> list[dict[str, Any]]:
     """One row per subcategory and per task, in document order, with the hash that a decision on it must carry."""
-    from clinreg.core.reviewstate import derive_state as state_of
-
     measured: dict[str, list[str]] = {}
     for record in reg.datasets.values():
         for mapping in record.mappings:
@@ -88,7 +86,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
             datasets: str, provenance: str) -> dict[str, Any]:
         digest = item_hash(kind, item, placement)
-        state = state_of(item.review, digest)
+        state = derive_state(item.review, digest)
         earlier = "; ".join(f"{r.date or ''} {r.name}: {(r.decision or 'comment').replace('_', ' ')}"
                             + (f" ({' '.join(r.note.split())})" if r.note else "")
                             for r in (item.review.reviewers if item.review else []))

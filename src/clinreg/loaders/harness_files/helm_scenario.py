@@ -82,7 +82,7 @@ class ClinregSqlAnnotator(Annotator):
         limit = self.database.get("time_limit_seconds", 10)
         gold = request_state.instance.references[0].output.text.strip()
         impossible = (request_state.instance.extra_data or {}).get("is_impossible", False)
-        gold_rows = [] if impossible or gold.casefold() in ("", "null", "none") else (run_query(path, gold, limit)[0] or [])
+        gold_rows = [] if unanswerable(gold, impossible) else (run_query(path, gold, limit)[0] or [])
         completions = request_state.result.completions if request_state.result else []
         predicted = sql_text(completions[0].text if completions else "")
         if not predicted:
@@ -109,9 +109,9 @@ def judge_models(entry, judges=None):
 def text_specs(mapping, entry, judges=None):
     """(annotator specs, metric specs) of a free-text mapping: HELM's own classes, named by the record."""
     scoring = entry.get("scoring")
-    if scoring is None:
-        return [], get_basic_metric_specs(["f1_score"])
     basic = get_basic_metric_specs(["f1_score"])
+    if scoring is None:
+        return [], basic
     if scoring["method"] == "jury":
         annotator = scoring["jury"]["helm_annotator"]
         models = judge_models(entry, judges)

@@ -157,13 +157,18 @@ def run_query(path, query, time_limit):
         conn.close()
 
 
+def unanswerable(gold_query, impossible=False):
+    """Whether a question expects no query: the data marks it impossible, or its gold query is empty or `null`."""
+    return bool(impossible) or str(gold_query or "").strip().casefold() in ("", "null", "none")
+
+
 def sql_execution(completion, gold_query, database, *, impossible=False, data_dir=None):
     """EHRSQL's execution accuracy for one answer: 1.0 when the predicted query returns the same set of rows as the
     gold query. A question the database cannot answer (gold `null`, or `impossible`) expects no query; so does an
     answerable one whose gold query returns nothing. The database opens read-only; each query has a time limit."""
     predicted = sql_text(completion)
     gold = str(gold_query or "").strip()
-    if impossible or gold.casefold() in ("", "null", "none"):
+    if unanswerable(gold, impossible):
         return float(not predicted)
     path = database_path(database, data_dir)
     limit = database.get("time_limit_seconds", 10)
