@@ -41,6 +41,9 @@ SHAPES = {
     "join-amplified": ("{{ ([text * 10000] * 1000) | join }}", "cap"),
     "join-filter-separator": ("{{ ([text] * 10000) | join(text * 10000) }}", "cap"),
     "join-method": ("{{ ','.join([text * 10000] * 1000) }}", "cap"),
+    # found by test_fuzz under load: `join` over a text joins its characters (and over a mapping, its keys)
+    "join-filter-over-text": ("{{ (text * 9999) | join(text * 9999) }}", "cap"),
+    "join-filter-over-row": ("{{ row | join(text * 9999) | join(text * 9999) }}", "cap"),
     "replace-filter": ("{{ (text * 10000) | replace('y', text * 10000) }}", "cap"),
     "replace-method": ("{{ (text * 10000).replace('y', text * 10000) }}", "cap"),
     "indent-amplified": ("{{ ('\\n' * 999999) | indent(999999) }}", "cap"),

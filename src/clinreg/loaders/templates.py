@@ -219,7 +219,10 @@ def _check_result(value: Any) -> Any:
 
 
 def _texts_size(values: Any) -> int | None:
-    if isinstance(values, (list, tuple)):
+    """The text the items of `values` add up to (a text's items are its characters, a mapping's its keys)."""
+    if isinstance(values, str):
+        return len(values)
+    if isinstance(values, (list, tuple, dict)):
         return sum(len(v) if isinstance(v, str) else 24 for v in values)
     return None
 
