@@ -511,8 +511,8 @@ def _escapes(root: Path, path: Any) -> str | None:
 class FileSplitReader:
     """Reads a record's splits with clinreg's own readers, as `source.read` declares them (no `datasets`).
 
-    Each split's table is read whole (the formats involved have no row groups to stream) and then served in
-    batches, except a plain parquet split with no steps, which streams file by file with flat memory.
+    A split streams batch by batch where its files and steps allow it (CSV, JSON lines, parquet; steps that work
+    row by row); other splits are read whole and then served in batches.
     """
 
     def __init__(self, location: DataLocation, streaming: bool = False) -> None:
@@ -560,34 +560,40 @@ class FileSplitReader:
         return self._splits[split]
 
     def num_rows(self, split: str, record_id: str) -> int | None:
-        if self._streams(split, record_id):
-            return None
+        if split not in self._splits and self._stream(split, record_id) is not None:
+            return None  # counting the rows would read the files once more
         return self.open(split, record_id).num_rows
 
-    def _streams(self, split: str, record_id: str) -> bool:
-        from clinreg.loaders.readers import infer_format
+    def _stream(self, split: str, record_id: str) -> tuple[Any, Any] | None:
+        """The split's files as a stream of tables and its steps, when both can go batch by batch; else None."""
+        from clinreg.loaders.steps import StepRun
+        from clinreg.loaders.streams import stream_table
 
         spec = self.spec(split, record_id)
-        fmt = spec.format or (infer_format(spec.files) if isinstance(spec.files, str) else None)
-        return self.streaming and fmt == "parquet" and not spec.steps and isinstance(spec.files, str) and spec.archive is None
+        where = f"{record_id}: split {split!r}"
+        run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped.setdefault(split, {}))
+        if not run.streamable:
+            return None
+        stream = stream_table(self.folder(), spec, where)
+        return None if stream is None else (stream, run)
 
     def batches(self, split: str, record_id: str, batch_size: int) -> Iterator[Any]:
-        if self._streams(split, record_id):
-            from clinreg.loaders.readers import match_files
+        """The split in tables of at most `batch_size` rows, in source order.
 
-            spec = self.spec(split, record_id)
-            matched = match_files(self.folder(), spec.files, spec.where, f"{record_id}: split {split!r}")
-            if not matched:
-                raise SourceUnavailable(f"{record_id}: split {split!r}: no file matches {spec.files!r} in {self.folder()}")
-            from clinreg.loaders.readers import _with_parts
-
-            for item in matched:
-                for table in _parquet_batches([str(item.path)], None, batch_size):
-                    yield _with_parts(table, item.parts, f"{record_id}: split {split!r}") if item.parts else table
+        Read and transformed batch by batch where the files and steps allow it (streams.stream_table,
+        steps.StepRun), so that memory holds a batch, a join's right table and the output, not the split;
+        otherwise read whole, as before."""
+        streamed = None if split in self._splits else self._stream(split, record_id)
+        if streamed is None:
+            table = self.open(split, record_id)
+            for start in range(0, table.num_rows, batch_size):
+                yield table.slice(start, batch_size)
             return
-        table = self.open(split, record_id)
-        for start in range(0, table.num_rows, batch_size):
-            yield table.slice(start, batch_size)
+        stream, run = streamed
+        for raw in stream:
+            table = run.apply(raw)
+            for start in range(0, table.num_rows, batch_size):
+                yield table.slice(start, batch_size)
 
     def close(self) -> None:
         self._splits.clear()

@@ -26,27 +26,66 @@ MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.text.p
 
 def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> pa.Table:
     """`table` after each step in order; `tables(name)` reads a join's table; `counts` receives dropped rows."""
-    for number, step in enumerate(steps, start=1):
-        here = f"{where}: step {number}"
-        if step.join is not None:
-            table = join(table, tables(step.join.table), step.join, here, counts)
-        elif step.pick is not None:
-            table = pick(table, step.pick, here)
-        elif step.join_list is not None:
-            table = join_list(table, step.join_list, here)
-        elif step.extract is not None:
-            table = extract(table, step.extract, here)
-        elif step.remove is not None:
-            table = remove(table, step.remove, here)
-        elif step.render is not None:
-            table = render(table, step.render, here)
-        elif step.dedupe is not None:
-            table = dedupe(table, step.dedupe, here, counts)
-        elif step.adapter is not None:
-            from clinreg.loaders.adapters import run_adapter
+    return StepRun(steps, tables, where, counts).apply(table)
 
-            table = run_adapter(step.adapter.name, table, step.adapter.options, tables, here, counts)
-    return table
+
+# Steps that look at one row at a time (given the state a StepRun carries from batch to batch): a split whose
+# steps are all of these kinds can be read, and its steps applied, batch by batch.
+ROW_STEPS = ("join", "pick", "join_list", "extract", "remove", "render")
+
+
+class StepRun:
+    """A read step's transformations over one split, applied to the whole table or batch after batch.
+
+    What a step needs across rows lives here, so that batches give the whole table's result: a join's right
+    table, read once and indexed; the keys a one-to-one join has seen; the text a one-to-many join has built;
+    compiled extract patterns and the time they have taken; render templates and their time budget; and the
+    number of rows before the batch, so that messages name the row of the split.
+    """
+
+    def __init__(self, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> None:
+        self.steps, self.tables, self.where, self.counts = list(steps), tables, where, counts
+        self.offset = 0
+        self.state: dict[int, Any] = {}
+
+    @property
+    def streamable(self) -> bool:
+        return all(any(getattr(step, kind) is not None for kind in ROW_STEPS) for step in self.steps)
+
+    def apply(self, table: pa.Table) -> pa.Table:
+        rows = table.num_rows
+        for number, step in enumerate(self.steps, start=1):
+            here = f"{self.where}: step {number}"
+            state = self.state.get(number)
+            if step.join is not None:
+                if state is None:
+                    right = self.tables(step.join.table)
+                    state = self.state[number] = JoinState(right, join_index(right, step.join, here))
+                table = join(table, state.right, step.join, here, self.counts, state=state, offset=self.offset)
+            elif step.pick is not None:
+                table = pick(table, step.pick, here)
+            elif step.join_list is not None:
+                table = join_list(table, step.join_list, here)
+            elif step.extract is not None:
+                if state is None:
+                    state = self.state[number] = ExtractState(step.extract, here)
+                table = extract(table, step.extract, here, state=state, offset=self.offset)
+            elif step.remove is not None:
+                table = remove(table, step.remove, here)
+            elif step.render is not None:
+                if state is None:
+                    from clinreg.loaders.templates import InputTemplate
+
+                    state = self.state[number] = InputTemplate(step.render.template, f"{here} render {step.render.column!r}")
+                table = render(table, step.render, here, template=state, offset=self.offset)
+            elif step.dedupe is not None:
+                table = dedupe(table, step.dedupe, here, self.counts)
+            elif step.adapter is not None:
+                from clinreg.loaders.adapters import run_adapter
+
+                table = run_adapter(step.adapter.name, table, step.adapter.options, self.tables, here, self.counts)
+        self.offset += rows
+        return table
 
 
 def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.Array:
@@ -67,12 +106,19 @@ def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
     return table.append_column(name, values)
 
 
-def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: dict[str, int]) -> pa.Table:
-    """Bring the columns of `right` into `left` by key, checking the declared cardinality."""
-    left_keys = _keys(left, spec.keys, where, "rows")
-    right_keys = _keys(right, spec.keys, where, f"table {spec.table!r}")
+class JoinState:
+    """A join's right table and its index, built once per split; the left keys seen (one-to-one); text built."""
+
+    def __init__(self, right: pa.Table, index: dict[tuple, list[int]]) -> None:
+        self.right, self.index = right, index
+        self.seen: dict[tuple, int] = {}
+        self.joined_chars = 0
+
+
+def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[int]]:
+    """The right table's rows by key, its side of the declared cardinality checked."""
     index: dict[tuple, list[int]] = {}
-    for i, key in enumerate(right_keys):
+    for i, key in enumerate(_keys(right, spec.keys, where, f"table {spec.table!r}")):
         index.setdefault(key, []).append(i)
     if spec.cardinality in ("one_to_one", "many_to_one"):
         for key, rows in index.items():
@@ -81,9 +127,21 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
                     f"{where}: table {spec.table!r} has {len(rows)} rows for key {_show(spec.keys, key)}; "
                     f"`cardinality: {spec.cardinality}` allows one (use one_to_many to join them)"
                 )
+    return index
+
+
+def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], *,
+         state: JoinState | None = None, offset: int = 0) -> pa.Table:
+    """Bring the columns of `right` into `left` by key, checking the declared cardinality.
+
+    `state` carries the index and what earlier batches of the split saw; `offset` is the rows before `left`.
+    """
+    state = state or JoinState(right, join_index(right, spec, where))
+    index = state.index
+    left_keys = _keys(left, spec.keys, where, "rows")
     if spec.cardinality == "one_to_one":
-        seen: dict[tuple, int] = {}
-        for i, key in enumerate(left_keys):
+        seen = state.seen
+        for i, key in enumerate(left_keys, start=offset):
             if key in seen:
                 raise SourceUnavailable(
                     f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` allows one"
@@ -94,7 +152,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         rows = index.get(key)
         if rows is None:
             if spec.unmatched == "error":
-                raise SourceUnavailable(f"{where}: row {i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
+                raise SourceUnavailable(f"{where}: row {offset + i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
             if spec.unmatched == "drop":
                 continue
         keep.append(i)
@@ -110,7 +168,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         if spec.cardinality == "one_to_many" and spec.many == "first":
             array = values.take(pa.array([None if not rows else rows[0] for rows in take], pa.int64()))
         elif spec.cardinality == "one_to_many":
-            array = pa.array(_joined_texts(values, take, spec, where), pa.string())
+            array = pa.array(_joined_texts(values, take, spec, where, state), pa.string())
         else:
             positions = pa.array([None if not rows else rows[0] for rows in take], pa.int64())
             array = values.take(positions)
@@ -124,13 +182,13 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
 MAX_JOIN_CHARS = 256 * 1024 * 1024
 
 
-def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str) -> list[str | None]:
-    """Each row's matching values joined by the separator: built once per distinct key, the total size checked
-    before any row's text is built twice."""
+def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str, state: JoinState) -> list[str | None]:
+    """Each row's matching values joined by the separator: built once per distinct key, the total size (over
+    the split's batches so far) checked before any row's text is built twice."""
     text = as_strings(values).to_pylist() if not pa.types.is_string(values.type) else values.to_pylist()
     built: dict[int, str | None] = {}
     sizes: dict[int, int] = {}
-    total = 0
+    total = state.joined_chars
     for rows in take:
         if not rows:
             continue
@@ -143,6 +201,7 @@ def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str) -> l
                 f"{where}: joining table {spec.table!r} would build more than {MAX_JOIN_CHARS:,} characters of text "
                 f"(keys repeat on both sides); declare `many: first`, or join on a key that is unique on the left"
             )
+    state.joined_chars = total
     out = []
     for rows in take:
         if not rows:
@@ -221,31 +280,41 @@ def join_list(table: pa.Table, spec: JoinListStep, where: str) -> pa.Table:
     return _replace(table, spec.column, pa.array(joined, pa.string()))
 
 
-def extract(table: pa.Table, spec: ExtractStep, where: str) -> pa.Table:
-    compiled = []
-    for pattern in spec.patterns:
-        if len(pattern) > MAX_PATTERN_CHARS:
-            raise RecordProblem(f"{where}: an extract pattern is longer than {MAX_PATTERN_CHARS} characters")
-        try:
-            regex = re.compile(pattern)
-        except re.error as err:
-            raise RecordProblem(f"{where}: extract pattern {pattern!r} does not compile: {err}") from None
-        if not regex.groupindex:
-            raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to keep")
-        inner = nested_repetition(pattern)
-        if inner:
-            raise RecordProblem(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
-                                "which can take exponential time (CLR714)")
-        compiled.append(regex)
-    names = list(dict.fromkeys(name for regex in compiled for name in regex.groupindex))
+class ExtractState:
+    """An extract step's compiled patterns, and the time and rows its matching has taken over the split."""
+
+    def __init__(self, spec: ExtractStep, where: str) -> None:
+        compiled = []
+        for pattern in spec.patterns:
+            if len(pattern) > MAX_PATTERN_CHARS:
+                raise RecordProblem(f"{where}: an extract pattern is longer than {MAX_PATTERN_CHARS} characters")
+            try:
+                regex = re.compile(pattern)
+            except re.error as err:
+                raise RecordProblem(f"{where}: extract pattern {pattern!r} does not compile: {err}") from None
+            if not regex.groupindex:
+                raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to keep")
+            inner = nested_repetition(pattern)
+            if inner:
+                raise RecordProblem(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
+                                    "which can take exponential time (CLR714)")
+            compiled.append(regex)
+        self.compiled = compiled
+        self.names = list(dict.fromkeys(name for regex in compiled for name in regex.groupindex))
+        self.spent = 0.0
+
+
+def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractState | None = None, offset: int = 0) -> pa.Table:
+    state = state or ExtractState(spec, where)
+    compiled, names = state.compiled, state.names
     texts = as_strings(_column(table, spec.column, where)).to_pylist()
     out: dict[str, list[str | None]] = {name: [] for name in names}
     regex = compiled[0]
-    row = 0
-    started = time.monotonic()
+    row = offset
+    started = time.monotonic() - state.spent
     try:
         with deadline(MATCH_SECONDS) as arm:
-            for row, text in enumerate(texts):
+            for row, text in enumerate(texts, start=offset):
                 groups: dict[str, str | None] = {}
                 arm()  # every row, so that the limit never spans two rows
                 # ... and the whole step within a budget that grows with the rows: slow rows cannot add up
@@ -266,6 +335,8 @@ def extract(table: pa.Table, spec: ExtractStep, where: str) -> pa.Table:
     except PatternTimeout:
         raise RecordProblem(f"{where}: extract pattern {regex.pattern!r} ran for more than {MATCH_SECONDS:g} s on "
                             f"row {row}; simplify the pattern") from None
+    finally:
+        state.spent = time.monotonic() - started
     for name in names:
         table = _replace(table, name, pa.array(out[name], pa.string()))
     return table
@@ -283,12 +354,15 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
     return _replace(table, spec.column, pa.array(texts, pa.string()))
 
 
-def render(table: pa.Table, spec, where: str) -> pa.Table:
-    """A new column rendered row by row from a template in the row sandbox (size and time caps included)."""
+def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: int = 0) -> pa.Table:
+    """A new column rendered row by row from a template in the row sandbox (size and time caps included).
+
+    `template` is the step's compiled template when the split is rendered batch by batch (its time budget then
+    spans the split); `offset` is the rows before this batch."""
     from clinreg.loaders.errors import TemplateFailure
     from clinreg.loaders.templates import InputTemplate
 
-    template = InputTemplate(spec.template, f"{where} render {spec.column!r}")
+    template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
     values = [python_values(table.column(n).combine_chunks()) for n in names]
     out = []
@@ -296,7 +370,7 @@ def render(table: pa.Table, spec, where: str) -> pa.Table:
         try:
             out.append(template.render_with_globals(context))
         except TemplateFailure as err:
-            raise TemplateFailure(f"{where}: row {i}: render {spec.column!r} failed: {err}") from None
+            raise TemplateFailure(f"{where}: row {offset + i}: render {spec.column!r} failed: {err}") from None
     return _replace(table, spec.column, pa.array(out, pa.string()))
 
 

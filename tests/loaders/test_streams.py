@@ -1,0 +1,162 @@
+"""A split read batch by batch (streams.py, issue 26) gives the rows the whole-file reader gives, or stops with a
+located message; the read steps applied batch by batch (steps.StepRun) give the whole table's result."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clinreg.core.model import JoinStep, Step, TableSpec
+from clinreg.loaders import readers, streams
+from clinreg.loaders.errors import SourceUnavailable
+from clinreg.loaders.steps import StepRun, apply_steps
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8),
+                    st.sampled_from(["2020-01-01", "1e5", "true", "\u2028", "é"]))
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                       st.dictionaries(st.sampled_from("xy"), inner, max_size=2)),
+                      max_leaves=4)
+json_rows = st.lists(st.dictionaries(st.sampled_from(["a", "b", "c"]), values, min_size=1, max_size=3),
+                     min_size=1, max_size=40)
+
+
+def _streamed(folder, spec) -> list[dict]:
+    rows = []
+    for table in streams.stream_table(folder, spec, "rec: split 'test'"):
+        rows.extend(table.to_pylist())
+    return rows
+
+
+def _rendered(rows: list[dict], names: list[str]) -> list[list[str]]:
+    """What a template shows of each value ({{ name }} is str() of the Python value)."""
+    return [[str(row.get(name)) for name in names] for row in rows]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(streams, "STREAM_BLOCK_BYTES", 64)
+
+
+@given(json_rows, st.booleans())
+@SETTINGS
+def test_json_lines_in_batches_render_as_the_whole_file_or_stop_with_the_line(tmp_path, small_blocks, data, gz):
+    name = "x.jsonl.gz" if gz else "x.jsonl"
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data).encode()
+    (tmp_path / name).write_bytes(gzip.compress(text) if gz else text)
+    spec = TableSpec(files=name)
+    whole = readers.read_table(tmp_path, spec, "rec: split 'test'")
+    try:
+        streamed = _streamed(tmp_path, spec)
+    except SourceUnavailable as err:
+        # Only a field, or a change of type, that the rows before it could not hold stops a streamed read.
+        assert "first appears here" in str(err) or "values in the rows before" in str(err)
+        assert f"{name}:" in str(err)
+        return
+    assert len(streamed) == whole.num_rows
+    assert _rendered(streamed, whole.column_names) == _rendered(whole.to_pylist(), whole.column_names)
+
+
+def test_a_field_first_seen_after_the_first_block_names_its_line(tmp_path, small_blocks):
+    lines = [json.dumps({"q": f"question {i}", "a": "A"}) for i in range(20)] + [json.dumps({"q": "x", "late": 1})]
+    (tmp_path / "x.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(SourceUnavailable, match=r"x\.jsonl:21: field 'late' first appears here"):
+        _streamed(tmp_path, TableSpec(files="x.jsonl"))
+
+
+def test_a_file_within_one_block_reads_exactly_as_the_whole_file(tmp_path):
+    # Under STREAM_BLOCK_BYTES nothing can differ: a late field and mixed types are read as the whole file reads them.
+    lines = [{"q": "a", "n": 1}, {"q": "b", "n": "two"}, {"q": "c", "late": True}]
+    (tmp_path / "x.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    spec = TableSpec(files="x.jsonl")
+    assert _streamed(tmp_path, spec) == readers.read_table(tmp_path, spec, "w").to_pylist()
+
+
+csv_cells = st.one_of(st.just(""), st.text(alphabet="ab ,\"\r\n\u00e9", max_size=6))
+
+
+@given(st.lists(st.lists(csv_cells, min_size=3, max_size=3), min_size=0, max_size=30), st.sampled_from(["\n", "\r\n"]),
+       st.booleans(), st.booleans())
+@SETTINGS
+def test_csv_in_batches_gives_the_whole_files_rows(tmp_path, small_blocks, body, newline, gz, ragged):
+    import csv
+    import io
+
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator=newline)
+    writer.writerow(["id", "note", "label"])
+    writer.writerows(body)
+    text = out.getvalue() + ("x,y,z,,\n" if ragged else "")
+    name = "x.csv.gz" if gz else "x.csv"
+    (tmp_path / name).write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    spec = TableSpec(files=name)
+    whole = readers.read_table(tmp_path, spec, "w")
+    assert _streamed(tmp_path, spec) == whole.to_pylist()
+
+
+def test_a_split_over_several_csv_files_with_one_header_streams_in_file_order(tmp_path, small_blocks):
+    for part in ("a", "b"):
+        (tmp_path / f"{part}.csv").write_text("id,text\n" + "".join(f"{part}{i},t{i}\n" for i in range(30)))
+    spec = TableSpec(files="{part}.csv")
+    assert streams.stream_table(tmp_path, spec, "w") is not None
+    assert _streamed(tmp_path, spec) == readers.read_table(tmp_path, spec, "w").to_pylist()
+
+
+def test_what_cannot_stream_is_read_whole(tmp_path):
+    (tmp_path / "a.csv").write_text("id,text\n1,x\n")
+    (tmp_path / "b.csv").write_text("id,other\n2,y\n")
+    (tmp_path / "x.json").write_text('[{"a": 1}]')
+    assert streams.stream_table(tmp_path, TableSpec(files="{part}.csv"), "w") is None  # headers differ
+    assert streams.stream_table(tmp_path, TableSpec(files="x.json"), "w") is None
+
+
+def test_an_inflating_gzip_is_refused_while_streaming(tmp_path):
+    (tmp_path / "x.csv.gz").write_bytes(gzip.compress(b"id,text\n" + b"1,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" * (5 << 20)))
+    with pytest.raises(SourceUnavailable, match="unpacks to more than"):
+        _streamed(tmp_path, TableSpec(files="x.csv.gz"))
+
+
+# ------------------------------------------------------------------------------------------------ steps by batch
+
+
+LEFT = pa.table({"k": [str(i % 7) for i in range(50)], "text": [f"note {i}" for i in range(50)]})
+RIGHT = pa.table({"k": [str(i % 7) for i in range(21)], "v": [f"v{i}" for i in range(21)]})
+
+
+@pytest.mark.parametrize("join", [
+    {"table": "r", "keys": ["k"], "cardinality": "one_to_many", "separator": "|"},
+    {"table": "r", "keys": ["k"], "cardinality": "one_to_many", "many": "first"},
+])
+@pytest.mark.parametrize("size", [1, 7, 50])
+def test_steps_by_batch_give_the_whole_tables_result(join, size):
+    steps = [Step(join=JoinStep(**join)),
+             Step.model_validate({"extract": {"column": "text", "patterns": [r"note (?P<n>\d+)"]}}),
+             Step.model_validate({"render": {"column": "prompt", "template": "{{ text }} / {{ v }} / {{ n }}"}})]
+    whole = apply_steps(LEFT, steps, lambda name: RIGHT, "w", {})
+    read = []
+    run = StepRun(steps, lambda name: read.append(name) or RIGHT, "w", {})
+    assert run.streamable
+    parts = [run.apply(LEFT.slice(start, size)) for start in range(0, LEFT.num_rows, size)]
+    assert pa.concat_tables(parts).to_pylist() == whole.to_pylist()
+    assert read == ["r"]  # the right table is read once and indexed once, not per batch
+
+
+def test_a_one_to_one_join_sees_repeated_keys_across_batches():
+    left = pa.table({"k": ["1", "2", "1"]})
+    right = pa.table({"k": ["1", "2"], "v": ["a", "b"]})
+    run = StepRun([Step(join=JoinStep(table="r", keys=["k"], cardinality="one_to_one"))], lambda n: right, "w", {})
+    run.apply(left.slice(0, 2))
+    with pytest.raises(SourceUnavailable, match="rows 0 and 2 share key"):
+        run.apply(left.slice(2, 1))
+
+
+def test_dedupe_is_not_streamed():
+    run = StepRun([Step.model_validate({"dedupe": {"columns": ["k"]}})], lambda n: None, "w", {})
+    assert not run.streamable
