@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import fnmatch
 import gzip
 import io
 import json
@@ -209,11 +208,15 @@ def inflate(stream: Any, limit: int, what: str) -> bytes:
     while chunk := stream.read(1 << 20):
         total += len(chunk)
         if total > limit:
-            why = ("the most a file may have" if limit >= MAX_FILE_BYTES else
-                   f"at most {INFLATION_RATIO} times its packed size, and at least {MIN_INFLATED >> 20} MiB, may be unpacked")
-            raise SourceUnavailable(f"{what}: unpacks to more than {limit:,} bytes ({why})")
+            raise _inflated_too_far(what, limit)
         out += chunk
     return bytes(out)
+
+
+def _inflated_too_far(what: str, limit: int) -> SourceUnavailable:
+    why = ("the most a file may have" if limit >= MAX_FILE_BYTES else
+           f"at most {INFLATION_RATIO} times its packed size, and at least {MIN_INFLATED >> 20} MiB, may be unpacked")
+    return SourceUnavailable(f"{what}: unpacks to more than {limit:,} bytes ({why})")
 
 
 def _checked_size(path: Path) -> int:
@@ -222,6 +225,42 @@ def _checked_size(path: Path) -> int:
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
     return size
+
+
+class Inflating(io.RawIOBase):
+    """A gzip member's bytes, read as a stream and refused once they pass readers.inflation_limit (the bound the
+    whole-file reader applies, without holding the unpacked text)."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = path.name
+        self.limit = inflation_limit(_checked_size(path))
+        self.inner = gzip.open(path, "rb")
+        self.total = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            n = self.inner.readinto(buffer)
+        except (OSError, EOFError, zlib.error) as err:
+            raise SourceUnavailable(f"{self.name}: not a readable gzip file ({_one_line(err)})") from None
+        self.total += n
+        if self.total > self.limit:
+            raise _inflated_too_far(self.name, self.limit)
+        return n
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
+def open_bytes(path: Path) -> Any:
+    """The file's bytes as a buffered stream: unpacked, within the inflation bound, for a .gz file."""
+    if path.name.lower().endswith(".gz"):
+        return io.BufferedReader(Inflating(path), buffer_size=1 << 20)
+    _checked_size(path)
+    return path.open("rb")
 
 
 def _arrow_may_read(path: Path, spec: TableSpec) -> bool:
@@ -384,10 +423,10 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     import pyarrow.compute as pc
     import pyarrow.csv as pcsv
 
-    if not _arrow_may_read(path, spec) or not _checked_size(path):
+    if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or not _checked_size(path):
         return None
     sep = spec.delimiter or delimiter
-    with path.open("rb") as handle:
+    with open_bytes(path) as handle:  # a .gz file unpacks as a stream, within the inflation bound
         first = handle.readline(1 << 20)
     line = first[:-2] if first.endswith(b"\r\n") else first.rstrip(b"\n")
     if first.startswith(b"\xef\xbb\xbf") or b'"' in line or b"\r" in line:
@@ -396,13 +435,14 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     if len(set(header)) != len(header) or any(not h for h in header):
         return None  # the Python reader names repeated columns
     try:
-        table = pcsv.read_csv(
-            path,
-            read_options=pcsv.ReadOptions(use_threads=False, block_size=8 << 20),
-            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
-            convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
-                                                null_values=[""], quoted_strings_can_be_null=True),
-        )
+        with open_bytes(path) as source:
+            table = pcsv.read_csv(
+                source,
+                read_options=pcsv.ReadOptions(use_threads=False, block_size=8 << 20),
+                parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
+                convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
+                                                    null_values=[""], quoted_strings_can_be_null=True),
+            )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, pa.ArrowCapacityError, OSError):
         return None  # ragged rows, bad UTF-8, a field over Arrow's limits: the Python reader decides
     if table.column_names != header:

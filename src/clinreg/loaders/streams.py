@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import codecs
 import csv
-import gzip
 import io
 import json
 import mmap
-import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -29,18 +27,16 @@ from clinreg.core.model import TableSpec
 from clinreg.loaders.errors import RecordProblem, SourceUnavailable
 from clinreg.loaders.readers import (
     _LONG_DIGITS,
-    INFLATION_RATIO,
     MAX_CELL_CHARS,
-    MIN_INFLATED,
     MatchedFile,
     _checked_size,
+    open_bytes,
     _has_float,
     _one_line,
     _plain_json_type,
     _relative,
     _with_parts,
     infer_format,
-    inflation_limit,
     match_files,
 )
 
@@ -77,43 +73,6 @@ def _gz(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
-class _Inflating(io.RawIOBase):
-    """A gzip member's bytes, read as a stream and refused once they pass readers.inflation_limit (the bound the
-    whole-file reader applies, without holding the unpacked text)."""
-
-    def __init__(self, path: Path) -> None:
-        self.name = path.name
-        self.limit = inflation_limit(_checked_size(path))
-        self.inner = gzip.open(path, "rb")
-        self.total = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        try:
-            n = self.inner.readinto(buffer)
-        except (OSError, EOFError, zlib.error) as err:
-            raise SourceUnavailable(f"{self.name}: not a readable gzip file ({_one_line(err)})") from None
-        self.total += n
-        if self.total > self.limit:
-            raise SourceUnavailable(f"{self.name}: unpacks to more than {self.limit:,} bytes (at most "
-                                    f"{INFLATION_RATIO} times its packed size, and at least {MIN_INFLATED >> 20} MiB, may be unpacked)")
-        return n
-
-    def close(self) -> None:
-        self.inner.close()
-        super().close()
-
-
-def _open_bytes(path: Path) -> Any:
-    """The file's bytes as a buffered stream: unpacked, within the inflation bound, for a .gz file."""
-    if _gz(path):
-        return io.BufferedReader(_Inflating(path), buffer_size=1 << 20)
-    _checked_size(path)
-    return path.open("rb")
-
-
 def _codec(encoding: str) -> str:
     try:
         return codecs.lookup(encoding).name
@@ -132,7 +91,7 @@ def _same_columns(files: list[tuple[str, MatchedFile]], spec: TableSpec) -> bool
         sep = spec.delimiter or ("\t" if files[0][0] == "tsv" else ",")
         heads = []
         for _, item in files:
-            with _open_bytes(item.path) as handle:
+            with open_bytes(item.path) as handle:
                 heads.append(handle.readline(1 << 20).rstrip(b"\r\n").split(sep.encode()))
         return all(h == heads[0] for h in heads)
     except Exception:
@@ -181,7 +140,7 @@ def _csv_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
 
         try:
             reader = pcsv.open_csv(
-                stack.enter_context(_open_bytes(path)),
+                stack.enter_context(open_bytes(path)),
                 read_options=pcsv.ReadOptions(use_threads=False, block_size=STREAM_BLOCK_BYTES),
                 parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
                 convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
@@ -213,7 +172,7 @@ def _arrow_csv_header(path: Path, spec: TableSpec, sep: str) -> list[str] | None
     """The header, when Arrow may read the file as readers._read_csv_arrow would; else None."""
     if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or not _checked_size(path):
         return None
-    with _open_bytes(path) as handle:
+    with open_bytes(path) as handle:
         first = handle.readline(1 << 20)
     line = first[:-2] if first.endswith(b"\r\n") else first.rstrip(b"\n")
     if first.startswith(b"\xef\xbb\xbf") or b'"' in line or b"\r" in line:
@@ -230,7 +189,7 @@ def _csv_python_batches(path: Path, spec: TableSpec, sep: str, skip: int, batch_
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"
     csv.field_size_limit(MAX_CELL_CHARS)
-    with io.TextIOWrapper(_open_bytes(path), encoding=encoding, newline="") as handle:
+    with io.TextIOWrapper(open_bytes(path), encoding=encoding, newline="") as handle:
         reader = csv.reader(handle, delimiter=sep)
         header = next(reader, None)
         if header is None:
@@ -282,7 +241,7 @@ def _jsonl_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
 
     done = 0
     columns: list[str] | None = None
-    with _open_bytes(path) as handle:
+    with open_bytes(path) as handle:
         bom = handle.read(3) == b"\xef\xbb\xbf"
     utf8 = spec.encoding.lower().replace("-", "").replace("_", "") == "utf8"
     if utf8 and not bom and hasattr(pj, "open_json"):
@@ -290,7 +249,7 @@ def _jsonl_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
 
         stack = ExitStack()
         try:
-            reader = pj.open_json(stack.enter_context(_open_bytes(path)), read_options=pj.ReadOptions(use_threads=True, block_size=STREAM_BLOCK_BYTES),
+            reader = pj.open_json(stack.enter_context(open_bytes(path)), read_options=pj.ReadOptions(use_threads=True, block_size=STREAM_BLOCK_BYTES),
                                   parse_options=pj.ParseOptions(newlines_in_values=False))
             columns, types = reader.schema.names, reader.schema.types
             if not columns or not all(_plain_json_type(f.type) for f in reader.schema):
@@ -327,7 +286,7 @@ def _jsonl_python_batches(path: Path, spec: TableSpec, skip: int, columns: dict[
     size = 0
     known = dict(columns) if columns is not None else None
     first_line = 1
-    with _open_bytes(path) as handle:
+    with open_bytes(path) as handle:
         for line_no, raw in enumerate(handle, start=1):
             line = raw.decode(encoding)
             if line_no == 1 and sig and line.startswith("\ufeff"):
