@@ -160,3 +160,19 @@ def test_a_one_to_one_join_sees_repeated_keys_across_batches():
 def test_dedupe_is_not_streamed():
     run = StepRun([Step.model_validate({"dedupe": {"columns": ["k"]}})], lambda n: None, "w", {})
     assert not run.streamable
+
+
+def test_an_xlsx_sheet_streams_as_the_whole_file_reads_it(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Question", "Answer", "n"])
+    for i in range(2500):
+        sheet.append([f"q{i}", None if i % 7 == 0 else f"a {i}", i if i % 3 else 1.0])
+    sheet.append([None, "  ", None])  # the blank rows spreadsheets end in
+    book.save(tmp_path / "x.xlsx")
+    spec = TableSpec(files="x.xlsx")
+    tables = list(streams.stream_table(tmp_path, spec, "w"))
+    assert len(tables) == 3  # batches of 1000 rows
+    assert [row for t in tables for row in t.to_pylist()] == readers.read_table(tmp_path, spec, "w").to_pylist()

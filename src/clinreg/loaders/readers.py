@@ -681,6 +681,13 @@ def check_office_file(path: Path, what: str) -> None:
 
 
 def _read_xlsx(path: Path, spec: TableSpec) -> pa.Table:
+    tables = list(xlsx_batches(path, spec))
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Iterator[pa.Table]:
+    """The sheet's rows, every value as the text a reader sees, in tables of `batch_rows` (openpyxl's read-only
+    mode parses the sheet as a stream); at least one table."""
     import openpyxl
 
     check_office_file(path, "workbook")
@@ -692,22 +699,29 @@ def _read_xlsx(path: Path, spec: TableSpec) -> pa.Table:
         rows = sheet.iter_rows(values_only=True)
         header = next(rows, None)
         if header is None:
-            return pa.table({})
+            yield pa.table({})
+            return
         names = [str(h).strip() if h is not None else "" for h in header]
         while names and names[-1] == "":
             names.pop()
         if "" in names or len(set(names)) != len(names):
             raise SourceUnavailable(f"{path.name}: the header row of sheet {sheet.title!r} has an empty or repeated column name")
         columns: list[list[Any]] = [[] for _ in names]
+        count, yielded = 0, False
         for row in rows:
             cells = list(row[: len(names)]) + [None] * max(0, len(names) - len(row))
             if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
                 continue  # spreadsheets end in blank rows
             for column, value in zip(columns, cells):
                 column.append(_cell(value))
+            count += 1
+            if count == batch_rows:
+                yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
+                columns, count, yielded = [[] for _ in names], 0, True
+        if count or not yielded:
+            yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
     finally:
         book.close()
-    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
 
 
 def _cell(value: Any) -> str | None:

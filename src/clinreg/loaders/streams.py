@@ -6,8 +6,9 @@ the rows, values and columns that the whole-file reader gives for those rows, wi
 JSON lines: the columns are the fields of the file's first block (STREAM_BLOCK_BYTES), and a field that first
 appears after it stops the read with its line, since the batches already passed on could not hold it.
 
-Gzip-compressed CSV and JSON lines stream too, unpacked within the whole-file reader's inflation bound.
-Anything else (archives, xlsx, XML, text folders, JSON documents, several JSON-lines files) is not
+xlsx sheets stream through openpyxl's read-only mode, every value as text. Gzip-compressed CSV and JSON lines
+stream too, unpacked within the whole-file reader's inflation bound.
+Anything else (archives, XML, text folders, JSON documents, several JSON-lines files) is not
 streamed: `stream_table` returns None and the caller reads the table whole.
 """
 
@@ -42,7 +43,7 @@ from clinreg.loaders.readers import (
 
 # Arrow's block, and the Python readers' first batch of JSON lines: the part of a file that fixes its columns.
 STREAM_BLOCK_BYTES = 8 << 20
-STREAM_FORMATS = ("csv", "tsv", "jsonl", "parquet")
+STREAM_FORMATS = ("csv", "tsv", "jsonl", "parquet", "xlsx")
 _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, pa.ArrowCapacityError, OSError)
 # Encodings in which a newline byte is always a newline (JSON lines are split on bytes before decoding).
 _BYTE_LINE_ENCODINGS = {"utf-8", "utf-8-sig", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
@@ -59,7 +60,7 @@ def stream_table(folder: Path, spec: TableSpec, where: str) -> Iterator[pa.Table
         if not matched:
             return None  # the whole-file reader names what is missing
         fmt = spec.format or infer_format(pattern) or infer_format(matched[0].relative)
-        if fmt not in STREAM_FORMATS or (fmt == "parquet" and any(_gz(item.path) for item in matched)):
+        if fmt not in STREAM_FORMATS or (fmt in ("parquet", "xlsx") and any(_gz(item.path) for item in matched)):
             return None
         files.extend((fmt, item) for item in matched)
     if fmt == "jsonl" and (len(files) > 1 or _codec(spec.encoding) not in _BYTE_LINE_ENCODINGS):
@@ -83,6 +84,8 @@ def _codec(encoding: str) -> str:
 def _same_columns(files: list[tuple[str, MatchedFile]], spec: TableSpec) -> bool:
     """Whether several files have the same columns of the same types (the batches then agree)."""
     try:
+        if files[0][0] == "xlsx":
+            return False
         if files[0][0] == "parquet":
             import pyarrow.parquet as pq
 
@@ -379,4 +382,12 @@ def _parquet_batches(path: Path, spec: TableSpec, fmt: str, batch_rows: int = 10
         yield handle.schema_arrow.empty_table()
 
 
-_BATCHES = {"csv": _csv_batches, "tsv": _csv_batches, "jsonl": _jsonl_batches, "parquet": _parquet_batches}
+def _xlsx_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
+    from clinreg.loaders.readers import xlsx_batches
+
+    _checked_size(path)
+    return xlsx_batches(path, spec, batch_rows=1000)
+
+
+_BATCHES = {"csv": _csv_batches, "tsv": _csv_batches, "jsonl": _jsonl_batches, "parquet": _parquet_batches,
+            "xlsx": _xlsx_batches}
