@@ -115,10 +115,72 @@ def test_plain_templates_render_as_jinja_renders_them(pieces, values):
         template.plain = plain
 
 
+_LOOPS = st.sampled_from([
+    "{% for k in a %}{{ k }}\n{% endfor %}", "{% for k in b %}- {{ k }};{% endfor %}", "{%- for k in a -%} {{ k }} {%- endfor %}",
+    "{% for k in a.items %}{{ k }}{% endfor %}", "{% for k in b.x %}{{ k }}|{% endfor %}", "{% for a in a %}{{ a }}{% endfor %}",
+    "{% for k in a %}{% endfor %}", "{% for k in a %}{{ k }}{{ k }}{% endfor %}{{ k }}",
+])
+_LOOP_VALUES = st.one_of(_VALUES, st.lists(st.one_of(st.none(), st.text(max_size=6), st.integers(), st.floats()), max_size=4),
+                         st.tuples(st.text(max_size=3)),
+                         st.dictionaries(st.sampled_from(["x", "items", "y"]), st.lists(st.text(max_size=4), max_size=3), max_size=3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_PIECES, _LOOPS), max_size=8),
+       st.fixed_dictionaries({"a": _LOOP_VALUES, "b": _LOOP_VALUES, "a_1": _VALUES, "k": _VALUES}))
+def test_templates_with_plain_loops_render_as_jinja_renders_them(pieces, values):
+    """A loop over a list column whose body is text and the item (MedHallu, PubMedQA) is rendered without
+    jinja's machinery; for any value (a list, None, text, a mapping, a missing field) the text, or the error,
+    must be jinja's."""
+    source = "".join(pieces)
+    try:
+        template = InputTemplate(source, "rec: mapping 'm'")
+    except RecordProblem:
+        return
+    context = {**template.globals, **values}
+    plain = template.plain
+    try:
+        fast = template.render_with_globals(context)
+    except TemplateFailure as err:
+        fast = err
+    template.plain = None
+    try:
+        slow = template.render_with_globals(context)
+    except TemplateFailure as err:
+        slow = err
+    finally:
+        template.plain = plain
+    assert type(fast) is type(slow) and str(fast) == str(slow)
+
+
+def test_the_loops_of_the_real_records_take_the_fast_path_and_render_as_jinja():
+    from clinreg.core.store import load_registry
+    from clinreg.loaders.templates import _slot_text  # noqa: F401  (the fast path exists)
+
+    reg = load_registry(None)
+    looping = {}
+    for record in reg.datasets.values():
+        for mapping in record.mappings:
+            if "{%" in mapping.input_template:
+                looping[record.id] = InputTemplate(mapping.input_template, record.id)
+    taken = {rid for rid, t in looping.items() if t.plain is not None}
+    assert {"medhallu", "pubmed_qa"} <= taken  # n2c2's loop uses loop.index and a filter: jinja renders it
+    for rid in taken:
+        template = looping[rid]
+        context = {**template.globals, **{name: ["first passage", "second, with é"] for name in template.variables},
+                   "context": {"contexts": ["c1", "c2"], "labels": ["L"]}}
+        fast = template.render_with_globals(context)
+        template.plain = None
+        assert fast == template.render_with_globals(context), rid
+
+
 def test_the_fast_path_is_taken_only_for_text_and_names():
     assert InputTemplate("Q: {{ question }}\nA. {{ opa }}\n", "w").plain is not None
     for source in ["{{ a|upper }}", "{{ row['a'] }}", "{% if a %}x{% endif %}", "{{ a ~ b }}", "{{ 'x' }}", "{{ a.b }}",
-                   "{{ self }}"]:  # jinja binds `self` to the template, whatever the context holds
+                   "{{ self }}",  # jinja binds `self` to the template, whatever the context holds
+                   "{% for k in a %}{{ loop.index }}{% endfor %}", "{% for k in a if k %}{{ k }}{% endfor %}",
+                   "{% for k in a %}{{ k }}{% else %}none{% endfor %}", "{% for k in a|sort %}{{ k }}{% endfor %}",
+                   "{% for k in a %}{{ k|upper }}{% endfor %}", "{% for k, v in a %}{{ k }}{% endfor %}"]:
         assert InputTemplate(source, "w").plain is None, source
 
 

@@ -319,22 +319,22 @@ class InputTemplate:
             yield i, context
 
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
-        """Every row's text of a plain template (text and `{{ name }}` only), straight from the columns without
+        """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without
         a context per row; None when that does not apply (another template, a name that is not a column, a
         value str() refuses, an over-long text), and the caller renders row by row as usual."""
         if self.plain is None:
             return None
         parts, slots = self.plain
         where = {name: i for i, name in enumerate(names)}
-        if any(name not in where or name == ROW_VARIABLE for _, name in slots):
+        if any(name not in where or name == ROW_VARIABLE for _, name, _ in slots):
             return None  # `row` is the whole row in a context, even when a column has that name
-        columns = [(at, values[where[name]]) for at, name in slots]
+        columns = [(at, values[where[name]], loop) for at, name, loop in slots]
         out = []
         try:
             for i in range(n):
                 row = list(parts)
-                for at, column in columns:
-                    row[at] = str(column[i])
+                for at, column, loop in columns:
+                    row[at] = str(column[i]) if loop is None else _slot_text(column[i], loop)
                 text = "".join(row)
                 if len(text) > MAX_OUTPUT_CHARS:
                     return None
@@ -350,14 +350,14 @@ class InputTemplate:
     def render_with_globals(self, variables: dict[str, Any]) -> str:
         """`render`, for callers that already merged `self.globals` into the variables (one dict per row, not two)."""
         if self.plain is not None:
-            # Only text and `{{ name }}`: jinja would write str(value) for each name; so does this, without the
-            # render machinery. Anything unusual (a missing name, an over-long result) goes the jinja way below,
-            # which raises exactly as it always did.
+            # Only text, `{{ name }}` and plain loops: jinja would write str(value) for each name (and each item);
+            # so does this, without the render machinery. Anything unusual (a missing name, a loop over something
+            # not a list, an over-long result) goes the jinja way below, which raises exactly as it always did.
             parts, slots = self.plain
             out = list(parts)
             try:
-                for at, name in slots:
-                    out[at] = str(variables[name])
+                for at, name, loop in slots:
+                    out[at] = str(variables[name]) if loop is None else _slot_text(variables[name], loop)
             except Exception:
                 pass
             else:
@@ -399,23 +399,83 @@ class InputTemplate:
         return "".join(parts)
 
 
-def _plain_parts(tree: nodes.Template) -> tuple[list[str], list[tuple[int, str]]] | None:
-    """For a template of literal text and `{{ name }}` outputs only: its parts (text, with a slot for each
-    name) and the slots as (position, name). None for any other template."""
+def _plain_parts(tree: nodes.Template) -> tuple[list[str], list[tuple[int, str, Any]]] | None:
+    """For a template of literal text, `{{ name }}` outputs and plain loops only: its parts (text, with a slot
+    for each output) and the slots as (position, name, loop). None for any other template.
+
+    A plain loop is `{% for x in name %}` or `{% for x in name.field %}` whose body is text and `{{ x }}` only
+    (no filter, no `else`, no `loop.*`, not recursive): its slot's loop is (field or None, body), the body's
+    parts with None where the item goes (MedHallu's knowledge passages, PubMedQA's contexts)."""
     parts: list[str] = []
-    slots: list[tuple[int, str]] = []
+    slots: list[tuple[int, str, Any]] = []
     for node in tree.body:
+        if isinstance(node, nodes.For):
+            loop = _plain_loop(node)
+            if loop is None:
+                return None
+            slots.append((len(parts), loop[0], loop[1]))
+            parts.append("")
+            continue
         if not isinstance(node, nodes.Output):
             return None
         for child in node.nodes:
             if type(child) is nodes.TemplateData:
                 parts.append(child.data)
             elif type(child) is nodes.Name and child.ctx == "load" and child.name != "self":  # jinja binds `self` itself
-                slots.append((len(parts), child.name))
+                slots.append((len(parts), child.name, None))
                 parts.append("")
             else:
                 return None
     return parts, slots
+
+
+def _plain_loop(node: nodes.For) -> tuple[str, tuple[str | None, tuple[str | None, ...]]] | None:
+    if node.else_ or node.test is not None or node.recursive or type(node.target) is not nodes.Name:
+        return None
+    source = node.iter
+    if type(source) is nodes.Name and source.ctx == "load":
+        name, field = source.name, None
+    elif type(source) is nodes.Getattr and type(source.node) is nodes.Name and source.node.ctx == "load":
+        name, field = source.node.name, source.attr
+    else:
+        return None
+    if name in ("self", node.target.name):
+        return None
+    body: list[str | None] = []
+    for output in node.body:
+        if not isinstance(output, nodes.Output):
+            return None
+        for child in output.nodes:
+            if type(child) is nodes.TemplateData:
+                body.append(child.data)
+            elif type(child) is nodes.Name and child.ctx == "load" and child.name == node.target.name:
+                body.append(None)
+            else:
+                return None
+    return name, (field, tuple(body))
+
+
+# A plain loop over more items than this renders through jinja, whose step guard then applies.
+PLAIN_LOOP_ITEMS = 10_000
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _slot_text(value: Any, loop: Any) -> str:
+    """What jinja writes for a slot: str() of the value, or a plain loop's body for each item of a list."""
+    if loop is None:
+        return str(value)
+    field, body = loop
+    if field is not None:
+        # The sandbox reads `name.field` of a mapping as its item when the mapping has no such attribute.
+        if type(value) is not dict or hasattr(dict, field) or field not in value:
+            raise _NotPlain
+        value = value[field]
+    if type(value) not in (list, tuple) or len(value) > PLAIN_LOOP_ITEMS:
+        raise _NotPlain  # None, text, a mapping: jinja decides (an error, characters, keys)
+    return "".join([part if part is not None else str(item) for item in value for part in body])
 
 
 def _guard_loops(tree: nodes.Template) -> nodes.Template:
