@@ -591,9 +591,12 @@ class FileSplitReader:
             return
         stream, run = streamed
         for raw in stream:
-            table = run.apply(raw)
-            for start in range(0, table.num_rows, batch_size):
-                yield table.slice(start, batch_size)
+            # A reader's block holds thousands of rows; the steps (which make Python values of whole columns)
+            # and the instances see one batch at a time.
+            for begin in range(0, max(raw.num_rows, 1), batch_size):
+                table = run.apply(raw.slice(begin, batch_size))
+                for start in range(0, table.num_rows, batch_size):
+                    yield table.slice(start, batch_size)
 
     def close(self) -> None:
         self._splits.clear()
