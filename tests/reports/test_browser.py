@@ -82,3 +82,23 @@ def test_filter_from_the_link_hides_other_rows(chromium, tmp_path):
     shown = {k for k, a in tasks.items() if ":hidden" not in a}
     assert shown == {"build_rosters"}
     assert "showing 1 of 6" in dom
+
+
+def test_coverage_numbers_show_a_narrow_space_not_an_escape(chromium, tmp_path):
+    """The real registry counts thousands of instances: Chromium's rendered text holds U+202F, never `\\u202f`."""
+    from pathlib import Path
+
+    from reports.cdp import Browser
+
+    repo = Path(__file__).resolve().parents[2]
+    page = write(tmp_path, "coverage.html", "coverage", "--format", "html", "--root", repo)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(page.resolve().as_uri(), 1280)
+        text = browser.eval("document.body.innerText")
+        tiles = browser.eval("Array.from(document.querySelectorAll('.tile .value')).map(e => e.textContent)")
+        assert browser.console_problems() == []
+    assert "\\u202f" not in text and "&#8239;" not in text
+    big = [t for t in tiles if "\u202f" in t]
+    assert big, tiles
+    assert all(t.replace("\u202f", "").isdigit() for t in big), big
+    assert text.count("\u202f") >= len(big)
