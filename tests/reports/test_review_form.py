@@ -262,3 +262,28 @@ def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
     assert result.exit_code == 0, result.output
     (found,) = [s for s, *_ in load_registry(root).subcategories() if s.id == sub]
     assert (found.review.status, found.review.reviewers[-1].note) == ("changes_requested", "Name the setting.")
+
+
+def test_a_note_without_a_decision_is_saved_and_imported_as_a_comment(chromium, tmp_path):
+    root, form, downloads = _form_and_downloads(tmp_path)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        browser.open(form.resolve().as_uri(), 1280)
+        first, second = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => a.dataset.task)")[:2]
+        browser.type("#reviewer-name", "Dr Ada Lee")
+        browser.click(f"#task-{first} input[value=approved]")
+        browser.type(f"#task-{second} textarea", "Who reads the result?")
+        browser.click("#save-decisions")
+        _wait_for_download(downloads)
+        message = browser.eval("document.getElementById('save-message').textContent")
+        assert browser.console_problems() == []
+    assert message.startswith("Saved 1 decision and 1 comment without a decision as "), message
+    (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
+    assert [(d["id"], d["decision"], d["note"]) for d in json.loads(saved.read_text(encoding="utf-8"))["decisions"]] \
+        == [(first, "approved", None), (second, None, "Who reads the result?")]
+    result = CliRunner().invoke(main, ["review", "import", str(saved), "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "1 comment(s) without a decision recorded as comments" in result.output
+    tasks = load_registry(root).tasks()
+    entry = tasks[second].task.review.reviewers[-1]
+    assert (entry.decision, entry.note, tasks[second].task.review.status) == (None, "Who reads the result?", "proposed")

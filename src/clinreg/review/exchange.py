@@ -14,7 +14,7 @@ from typing import Any
 
 from clinreg.core.reviewstate import derive_state, item_hash
 from clinreg.core.store import Registry
-from clinreg.review.signoff import DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
+from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -178,7 +178,8 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     for line in (
         "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
         "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
-        "Leave decision blank for tasks you did not review. Do not edit id or content_hash: the hash ties your",
+        "Leave decision blank for tasks you did not review; a comment with no decision is recorded as a comment.",
+        "Do not edit id or content_hash: the hash ties your",
         "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
         "To propose other wording, write it into name, definition or example and choose request changes: the",
         "import records your wording in the note. An approval or a rejection of edited wording is refused.",
@@ -403,11 +404,10 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
             continue
         decision_text = " ".join((row.get("decision") or "").lower().split())
         note = (row.get("comment") or "").strip() or None
-        if not decision_text:
-            if note:
-                problems.append(f"{where}: a comment without a decision; choose approve, request changes or reject")
+        if not decision_text and not note:
             continue
-        decision = _DECISION_WORDS.get(decision_text)
+        # A comment without a decision is recorded as a comment: it changes no review state.
+        decision = _DECISION_WORDS.get(decision_text) if decision_text else COMMENT
         if decision is None:
             problems.append(f"{where}: decision {row.get('decision')!r:.60} is not one of approve, request changes, reject")
             continue
@@ -452,7 +452,7 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         # wording: when the registry changed since the export, the hash check refuses the decision anyway.
         if kind == "task" and digest == item_hash("task", tasks[item_id].task, tasks[item_id].subcategory.id):
             edited = _edited_wording(row, tasks[item_id].task)
-            if edited and decision != "changes_requested":
+            if edited and decision not in ("changes_requested", COMMENT):
                 cells = ", ".join(edited)
                 problems.append(f"{where}: {cells}: the wording was changed in the file, and a decision covers the "
                                 f"exported words only; choose request changes to propose the new wording (it is "
