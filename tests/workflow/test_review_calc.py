@@ -146,3 +146,51 @@ def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_car
     entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
     assert entry.decision == "changes_requested"
     assert entry.note == "proposed definition: Answer the question in one sentence."
+
+
+FORMULA_LIKE = CATEGORY.replace("name: Rank differentials", "name: \"=1+1\"").replace(
+    "definition: Answer a clinical question.", "definition: \"-1 dose: answer a clinical question.\"")
+
+
+def test_wording_that_starts_like_a_formula_shows_in_calc_as_written_and_imports_as_it_was(tmp_path):
+    """The xlsx export writes such wording as string cells, not behind a guard apostrophe: Calc shows the words as
+    they are (no stray apostrophe), runs no formula (=1+1 never becomes 2), and the import reads the original."""
+    root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
+    sheet = _export(root, tmp_path, "xlsx")
+    col = _cells(sheet)
+    row = col["row:rank_differentials"]
+    shown = calc(sheet, tmp_path / "shown.csv", "Text - txt - csv (StarCalc):44,34,76")  # the cells' text as Calc shows it
+    import csv
+
+    cells = {line["id"]: line for line in csv.DictReader(shown.read_text(encoding="utf-8").splitlines())}
+    assert cells["rank_differentials"]["name"] == "=1+1"
+    assert cells["answer_questions"]["definition"] == "-1 dose: answer a clinical question."
+    saved = calc(sheet, tmp_path / "saved.xlsx", "Calc Office Open XML", f"{col['decision']}{row}=approve",
+                 f"{col['reviewer']}{row}=Dr Ada Lee", f"{col['decision']}{col['row:answer_questions']}=approve",
+                 f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
+    ws = openpyxl.load_workbook(saved)["tasks"]
+    name = ws[f"{col['name']}{row}"]
+    assert (name.value, name.data_type) == ("=1+1", "s")
+    assert all(c.data_type != "f" for r in ws.iter_rows() for c in r)
+    result = cli("review", "import", saved, "--root", root)
+    assert result.exit_code == 0, result.output  # not "the wording was changed in the file"
+    tasks = load_registry(root).tasks()
+    assert tasks["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
+    assert tasks["answer_questions"].task.review.status == "approved"
+
+
+def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(tmp_path):
+    root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
+    sheet = _export(root, tmp_path, "csv")
+    assert "'=1+1" in sheet.read_text(encoding="utf-8")  # a CSV cell has no type: the apostrophe guards it
+    import csv
+
+    lines = list(csv.reader(sheet.read_text(encoding="utf-8").splitlines()))
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[0] == "rank_differentials")
+    saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
+                 f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
+    assert "2" not in [line[lines[0].index("name")] for line in csv.reader(saved.read_text(encoding="utf-8").splitlines())]
+    result = cli("review", "import", saved, "--root", root)
+    assert result.exit_code == 0, result.output
+    assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"

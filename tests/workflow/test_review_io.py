@@ -288,3 +288,24 @@ def test_a_comment_on_rewritten_wording_carries_the_proposed_words(care, tmp_pat
     entry = load_registry(care).tasks()["rank_differentials"].task.review.reviewers[-1]
     assert entry.decision is None
     assert entry.note == "Say by what.\nproposed definition: Rank candidate diagnoses by likelihood."
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(alphabet=st.sampled_from("'=+-@\t\rab 1"), max_size=6) | st.text(max_size=20))
+def test_the_csv_guard_is_removed_exactly_as_it_was_added(text):
+    from clinreg.review.exchange import _FORMULA_STARTS, _unquote, safe_cell
+
+    guarded = safe_cell(text)
+    assert not guarded.startswith(_FORMULA_STARTS)
+    assert _unquote(guarded) == text
+
+
+def test_the_xlsx_holds_wording_that_starts_like_a_formula_as_string_cells_without_an_apostrophe(tmp_path):
+    hostile = CATEGORY.replace("name: Rank differentials", "name: \"=HYPERLINK('http://evil','x')\"")
+    root = write_tree(tmp_path / "reg", {CARE: hostile})
+    ws = openpyxl.load_workbook(_export(root, tmp_path, "xlsx"))["tasks"]
+    (cell,) = [c for r in ws.iter_rows() for c in r if "HYPERLINK" in str(c.value)]
+    assert (cell.value, cell.data_type) == ("=HYPERLINK('http://evil','x')", "s")

@@ -30,6 +30,7 @@ COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "examp
 EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
+GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which the CSV export guards
 _DECISION_WORDS = {
     "approve": "approved", "approved": "approved",
     "reject": "rejected", "rejected": "rejected",
@@ -119,8 +120,12 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
 
 
 def safe_cell(value: Any) -> Any:
-    """Registry text as a spreadsheet cell that is never run as a formula."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    """Registry text as a CSV cell that a spreadsheet never runs as a formula: a leading apostrophe before text
+    that starts like a formula (or with an apostrophe, so that `_unquote` removes exactly what was added).
+
+    Only the CSV needs it: the xlsx export writes every cell as a string cell, which no spreadsheet evaluates,
+    so the clinician sees the wording without a stray apostrophe."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS + ("'",)):
         return "'" + value
     return value
 
@@ -148,10 +153,10 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     for cell in ws[1]:
         cell.font = Font(bold=True)
     for row in rows:
-        ws.append([safe_cell(row[c]) for c in COLUMNS])
+        ws.append([row[c] for c in COLUMNS])
     for r in ws.iter_rows(min_row=2):
         for cell in r:
-            cell.data_type = "s"  # text, whatever it looks like
+            cell.data_type = "s"  # a string cell, whatever it looks like: `=...` is shown as typed, never run
             cell.alignment = Alignment(wrap_text=True, vertical="top")
             # Text format ("@"): a spreadsheet app keeps what the reviewer types (10%, 1/2, TRUE) as typed.
             cell.number_format = "@"
@@ -293,15 +298,16 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
             if not any(v.strip() for v in values):
                 continue
             row = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
-            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) for k in READ if k in row}))
+            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) if k in GUARDED else row[k] for k in READ if k in row}))
     except csv.Error as exc:
         raise ReviewFileError([f"{name}:{reader.line_num}: {exc}"])
     return rows
 
 
 def _unquote(value: Any) -> Any:
-    """Undo safe_cell's leading apostrophe on text we exported."""
-    if isinstance(value, str) and value.startswith("'") and value[1:2] in _FORMULA_STARTS and value[1:2]:
+    """Undo safe_cell's leading apostrophe on text we exported: exactly its inverse, so `_unquote(safe_cell(v))`
+    is `v` for every text. Only exported columns are unquoted; what a reviewer types is read as typed."""
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(_FORMULA_STARTS + ("'",)):
         return value[1:]
     return value
 
@@ -337,7 +343,8 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
-    if "tasks" in wb.sheetnames:
+    from_csv = "tasks" not in wb.sheetnames
+    if not from_csv:
         ws = wb["tasks"]
     elif len(wb.sheetnames) == 1:  # a CSV opened and saved as .xlsx: its one sheet is named after the file
         ws = wb[wb.sheetnames[0]]
@@ -362,7 +369,9 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
                 continue
             ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
             value = cell.value
-            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+            # The exported wording is written as string cells, so text starting with `=` is the registry's own
+            # words there; only a formula cell is a formula.
+            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=") and col not in WORDING):
                 problems.append(f"{ref} ({col}): a formula; type plain text instead")
                 continue
             if col == "date" and isinstance(value, (dt.datetime, dt.date)):
@@ -377,7 +386,8 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
                                 "true/false value; type it as text (start the cell with an apostrophe, or format the "
                                 "column as Text)")
                 continue
-            row[col] = _unquote(value)
+            # Our xlsx export adds no apostrophe; a CSV export re-saved as xlsx may still carry the CSV's guard.
+            row[col] = _unquote(value) if from_csv and col in GUARDED else value
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
         rows.append((f"{name}: tasks!row {r_index}", row))
