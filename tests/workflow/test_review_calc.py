@@ -121,7 +121,7 @@ def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
 
     lines = list(csv.reader(csv_file.read_text(encoding="utf-8").splitlines()))
     letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
-    row = next(i for i, line in enumerate(lines, start=1) if line[0] == "answer_questions")
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "answer_questions")
     saved = calc(csv_file, tmp_path / "from-csv.xlsx", "Calc Office Open XML",
                  f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
     assert openpyxl.load_workbook(saved).sheetnames != ["tasks"]
@@ -187,10 +187,37 @@ def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(
 
     lines = list(csv.reader(sheet.read_text(encoding="utf-8").splitlines()))
     letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
-    row = next(i for i, line in enumerate(lines, start=1) if line[0] == "rank_differentials")
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "rank_differentials")
     saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
                  f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
     assert "2" not in [line[lines[0].index("name")] for line in csv.reader(saved.read_text(encoding="utf-8").splitlines())]
     result = cli("review", "import", saved, "--root", root)
     assert result.exit_code == 0, result.output
     assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
+
+
+def test_the_csv_opens_in_calc_with_its_instructions_first_and_they_are_never_imported(care, tmp_path):
+    import csv
+
+    from clinreg.review.exchange import CSV_INSTRUCTIONS
+
+    sheet = _export(care, tmp_path, "csv")
+    lines = list(csv.reader(sheet.read_text(encoding="utf-8").splitlines()))
+    assert lines[0][0] == "instructions"
+    column = [line[0] for line in lines[1:] if line[0]]
+    assert " ".join(column) == " ".join(CSV_INSTRUCTIONS)  # every line, in order, fewer rows than lines or not
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "answer_questions")
+    saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
+                 f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee",
+                 f"{letter['instructions']}2=read it, thanks", f"{letter['instructions']}{len(lines) + 1}=a note here")
+    # Calc's own CSV: the instructions are still the first column, as Calc showed them.
+    resaved = list(csv.reader(saved.read_text(encoding="utf-8").splitlines()))
+    assert resaved[0][0] == "instructions" and resaved[2][0] == lines[2][0]
+    before = (care / CARE).read_text(encoding="utf-8")
+    result = cli("review", "import", saved, "--root", care)
+    assert result.exit_code == 0, result.output
+    assert "1 decision(s) recorded, 0 refused" in result.output
+    after = (care / CARE).read_text(encoding="utf-8")
+    assert "read it" not in after and "a note here" not in after and "How to review" not in after
+    assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"

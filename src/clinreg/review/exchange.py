@@ -130,12 +130,29 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
+# A CSV has no second sheet for a read-me: its first column holds the instructions, one line per row, where a
+# clinician opening the file sees them first. The import reads columns by name and never reads this one.
+CSV_INSTRUCTIONS = (
+    "How to review: fill in only the columns decision, comment, reviewer, orcid and date.",
+    "decision: approve, request changes or reject. Leave it blank for what you did not review.",
+    "A comment with no decision is recorded as a comment.",
+    "date: the day you decided, written as 2026-12-01 (left blank: the day of the import).",
+    "Do not edit id or content_hash: the hash ties your decision to the wording you read.",
+    "To propose other wording, write it into name, definition or example and choose request changes.",
+    "A leading apostrophe before = + - or @ keeps a spreadsheet from running the text; leave it.",
+    "Save as CSV (UTF-8 if asked) or as .xlsx and send the file back. This column is not imported.",
+)
+
+
 def render_csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow([safe_cell(row[c]) for c in COLUMNS])
+    writer.writerow(("instructions", *COLUMNS))
+    lines = list(CSV_INSTRUCTIONS)
+    if len(rows) < len(lines):  # a registry with fewer rows than lines: the rest share the last row's cell
+        lines[max(len(rows), 1) - 1:] = [" ".join(lines[max(len(rows), 1) - 1:])]
+    for i, row in enumerate(rows):
+        writer.writerow([lines[i] if i < len(lines) else "", *(safe_cell(row[c]) for c in COLUMNS)])
     return buf.getvalue()
 
 
