@@ -287,3 +287,67 @@ def test_a_note_without_a_decision_is_saved_and_imported_as_a_comment(chromium, 
     tasks = load_registry(root).tasks()
     entry = tasks[second].task.review.reviewers[-1]
     assert (entry.decision, entry.note, tasks[second].task.review.status) == (None, "Who reads the result?", "proposed")
+
+
+def test_a_stale_task_shows_the_changed_words_marked_without_colour(chromium, tmp_path):
+    from trees import write_tree
+    from workflow.test_signoff import CARE, CATEGORY
+
+    root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
+    cli("review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", root)
+    path = root / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "name: Answer questions", "name: Answer patient questions", 1).replace(
+        "Answer a clinical question.", "Answer a clinical question from a patient, in plain words.", 1), encoding="utf-8")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 390)
+        seen = browser.eval("""(() => {
+          const box = document.querySelector('#task-answer_questions .was');
+          const marks = sel => Array.from(box.querySelectorAll(sel)).map(e => ({
+            field: e.closest('.change').dataset.field, text: e.textContent.trim(),
+            line: getComputedStyle(e).textDecorationLine}));
+          const shown = box.cloneNode(true);  // the words on screen: without the screen reader's labels
+          shown.querySelectorAll('.sr').forEach(e => e.remove());
+          return {text: shown.textContent.replace(/\\s+/g, ' '), del: marks('del'), ins: marks('ins'),
+                  fields: Array.from(box.querySelectorAll('.change')).map(c => c.dataset.field),
+                  fits: box.getBoundingClientRect().right <= innerWidth};
+        })()""")
+        assert browser.console_problems() == []
+    assert seen["fields"] == ["name", "definition"]
+    # Only the changed words are marked (here nothing removed, two runs added), and a screen reader hears which.
+    assert seen["del"] == []
+    assert [(m["field"], m["text"]) for m in seen["ins"]] == [
+        ("name", "[added: patient]"), ("definition", "[added: from a patient, in plain words]")]
+    assert all(m["line"] == "underline" for m in seen["ins"])  # marked by more than colour
+    assert "Answer patient questions" in seen["text"]
+    assert "Answer a clinical question from a patient, in plain words." in seen["text"]
+    assert seen["text"].count("Answer a clinical question") == 1  # not the old and the new sentence in full
+    assert "struck-through words were removed, underlined words are new" in seen["text"]
+    assert seen["fits"]
+
+
+def test_a_replaced_word_is_struck_through_beside_its_replacement(chromium, tmp_path):
+    from trees import write_tree
+    from workflow.test_signoff import CARE, CATEGORY
+
+    root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
+    cli("review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", root)
+    path = root / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
+                    encoding="utf-8")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 1280)
+        seen = browser.eval("""(() => {
+          const change = document.querySelector('#task-answer_questions .was .change[data-field=definition]');
+          const shown = change.cloneNode(true);
+          shown.querySelectorAll('.sr').forEach(e => e.remove());
+          return {text: shown.textContent.replace(/\\s+/g, ' ').trim(),
+                  del: Array.from(change.querySelectorAll('del')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine]),
+                  ins: Array.from(change.querySelectorAll('ins')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine])};
+        })()""")
+        assert browser.console_problems() == []
+    assert seen["del"] == [["[removed: a clinical]", "line-through"]]
+    assert seen["ins"] == [["[added: any]", "underline"]]
+    assert seen["text"] == "Definition: Answer a clinical any question."  # what a sighted reader sees, in order
