@@ -351,3 +351,29 @@ def test_a_replaced_word_is_struck_through_beside_its_replacement(chromium, tmp_
     assert seen["del"] == [["[removed: a clinical]", "line-through"]]
     assert seen["ins"] == [["[added: any]", "underline"]]
     assert seen["text"] == "Definition: Answer a clinical any question."  # what a sighted reader sees, in order
+
+
+def test_provenance_reads_in_plain_words_with_dataset_names(chromium, tmp_path):
+    """The real registry's form: no raw field tag, benchmarks by their display names, and who placed each task."""
+    from clinreg.core.provenance import dataset_names
+
+    names = dataset_names(load_registry(REPO))
+    form = page(tmp_path, "review.html", "review", "--root", REPO)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 390)
+        facts = browser.eval("""Array.from(document.querySelectorAll('article.task')).map(a => {
+          const dts = Array.from(a.querySelectorAll('.facts dt'));
+          const dt = dts.find(d => d.textContent.trim() === 'Provenance');
+          return [a.dataset.task, dt.nextElementSibling.innerText]; })""")
+        notes = browser.eval("Array.from(document.querySelectorAll('.sub-head .note')).map(n => n.innerText)")
+        assert browser.console_problems() == []
+    text = "\n".join(t for _, t in facts) + "\n" + "\n".join(notes)
+    assert "subcategory_assignment" not in text
+    import re
+
+    ids = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, names)) + r")(?![\w/-]|\.\w)")
+    assert ids.findall(text) == []  # no lower-case dataset or benchmark id left in the provenance
+    placed = [t for _, t in facts if "Placed in this subcategory by clinreg (inferred), not by MedHELM." in t]
+    assert len(placed) >= 30
+    derived = [t for _, t in facts if t.startswith("Worded from the description of ")]
+    assert derived and all(any(name in t for name in set(names.values())) for t in derived)

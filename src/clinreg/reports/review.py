@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from clinreg.core.model import Citation, Review
+from clinreg.core.provenance import dataset_names, plain_note, with_names
 from clinreg.core.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
@@ -120,6 +121,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
     task_datasets = {t["id"]: t["datasets"] for t in coverage["tasks"]}
     places = {c.id: c.name for c, _ in reg.ordered_categories()}  # a placement shown by name in what changed
     places.update({s.id: s.name for s, *_ in reg.subcategories()})
+    names = dataset_names(reg)
     categories = []
     for cat, _ in reg.ordered_categories():
         if category is not None and cat.id != category:
@@ -133,11 +135,15 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                     ds = reg.datasets[ds_id]
                     datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
+                note_words, placement_words = plain_note(task.provenance.note, names)
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),
                                    "quote": task.provenance.quote, "benchmarks": list(task.provenance.benchmarks),
-                                   "note": task.provenance.note},
+                                   "note": task.provenance.note,
+                                   # for a clinician: display names for ids, the placement in a sentence
+                                   "benchmark_names": [names.get(b, b) for b in task.provenance.benchmarks],
+                                   "note_words": note_words, "placement_words": placement_words},
                     "review": _review("task", task, sub.id, places),
                     "datasets": datasets,
                 })
@@ -145,6 +151,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                 "count": sub.tasks_expected.count, "held": len(sub.tasks), "source": sub.tasks_expected.citation.text,
                 "note": sub.tasks_expected.note}
             subcategories.append({"id": sub.id, "name": sub.name, "definition": sub.definition, "note": sub.note,
+                                  "note_words": plain_note(sub.note, names)[0],
                                   "tasks_expected": expected,
                                   "review": _review("subcategory", sub, cat.id, places), "tasks": tasks})
         categories.append({"id": cat.id, "name": cat.name, "definition": cat.definition,

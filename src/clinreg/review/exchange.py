@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash
 from clinreg.core.store import Registry
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
@@ -83,6 +84,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             for task_id in mapping.tasks:
                 measured.setdefault(task_id, []).append(record.name)
     rows = []
+    names = dataset_names(reg)
 
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
             datasets: str, provenance: str) -> dict[str, Any]:
@@ -108,12 +110,13 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
 
     for sub, category, _, _ in reg.subcategories():
         rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
-                        f"{len(sub.tasks)} tasks", " ".join((sub.note or "").split())))
+                        f"{len(sub.tasks)} tasks", plain_note(sub.note, names)[0] or ""))
         for task in sub.tasks:
             p = task.provenance
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
-            provenance = source + (f": {' '.join(p.note.split())}" if p.note else "")
+            note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
+            provenance = source + (f": {note}" if note else "") + (f" {placement}" if placement else "")
             rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
                             ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance))
     return rows
