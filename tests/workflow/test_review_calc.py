@@ -220,4 +220,7 @@ def test_the_csv_opens_in_calc_with_its_instructions_first_and_they_are_never_im
     assert "1 decision(s) recorded, 0 refused" in result.output
     after = (care / CARE).read_text(encoding="utf-8")
     assert "read it" not in after and "a note here" not in after and "How to review" not in after
+    from workflow.helpers import only_review_lines_changed
+
+    assert only_review_lines_changed(before, after)
     assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from clinreg.core.model import Citation, Review
-from clinreg.core.provenance import dataset_names, plain_note, with_names
+from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
