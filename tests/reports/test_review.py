@@ -102,3 +102,19 @@ def test_registry_text_is_escaped(tmp_path):
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     md = invoke("review", "--root", root, "--format", "markdown").output
     assert "<script>" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+
+
+def test_markdown_and_sheet_show_provenance_in_plain_words(tmp_path):
+    """The real registry: the markdown review document and the sheet's provenance column carry no raw field tag."""
+    from pathlib import Path
+
+    from clinreg.review.exchange import export_rows
+
+    repo = Path(__file__).resolve().parents[2]
+    md = invoke("review", "--root", repo, "--format", "markdown").output
+    assert "subcategory_assignment" not in md
+    assert md.count("Placed in this subcategory by clinreg (inferred), not by MedHELM.") >= 30
+    assert ", from MedCalc-Bench" in md and "`medcalc_bench`" not in md
+    rows = export_rows(load_registry(repo))
+    assert not [r["id"] for r in rows if "subcategory_assignment" in r["provenance"]]
+    assert sum("not by MedHELM" in r["provenance"] for r in rows) >= 30

@@ -262,3 +262,118 @@ def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
     assert result.exit_code == 0, result.output
     (found,) = [s for s, *_ in load_registry(root).subcategories() if s.id == sub]
     assert (found.review.status, found.review.reviewers[-1].note) == ("changes_requested", "Name the setting.")
+
+
+def test_a_note_without_a_decision_is_saved_and_imported_as_a_comment(chromium, tmp_path):
+    root, form, downloads = _form_and_downloads(tmp_path)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        browser.open(form.resolve().as_uri(), 1280)
+        first, second = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => a.dataset.task)")[:2]
+        browser.type("#reviewer-name", "Dr Ada Lee")
+        browser.click(f"#task-{first} input[value=approved]")
+        browser.type(f"#task-{second} textarea", "Who reads the result?")
+        browser.click("#save-decisions")
+        _wait_for_download(downloads)
+        message = browser.eval("document.getElementById('save-message').textContent")
+        assert browser.console_problems() == []
+    assert message.startswith("Saved 1 decision and 1 comment without a decision as "), message
+    (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
+    assert [(d["id"], d["decision"], d["note"]) for d in json.loads(saved.read_text(encoding="utf-8"))["decisions"]] \
+        == [(first, "approved", None), (second, None, "Who reads the result?")]
+    result = CliRunner().invoke(main, ["review", "import", str(saved), "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "1 comment(s) without a decision recorded as comments" in result.output
+    tasks = load_registry(root).tasks()
+    entry = tasks[second].task.review.reviewers[-1]
+    assert (entry.decision, entry.note, tasks[second].task.review.status) == (None, "Who reads the result?", "proposed")
+
+
+def test_a_stale_task_shows_the_changed_words_marked_without_colour(chromium, tmp_path):
+    from trees import write_tree
+    from workflow.test_signoff import CARE, CATEGORY
+
+    root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
+    cli("review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", root)
+    path = root / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "name: Answer questions", "name: Answer patient questions", 1).replace(
+        "Answer a clinical question.", "Answer a clinical question from a patient, in plain words.", 1), encoding="utf-8")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 390)
+        seen = browser.eval("""(() => {
+          const box = document.querySelector('#task-answer_questions .was');
+          const marks = sel => Array.from(box.querySelectorAll(sel)).map(e => ({
+            field: e.closest('.change').dataset.field, text: e.textContent.trim(),
+            line: getComputedStyle(e).textDecorationLine}));
+          const shown = box.cloneNode(true);  // the words on screen: without the screen reader's labels
+          shown.querySelectorAll('.sr').forEach(e => e.remove());
+          return {text: shown.textContent.replace(/\\s+/g, ' '), del: marks('del'), ins: marks('ins'),
+                  fields: Array.from(box.querySelectorAll('.change')).map(c => c.dataset.field),
+                  fits: box.getBoundingClientRect().right <= innerWidth};
+        })()""")
+        assert browser.console_problems() == []
+    assert seen["fields"] == ["name", "definition"]
+    # Only the changed words are marked (here nothing removed, two runs added), and a screen reader hears which.
+    assert seen["del"] == []
+    assert [(m["field"], m["text"]) for m in seen["ins"]] == [
+        ("name", "[added: patient]"), ("definition", "[added: from a patient, in plain words]")]
+    assert all(m["line"] == "underline" for m in seen["ins"])  # marked by more than colour
+    assert "Answer patient questions" in seen["text"]
+    assert "Answer a clinical question from a patient, in plain words." in seen["text"]
+    assert seen["text"].count("Answer a clinical question") == 1  # not the old and the new sentence in full
+    assert "struck-through words were removed, underlined words are new" in seen["text"]
+    assert seen["fits"]
+
+
+def test_a_replaced_word_is_struck_through_beside_its_replacement(chromium, tmp_path):
+    from trees import write_tree
+    from workflow.test_signoff import CARE, CATEGORY
+
+    root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
+    cli("review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", root)
+    path = root / CARE
+    path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
+                    encoding="utf-8")
+    form = page(tmp_path, "review.html", "review", "--root", root)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 1280)
+        seen = browser.eval("""(() => {
+          const change = document.querySelector('#task-answer_questions .was .change[data-field=definition]');
+          const shown = change.cloneNode(true);
+          shown.querySelectorAll('.sr').forEach(e => e.remove());
+          return {text: shown.textContent.replace(/\\s+/g, ' ').trim(),
+                  del: Array.from(change.querySelectorAll('del')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine]),
+                  ins: Array.from(change.querySelectorAll('ins')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine])};
+        })()""")
+        assert browser.console_problems() == []
+    assert seen["del"] == [["[removed: a clinical]", "line-through"]]
+    assert seen["ins"] == [["[added: any]", "underline"]]
+    assert seen["text"] == "Definition: Answer a clinical any question."  # what a sighted reader sees, in order
+
+
+def test_provenance_reads_in_plain_words_with_dataset_names(chromium, tmp_path):
+    """The real registry's form: no raw field tag, benchmarks by their display names, and who placed each task."""
+    from clinreg.core.provenance import dataset_names
+
+    names = dataset_names(load_registry(REPO))
+    form = page(tmp_path, "review.html", "review", "--root", REPO)
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 390)
+        facts = browser.eval("""Array.from(document.querySelectorAll('article.task')).map(a => {
+          const dts = Array.from(a.querySelectorAll('.facts dt'));
+          const dt = dts.find(d => d.textContent.trim() === 'Provenance');
+          return [a.dataset.task, dt.nextElementSibling.innerText]; })""")
+        notes = browser.eval("Array.from(document.querySelectorAll('.sub-head .note')).map(n => n.innerText)")
+        assert browser.console_problems() == []
+    text = "\n".join(t for _, t in facts) + "\n" + "\n".join(notes)
+    assert "subcategory_assignment" not in text
+    import re
+
+    ids = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, names)) + r")(?![\w/-]|\.\w)")
+    assert ids.findall(text) == []  # no lower-case dataset or benchmark id left in the provenance
+    placed = [t for _, t in facts if "Placed in this subcategory by clinreg (inferred), not by MedHELM." in t]
+    assert len(placed) >= 30
+    derived = [t for _, t in facts if t.startswith("Worded from the description of ")]
+    assert derived and all(any(name in t for name in set(names.values())) for t in derived)

@@ -69,4 +69,5 @@ def test_a_stale_task_shows_the_approved_wording_beside_the_current_one(tmp_path
     md = invoke("review", "--root", root, "--format", "markdown").output
     assert "*definition when approved:* Answer a clinical question. → *now:* Answer any question." in md
     html = invoke("review", "--root", root).output
-    assert "<del>Answer a clinical question.</del> <ins>Answer any question.</ins>" in html
+    assert ('<span>Answer</span> <del><span class="sr">[removed: </span>a clinical<span class="sr">]</span></del> '
+            '<ins><span class="sr">[added: </span>any<span class="sr">]</span></ins> <span>question.</span>') in html

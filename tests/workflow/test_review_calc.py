@@ -121,7 +121,7 @@ def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
 
     lines = list(csv.reader(csv_file.read_text(encoding="utf-8").splitlines()))
     letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
-    row = next(i for i, line in enumerate(lines, start=1) if line[0] == "answer_questions")
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "answer_questions")
     saved = calc(csv_file, tmp_path / "from-csv.xlsx", "Calc Office Open XML",
                  f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
     assert openpyxl.load_workbook(saved).sheetnames != ["tasks"]
@@ -146,3 +146,81 @@ def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_car
     entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
     assert entry.decision == "changes_requested"
     assert entry.note == "proposed definition: Answer the question in one sentence."
+
+
+FORMULA_LIKE = CATEGORY.replace("name: Rank differentials", "name: \"=1+1\"").replace(
+    "definition: Answer a clinical question.", "definition: \"-1 dose: answer a clinical question.\"")
+
+
+def test_wording_that_starts_like_a_formula_shows_in_calc_as_written_and_imports_as_it_was(tmp_path):
+    """The xlsx export writes such wording as string cells, not behind a guard apostrophe: Calc shows the words as
+    they are (no stray apostrophe), runs no formula (=1+1 never becomes 2), and the import reads the original."""
+    root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
+    sheet = _export(root, tmp_path, "xlsx")
+    col = _cells(sheet)
+    row = col["row:rank_differentials"]
+    shown = calc(sheet, tmp_path / "shown.csv", "Text - txt - csv (StarCalc):44,34,76")  # the cells' text as Calc shows it
+    import csv
+
+    cells = {line["id"]: line for line in csv.DictReader(shown.read_text(encoding="utf-8").splitlines())}
+    assert cells["rank_differentials"]["name"] == "=1+1"
+    assert cells["answer_questions"]["definition"] == "-1 dose: answer a clinical question."
+    saved = calc(sheet, tmp_path / "saved.xlsx", "Calc Office Open XML", f"{col['decision']}{row}=approve",
+                 f"{col['reviewer']}{row}=Dr Ada Lee", f"{col['decision']}{col['row:answer_questions']}=approve",
+                 f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
+    ws = openpyxl.load_workbook(saved)["tasks"]
+    name = ws[f"{col['name']}{row}"]
+    assert (name.value, name.data_type) == ("=1+1", "s")
+    assert all(c.data_type != "f" for r in ws.iter_rows() for c in r)
+    result = cli("review", "import", saved, "--root", root)
+    assert result.exit_code == 0, result.output  # not "the wording was changed in the file"
+    tasks = load_registry(root).tasks()
+    assert tasks["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
+    assert tasks["answer_questions"].task.review.status == "approved"
+
+
+def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(tmp_path):
+    root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
+    sheet = _export(root, tmp_path, "csv")
+    assert "'=1+1" in sheet.read_text(encoding="utf-8")  # a CSV cell has no type: the apostrophe guards it
+    import csv
+
+    lines = list(csv.reader(sheet.read_text(encoding="utf-8").splitlines()))
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "rank_differentials")
+    saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
+                 f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
+    assert "2" not in [line[lines[0].index("name")] for line in csv.reader(saved.read_text(encoding="utf-8").splitlines())]
+    result = cli("review", "import", saved, "--root", root)
+    assert result.exit_code == 0, result.output
+    assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
+
+
+def test_the_csv_opens_in_calc_with_its_instructions_first_and_they_are_never_imported(care, tmp_path):
+    import csv
+
+    from clinreg.review.exchange import CSV_INSTRUCTIONS
+
+    sheet = _export(care, tmp_path, "csv")
+    lines = list(csv.reader(sheet.read_text(encoding="utf-8").splitlines()))
+    assert lines[0][0] == "instructions"
+    column = [line[0] for line in lines[1:] if line[0]]
+    assert " ".join(column) == " ".join(CSV_INSTRUCTIONS)  # every line, in order, fewer rows than lines or not
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "answer_questions")
+    saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
+                 f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee",
+                 f"{letter['instructions']}2=read it, thanks", f"{letter['instructions']}{len(lines) + 1}=a note here")
+    # Calc's own CSV: the instructions are still the first column, as Calc showed them.
+    resaved = list(csv.reader(saved.read_text(encoding="utf-8").splitlines()))
+    assert resaved[0][0] == "instructions" and resaved[2][0] == lines[2][0]
+    before = (care / CARE).read_text(encoding="utf-8")
+    result = cli("review", "import", saved, "--root", care)
+    assert result.exit_code == 0, result.output
+    assert "1 decision(s) recorded, 0 refused" in result.output
+    after = (care / CARE).read_text(encoding="utf-8")
+    assert "read it" not in after and "a note here" not in after and "How to review" not in after
+    from workflow.helpers import only_review_lines_changed
+
+    assert only_review_lines_changed(before, after)
+    assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"

@@ -98,7 +98,7 @@ def test_a_decision_on_changed_wording_is_refused_and_named_the_rest_apply(care,
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}}, "unknown task 'no_such_task'"),
     ({"answer_questions": {"decision": "approve"}}, "reviewer: no reviewer name"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "orcid": "123"}}, "orcid: '123' is not an ORCID"),
-    ({"answer_questions": {"comment": "Looks odd", "reviewer": "A"}}, "a comment without a decision"),
+    ({"answer_questions": {"comment": "Looks odd"}}, "reviewer: no reviewer name"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "content_hash": "sha256:00"}}, "content_hash"),
 ])
 def test_bad_cells_are_located_and_nothing_is_written(care, tmp_path, edit, message):
@@ -216,3 +216,96 @@ def test_a_csv_mixing_utf8_and_windows_1252_is_refused_not_misread(care, tmp_pat
     result = cli("review", "import", sheet, "--root", care)
     assert result.exit_code == 2 and "mixes the two" in result.output
     assert (care / CARE).read_bytes() == before
+
+
+def _comment_file(care, tmp_path, fmt):
+    """A decisions file in `fmt` holding one approval and one comment without a decision (on rank_differentials)."""
+    if fmt == "json":
+        tasks = {t: load_registry(care).tasks()[t] for t in ("answer_questions", "rank_differentials")}
+        from clinreg.core.reviewstate import item_hash
+
+        path = tmp_path / "d.json"
+        path.write_text(json.dumps({"clinreg_decisions": 1, "saved": "2026-11-30T09:00:00.000Z",
+                                    "reviewer": {"name": "Dr Ada Lee", "orcid": None}, "decisions": [
+            {"kind": "task", "id": t, "content_hash": item_hash("task", tasks[t].task, tasks[t].subcategory.id),
+             "decision": d, "note": n}
+            for t, d, n in (("answer_questions", "approved", None),
+                            ("rank_differentials", None, "Ranked by likelihood or by danger?"))]}), encoding="utf-8")
+        return path
+    sheet = _export(care, tmp_path, fmt)
+    edits = {"answer_questions": {"decision": "approve", "reviewer": "Dr Ada Lee", "date": "2026-11-30"},
+             "rank_differentials": {"comment": "Ranked by likelihood or by danger?", "reviewer": "Dr Ada Lee",
+                                    "date": "2026-11-30"}}
+    if fmt == "xlsx":
+        _fill(sheet, edits)
+        return sheet
+    import csv
+
+    rows = list(csv.DictReader(sheet.read_text(encoding="utf-8").splitlines()))
+    for row in rows:
+        row.update(edits.get(row["id"], {}))
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return sheet
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv", "json"])
+def test_a_comment_without_a_decision_is_recorded_as_a_comment(care, tmp_path, fmt):
+    decisions = _comment_file(care, tmp_path, fmt)
+    before = (care / CARE).read_text(encoding="utf-8")
+    result = cli("review", "import", decisions, "--root", care)
+    assert result.exit_code == 0, result.output
+    assert "comment (no decision) on task 'rank_differentials' by Dr Ada Lee (still proposed)" in result.output
+    assert "1 decision(s) recorded, 1 comment(s) without a decision recorded as comments" in result.output
+    after = (care / CARE).read_text(encoding="utf-8")
+    assert only_review_lines_changed(before, after)
+    # The YAML's history: the comment is an entry with its note and no decision; status, date and hash untouched.
+    import yaml
+
+    sub = yaml.safe_load(after)["subcategories"][0]
+    review = next(t for t in sub["tasks"] if t["id"] == "rank_differentials")["review"]
+    assert review["status"] == "proposed" and "date" not in review and "content_hash" not in review
+    (entry,) = review["reviewers"]
+    assert "decision" not in entry
+    assert (entry["name"], entry["note"], str(entry["date"])) == \
+        ("Dr Ada Lee", "Ranked by likelihood or by danger?", "2026-11-30")
+    assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"
+    status = json.loads(cli("review", "status", "--root", care, "--format", "json").output)["data"]["items"]
+    assert {r["id"]: r["state"] for r in status}["rank_differentials"] == "proposed"
+    again = cli("review", "import", decisions, "--root", care)  # idempotent for comments too
+    assert again.exit_code == 0 and "2 already recorded" in again.output, again.output
+    assert (care / CARE).read_text(encoding="utf-8") == after
+
+
+def test_a_comment_on_rewritten_wording_carries_the_proposed_words(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    _fill(sheet, {"rank_differentials": {"comment": "Say by what.", "reviewer": "Dr Ada Lee",
+                                         "definition": "Rank candidate diagnoses by likelihood."}})
+    result = cli("review", "import", sheet, "--root", care)
+    assert result.exit_code == 0, result.output
+    entry = load_registry(care).tasks()["rank_differentials"].task.review.reviewers[-1]
+    assert entry.decision is None
+    assert entry.note == "Say by what.\nproposed definition: Rank candidate diagnoses by likelihood."
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(alphabet=st.sampled_from("'=+-@\t\rab 1"), max_size=6) | st.text(max_size=20))
+def test_the_csv_guard_is_removed_exactly_as_it_was_added(text):
+    from clinreg.review.exchange import _FORMULA_STARTS, _unquote, safe_cell
+
+    guarded = safe_cell(text)
+    assert not guarded.startswith(_FORMULA_STARTS)
+    assert _unquote(guarded) == text
+
+
+def test_the_xlsx_holds_wording_that_starts_like_a_formula_as_string_cells_without_an_apostrophe(tmp_path):
+    hostile = CATEGORY.replace("name: Rank differentials", "name: \"=HYPERLINK('http://evil','x')\"")
+    root = write_tree(tmp_path / "reg", {CARE: hostile})
+    ws = openpyxl.load_workbook(_export(root, tmp_path, "xlsx"))["tasks"]
+    (cell,) = [c for r in ws.iter_rows() for c in r if "HYPERLINK" in str(c.value)]
+    assert (cell.value, cell.data_type) == ("=HYPERLINK('http://evil','x')", "s")

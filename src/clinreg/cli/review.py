@@ -169,12 +169,20 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     else:
         for a in result.applied:
             # reviewer names, ids and reasons come from the decisions file: escaped before they reach a terminal
+            if a["decision"] == "comment":
+                click.echo(shown(f"{a['file']}:{a['line']}: comment (no decision) on {a['kind']} {a['id']!r} by "
+                                 f"{a['reviewer']} (still {a['state'].replace('_', ' ')})"))
+                continue
             click.echo(shown(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
                              f"{a['reviewer']} (now {a['state'].replace('_', ' ')})"))
         for r in result.refused:
             click.echo(f"clinreg: refused: {shown(r['where'])}: {shown(r['reason'])}", err=True)
+        comments = sum(1 for a in result.applied if a["decision"] == "comment")
+        counts = f"{len(result.applied) - comments} decision(s) recorded"
+        if comments:
+            counts += f", {comments} comment(s) without a decision recorded as comments (they change no review state)"
         already = f", {len(result.already)} already recorded" if result.already else ""
-        click.echo(f"{len(result.applied)} decision(s) recorded, {len(result.refused)} refused{already}", err=True)
+        click.echo(f"{counts}, {len(result.refused)} refused{already}", err=True)
     raise click.exceptions.Exit(1 if result.refused else 0)
 
 

@@ -76,7 +76,7 @@ class Reviewer(Strict):
     orcid: str | None = Field(None, description="ORCID iD, e.g. `0000-0002-1825-0097`.")
     date: dt.date | None = Field(None, description="The date of this reviewer's decision (YYYY-MM-DD).")
     decision: Literal["approved", "rejected", "changes_requested"] | None = Field(
-        None, description="What this reviewer decided."
+        None, description="What this reviewer decided; absent for a comment without a decision, which changes no review state."
     )
     note: str | None = Field(None, description="The reviewer's comment.")
     content_hash: str | None = Field(

@@ -13,6 +13,14 @@ from clinreg.text.output import defuse, template_finalize
 TEMPLATES = Path(__file__).parent / "templates"
 
 
+def _thousands(n: int):
+    """`24 242` with a narrow no-break space, written as the entity: the raw U+202F is a separator character,
+    which `template_finalize` shows as a `\\u202f` escape like any other invisible character."""
+    from markupsafe import Markup
+
+    return Markup(f"{int(n):,}".replace(",", "&#8239;"))
+
+
 def environment():
     """Autoescaping sandbox: every registry string reaches the page as text, whatever it contains."""
     from jinja2 import FileSystemLoader, StrictUndefined
@@ -20,7 +28,7 @@ def environment():
 
     env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
                                         trim_blocks=True, lstrip_blocks=True, finalize=template_finalize)
-    env.filters["thousands"] = lambda n: f"{n:,}".replace(",", "\u202f")
+    env.filters["thousands"] = _thousands
     env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
     return env
 

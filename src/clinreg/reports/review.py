@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+import re
 from typing import Any
 
 from clinreg.core.model import Citation, Review
+from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
@@ -34,7 +37,58 @@ def _citation(citation: Citation | None) -> dict[str, Any] | None:
     return {**citation.model_dump(mode="json"), "href": citation_link(citation)}
 
 
-def _review(kind: str, item: Any, placement: str) -> dict[str, Any]:
+_TOKEN = re.compile(r"\s*(?:\w[\w'’-]*|[^\w\s])")
+
+
+def word_diff(old: str, new: str) -> list[dict[str, Any]]:
+    """The words that changed between two texts: runs of kept (`same`), removed (`del`) and added (`ins`) words
+    and punctuation, in reading order, so a reader sees the change, not two whole sentences. `space` says
+    whether a space comes before the run; spacing differences are no change."""
+    before, after = _TOKEN.findall(" ".join(old.split())), _TOKEN.findall(" ".join(new.split()))
+    parts: list[dict[str, Any]] = []
+
+    def run(op: str, tokens: list[str]) -> None:
+        text = "".join(tokens)
+        parts.append({"op": op, "text": text.strip(), "space": bool(parts) and text[:1].isspace()})
+
+    matcher = difflib.SequenceMatcher(None, [t.strip() for t in before], [t.strip() for t in after], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            run("same", after[j1:j2])
+            continue
+        if i2 > i1:
+            run("del", before[i1:i2])
+        if j2 > j1:
+            run("ins", after[j1:j2])
+    return parts
+
+
+_FIELD_WORDS = {"name": "Name", "definition": "Definition", "example": "Example"}
+
+
+def _changes(kind: str, previous: dict[str, Any] | None, now: dict[str, Any],
+             places: dict[str, str]) -> list[dict[str, Any]]:
+    """Each field that changed since the last decision, as a word diff; a placement is shown by its name."""
+    if previous is None:
+        return []
+    out = []
+    for key in ("name", "definition", "example", "placement"):
+        old, new = previous.get(key) or "", now.get(key) or ""
+        if " ".join(old.split()) == " ".join(new.split()):
+            continue
+        if key == "placement":
+            label = "Subcategory" if kind == "task" else "Category"
+            old, new = places.get(old, old), places.get(new, new)
+        else:
+            label = _FIELD_WORDS[key]
+        out.append({"field": key, "label": label,
+                    "parts": word_diff(old, new) if old and new else
+                    [p for p in ({"op": "del", "text": old, "space": False},
+                                 {"op": "ins", "text": new, "space": bool(old)}) if p["text"]]})
+    return out
+
+
+def _review(kind: str, item: Any, placement: str, places: dict[str, str] | None = None) -> dict[str, Any]:
     review: Review | None = item.review
     reviewers = [] if review is None else [
         {**r.model_dump(mode="json"), "href": f"https://orcid.org/{r.orcid}" if r.orcid else None}
@@ -49,6 +103,7 @@ def _review(kind: str, item: Any, placement: str) -> dict[str, Any]:
         "content": item_content(kind, item, placement),
         "previous_content": previous,
         "previous_decision": derived.previous.decision if derived.previous else None,
+        "changes": _changes(kind, previous, item_content(kind, item, placement), places or {}),
         "status": review.status if review else None,
         "date": review.date.isoformat() if review and review.date else None,
         "reviewers": reviewers,
@@ -64,6 +119,9 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         raise UnknownCategory(f"--category {category}: no such category (known: {', '.join(known) or 'none'})")
     coverage = coverage_data(reg, today=today)
     task_datasets = {t["id"]: t["datasets"] for t in coverage["tasks"]}
+    places = {c.id: c.name for c, _ in reg.ordered_categories()}  # a placement shown by name in what changed
+    places.update({s.id: s.name for s, *_ in reg.subcategories()})
+    names = dataset_names(reg)
     categories = []
     for cat, _ in reg.ordered_categories():
         if category is not None and cat.id != category:
@@ -77,20 +135,25 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                     ds = reg.datasets[ds_id]
                     datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
+                note_words, placement_words = plain_note(task.provenance.note, names)
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),
                                    "quote": task.provenance.quote, "benchmarks": list(task.provenance.benchmarks),
-                                   "note": task.provenance.note},
-                    "review": _review("task", task, sub.id),
+                                   "note": task.provenance.note,
+                                   # for a clinician: display names for ids, the placement in a sentence
+                                   "benchmark_names": [names.get(b, b) for b in task.provenance.benchmarks],
+                                   "note_words": note_words, "placement_words": placement_words},
+                    "review": _review("task", task, sub.id, places),
                     "datasets": datasets,
                 })
             expected = None if sub.tasks_expected is None else {
                 "count": sub.tasks_expected.count, "held": len(sub.tasks), "source": sub.tasks_expected.citation.text,
                 "note": sub.tasks_expected.note}
             subcategories.append({"id": sub.id, "name": sub.name, "definition": sub.definition, "note": sub.note,
+                                  "note_words": plain_note(sub.note, names)[0],
                                   "tasks_expected": expected,
-                                  "review": _review("subcategory", sub, cat.id), "tasks": tasks})
+                                  "review": _review("subcategory", sub, cat.id, places), "tasks": tasks})
         categories.append({"id": cat.id, "name": cat.name, "definition": cat.definition,
                            "subcategories": subcategories})
     if pending:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash
 from clinreg.core.store import Registry
-from clinreg.review.signoff import DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
+from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -30,6 +31,7 @@ COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "examp
 EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
+GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which the CSV export guards
 _DECISION_WORDS = {
     "approve": "approved", "approved": "approved",
     "reject": "rejected", "rejected": "rejected",
@@ -82,6 +84,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             for task_id in mapping.tasks:
                 measured.setdefault(task_id, []).append(record.name)
     rows = []
+    names = dataset_names(reg)
 
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
             datasets: str, provenance: str) -> dict[str, Any]:
@@ -107,30 +110,52 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
 
     for sub, category, _, _ in reg.subcategories():
         rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
-                        f"{len(sub.tasks)} tasks", " ".join((sub.note or "").split())))
+                        f"{len(sub.tasks)} tasks", plain_note(sub.note, names)[0] or ""))
         for task in sub.tasks:
             p = task.provenance
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
-            provenance = source + (f": {' '.join(p.note.split())}" if p.note else "")
+            note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
+            provenance = source + (f": {note}" if note else "") + (f" {placement}" if placement else "")
             rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
                             ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance))
     return rows
 
 
 def safe_cell(value: Any) -> Any:
-    """Registry text as a spreadsheet cell that is never run as a formula."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    """Registry text as a CSV cell that a spreadsheet never runs as a formula: a leading apostrophe before text
+    that starts like a formula (or with an apostrophe, so that `_unquote` removes exactly what was added).
+
+    Only the CSV needs it: the xlsx export writes every cell as a string cell, which no spreadsheet evaluates,
+    so the clinician sees the wording without a stray apostrophe."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS + ("'",)):
         return "'" + value
     return value
+
+
+# A CSV has no second sheet for a read-me: its first column holds the instructions, one line per row, where a
+# clinician opening the file sees them first. The import reads columns by name and never reads this one.
+CSV_INSTRUCTIONS = (
+    "How to review: fill in only the columns decision, comment, reviewer, orcid and date.",
+    "decision: approve, request changes or reject. Leave it blank for what you did not review.",
+    "A comment with no decision is recorded as a comment.",
+    "date: the day you decided, written as 2026-12-01 (left blank: the day of the import).",
+    "Do not edit id or content_hash: the hash ties your decision to the wording you read.",
+    "To propose other wording, write it into name, definition or example and choose request changes.",
+    "A leading apostrophe before = + - or @ keeps a spreadsheet from running the text; leave it.",
+    "Save as CSV (UTF-8 if asked) or as .xlsx and send the file back. This column is not imported.",
+)
 
 
 def render_csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow([safe_cell(row[c]) for c in COLUMNS])
+    writer.writerow(("instructions", *COLUMNS))
+    lines = list(CSV_INSTRUCTIONS)
+    if len(rows) < len(lines):  # a registry with fewer rows than lines: the rest share the last row's cell
+        lines[max(len(rows), 1) - 1:] = [" ".join(lines[max(len(rows), 1) - 1:])]
+    for i, row in enumerate(rows):
+        writer.writerow([lines[i] if i < len(lines) else "", *(safe_cell(row[c]) for c in COLUMNS)])
     return buf.getvalue()
 
 
@@ -148,10 +173,10 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     for cell in ws[1]:
         cell.font = Font(bold=True)
     for row in rows:
-        ws.append([safe_cell(row[c]) for c in COLUMNS])
+        ws.append([row[c] for c in COLUMNS])
     for r in ws.iter_rows(min_row=2):
         for cell in r:
-            cell.data_type = "s"  # text, whatever it looks like
+            cell.data_type = "s"  # a string cell, whatever it looks like: `=...` is shown as typed, never run
             cell.alignment = Alignment(wrap_text=True, vertical="top")
             # Text format ("@"): a spreadsheet app keeps what the reviewer types (10%, 1/2, TRUE) as typed.
             cell.number_format = "@"
@@ -178,7 +203,8 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     for line in (
         "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
         "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
-        "Leave decision blank for tasks you did not review. Do not edit id or content_hash: the hash ties your",
+        "Leave decision blank for tasks you did not review; a comment with no decision is recorded as a comment.",
+        "Do not edit id or content_hash: the hash ties your",
         "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
         "To propose other wording, write it into name, definition or example and choose request changes: the",
         "import records your wording in the note. An approval or a rejection of edited wording is refused.",
@@ -292,15 +318,16 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
             if not any(v.strip() for v in values):
                 continue
             row = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
-            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) for k in READ if k in row}))
+            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) if k in GUARDED else row[k] for k in READ if k in row}))
     except csv.Error as exc:
         raise ReviewFileError([f"{name}:{reader.line_num}: {exc}"])
     return rows
 
 
 def _unquote(value: Any) -> Any:
-    """Undo safe_cell's leading apostrophe on text we exported."""
-    if isinstance(value, str) and value.startswith("'") and value[1:2] in _FORMULA_STARTS and value[1:2]:
+    """Undo safe_cell's leading apostrophe on text we exported: exactly its inverse, so `_unquote(safe_cell(v))`
+    is `v` for every text. Only exported columns are unquoted; what a reviewer types is read as typed."""
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(_FORMULA_STARTS + ("'",)):
         return value[1:]
     return value
 
@@ -336,7 +363,8 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
-    if "tasks" in wb.sheetnames:
+    from_csv = "tasks" not in wb.sheetnames
+    if not from_csv:
         ws = wb["tasks"]
     elif len(wb.sheetnames) == 1:  # a CSV opened and saved as .xlsx: its one sheet is named after the file
         ws = wb[wb.sheetnames[0]]
@@ -361,7 +389,9 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
                 continue
             ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
             value = cell.value
-            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+            # The exported wording is written as string cells, so text starting with `=` is the registry's own
+            # words there; only a formula cell is a formula.
+            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=") and col not in WORDING):
                 problems.append(f"{ref} ({col}): a formula; type plain text instead")
                 continue
             if col == "date" and isinstance(value, (dt.datetime, dt.date)):
@@ -376,7 +406,8 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
                                 "true/false value; type it as text (start the cell with an apostrophe, or format the "
                                 "column as Text)")
                 continue
-            row[col] = _unquote(value)
+            # Our xlsx export adds no apostrophe; a CSV export re-saved as xlsx may still carry the CSV's guard.
+            row[col] = _unquote(value) if from_csv and col in GUARDED else value
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
         rows.append((f"{name}: tasks!row {r_index}", row))
@@ -403,11 +434,10 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
             continue
         decision_text = " ".join((row.get("decision") or "").lower().split())
         note = (row.get("comment") or "").strip() or None
-        if not decision_text:
-            if note:
-                problems.append(f"{where}: a comment without a decision; choose approve, request changes or reject")
+        if not decision_text and not note:
             continue
-        decision = _DECISION_WORDS.get(decision_text)
+        # A comment without a decision is recorded as a comment: it changes no review state.
+        decision = _DECISION_WORDS.get(decision_text) if decision_text else COMMENT
         if decision is None:
             problems.append(f"{where}: decision {row.get('decision')!r:.60} is not one of approve, request changes, reject")
             continue
@@ -452,7 +482,7 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         # wording: when the registry changed since the export, the hash check refuses the decision anyway.
         if kind == "task" and digest == item_hash("task", tasks[item_id].task, tasks[item_id].subcategory.id):
             edited = _edited_wording(row, tasks[item_id].task)
-            if edited and decision != "changes_requested":
+            if edited and decision not in ("changes_requested", COMMENT):
                 cells = ", ".join(edited)
                 problems.append(f"{where}: {cells}: the wording was changed in the file, and a decision covers the "
                                 f"exported words only; choose request changes to propose the new wording (it is "

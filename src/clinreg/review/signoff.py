@@ -20,6 +20,9 @@ from clinreg.text.safeio import atomic_write_bytes, file_lock
 from clinreg.text.yamltext import yaml_scalar
 
 DECISIONS = ("approved", "rejected", "changes_requested")
+# A comment without a decision: recorded in the history with its note and no `decision`, so the review state
+# (derived from decisions only) and the block's status, date and hash stay as they were.
+COMMENT = "comment"
 ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
 _REVIEW_ORDER = ("status", "reviewers", "date", "content_hash")
 
@@ -170,8 +173,10 @@ def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | No
 
 
 def _check_request(request: Request) -> None:
-    if request.decision not in DECISIONS:
+    if request.decision not in DECISIONS + (COMMENT,):
         raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
+    if request.decision == COMMENT and not (request.note or "").strip():
+        raise SignOffError("a comment without a decision needs its note")
     if not " ".join((request.reviewer or "").split()):
         raise SignOffError("--reviewer must name the reviewer")
     if request.orcid is not None and not ORCID.match(request.orcid.strip()):
@@ -250,17 +255,21 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
     old_review = reviews[path] if path in reviews else (item_data.get("review") or {})
     name = " ".join(request.reviewer.split())
     note = request.note.strip() if request.note and request.note.strip() else None
+    comment = request.decision == COMMENT
     for earlier in old_review.get("reviewers") or []:
         if (isinstance(earlier, dict) and " ".join(str(earlier.get("name", "")).split()).casefold() == name.casefold()
-                and earlier.get("decision") == request.decision and earlier.get("content_hash") == digest
-                and (earlier.get("note") or None) == note):
-            raise AlreadyRecorded(f"{target.kind} {request.item_id!r}: {name}'s {request.decision.replace('_', ' ')} "
-                                  f"of this wording is already recorded (on {earlier.get('date')}); not added again")
+                and earlier.get("decision") == (None if comment else request.decision)
+                and earlier.get("content_hash") == digest and (earlier.get("note") or None) == note):
+            what = "comment on" if comment else request.decision.replace("_", " ") + " of"
+            raise AlreadyRecorded(f"{target.kind} {request.item_id!r}: {name}'s {what} this wording is already "
+                                  f"recorded (on {earlier.get('date')}); not added again")
     day = request.date or today
     entry: dict[str, Any] = {"name": name}
     if request.orcid:
         entry["orcid"] = request.orcid.strip()
-    entry.update({"date": day, "decision": request.decision})
+    entry["date"] = day
+    if not comment:
+        entry["decision"] = request.decision
     if request.note and request.note.strip():
         entry["note"] = request.note.strip()
     entry["content_hash"] = digest
@@ -268,10 +277,13 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
 
     review = {k: copy.deepcopy(old_review[k]) for k in _REVIEW_ORDER if k in old_review}
     review.update({k: copy.deepcopy(v) for k, v in old_review.items() if k not in review})
-    review["status"] = request.decision
     review["reviewers"] = list(review.get("reviewers") or []) + [entry]
-    review["date"] = max(day, review["date"]) if isinstance(review.get("date"), dt.date) else day
-    review["content_hash"] = digest
+    if comment:  # status, date and hash belong to the latest decision; a comment leaves them as they were
+        review.setdefault("status", "proposed")
+    else:
+        review["status"] = request.decision
+        review["date"] = max(day, review["date"]) if isinstance(review.get("date"), dt.date) else day
+        review["content_hash"] = digest
     review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
     return path, entry, digest, review
 

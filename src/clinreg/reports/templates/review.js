@@ -124,13 +124,9 @@
       say("The ORCID iD should look like 0000-0002-1825-0097.", true); orcidInput.focus(); return;
     }
     var decisions = collect();
-    var undecided = decisions.filter(function (d) { return !d.decision; });
-    if (undecided.length) {
-      say("A note without a decision cannot be saved: choose a decision for " + undecided[0].kind + " " +
-          undecided[0].id + ".", true);
-      return;
-    }
-    if (!decisions.length) { say("Choose a decision for at least one task first.", true); return; }
+    // A note without a decision is saved too: the import records it as a comment, changing no review state.
+    var comments = decisions.filter(function (d) { return !d.decision; }).length;
+    if (!decisions.length) { say("Choose a decision or write a note for at least one task first.", true); return; }
     var payload = {
       clinreg_decisions: 1,
       release: meta.release,
@@ -148,8 +144,10 @@
     document.body.appendChild(link);
     link.click();
     setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
-    say("Saved " + decisions.length + " decision" + (decisions.length === 1 ? "" : "s") + " as " + link.download +
-        ". Send that file to the registry maintainers.", false);
+    var decided = decisions.length - comments;
+    say("Saved " + decided + " decision" + (decided === 1 ? "" : "s") +
+        (comments ? " and " + comments + " comment" + (comments === 1 ? "" : "s") + " without a decision" : "") +
+        " as " + link.download + ". Send that file to the registry maintainers.", false);
     document.documentElement.setAttribute("data-saved", String(decisions.length));
     dirty = false;
   }
