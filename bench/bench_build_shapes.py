@@ -1,12 +1,16 @@
 """`clinreg build` of real records on mirrors shaped as they are distributed, against a plain `datasets` pipeline.
 
-Usage: python bench/bench_build_shapes.py [--rows 200000] [--base REV] [--data ../shared/realdata]
+Usage: python bench/bench_build_shapes.py [--rows 200000] [--base REV] [--data ../shared/realdata] [--records med_qa medec]
 
 Shapes (issue 26), each a mirror holding the record's real sample rows (../shared/realdata) repeated to --rows:
 - `med_qa`: JSON lines, options in a struct column, the gold a letter;
-- `medec`: CSV with quoted multi-line fields and a `render` step building the reference.
+- `medec`: CSV with quoted multi-line fields and a `render` step building the reference;
+- `medication_qa`: one xlsx sheet, rows without an answer filtered out (the suite's fixture rows, copied);
+- `dischargeme`: six gzip CSVs, five joins (one-to-many, first-of-many, one-to-one) and a `remove` step, two
+  variants per admission (the suite's as-distributed fixture, copied with fresh ids: PhysioNet data is not here).
 
-For each, in one process, alternating, best of 3: the real record through `clinreg build` (library calls, JSON
+Each side's peak resident memory (ru_maxrss of its own process) is reported beside its time. For each, in one
+process, alternating, best of 3: the real record through `clinreg build` (library calls, JSON
 lines out), and a plain `datasets` pipeline doing the same work (load the file with `datasets`, render the same
 prompt in a batched map, keep the gold, `to_json`). With --base REV the clinreg side also runs at that commit
 (a `git worktree` on PYTHONPATH) in a subprocess, for a before/after ratio in the same job.
@@ -32,12 +36,22 @@ REAL = REPO.parent / "shared" / "realdata"
 SHAPES = {
     "med_qa": ("GBaker__MedQA-USMLE-4-options", "phrases_no_exclude_test.jsonl"),
     "medec": ("abachaa__MEDEC", "MEDEC-MS/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"),
+    # PhysioNet data has no real sample here: the test suite's as-distributed fixture (tests/loaders/distributions),
+    # six gzip CSVs joined on subject and admission, its admissions copied with fresh ids to --rows discharge notes.
+    "dischargeme": ("dischargeme", "files/discharge-me/1.3/test_phase_1/discharge.csv.gz"),
+    # No real sample either: the fixture's workbook rows (one with an empty Answer) copied to --rows.
+    "medication_qa": ("abachaa__Medication_QA_MedInfo2019", "MedInfo2019-QA-Medications.xlsx"),
 }
+DISCHARGEME_FILES = ("discharge", "discharge_target", "radiology", "edstays", "triage", "diagnosis")
 
 
 def make_mirror(real: Path, target: Path, record: str, rows: int) -> Path:
     """The record's folder with its file's real rows repeated to `rows` (other files copied as they are)."""
     folder, name = SHAPES[record]
+    if record == "dischargeme":
+        return _dischargeme_mirror(target, rows)
+    if record == "medication_qa":
+        return _medication_qa_mirror(target, rows)
     shutil.copytree(real / folder, target / folder, dirs_exist_ok=True)
     path = target / folder / name
     if name.endswith(".jsonl"):
@@ -58,6 +72,70 @@ def make_mirror(real: Path, target: Path, record: str, rows: int) -> Path:
             for i in range(rows):
                 writer.writerow(body[i % len(body)])
     return path
+
+
+def _writer(record: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("writer", REPO / f"tests/loaders/distributions/{record}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _medication_qa_mirror(target: Path, rows: int) -> Path:
+    from openpyxl import Workbook
+
+    writer = _writer("medication_qa")
+    folder = target / SHAPES["medication_qa"][0]
+    folder.mkdir(parents=True, exist_ok=True)
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Sheet1")
+    sheet.append(writer.COLUMNS)
+    for i in range(rows):
+        sheet.append(writer.ROWS[i % len(writer.ROWS)])
+    path = folder / SHAPES["medication_qa"][1]
+    book.save(path)
+    return path
+
+
+def _dischargeme_mirror(target: Path, rows: int) -> Path:
+    """The fixture's admissions copied until the discharge file has `rows` notes, every id shifted per copy."""
+    import csv
+    import gzip
+    import io
+
+    writer = _writer("dischargeme")
+    seed = target / "seed"
+    writer.write(seed)
+    base = SHAPES["dischargeme"][0]
+    folder = target / base / Path(SHAPES["dischargeme"][1]).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    notes = sum(1 for _ in csv.reader(io.StringIO(gzip.decompress((seed / SHAPES["dischargeme"][1]).read_bytes()).decode()))) - 1
+    copies = -(-rows // notes)
+    for name in DISCHARGEME_FILES:
+        text = gzip.decompress((seed / Path(SHAPES["dischargeme"][1]).parent / f"{name}.csv.gz").read_bytes()).decode()
+        reader = csv.reader(io.StringIO(text))
+        header = next(reader)
+        body = list(reader)
+        ids = [i for i, h in enumerate(header) if h in ("subject_id", "hadm_id", "stay_id")]
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(header)
+        written = 0
+        for k in range(copies):
+            for row in body:
+                if name == "discharge" and written == rows:
+                    break
+                row = list(row)
+                for i in ids:
+                    row[i] = str(int(row[i]) + 10 * k)
+                w.writerow(row)
+                written += 1
+        with gzip.open(folder / f"{name}.csv.gz", "wb", compresslevel=1) as handle:
+            handle.write(out.getvalue().encode())
+    shutil.rmtree(seed)
+    return folder / "discharge.csv.gz"
 
 
 def clinreg_side(repo: Path, record: str, mirror: Path, out: Path) -> int:
@@ -86,6 +164,44 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
                     listed = "\n".join(f"{k}. {options[k]}" for k in letters)
                     prompts.append(f"{question}\n\n{listed}\n\nAnswer with the letter of the correct option.")
                 return {"prompt": prompts, "answer": batch["answer_idx"]}
+        elif record == "medication_qa":
+            import pandas as pd
+
+            # `datasets` has no xlsx builder: a user reads the sheet with pandas (openpyxl underneath), every cell as text.
+            frame = pd.read_excel(path, dtype=str, engine="openpyxl")
+            data = datasets.Dataset.from_pandas(frame, preserve_index=False)
+            data = data.filter(lambda b: [a is not None for a in b["Answer"]], batched=True)
+
+            def render(batch):
+                return {"prompt": ["Answer this question about a medication as you would for the person who asked it.\n\n"
+                                   + q for q in batch["Question"]], "reference": batch["Answer"]}
+        elif record == "dischargeme":
+            folder = path.parent
+            tables = {name: datasets.load_dataset("csv", data_files=str(folder / f"{name}.csv.gz"), split="train",
+                                                  cache_dir=cache, keep_default_na=False)
+                      for name in DISCHARGEME_FILES if name != "discharge"}
+            subjects = set(tables["diagnosis"]["subject_id"]) & set(tables["triage"]["subject_id"])
+            stays = set(tables["edstays"]["hadm_id"])
+            radiology: dict = {}
+            for hadm, text in zip(tables["radiology"]["hadm_id"], tables["radiology"]["text"]):
+                radiology.setdefault(hadm, text)
+            target = {h: (b, d) for h, b, d in zip(tables["discharge_target"]["hadm_id"],
+                                                    tables["discharge_target"]["brief_hospital_course"],
+                                                    tables["discharge_target"]["discharge_instructions"])}
+            data = datasets.load_dataset("csv", data_files=str(path), split="train", cache_dir=cache, keep_default_na=False)
+            data = data.filter(lambda b: [s in subjects and h in stays and h in radiology and h in target
+                                          for s, h in zip(b["subject_id"], b["hadm_id"])], batched=True)
+
+            def render(batch):
+                prompts, answers = [], []
+                for hadm, text in zip(batch["hadm_id"], batch["text"]):
+                    bhc, di = target[hadm]
+                    note = text.replace(bhc, "").replace(di, "")
+                    for variant, answer in (("brief hospital course", bhc), ("discharge instructions", di)):
+                        prompts.append(f"Discharge summary (target section removed):\n{note}\n\nRadiology report:\n"
+                                       f"{radiology[hadm]}\n\nWrite the {variant} for this admission.")
+                        answers.append(answer)
+                return {"prompt": prompts, "reference": answers}
         else:
             # Every value as text, as clinreg reads a CSV (Error Flag stays "0"/"1", ids keep their form).
             data = datasets.load_dataset("csv", data_files=str(path), split="train", cache_dir=cache,
@@ -106,39 +222,45 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
 
 CHILD = """
-import json, os, sys, time
+import json, os, resource, sys, time
 sys.path.insert(0, sys.argv[1] + "/bench")
 import bench_build_shapes as b
 from pathlib import Path
 started = time.perf_counter()
 n = b.clinreg_side(Path(os.environ["CLINREG_BENCH_REPO"]), sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
-print(json.dumps({"rows": n, "seconds": time.perf_counter() - started}))
+print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+
+# Children may cache bytecode, so that neither side spends its time compiling the libraries it imports.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run_child(repo: Path, record: str, mirror: Path, out: Path) -> dict:
     """One build in a fresh process (the side being measured pays its own imports in both cases)."""
     done = subprocess.run([sys.executable, "-c", CHILD, str(REPO), record, str(mirror), str(out)],
-                          capture_output=True, text=True, cwd=REPO, env={**os.environ, "CLINREG_BENCH_REPO": str(repo)})
+                          capture_output=True, text=True, cwd=REPO, env={**ENV, "CLINREG_BENCH_REPO": str(repo)})
     if done.returncode:
         sys.exit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 BASE_CHILD = """
-import json, sys, time
+import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 import bench_build_shapes as b
 from pathlib import Path
 started = time.perf_counter()
 n = b.baseline_side(sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
-print(json.dumps({"rows": n, "seconds": time.perf_counter() - started}))
+print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
 def run_baseline(record: str, path: Path, out: Path) -> dict:
     done = subprocess.run([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)],
-                          capture_output=True, text=True, cwd=REPO, env={**os.environ, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
+                          capture_output=True, text=True, cwd=REPO, env={**ENV, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
     if done.returncode:
         sys.exit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -150,6 +272,7 @@ def main() -> None:
     parser.add_argument("--base", help="also build at this commit, for a before/after ratio")
     parser.add_argument("--data", type=Path, default=REAL)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--records", nargs="+", choices=list(SHAPES), default=list(SHAPES))
     args = parser.parse_args()
     if not args.data.is_dir():
         sys.exit(f"no real samples at {args.data}")
@@ -159,25 +282,28 @@ def main() -> None:
         if args.base:
             base = work / "base"
             subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base], cwd=REPO, check=True)
-        print(f"| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | " +
-              ("at base (s) | speed-up |" if base else ""))
-        print("|---|--:|--:|--:|--:|" + ("--:|--:|" if base else ""))
-        for record in SHAPES:
+        print(f"| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | " +
+              ("at base (s) | speed-up | base peak (MB) |" if base else ""))
+        print("|---|--:|--:|--:|--:|--:|" + ("--:|--:|--:|" if base else ""))
+        for record in args.records:
             mirror = work / f"mirror-{record}"
             path = make_mirror(args.data, mirror, record, args.rows)
             best: dict[str, float] = {}
+            peak: dict[str, float] = {}
             for _ in range(args.repeat):
                 sides = [("clinreg", lambda: run_child(REPO, record, mirror, work / "a.jsonl")),
                          ("baseline", lambda: run_baseline(record, path, work / "b.jsonl"))]
                 if base:
                     sides.append(("base", lambda: run_child(base, record, mirror, work / "c.jsonl")))
                 for name, fn in sides:
-                    seconds = fn()["seconds"]
-                    best[name] = min(best.get(name, seconds), seconds)
+                    result = fn()
+                    best[name] = min(best.get(name, result["seconds"]), result["seconds"])
+                    peak[name] = max(peak.get(name, 0.0), result["peak_mb"])
             ratio = best["baseline"] / best["clinreg"]
-            extra = f" {best['base']:.1f} | {best['base'] / best['clinreg']:.2f}x |" if base else ""
-            print(f"| {record} | {args.rows:,} | {best['clinreg']:.1f} | {best['baseline']:.1f} | {ratio:.2f} |{extra}",
-                  flush=True)
+            extra = (f" {best['base']:.1f} | {best['base'] / best['clinreg']:.2f}x | {peak['base']:,.0f} |"
+                     if base else "")
+            print(f"| {record} | {args.rows:,} | {best['clinreg']:.1f} | {best['baseline']:.1f} | {ratio:.2f} | "
+                  f"{peak['clinreg']:,.0f} |{extra}", flush=True)
     finally:
         if base:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=REPO)
