@@ -309,3 +309,18 @@ def test_the_xlsx_holds_wording_that_starts_like_a_formula_as_string_cells_witho
     ws = openpyxl.load_workbook(_export(root, tmp_path, "xlsx"))["tasks"]
     (cell,) = [c for r in ws.iter_rows() for c in r if "HYPERLINK" in str(c.value)]
     assert (cell.value, cell.data_type) == ("=HYPERLINK('http://evil','x')", "s")
+
+
+def test_a_sheet_exported_with_the_old_guard_apostrophe_is_not_an_edit():
+    from types import SimpleNamespace
+
+    from clinreg.review.exchange import _edited_wording
+
+    task = SimpleNamespace(name="=Sum of doses", definition="-1 means none", example=None)
+    # Sheets written before the xlsx used string cells carry the apostrophe the CSV still adds.
+    assert _edited_wording({"name": "'=Sum of doses", "definition": "'-1 means none"}, task) == []
+    assert _edited_wording({"name": "=Sum of doses"}, task) == []
+    # An apostrophe before wording that never needed one is the reviewer's, and so is any other change.
+    plain = SimpleNamespace(name="Sum of doses", definition="d", example=None)
+    assert _edited_wording({"name": "'Sum of doses"}, plain) == ["name"]
+    assert _edited_wording({"name": "'=Sum of the doses"}, task) == ["name"]

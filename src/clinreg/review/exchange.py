@@ -508,8 +508,14 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
 def _edited_wording(row: dict[str, Any], task: Any) -> list[str]:
     """The wording columns a file holds that differ from the registry's text (spaces and line breaks aside)."""
     exported = {"name": task.name, "definition": task.definition, "example": task.example or ""}
-    return [k for k in WORDING if k in row and row[k] is not None
-            and " ".join(str(row[k]).split()) != " ".join(exported[k].split())]
+    return [k for k in WORDING if k in row and row[k] is not None and not _same_words(str(row[k]), exported[k])]
+
+
+def _same_words(cell: str, text: str) -> bool:
+    """Whether a cell holds the exported text; a sheet exported before clinreg wrote formula-like wording as
+    string cells still carries the guard apostrophe it then added, which is not an edit."""
+    cell, text = " ".join(cell.split()), " ".join(text.split())
+    return cell == text or (cell[:1] == "'" and cell[1:] == text and text.startswith(_FORMULA_STARTS + ("'",)))
 
 
 def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | None = None) -> ImportResult:
