@@ -327,3 +327,12 @@ def test_axe_core_finds_no_serious_or_critical_violation(chromium, embedded_site
             assert result["version"], name
             bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
             assert bad == [], (name, width, bad)
+
+
+def test_a_site_of_an_older_release_names_later_records_without_linking_them(tmp_path):
+    data = build(tmp_path / "site", "--release", "1.0.0")
+    assert data["datasets"] == 31 and data["previous"] is None and "changes.html" not in data["files"]
+    text = (tmp_path / "site" / "dataset-head_qa.html").read_text(encoding="utf-8")
+    assert "med_qa (not in this release)" in text and "dataset-med_qa.html" not in text
+    broken, _ = _load_checker().broken_links(tmp_path / "site")
+    assert broken == []

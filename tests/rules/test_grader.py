@@ -27,3 +27,10 @@ def test_every_embedded_benchmark_has_the_grader_its_scoring_implies():
                 assert kinds[m.id] == JURY, m.id
             elif m.label.encoding != "free_text":
                 assert kinds[m.id] == AUTOMATIC, m.id
+
+
+def test_compare_with_a_record_added_in_a_later_release_is_no_error_at_the_older_release():
+    from clinreg.rules.engine import validate
+
+    report = validate(load_registry().root, release="1.0.0")
+    assert [d for d in report.diagnostics if d.code == "CLR306"] == []
