@@ -204,7 +204,11 @@ class Fact(Strict):
 class FirstReleased(Fact):
     value: str = Field(
         pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|unknown)$",
-        description="When the data or benchmark was first made public: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, or `unknown`.",
+        description=(
+            "When it was first made public: the year of the publication that introduced the data, or, for a benchmark "
+            "MedHELM introduced on private data or on data with no dated publication, the date it first appeared in "
+            "HELM. `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, or `unknown`."
+        ),
     )
 
 
