@@ -6,7 +6,6 @@ strings stay text."""
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 import os
 import tarfile
