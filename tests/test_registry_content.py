@@ -175,3 +175,21 @@ def test_review_document_and_coverage_page_show_expected_against_held():
     page = CliRunner().invoke(main, ["coverage", "--format", "html"])
     assert page.exit_code == 0
     assert page.stdout.count("data-tasks-expected=") == shown and "expected</span>" in page.stdout
+
+
+@pytest.mark.parametrize("dataset_id", DATASET_IDS)
+def test_every_record_has_its_card_and_every_fact_says_where_it_comes_from(dataset_id):
+    from clinreg.rules.schema import CARD_FIELDS
+
+    ds = REG.datasets[dataset_id]
+    assert [f for f in CARD_FIELDS if getattr(ds, f) is None] == []
+    for field in ("languages", "first_released", "status", "maintainer", "independence"):
+        fact = getattr(ds, field)
+        assert (fact.source is None) == (fact.value in ("unknown", "not assessed")), (field, fact)
+    assert ds.first_released.value == "unknown" or ds.first_released.value[:4] <= "2025"
+    # the card's words are clinreg's: each not_for says what a score cannot support
+    assert ds.not_for.startswith("Not "), ds.not_for
+    for other in ds.compare_with:
+        assert other.id in REG.datasets and other.id != dataset_id
+    if ds.access.tier == "private":
+        assert "not distributed" in ds.not_for and "not distributed" in ds.independence.value

@@ -53,6 +53,15 @@ name: QA set
 version: 1.0.0
 added_in: 1.0.0
 description: Yes/no/maybe questions.
+measures: Whether a model draws the conclusion an abstract's authors drew.
+use_when: Comparing models on reading research abstracts.
+not_for: Judging clinical advice.
+languages: {value: [en], source: "The paper, section 2."}
+first_released: {value: "2019", source: The paper.}
+status: {value: active, source: The schema.}
+maintainer: {value: The authors, source: The paper.}
+independence: {value: not assessed, reason: No source read says who runs the models.}
+compare_with: [{id: plans, reason: Both are in this fixture.}]
 access: {tier: public}
 licence: {spdx: MIT}
 citation: {text: A paper}
@@ -82,6 +91,14 @@ name: Plans
 version: 1.0.0
 added_in: 1.1.0
 description: Treatment plans.
+measures: How well a model writes a treatment plan.
+use_when: Comparing models on writing plans.
+not_for: Deciding care for a patient.
+languages: {value: unknown, reason: The data are private and no source says.}
+first_released: {value: unknown, reason: No source says.}
+status: {value: active, source: The schema.}
+maintainer: {value: unknown, reason: No source names one.}
+independence: {value: The hospital runs the models., source: The paper.}
 access: {tier: private, instructions: Ask the holder.}
 licence: {spdx: unknown, note: Private data.}
 citation: {text: Another paper}

@@ -48,7 +48,7 @@ def test_clr711_non_hub_source_without_read_is_a_warning(tmp_path):
     text = replace_in(GOOD_TREE[DS2], SOURCE, "\n\n" + SOURCE.split(", read:")[0] + "}\n")
     root = write_tree(tmp_path / "reg", {DS2: text})
     (d,) = with_code(validate(root).diagnostics, "CLR711")
-    assert d.severity == "warning" and d.file == DS2 and d.line == line_of(text, "source:")
+    assert d.severity == "warning" and d.file == DS2 and d.line == line_of(text, "source: {type: local")
     assert "local source has no `read`" in d.message
 
 

@@ -40,6 +40,13 @@ CASES = [
     ("dangling-task", DS, [("tasks: [answer_questions]", "tasks: [answer_question]")], "CLR301", "tasks: [answer_question]", "error"),
     ("unknown-category", TAX, [("categories: [care]", "categories: [care, cure]")], "CLR302", "categories:", "error"),
     ("unknown-release", DS, [("added_in: 1.0.0", "added_in: 1.4.0")], "CLR303", "added_in: 1.4.0", "error"),
+    ("dangling-compare-with", DS, [("compare_with: [{id: plans,", "compare_with: [{id: plan,")], "CLR306", "compare_with: [{id: plan,", "error"),
+    ("compare-with-itself", DS, [("compare_with: [{id: plans,", "compare_with: [{id: qa_set,")], "CLR306", "compare_with: [{id: qa_set,", "error"),
+    ("incomplete-card", DS2, [("maintainer: {value: unknown, reason: No source names one.}\n", "")], "CLR108", "description: Treatment", "warning"),
+    ("unknown-without-reason", DS2, [("maintainer: {value: unknown, reason: No source names one.}", "maintainer: {value: unknown}")],
+     "CLR105", "maintainer:", "error"),
+    ("known-without-source", DS, [("first_released: {value: \"2019\", source: The paper.}", "first_released: {value: \"2019\"}")],
+     "CLR105", "first_released:", "error"),
     ("subcategory-no-tasks", CAT, [("""    tasks:
       - id: plan_treatment
         name: Plan treatment
@@ -84,7 +91,7 @@ CASES = [
     ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
     ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702", "trust_remote_code", "error"),
     ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
-                           "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source:", "error"),
+                           "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source: {type: local", "error"),
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
     ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),

@@ -67,5 +67,5 @@ def main() -> None:
 
 for _command in (validate.validate, reports.coverage, validate.list_rules, validate.explain, contrib.schema, build.build,
                  build.check_data, build.lock, export.export, review.review, reports.diff, contrib.new, contrib.issue_form,
-                 results.results, results.leaderboard):
+                 results.results, results.leaderboard, reports.site):
     main.add_command(_command)

@@ -102,3 +102,48 @@ def diff(old, new, root, fmt, output, force):
 
         text = render_diff_markdown(data)
     emit(text, output, force=force)
+
+
+@click.command("site")
+@root_option
+@release_option
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
+              help="The folder to write: new, empty, or an earlier build (which is replaced whole).")
+@click.option("--previous", default=None, metavar="OLD",
+              help="What the changes page compares with: a release, a registry folder or a git ref (default: the previous release).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def site(root, release, output, previous, fmt):
+    """A static site of the registry: benchmark cards, categories and subcategories, search and filters.
+
+    It needs no server and no network: open DIR/index.html from the file system.
+    """
+    import tempfile
+
+    from clinreg.reports.diff import SideError, open_side
+    from clinreg.reports.site import SiteError, build_site, default_previous, write_site
+
+    reg = load(root, release)
+    refuse_load_errors(reg, "a site")
+    previous = previous or default_previous(reg)
+    with tempfile.TemporaryDirectory(prefix="clinreg-site-") as tmp:
+        old = side = None
+        if previous is not None:
+            try:
+                old, side = open_side(previous, root if root is not None else reg.root, Path(tmp))
+            except (SideError, ValueError) as exc:
+                raise fail(f"--previous {previous}: {exc}")
+            except OSError as exc:
+                raise fail(f"--previous {previous}: cannot read it: {exc.strerror or exc}")
+        pages = build_site(reg, old, side)
+    try:
+        summary = write_site(pages, output)
+    except SiteError as exc:
+        raise fail(str(exc))
+    summary = {**summary, "release": reg.current_release, "previous": previous,
+               "datasets": len(reg.datasets)}
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("site", summary))
+    else:
+        click.echo(f"wrote {summary['pages']} pages ({summary['bytes']:,} bytes) to {output}; open {output}/index.html")

@@ -74,6 +74,7 @@ class Registry:
     releases: ReleaseHistory | None = None
     releases_file: SourceFile | None = None
     release: str | None = None  # the release this view is filtered to, if any
+    later_datasets: set[str] = field(default_factory=set)  # records the release filter left out (added later or removed)
 
     @property
     def dataset_paths(self) -> dict[str, Path]:
@@ -311,4 +312,5 @@ def filter_to_release(reg: Registry, release: str) -> None:
         if (added is not None and added > target) or (removed is not None and removed <= target):
             del reg.datasets[ds_id]
             del reg.dataset_files[ds_id]
+            reg.later_datasets.add(ds_id)
     reg.release = release

@@ -77,3 +77,20 @@ def orphans(ctx: Context) -> Iterable[Diagnostic]:
     for rel in (TAXONOMY_FILE, RELEASES_FILE):
         if not _broken_file(ctx, rel):
             yield make("CLR304", rel, 1, 1, f"{rel} is missing", "every registry tree needs this file")
+
+
+@rule("CLR306")
+def unknown_compare_with(ctx: Context) -> Iterable[Diagnostic]:
+    # A record shown at an older release may name one added later: that id exists, just not yet.
+    known = set(ctx.reg.datasets) | set(ctx.reg.later_datasets)
+    ids = Suggester(known)
+    for ds_id, ds in ctx.reg.datasets.items():
+        sf = ctx.reg.dataset_files[ds_id]
+        for i, other in enumerate(ds.compare_with):
+            if other.id == ds_id:
+                yield ctx.at("CLR306", sf, ("compare_with", i, "id"), f"dataset {ds_id!r} is compared with itself",
+                             "name another dataset record")
+            elif other.id not in known and not _broken_file(ctx, f"registry/datasets/{other.id}.yaml"):
+                yield ctx.at("CLR306", sf, ("compare_with", i, "id"),
+                             f"compare_with names {other.id!r}, which is not a dataset record in this registry",
+                             _hint(other.id, ids) or "give the id of a file registry/datasets/<id>.yaml")

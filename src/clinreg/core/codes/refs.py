@@ -46,4 +46,13 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             categories: [..., extra_category]
     """),
+    "CLR306": ("unknown-compare-with", "error", "compare_with names a dataset that is not in the registry", """
+        Each `compare_with` entry names another dataset record by its id, with the reason to compare them. A
+        dangling id would be a dead link on the record's card page; a record cannot be compared with itself.
+
+        Bad:
+            compare_with: [{id: medqa, reason: Both are licensing-exam questions.}]
+        Good:
+            compare_with: [{id: med_qa, reason: Both are licensing-exam questions.}]
+    """),
 }

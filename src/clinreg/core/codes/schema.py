@@ -65,4 +65,24 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             licence: {spdx: CC-BY-4.0, note: Stated in the repository README.}
     """),
+    "CLR108": ("incomplete-card", "warning", "A dataset record lacks some of its benchmark card fields", """
+        A reader choosing a benchmark looks up its card: what it measures, when to use it and what not to use it
+        for, its languages, first release, status, maintainer and an independence note. `clinreg site` renders
+        the card from these fields. A fact no source gives is still written, as `value: unknown` with a
+        `reason` (`not assessed` for independence), so a missing field always means "not yet filled in".
+
+        Bad:
+            description: Research questions from PubMed abstracts.
+            access: {tier: public}
+        Good:
+            description: Research questions from PubMed abstracts.
+            measures: Whether a model draws the yes, no or maybe conclusion an abstract's authors drew.
+            use_when: ...
+            not_for: ...
+            languages: {value: [en], source: PubMedQA paper, section 3}
+            first_released: {value: "2019", source: PubMedQA paper (EMNLP-IJCNLP 2019)}
+            status: {value: active, source: HELM schema_medhelm.yaml lists it}
+            maintainer: {value: unknown, reason: No source read names one.}
+            independence: {value: not assessed, reason: No source read says who runs the models.}
+    """),
 }

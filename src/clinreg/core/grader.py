@@ -1,0 +1,50 @@
+"""How a mapping's answers are graded, derived from its label scheme and scoring: never typed in a record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clinreg.core.model import Mapping
+
+# kind: the grader family a reader filters by; method: how, named plainly.
+AUTOMATIC, EXECUTION, JURY = "automatic", "execution", "LLM jury"
+GRADER_KINDS = (AUTOMATIC, EXECUTION, JURY)
+
+_SCORING = {
+    "jury": (JURY, "an LLM jury rates each answer"),
+    "sql_execution": (EXECUTION, "the predicted and gold SQL run against the database; same rows score 1"),
+    "code_set_f1": (AUTOMATIC, "F1 of the billing codes in the answer against the gold codes"),
+    "error_flag": (AUTOMATIC, "exact match of the error flag (CORRECT or the sentence with the error)"),
+}
+
+
+@dataclass(frozen=True)
+class Grader:
+    kind: str  # one of GRADER_KINDS
+    method: str
+    scale: str  # the score's range as the record's metric states it, e.g. "0 to 1"
+
+
+def _scale(mapping: Mapping) -> str:
+    r = mapping.metric.range
+    if r is None:
+        return "not stated in the record"
+    low, high = (int(v) if float(v).is_integer() else v for v in r)
+    return f"{low} to {high}"
+
+
+def grader_of(mapping: Mapping) -> Grader:
+    """The grader of one benchmark: a declared scoring method wins; else the label scheme decides."""
+    if mapping.scoring is not None:
+        kind, method = _SCORING[mapping.scoring.method]
+        if mapping.scoring.jury is not None:
+            jury = mapping.scoring.jury
+            method = (f"an LLM jury of {len(jury.judges)} judge(s) rates each answer on "
+                      f"{', '.join(a.id for a in jury.axes)}, {jury.scale[0]} to {jury.scale[1]}; the score is the mean")
+        return Grader(kind, method, _scale(mapping))
+    encoding = mapping.label.encoding
+    if encoding == "number":
+        return Grader(AUTOMATIC, "exact match of the value, or within its accepted range or tolerance", _scale(mapping))
+    if encoding == "free_text":  # no scoring declared (CLR510 warns): the metric alone names it
+        return Grader(AUTOMATIC, f"the metric {mapping.metric.name} against the reference text", _scale(mapping))
+    return Grader(AUTOMATIC, "exact match of the chosen option", _scale(mapping))
