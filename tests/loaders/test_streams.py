@@ -176,3 +176,49 @@ def test_an_xlsx_sheet_streams_as_the_whole_file_reads_it(tmp_path):
     tables = list(streams.stream_table(tmp_path, spec, "w"))
     assert len(tables) == 3  # batches of 1000 rows
     assert [row for t in tables for row in t.to_pylist()] == readers.read_table(tmp_path, spec, "w").to_pylist()
+
+
+def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
+    asked = []
+
+    def columns(name, names):
+        asked.append((name, names))
+        return RIGHT.select(names)
+
+    steps = [Step(join=JoinStep(table="r", keys=["k"], cardinality="one_to_many", columns=[], unmatched="drop")),
+             Step(join=JoinStep(table="r", keys=["k"], cardinality="one_to_many", many="first", columns=["v"]))]
+    run = StepRun(steps, lambda name: RIGHT, "w", {}, columns=columns)
+    out = run.apply(LEFT)
+    assert asked == [("r", ["k"]), ("r", ["k", "v"])]
+    assert out.to_pylist() == apply_steps(LEFT, steps, lambda name: RIGHT, "w", {}).to_pylist()
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from("abcd")), max_size=12),
+       st.lists(st.one_of(st.none(), st.sampled_from("abce")), max_size=8),
+       st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]), st.sampled_from(["error", "drop", "keep"]),
+       st.sampled_from([None, [], ["v"]]))
+@settings(max_examples=300, deadline=None)
+def test_arrow_lookups_join_as_the_python_index_joins(left_keys, right_keys, cardinality, unmatched, columns):
+    """A one-key join taking the first match goes through Arrow's index_in; rows, values, counts and errors
+    must be the dict index's."""
+    from clinreg.loaders.steps import JoinState, join, join_index
+
+    left = pa.table({"k": pa.array(left_keys, pa.string()), "n": list(range(len(left_keys)))})
+    right = pa.table({"k": pa.array(right_keys, pa.string()), "v": [f"v{i}" for i in range(len(right_keys))]})
+    many = {"one_to_many": {"many": "first"}, "one_to_many_all": {"many": "all"}}.get(cardinality, {})
+    spec = JoinStep(table="r", keys=["k"], cardinality=cardinality.replace("_all", ""), unmatched=unmatched,
+                    columns=columns, **many)
+
+    def run(arrow: bool):
+        counts = {}
+        try:
+            state = JoinState(right, spec, "w")
+            if not arrow and state.arrow_keys is not None:
+                state.arrow_keys, state.index = None, join_index(right, spec, "w")
+            out = join(left.slice(0, 5), right, spec, "w", counts, state=state)
+            out2 = join(left.slice(5), right, spec, "w", counts, state=state, offset=5)
+            return pa.concat_tables([out, out2]).to_pylist(), counts
+        except SourceUnavailable as err:
+            return str(err)
+
+    assert run(True) == run(False)

@@ -536,15 +536,39 @@ class FileSplitReader:
             raise SourceUnavailable(f"{record_id}: split {split!r} is not in source.read.splits ({', '.join(self.read.splits)})")
         return spec
 
-    def table(self, name: str, record_id: str):
-        from clinreg.loaders.readers import read_table
+    def table(self, name: str, record_id: str, columns: list[str] | None = None):
+        """A join's table, read once; with `columns`, only those columns are kept, batch by batch as the file is
+        read where it streams with one type per column (CSV, parquet, xlsx), so that a join that needs the keys
+        and one column of a large table does not hold the rest of it."""
+        from clinreg.loaders.readers import _concat, read_table
 
-        if name not in self._tables:
+        key = (name, None if columns is None else tuple(columns))
+        if key not in self._tables:
             spec = self.read.tables.get(name)
             if spec is None:
                 raise RecordProblem(f"{record_id}: a join names table {name!r}, which is not in source.read.tables")
-            self._tables[name] = read_table(self.folder(), spec, f"{record_id}: table {name!r}", Path(self.cache_dir))
-        return self._tables[name]
+            where = f"{record_id}: table {name!r}"
+            parts = self._projected(spec, where, columns) if columns is not None else None
+            self._tables[key] = _concat(parts, where) if parts else read_table(self.folder(), spec, where, Path(self.cache_dir))
+        return self._tables[key]
+
+    def _projected(self, spec: Any, where: str, columns: list[str]) -> list[Any] | None:
+        from clinreg.loaders.readers import infer_format
+        from clinreg.loaders.streams import stream_table
+
+        files = [spec.files] if isinstance(spec.files, str) else spec.files if isinstance(spec.files, list) else []
+        formats = {spec.format or infer_format(f) for f in files}
+        if not files or not formats <= {"csv", "tsv", "parquet", "xlsx"}:
+            return None  # JSON lines' batches may type a column differently from one another: read whole
+        stream = stream_table(self.folder(), spec, where)
+        if stream is None:
+            return None
+        parts = []
+        for batch in stream:
+            if not set(columns) <= set(batch.column_names):
+                return None  # a missing column: the whole table, and the join's own message
+            parts.append(batch.select(columns))
+        return parts
 
     def open(self, split: str, record_id: str) -> Any:
         from clinreg.loaders.readers import read_table
@@ -571,7 +595,8 @@ class FileSplitReader:
 
         spec = self.spec(split, record_id)
         where = f"{record_id}: split {split!r}"
-        run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped.setdefault(split, {}))
+        run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped.setdefault(split, {}),
+                      columns=lambda name, names: self.table(name, record_id, names))
         if not run.streamable:
             return None
         stream = stream_table(self.folder(), spec, where)

@@ -43,14 +43,22 @@ class StepRun:
     number of rows before the batch, so that messages name the row of the split.
     """
 
-    def __init__(self, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> None:
+    def __init__(self, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int],
+                 columns: Callable[[str, list[str]], pa.Table] | None = None) -> None:
         self.steps, self.tables, self.where, self.counts = list(steps), tables, where, counts
+        self.columns = columns  # a table with only the named columns, where the reader can read it so
         self.offset = 0
         self.state: dict[int, Any] = {}
 
     @property
     def streamable(self) -> bool:
         return all(any(getattr(step, kind) is not None for kind in ROW_STEPS) for step in self.steps)
+
+    def _right(self, spec: JoinStep) -> pa.Table:
+        """The join's table; only its keys and the columns it brings when the step lists them (plain names)."""
+        if self.columns is None or spec.columns is None or any("." in name for name in [*spec.keys, *spec.columns]):
+            return self.tables(spec.table)
+        return self.columns(spec.table, list(dict.fromkeys([*spec.keys, *spec.columns])))
 
     def apply(self, table: pa.Table) -> pa.Table:
         rows = table.num_rows
@@ -59,8 +67,7 @@ class StepRun:
             state = self.state.get(number)
             if step.join is not None:
                 if state is None:
-                    right = self.tables(step.join.table)
-                    state = self.state[number] = JoinState(right, join_index(right, step.join, here))
+                    state = self.state[number] = JoinState(self._right(step.join), step.join, here)
                 table = join(table, state.right, step.join, here, self.counts, state=state, offset=self.offset)
             elif step.pick is not None:
                 table = pick(table, step.pick, here)
@@ -107,12 +114,31 @@ def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
 
 
 class JoinState:
-    """A join's right table and its index, built once per split; the left keys seen (one-to-one); text built."""
+    """A join's right table and its index, built once per split; the left keys seen (one-to-one); text built.
 
-    def __init__(self, right: pa.Table, index: dict[tuple, list[int]]) -> None:
-        self.right, self.index = right, index
-        self.seen: dict[tuple, int] = {}
+    A join on one key column that takes at most the first matching row is looked up by Arrow (`index_in` over
+    the right table's keys, as text): no Python index of the right table is built, which for a large table
+    is most of a build's memory. Other joins index the right table's rows by key in a dict.
+    """
+
+    def __init__(self, right: pa.Table, spec: JoinStep, where: str) -> None:
+        self.right = right
+        self.seen: dict[Any, int] = {}
         self.joined_chars = 0
+        self.arrow_keys: pa.Array | None = None
+        self.index: dict[tuple, list[int]] = {}
+        # A one-to-many join that brings no column only asks whether a key matches: the first match will do.
+        brings = spec.columns is None or any(name not in spec.keys for name in spec.columns)
+        if len(spec.keys) == 1 and not (spec.cardinality == "one_to_many" and spec.many == "all" and brings):
+            keys = as_strings(_column(right, spec.keys[0], where, f"key column of the table {spec.table!r}"))
+            if spec.cardinality == "one_to_many" or not _repeats(keys):
+                self.arrow_keys = keys
+                return
+        self.index = join_index(right, spec, where)  # names the repeated key, or indexes a multi-key join
+
+
+def _repeats(keys: pa.Array) -> bool:
+    return len(keys) > 0 and pc.max(pc.struct_field(pc.value_counts(keys), [1])).as_py() > 1
 
 
 def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[int]]:
@@ -130,13 +156,46 @@ def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[
     return index
 
 
+def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], state: JoinState,
+                offset: int) -> pa.Table:
+    """`join` for one key column and the first matching row, by Arrow lookups (same rows, values and messages)."""
+    keys = as_strings(_column(left, spec.keys[0], where, "key column of the rows"))
+    if spec.cardinality == "one_to_one":
+        seen = state.seen
+        for i, key in enumerate(keys.to_pylist(), start=offset):
+            if key in seen:
+                raise SourceUnavailable(
+                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
+                )
+            seen[key] = i
+    positions = pc.index_in(keys, options=pc.SetLookupOptions(state.arrow_keys, skip_nulls=False))
+    unmatched = positions.null_count
+    out = left
+    if unmatched and spec.unmatched == "error":
+        first = pc.index(pc.is_null(positions), True).as_py()
+        raise SourceUnavailable(f"{where}: row {offset + first} (key {_show(spec.keys, (keys[first].as_py(),))}) "
+                                f"matches no row of table {spec.table!r}")
+    if unmatched and spec.unmatched == "drop":
+        matched = pc.is_valid(positions)
+        out, positions = left.filter(matched), positions.filter(matched)
+        counts[f"no match in {spec.table}"] = counts.get(f"no match in {spec.table}", 0) + unmatched
+    right = state.right
+    names = [n for n in (spec.columns if spec.columns is not None else right.column_names) if n not in spec.keys]
+    for name in names:
+        array = _column(right, name, where, f"column of table {spec.table!r}").take(positions)
+        out = _replace(out, name if name not in out.column_names else name + spec.suffix, array)
+    return out
+
+
 def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], *,
          state: JoinState | None = None, offset: int = 0) -> pa.Table:
     """Bring the columns of `right` into `left` by key, checking the declared cardinality.
 
     `state` carries the index and what earlier batches of the split saw; `offset` is the rows before `left`.
     """
-    state = state or JoinState(right, join_index(right, spec, where))
+    state = state or JoinState(right, spec, where)
+    if state.arrow_keys is not None:
+        return _arrow_join(left, spec, where, counts, state, offset)
     index = state.index
     left_keys = _keys(left, spec.keys, where, "rows")
     if spec.cardinality == "one_to_one":
