@@ -52,6 +52,7 @@ id: qa_set
 name: QA set
 version: 1.0.0
 added_in: 1.0.0
+in_medhelm: true
 description: Yes/no/maybe questions.
 access: {tier: public}
 licence: {spdx: MIT}
@@ -81,6 +82,7 @@ id: plans
 name: Plans
 version: 1.0.0
 added_in: 1.1.0
+in_medhelm: true
 description: Treatment plans.
 access: {tier: private, instructions: Ask the holder.}
 licence: {spdx: unknown, note: Private data.}

@@ -73,6 +73,8 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
         "version: 1.0.0",
         "# The registry release that first includes this record (see registry/releases.yaml).",
         f"added_in: {a.release or '1.0.0'}",
+        "# true only when MedHELM's published evaluation runs this benchmark; a benchmark added beyond it is false.",
+        "in_medhelm: false",
         "# Two or three sentences on what the data is and what the benchmark asks.",
         "description: " + yaml_scalar(_todo("what the data is and what the benchmark asks, in two or three sentences")),
         "# Optional: the id of the data collection when several records share one (e.g. mtsamples).",

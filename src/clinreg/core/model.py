@@ -777,6 +777,13 @@ class Dataset(Strict):
     name: NonEmpty = Field(description="The display name.")
     version: str = Field(description="Semantic version of this record. Bump it whenever the record's content changes.")
     added_in: str = Field(description="The registry release that first included this record, e.g. `1.0.0`.")
+    in_medhelm: bool = Field(
+        description=(
+            "true when MedHELM's published evaluation runs this benchmark; false for a benchmark the registry adds "
+            "beyond it. Reports mark the false ones (\"not in MedHELM\"), and every count said to be MedHELM's "
+            "(the instances MedHELM evaluated, the MedHELM-only totals) sums only the true ones."
+        )
+    )
     removed_in: str | None = Field(None, description="The registry release that dropped this record, if any.")
     description: NonEmpty = Field(description="Two or three sentences on what the data is and what the benchmark asks.")
     collection: str | None = Field(

@@ -105,7 +105,8 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "datasets": ds_ids,
                 "benchmarks": len(mappings),
                 "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in TIERS},
-                "instances": sum(m.instances.evaluated or 0 for _, m in mappings),
+                "instances": sum(m.instances.evaluated or 0 for d, m in mappings if datasets[d].in_medhelm),
+                "not_in_medhelm": [d for d in ds_ids if not datasets[d].in_medhelm],
                 "thin": len(ds_ids) == 1,
                 "review": {s: states.count(s) for s in REVIEW_STATES},
                 "subcategory_review": review_state("subcategory", sub, category.id),
@@ -126,6 +127,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
             "benchmarks": sum(s["benchmarks"] for s in cat_subs),
             "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in TIERS},
             "instances": sum(s["instances"] for s in cat_subs),
+            "not_in_medhelm": [d for d in cat_ds if not datasets[d].in_medhelm],
             "thin_subcategories": sum(1 for s in cat_subs if s["thin"]),
         })
 
@@ -148,10 +150,13 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "tasks_awaiting_review": awaiting,
         "tasks_approved": sum(1 for t in tasks if t["review"] == "approved"),
         "datasets": len(datasets),
+        "datasets_in_medhelm": sum(1 for d in datasets.values() if d.in_medhelm),
+        "datasets_not_in_medhelm": sum(1 for d in datasets.values() if not d.in_medhelm),
         "benchmarks": sum(len(d.mappings) for d in datasets.values()),
         "collections": len({d.collection or k for k, d in datasets.items()}),
         "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in TIERS},
-        "instances": sum(m.instances.evaluated or 0 for d in datasets.values() for m in d.mappings),
+        # "Instances MedHELM evaluated": a record beyond MedHELM adds none, whatever its own counts say.
+        "instances": sum(m.instances.evaluated or 0 for d in datasets.values() if d.in_medhelm for m in d.mappings),
         "thin_subcategories": sum(1 for s in subcategories if s["thin"]),
         "uncovered_subcategories": sum(1 for s in subcategories if not s["datasets"]),
     }
@@ -170,10 +175,11 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "subcategories": subcategories,
         "tasks": tasks,
         "datasets": [
-            {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "collection": d.collection,
+            {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "in_medhelm": d.in_medhelm,
+             "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
-             "instances": sum(m.instances.evaluated or 0 for m in d.mappings)}
+             "instances": sum(m.instances.evaluated or 0 for m in d.mappings) if d.in_medhelm else 0}
             for k, d in sorted(datasets.items())
         ],
     }
