@@ -106,8 +106,8 @@ RELEASES = """\
 # yaml-language-server: $schema=../schemas/releases.schema.json
 current: 1.1.0
 releases:
-  - {version: 1.0.0, date: 2025-01-01, title: First}
-  - {version: 1.1.0, date: 2025-02-01, title: Second}
+  - {version: 1.0.0, date: 2025-01-01, title: First, datasets_added: [qa_set]}
+  - {version: 1.1.0, date: 2025-02-01, title: Second, datasets_added: [plans]}
 """
 
 GOOD_TREE = {

@@ -15,9 +15,20 @@ from clinreg.core.model import Dataset
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.text.yamltext import yaml_scalar
 from trees import write_tree
-from workflow.helpers import findings, new_dataset
+from workflow.helpers import findings, new_dataset, run
 
 REL = "registry/datasets/new_set.yaml"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """The good tree with release 1.2.0 opened, as a maintainer keeps one open for new records."""
+    from clinreg.cli.main import main
+
+    root = write_tree(tmp_path / "reg")
+    result = run(main, "new", "release", "1.2.0", "--root", str(root), "--title", "Next records")
+    assert result.exit_code == 0, result.output
+    return root
 
 
 def _only_todo_warnings(root, rel=REL) -> list:
@@ -47,7 +58,8 @@ def test_skeleton_with_flags_validates_apart_from_todo_warnings(tree):
     record = _record(tree)
     assert record["name"] == "New set"
     assert record["version"] == "1.0.0"
-    assert record["added_in"] == "1.1.0"  # the tree's current release
+    assert record["added_in"] == "1.2.0"  # the tree's open release
+    assert record["in_medhelm"] is False
     assert record["access"]["tier"] == "gated"
     assert record["source"]["repo"] == "owner/new-set"
     assert record["mappings"][0]["tasks"] == ["answer_questions", "rank_differentials"]
@@ -312,7 +324,10 @@ _simple_mapping = st.dictionaries(_column_name, st.sampled_from(["string", "int6
 
 @pytest.fixture(scope="module")
 def scratch_tree(tmp_path_factory):
-    return write_tree(tmp_path_factory.mktemp("scratch") / "reg")
+    from trees import RELEASES
+
+    opened = RELEASES.replace("current: 1.1.0", "current: 1.2.0") + "  - {version: 1.2.0, date: 2025-03-01, title: Next, status: open}\n"
+    return write_tree(tmp_path_factory.mktemp("scratch") / "reg", {"registry/releases.yaml": opened})
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -330,7 +345,7 @@ def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tr
         card = card_from_data(data)
     except FeaturesError:
         return
-    text, _ = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.0.0", card=card))
+    text, _ = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.2.0", card=card))
     doc = parse_yaml(text.encode("utf-8"))
     assert doc.problems == [], (text, doc.problems)
     record = Dataset.model_validate(doc.data)
@@ -364,3 +379,34 @@ def test_a_hub_card_and_a_column_description_together(tree, tmp_path):
     assert record["licence"]["spdx"] == "MIT" and record["source"]["splits"] == ["test"]  # from the card
     assert record["mappings"][0]["choices"] == {"items": "options"}  # from the column description
     _only_todo_warnings(tree)
+
+
+def test_new_release_opens_the_next_release_and_refuses_a_second(tmp_path):
+    from clinreg.cli.main import main
+    from clinreg.core.store import load_registry
+
+    root = write_tree(tmp_path / "reg")
+    before = (root / "registry" / "releases.yaml").read_text(encoding="utf-8")
+    for args, words in [(("1.1.0",), "does not come after the newest release, 1.1.0"),
+                        (("1.0.5",), "does not come after"), (("v2",), "not a semantic version")]:
+        result = run(main, "new", "release", *args, "--root", str(root), "--title", "X")
+        assert result.exit_code == 2 and words in result.output, result.output
+    assert (root / "registry" / "releases.yaml").read_text(encoding="utf-8") == before
+    result = run(main, "new", "release", "1.5.0", "--root", str(root), "--title", "Five: new records", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["data"] == {"path": "registry/releases.yaml", "version": "1.5.0", "status": "open"}
+    reg = load_registry(root)
+    assert (reg.releases.current, reg.open_release) == ("1.5.0", "1.5.0")
+    assert reg.releases.releases[-1].title == "Five: new records"
+    assert [d for d in findings(root, "registry/releases.yaml") if d.severity == "error"] == []
+    result = run(main, "new", "release", "1.6.0", "--root", str(root), "--title", "Six")
+    assert result.exit_code == 2 and "1.5.0 is still open" in result.output
+
+
+def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_path):
+    root = write_tree(tmp_path / "reg")
+    result = new_dataset(root, "new_set", "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    assert "no release is open" in result.output and "clinreg new release" in result.output
+    (d,) = [d for d in findings(root, REL) if d.code == "CLR604"]
+    assert "published release" in d.message and d.line == (root / REL).read_text().splitlines().index("added_in: 1.1.0") + 1

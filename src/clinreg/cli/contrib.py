@@ -103,7 +103,7 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     if not task_list:
         raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
     answers = Answers(id=dataset_id, name=name, hf_repo=hf_repo, access=access, tasks=task_list,
-                      release=reg.current_release, card=card,
+                      release=reg.open_release or reg.current_release, card=card,
                       features_file=" + ".join(p.name for p in features) if features else None)
     text, guess = render_dataset(answers)
     try:
@@ -116,10 +116,14 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
-        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "todo_fields": todo,
+        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "added_in": answers.release,
+                                         "release_open": reg.open_release is not None, "todo_fields": todo,
                                          "guesses": guess.reasons if guess else [], "problems": problems}))
     else:
         click.echo(f"wrote {rel}")
+        if reg.open_release is None:
+            click.echo(f"no release is open, so added_in names the published {reg.current_release} (CLR604): open the next "
+                       "with `clinreg new release X.Y.Z --title ...` and name it in added_in")
         if card is not None and not card.columns:
             click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
@@ -130,6 +134,52 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         for p in problems:
             click.echo(f"  {p}")
         click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
+
+
+@new.command("release")
+@click.argument("version", metavar="VERSION")
+@root_option
+@click.option("--title", required=True, help="One line on what the release is.")
+@format_option
+def new_release(version, root, title, fmt):
+    """Open release VERSION in registry/releases.yaml: new records name it in `added_in` until it is published."""
+    import datetime as dt
+
+    from clinreg.contrib.releases import ReleaseRefused, open_release
+    from clinreg.core.model import ReleaseHistory
+    from clinreg.core.store import RELEASES_FILE
+    from clinreg.text.safeio import atomic_write_text
+
+    reg = load(root, for_writing=True)
+    if reg.releases is None or reg.releases_file is None:
+        raise fail(f"{RELEASES_FILE} is missing or does not load; `clinreg validate` says why")
+    path = reg.root / RELEASES_FILE
+    old = path.read_text(encoding="utf-8")
+    try:
+        text = open_release(old, reg.releases, version, title, dt.date.today())
+    except ReleaseRefused as exc:
+        raise fail(str(exc))
+    import yaml
+
+    try:
+        written = ReleaseHistory.model_validate(yaml.safe_load(text))
+    except Exception:  # the edit must read back as what was meant, or nothing is written
+        written = None
+    if (written is None or written.current != version or len(written.releases) != len(reg.releases.releases) + 1
+            or written.releases[-1].version != version or written.releases[-1].status != "open"):
+        raise fail(f"{RELEASES_FILE} is not laid out as expected (a block `releases:` list at the end); add the release by hand")
+    try:
+        atomic_write_text(path, text, overwrite=True)
+    except OSError as exc:
+        raise fail(f"cannot write {RELEASES_FILE}: {exc.strerror or exc}")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("new_release", {"path": RELEASES_FILE, "version": version, "status": "open"}))
+    else:
+        click.echo(f"opened release {version} in {RELEASES_FILE} (status: open, now current)")
+        click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
+                   "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
 
 
 def _hub_repo_or_blank(value: str) -> str:
