@@ -9,7 +9,7 @@ import json
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
-from trees import DATASET, replace_in, write_tree
+from trees import DATASET, RELEASES, replace_in, write_tree
 
 BEYOND = replace_in(replace_in(replace_in(replace_in(DATASET, "id: qa_set", "id: beyond_set"),
                                           "in_medhelm: true", "in_medhelm: false"),
@@ -19,7 +19,8 @@ BEYOND = replace_in(BEYOND, "evaluated: 10", "evaluated: 500")
 
 
 def _tree(tmp_path):
-    return write_tree(tmp_path / "reg", {"registry/datasets/beyond_set.yaml": BEYOND})
+    releases = replace_in(RELEASES, "datasets_added: [qa_set]", "datasets_added: [qa_set, beyond_set]")
+    return write_tree(tmp_path / "reg", {"registry/datasets/beyond_set.yaml": BEYOND, "registry/releases.yaml": releases})
 
 
 def _run(root, *args):
@@ -97,3 +98,11 @@ def test_leaderboard_marks_a_benchmark_outside_medhelm(tmp_path):
     assert "3 benchmarks with scores (1 not in MedHELM)" in md and "`med_qa/med_qa` (not in MedHELM)" in md
     html = _run(root, "leaderboard", "--format", "html", str(board))
     assert 'data-in-medhelm="no"' in html and "(1 not in MedHELM)" in html
+
+
+def test_medhelm_only_view_leaves_the_record_out(tmp_path):
+    root = _tree(tmp_path)
+    data = json.loads(_run(root, "coverage", "--format", "json", "--medhelm-only"))["data"]
+    assert data["medhelm_only"] is True and {d["id"] for d in data["datasets"]} == {"qa_set", "plans"}
+    assert "MedHELM only" in _run(root, "coverage", "--medhelm-only")
+    assert "MedHELM only" in _run(root, "coverage", "--format", "markdown", "--medhelm-only")

@@ -410,3 +410,31 @@ def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_
     assert "no release is open" in result.output and "clinreg new release" in result.output
     (d,) = [d for d in findings(root, REL) if d.code == "CLR604"]
     assert "published release" in d.message and d.line == (root / REL).read_text().splitlines().index("added_in: 1.1.0") + 1
+
+
+def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_filled(tree):
+    import importlib.util
+
+    writers = tree / "tests" / "loaders" / "distributions"
+    writers.mkdir(parents=True)
+    result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["data"]["writer"] == "tests/loaders/distributions/new_set.py"
+    spec = importlib.util.spec_from_file_location("writer_new_set", writers / "new_set.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(NotImplementedError, match="The test writer"):
+        module.write(tree / "data")
+    # Filled in (here: just switched on), it writes its file and returns expectations in the documented shape.
+    module.FILLED_IN = True
+    expected = module.write(tree / "data")
+    assert (tree / "data" / "data" / "test.jsonl").is_file() and set(expected) == {"splits", "dropped"}
+    # A writer already there is the contributor's: a second scaffold (of another id) leaves it alone.
+    (writers / "other_set.py").write_text("# mine\n")
+    assert new_dataset(tree, "other_set", "--task", "answer_questions").exit_code == 0
+    assert (writers / "other_set.py").read_text() == "# mine\n"
+
+
+def test_outside_a_clone_no_writer_is_written(tree):
+    result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
+    assert json.loads(result.output)["data"]["writer"] is None and not (tree / "tests").exists()

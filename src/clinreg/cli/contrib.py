@@ -112,12 +112,13 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(f"{rel} already exists; refusing to overwrite it")
     except OSError as exc:
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    writer = _write_test_writer(reg.root, dataset_id, name, guess, text)
     todo, problems = _new_file_findings(reg.root, rel)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "added_in": answers.release,
-                                         "release_open": reg.open_release is not None, "todo_fields": todo,
+                                         "release_open": reg.open_release is not None, "writer": writer, "todo_fields": todo,
                                          "guesses": guess.reasons if guess else [], "problems": problems}))
     else:
         click.echo(f"wrote {rel}")
@@ -133,6 +134,8 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
             click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
         for p in problems:
             click.echo(f"  {p}")
+        if writer:
+            click.echo(f"wrote {writer}: the test writer, a skeleton that fails until it lays out your files ('The test writer')")
         click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
 
 
@@ -180,6 +183,27 @@ def new_release(version, root, title, fmt):
         click.echo(f"opened release {version} in {RELEASES_FILE} (status: open, now current)")
         click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
                    "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
+
+
+def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, record_text: str) -> str | None:
+    """tests/loaders/distributions/ID.py in a clone of the repository (none where the tree has no such folder)."""
+    from clinreg.contrib.writer import WRITERS_DIR, render_writer
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+
+    folder = root / WRITERS_DIR
+    if not folder.is_dir():
+        return None
+    import yaml
+
+    splits = (yaml.safe_load(record_text) or {}).get("mappings", [{}])[0].get("splits", []) or []
+    rel = f"{WRITERS_DIR}/{dataset_id}.py"
+    try:
+        atomic_write_text(root / rel, render_writer(dataset_id, name, [str(s) for s in splits]), overwrite=False)
+    except RefusedOverwrite:
+        return None  # a writer that is already there is the contributor's, never replaced
+    except OSError as exc:
+        raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    return rel
 
 
 def _hub_repo_or_blank(value: str) -> str:

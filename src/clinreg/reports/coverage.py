@@ -46,18 +46,20 @@ def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected:
     return note
 
 
-def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.date | None = None) -> dict[str, Any]:
+def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.date | None = None,
+                  medhelm_only: bool = False) -> dict[str, Any]:
     """Everything every coverage format shows. Renderers format this; none of them recompute it.
 
-    `access` restricts the datasets counted to those tiers (what a given user can reproduce).
+    `access` restricts the datasets counted to those tiers (what a given user can reproduce); `medhelm_only`
+    to the records MedHELM's published evaluation runs (`in_medhelm: true`).
     """
     with gc_paused():  # many small acyclic dicts while a large registry is alive: see store.gc_paused
-        return _coverage_data(reg, access, today)
+        return _coverage_data(reg, access, today, medhelm_only)
 
 
-def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None) -> dict[str, Any]:
+def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None, medhelm_only: bool) -> dict[str, Any]:
     tiers = tuple(access) if access else TIERS
-    datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers}
+    datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers and (v.in_medhelm or not medhelm_only)}
     ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
     task_benchmarks: dict[str, int] = {}
     for ds_id in sorted(datasets):
@@ -169,6 +171,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "taxonomy": {"id": reg.taxonomy.id, "name": reg.taxonomy.name, "version": reg.taxonomy.version,
                      "published_task_total": published_total} if reg.taxonomy else None,
         "access_filter": list(tiers),
+        "medhelm_only": medhelm_only,
         "totals": totals,
         "provenance_note": provenance_note(by_tier, awaiting, rejected),
         "categories": categories,

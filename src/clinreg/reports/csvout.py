@@ -80,6 +80,7 @@ def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
         "date": data["date"],
         "taxonomy": f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip(),
         "access": ",".join(data["access_filter"]),
+        "medhelm_only": "true" if data.get("medhelm_only") else "false",
         "tasks": str(t["tasks"]),
         "tasks_covered": str(t["tasks_covered"]),
         "tasks_drafted": str(t["tasks_drafted"]),

@@ -54,6 +54,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
+    if data.get("medhelm_only"):
+        console.print(_plain("MedHELM only: records the registry adds beyond MedHELM are left out"))
     beyond = {d["id"] for d in data["datasets"] if not d["in_medhelm"]}
     table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
     if by == "category":
