@@ -6,10 +6,12 @@ tests/loaders/test_as_distributed.py run on the copy, so no test needs editing w
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
@@ -94,6 +96,16 @@ def _cli(*args: str) -> str:
     return result.output
 
 
+def fill(skeleton: str, release: str) -> str:
+    """What a contributor does by hand: every TODO of the GitHub skeleton replaced by the record's values."""
+    record = yaml.safe_load(skeleton)
+    filled = yaml.safe_load(RECORD.format(release=release))
+    assert record["source"]["type"] == "github" and "commit" in record["source"] and "revision" not in record["source"]
+    assert record["in_medhelm"] is False and record["added_in"] == release
+    assert set(filled) - {"mappings"} <= set(record) | {"notes"}, "the skeleton has every top-level field"
+    return "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(filled, sort_keys=False)
+
+
 @pytest.fixture(scope="module")
 def contributed(tmp_path_factory):
     root = copy_of_the_registry(tmp_path_factory.mktemp("clone"))
@@ -101,8 +113,15 @@ def contributed(tmp_path_factory):
     major, minor, _ = (int(p) for p in newest.split("."))
     release = f"{major}.{minor + 1}.0"
     _cli("new", "release", release, "--root", str(root), "--title", "Adds triage_notes")
-    (root / "registry" / "datasets" / "triage_notes.yaml").write_text(RECORD.format(release=release), encoding="utf-8")
-    (root / "tests" / "loaders" / "distributions" / "triage_notes.py").write_text(WRITER, encoding="utf-8")
+    out = _cli("new", "dataset", "triage_notes", "--root", str(root), "--source", "github", "--repo",
+               "example-health/triage-notes", "--name", "Triage Notes", "--access", "public",
+               "--task", "triage_patient_messages_by_urgency")
+    assert "wrote tests/loaders/distributions/triage_notes.py" in out
+    path = root / "registry" / "datasets" / "triage_notes.yaml"
+    path.write_text(fill(path.read_text(encoding="utf-8"), release), encoding="utf-8")
+    writer = root / "tests" / "loaders" / "distributions" / "triage_notes.py"
+    assert "FILLED_IN = False" in writer.read_text(encoding="utf-8")
+    writer.write_text(WRITER, encoding="utf-8")
     return root
 
 
@@ -115,6 +134,20 @@ def test_content_checks_pass_on_a_tree_with_a_record_beyond_medhelm(contributed)
 def test_the_contributed_record_builds_from_its_writer(contributed, tmp_path):
     record = load_registry(contributed).datasets["triage_notes"]
     check_builds_as_distributed(record, tmp_path, writers=contributed / "tests" / "loaders" / "distributions")
+
+
+def test_the_contributed_record_builds_from_a_copy_with_the_cli(contributed, tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("writer_triage", contributed / "tests" / "loaders" / "distributions" / "triage_notes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.write(tmp_path / "mirror" / "example-health__triage-notes")
+    result = CliRunner().invoke(main, ["build", "triage_notes", "--root", str(contributed), "--data-dir", str(tmp_path / "mirror"),
+                                       "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    golds = [json.loads(line)["answer"] for line in result.stdout.splitlines() if line.startswith("{")]
+    assert golds == ["A", "C"]
 
 
 def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(contributed, tmp_path):

@@ -1,4 +1,4 @@
-"""CLR711-714: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
+"""CLR711-715: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
 
 from __future__ import annotations
 
@@ -118,3 +118,34 @@ def test_read_rules_are_explained():
 
     for code in ("CLR711", "CLR712", "CLR713", "CLR714"):
         assert "Bad:" in RULES[code].explanation and "Good:" in RULES[code].explanation
+
+
+GITHUB = """\
+source:
+  type: github
+  repo: owner/plans
+  commit: 0123456789abcdef0123456789abcdef01234567
+  paths: [data/plans.csv, notes/*.txt, db/plans.sqlite]
+  read:
+    tables:
+      notes: {files: "notes/{ward}.txt"}
+    splits:
+      test:
+        files: data/plans.csv
+"""
+
+
+def test_clr715_a_github_read_reads_only_files_its_paths_list(tmp_path):
+    diagnostics, _ = tree(tmp_path, (READ, GITHUB))
+    assert codes(diagnostics, "CLR715") == []  # a glob and a {name} pattern match; paths may list more (the database)
+    diagnostics, text = tree(tmp_path / "b", (READ, GITHUB), ("        files: data/plans.csv", "        files: data/plan.csv"))
+    (d,) = codes(diagnostics, "CLR715")
+    assert (d.file, d.line, d.severity) == (DS2, line_of(text, "files: data/plan.csv"), "error")
+    assert "'data/plan.csv'" in d.message and "data/plans.csv" in d.hint
+
+
+def test_a_github_revision_key_is_pointed_at_commit_not_revision_note(tmp_path):
+    github = GITHUB.replace("  commit: ", "  revision: ")
+    diagnostics, text = tree(tmp_path, (READ, github))
+    (d,) = codes(diagnostics, "CLR101")
+    assert d.line == line_of(text, "revision: 0123") and d.hint == "did you mean `commit`?"

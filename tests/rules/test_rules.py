@@ -136,7 +136,7 @@ def test_every_rule_code_has_a_broken_variant():
 
     # CLR9xx are check-data's codes, tested against data in tests/loaders/
     # CLR711-714 (read steps) are tested in tests/rules/test_reads.py
-    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714"} | {
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714", "CLR715"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
     tested |= {f"CLR96{i}" for i in range(1, 9)}  # results import and leaderboard codes, tested in tests/results/

@@ -438,3 +438,61 @@ def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_fille
 def test_outside_a_clone_no_writer_is_written(tree):
     result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
     assert json.loads(result.output)["data"]["writer"] is None and not (tree / "tests").exists()
+
+
+@pytest.mark.parametrize("source", ["huggingface", "github", "url", "physionet", "local"])
+def test_every_source_type_gives_a_skeleton_with_only_todo_warnings(tree, source):
+    rel = f"registry/datasets/new_{source}.yaml"
+    extra = {"github": ("--repo", "owner/new-set"), "url": ("--url", "https://example.org/data.zip"),
+             "huggingface": ("--hf-repo", "owner/new-set")}.get(source, ())
+    result = new_dataset(tree, f"new_{source}", "--source", source, *extra, "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    record = _record(tree, rel)
+    assert record["source"]["type"] == source and "read" in record["source"]
+    _only_todo_warnings(tree, rel)
+    if source == "github":
+        assert record["source"]["repo"] == "owner/new-set" and "commit" in record["source"] and "revision" not in record["source"]
+        assert record["source"]["paths"] and "CLR715" in (tree / rel).read_text()
+    if source == "url":
+        assert record["source"]["url"] == "https://example.org/data.zip"
+
+
+def test_source_flags_that_do_not_fit_the_source_are_refused(tree):
+    result = new_dataset(tree, "new_set", "--source", "github", "--hf-repo", "owner/x", "--task", "answer_questions")
+    assert result.exit_code == 2 and "--hf-repo is for --source huggingface" in result.output
+    result = new_dataset(tree, "new_set", "--source", "url", "--url", "http://example.org/x", "--task", "answer_questions")
+    assert result.exit_code == 2 and "not an https URL" in result.output
+    assert not (tree / REL).exists()
+
+
+CARD_CONFIGS = """\
+---
+license:
+  - cc-by-4.0
+configs:
+  - config_name: english
+    data_files: [{split: train, path: en/train.csv}, {split: test, path: en/test.csv}]
+  - config_name: spanish
+    data_files: [{split: dev, path: es/dev.csv}]
+---
+"""
+
+
+def test_config_picks_one_of_several_and_a_licence_list_is_read(tree, tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text(CARD_CONFIGS, encoding="utf-8")
+    result = new_dataset(tree, "new_set", "--from-hub-features", str(card), "--config", "spanish", "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    record = _record(tree)
+    assert record["source"]["config"] == "spanish" and record["source"]["splits"] == ["dev"]
+    assert record["licence"]["spdx"] == "CC-BY-4.0"
+    result = new_dataset(tree, "other_set", "--from-hub-features", str(card), "--config", "spanis", "--task", "answer_questions")
+    assert result.exit_code == 2 and "did you mean 'spanish'" in result.output
+
+
+def test_a_card_listing_several_licences_leaves_the_choice_to_the_contributor(tree, tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text(CARD_CONFIGS.replace("  - cc-by-4.0\n", "  - cc-by-4.0\n  - mit\n"), encoding="utf-8")
+    assert new_dataset(tree, "new_set", "--from-hub-features", str(card), "--task", "answer_questions").exit_code == 0
+    licence = _record(tree)["licence"]
+    assert licence["spdx"] == "TODO" and "cc-by-4.0, mit" in licence["note"]

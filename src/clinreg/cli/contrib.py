@@ -49,14 +49,19 @@ def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
 @click.argument("dataset_id", metavar="ID")
 @root_option
 @click.option("--name", default=None, help="Display name of the dataset.")
-@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data.")
+@click.option("--source", "source", type=click.Choice(["huggingface", "github", "url", "physionet", "local"]),
+              default="huggingface", show_default=True, help="Where the data comes from: the source block to write.")
+@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data (--source huggingface).")
+@click.option("--repo", "gh_repo", default=None, metavar="OWNER/NAME", help="GitHub repository of the data (--source github).")
+@click.option("--url", default=None, metavar="URL", help="The https download (--source url) or project page (--source physionet).")
+@click.option("--config", default=None, metavar="NAME", help="The hub card's config to read, when the card has several.")
 @click.option("--access", type=click.Choice(["public", "gated", "private"]), default=None, help="Access tier.")
 @click.option("--task", "tasks", multiple=True, metavar="TASK", help="A task id the benchmark measures (repeatable).")
 @click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
               help="JSON/YAML features (a hub card's features list, a {column: type} mapping, or a README.md) to "
                    "pre-fill the mapping. Repeatable: a hub card (licence, configs) and a column description together.")
 @format_option
-def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
+def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
     from clinreg.contrib.features import FeaturesError, merge_cards, read_features
     from clinreg.contrib.scaffold import HUB_REPO, Answers, render_dataset
@@ -83,16 +88,30 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(exc.message)
     if hf_repo is not None and not HUB_REPO.match(hf_repo):
         raise fail(f"--hf-repo {hf_repo!r} is not a hub repository id such as owner/name")
+    if gh_repo is not None and not HUB_REPO.match(gh_repo):
+        raise fail(f"--repo {gh_repo!r} is not a GitHub repository id such as owner/name")
+    for flag, value, fits in (("--hf-repo", hf_repo, ("huggingface",)), ("--repo", gh_repo, ("github",)),
+                              ("--url", url, ("url", "physionet")), ("--config", config, ("huggingface", "github"))):
+        if value is not None and source not in fits:
+            raise fail(f"{flag} is for --source {' or '.join(fits)}, not --source {source}")
+    if url is not None and not url.startswith("https://"):
+        raise fail(f"--url {url!r} is not an https URL")
     card = None
     for path in features:
         try:
             card = merge_cards(card, read_features(path))
         except FeaturesError as exc:
             raise fail(f"--from-hub-features {path.name}: {exc}")
+    if config is not None and card is not None and card.configs and config not in card.configs:
+        from clinreg.text.suggest import Suggester
+
+        close = Suggester(card.configs).closest(config)
+        raise fail(f"--config {config!r} is not a config of the card ({', '.join(card.configs)})"
+                   + (f"; did you mean {close!r}?" if close else ""))
     if interactive() and fmt == "text":  # JSON output is for programs: no prompts in front of it
         if name is None:
             name = click.prompt("Display name (blank for TODO)", default="", show_default=False).strip() or None
-        if hf_repo is None:
+        if hf_repo is None and source == "huggingface":
             hf_repo = click.prompt("Hugging Face repo, owner/name (blank if none)", default="", show_default=False,
                                    value_proc=_hub_repo_or_blank).strip() or None
         if access is None:
@@ -102,7 +121,8 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
                                      value_proc=lambda v: _check_tasks(_split_tasks(v), known))
     if not task_list:
         raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
-    answers = Answers(id=dataset_id, name=name, hf_repo=hf_repo, access=access, tasks=task_list,
+    answers = Answers(id=dataset_id, name=name, repo=hf_repo or gh_repo, source=source, config=config, url=url,
+                      access=access, tasks=task_list,
                       release=reg.open_release or reg.current_release, card=card,
                       features_file=" + ".join(p.name for p in features) if features else None)
     text, guess = render_dataset(answers)

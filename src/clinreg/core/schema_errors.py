@@ -23,6 +23,17 @@ _TYPE_ERRORS = {
 _ENUM_ERRORS = {"literal_error", "enum", "union_tag_invalid"}
 
 
+
+# Keys that one source type spells differently from another: the right key, not the nearest spelling
+# (a GitHub `revision:` is its `commit:`, never `revision_note`).
+_SAME_THING = {
+    ("GitHubSource", "revision"): "commit",
+    ("GitHubSource", "files"): "paths",
+    ("HubSource", "commit"): "revision",
+    ("PhysioNetSource", "paths"): "files",
+    ("LocalSource", "paths"): "files",
+}
+
 def _data_path(data: Any, loc: tuple) -> tuple[tuple, bool]:
     """Follow a pydantic `loc` through the data, skipping union tags; returns the path and whether it names a key."""
     path: list = []
@@ -149,7 +160,7 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
             hint = None
             if parent is not None:
                 options = _keys_of(parent)
-                close = closest(path[-1], options)
+                close = _SAME_THING.get((getattr(parent, "__name__", ""), str(path[-1]))) or closest(path[-1], options)
                 hint = f"did you mean `{close}`?" if close else "allowed keys: " + ", ".join(options)
             yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {'.'.join(map(str, path[:-1])) or 'the file'}", hint)
         elif etype in ("missing", "union_tag_not_found"):
