@@ -7,6 +7,7 @@ tests/loaders/test_as_distributed.py run on the copy, so no test needs editing w
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -20,34 +21,22 @@ from clinreg.core.store import load_registry
 from loaders.test_as_distributed import check_builds_as_distributed
 from test_registry_content import check_current_totals, run_content_checks
 
-# The worked example of CONTRIBUTING.md's "The test writer", as a contributor would copy it.
-WRITER = '''"""As-distributed fixture for `triage_notes` (GitHub example-health/triage-notes at its pinned commit).
-
-SHAPE: data/test.csv, UTF-8 CSV with a header row: note_id, note, urgency (routine, same_day or emergency).
-Rows with an empty urgency are unlabelled drafts, which the record's filter drops.
-"""
-import csv
-import pathlib
-
-FILLED_IN = True
-ROWS = [("n1", "Refill request for lisinopril.", "routine"),
-        ("n2", "Lips swelling after the new antibiotic.", "emergency"),
-        ("n3", "Draft, not triaged yet.", "")]
-LETTER = {"routine": "A", "same_day": "B", "emergency": "C"}
+CONTRIBUTING = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
-def write(folder: pathlib.Path) -> dict:
-    path = folder / "data" / "test.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle).writerows([("note_id", "note", "urgency"), *ROWS])
-    kept = [r for r in ROWS if r[2]]
-    return {"splits": {"test": [{"gold": LETTER[u], "input_must_contain": [note]} for _, note, u in kept]},
-            "dropped": {"test": len(ROWS) - len(kept)}}
-'''
+def _block(after: str, lang: str, nth: int = 0) -> str:
+    """The nth fenced `lang` block after the heading `after` in CONTRIBUTING.md: the docs are what the test runs."""
+    text = CONTRIBUTING[CONTRIBUTING.index(after):]
+    blocks = re.findall(r"^( *)```" + lang + r"\n(.*?)^\1```", text, re.MULTILINE | re.DOTALL)
+    indent, body = blocks[nth]
+    return "".join(line[len(indent):] + "\n" for line in body.splitlines())
 
-RECORD = """\
-# yaml-language-server: $schema=../../schemas/dataset.schema.json
+
+# The worked example of CONTRIBUTING.md: its test writer, and the source and mapping of its GitHub record.
+WRITER = _block("#### The test writer", "python")
+WORKED = yaml.safe_load(_block("### A worked example: a GitHub source", "yaml"))
+
+RECORD_TOP = """\
 id: triage_notes
 name: Triage Notes
 version: 1.0.0
@@ -57,28 +46,11 @@ description: Patient-portal notes, each labelled by a nurse with how soon it nee
 access: {{tier: public}}
 licence: {{spdx: CC-BY-4.0, note: The repository's LICENSE file.}}
 citation: {{text: Example Health (2026). Triage Notes., url: "https://github.com/example-health/triage-notes"}}
-source:
-  type: github
-  repo: example-health/triage-notes
-  commit: 0123456789abcdef0123456789abcdef01234567
-  paths: [data/test.csv]
-  read:
-    splits:
-      test: {{files: data/test.csv}}
-mappings:
-  - id: triage_notes
-    tasks: [triage_patient_messages_by_urgency]
-    splits: [test]
-    input_template: "Patient message: {{{{ note }}}}"
-    choices: {{fixed: [routine, same day, emergency]}}
-    label: {{encoding: string_set, column: urgency, map: {{routine: A, same_day: B, emergency: C}}}}
-    filters:
-      - keep: urgency
-        why: A draft without an urgency cannot be scored.
-    fields_read: [note_id, note, urgency]
-    metric: {{name: exact_match}}
-    instances: {{source: 3, evaluated: null}}
 """
+
+
+def full_record(release: str) -> dict:
+    return {**yaml.safe_load(RECORD_TOP.format(release=release)), **WORKED}
 
 
 def copy_of_the_registry(dest: Path) -> Path:
@@ -99,7 +71,7 @@ def _cli(*args: str) -> str:
 def fill(skeleton: str, release: str) -> str:
     """What a contributor does by hand: every TODO of the GitHub skeleton replaced by the record's values."""
     record = yaml.safe_load(skeleton)
-    filled = yaml.safe_load(RECORD.format(release=release))
+    filled = full_record(release)
     assert record["source"]["type"] == "github" and "commit" in record["source"] and "revision" not in record["source"]
     assert record["in_medhelm"] is False and record["added_in"] == release
     assert set(filled) - {"mappings"} <= set(record) | {"notes"}, "the skeleton has every top-level field"
@@ -157,3 +129,10 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
     (root / "registry" / "datasets" / "triage_notes.yaml").write_text(text.replace("in_medhelm: false", "in_medhelm: true"))
     with pytest.raises(AssertionError):
         check_current_totals(root)  # MedHELM's own count would no longer be 37
+
+
+def test_contributing_says_to_commit_the_record_and_its_writer():
+    assert "Commit only" not in CONTRIBUTING
+    assert "and its test writer, `tests/loaders/distributions/<id>.py`" in CONTRIBUTING
+    # A copy is read as distributed: no card is needed where the record has a read step.
+    assert "no `README.md` or card is read" in CONTRIBUTING
