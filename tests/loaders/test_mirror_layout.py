@@ -165,6 +165,34 @@ def test_short_references_are_ignored():
     assert leaked_span("x" * MIN_REFERENCE_CHARS, "a " + "x" * MIN_REFERENCE_CHARS) == "x" * MIN_REFERENCE_CHARS
 
 
+def test_a_short_reference_leaks_only_as_a_whole_copy():
+    summary = "Chest pain, ruled out for MI."  # 29 characters: below the span threshold
+    assert len(summary) < MIN_REFERENCE_CHARS
+    assert leaked_span(summary, summary) == summary  # the whole input
+    assert leaked_span(summary, "Triage note.\nchest pain, ruled out for MI\nSummarise.")  # a whole line (case, final dot)
+    assert leaked_span(summary, "Seen at 3 am. Chest pain, ruled out for MI. Discharged home.")  # a whole sentence
+    assert leaked_span(summary, "The note says Chest pain, ruled out for MI. and more") is None  # inside a sentence
+    # One- and two-word answers leak only as the entire input: "yes" as a line of a note gives nothing away.
+    assert leaked_span("yes", "Is the patient febrile?\nyes\nAnswer the question.") is None
+    assert leaked_span("Metformin.", "Current meds. Metformin. Lisinopril.") is None
+    assert leaked_span("yes", " yes ") == "yes"
+
+
+def test_gold_in_input_rows_exempts_only_the_listed_rows(tmp_path):
+    rows = leak_rows(leaked=2) + [{"note": "note 3 Admitted with pneumonia and treated with intravenous antibiotics for five days",
+                                   "summary": "Admitted with pneumonia and treated with intravenous antibiotics for five days"}]
+    write_csv(tmp_path / "someone__repo", "test.csv", rows)
+    exempt = [{"split": "test", "rows": [2], "why": "The reference is extractive for this note."}]
+    with pytest.raises(GoldLeak, match=r"row\(s\) 3: ") as err:
+        build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)
+    assert "gold_in_input_rows" in str(err.value)
+    exempt[0]["rows"] = [2, 3]
+    assert len(build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)[0]) == 4
+    exempt[0]["split"] = "train"  # rows of another split exempt nothing here
+    with pytest.raises(GoldLeak, match=r"row\(s\) 2, 3: "):
+        build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)
+
+
 def test_whitespace_is_folded():
     reference = "Hospital course:\n  admitted for pneumonia,\ttreated with antibiotics."
     assert leaked_span(reference, "note ... Hospital course: admitted for pneumonia, treated  with\nantibiotics. end")

@@ -706,6 +706,14 @@ class Scoring(Strict):
         return self
 
 
+class GoldInInputRows(Strict):
+    split: NonEmpty = Field(description="The split the rows are in (the record's own split name).")
+    rows: list[Annotated[int, Field(ge=0)]] = Field(
+        min_length=1, description="Source row numbers in that split, counting from 0, as CLR907's message names them."
+    )
+    why: NonEmpty = Field(description="Why these references are legitimately in their inputs (e.g. an extractive answer).")
+
+
 class InstanceCounts(Strict):
     source: int | None = Field(None, ge=0, description="Rows in the source split(s).")
     evaluated: int | None = Field(None, ge=0, description="Instances MedHELM evaluated (Nature Medicine Table 1).")
@@ -756,7 +764,15 @@ class Mapping(Strict):
         None,
         description=(
             "Why this open-ended benchmark's reference is in its input by design (NoteExtract restructures the note "
-            "itself). Without it, a reference found in the input stops the build and `check-data` (CLR907)."
+            "itself). Without it, a reference found in the input stops the build and `check-data` (CLR907). It "
+            "turns the check off for every row: to exempt a few rows, use `gold_in_input_rows`."
+        ),
+    )
+    gold_in_input_rows: list[GoldInInputRows] = Field(
+        default_factory=list,
+        description=(
+            "Rows whose reference is legitimately in their input (an extractive answer), each group with its split "
+            "and the reason. CLR907 still checks every other row."
         ),
     )
     metric: Metric = Field(description="The main metric.")

@@ -16,7 +16,7 @@ from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
 from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import batch_leaks, describe
+from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sources import SplitReader, locate, open_reader
 
@@ -189,7 +189,7 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
     try:
         batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
         if not build.closed and not build.mapping.gold_in_input:
-            found = batch_leaks(batch)
+            found = batch_leaks(batch, exempt_rows(build.mapping, split))
             if found:
                 check.add("CLR907", path + ("input_template",), describe(build.where, split, found))
     except TemplateFailure as err:

@@ -58,14 +58,23 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             input_template: "{{ Question }}"
     """),
     "CLR907": ("gold-leak", "error", "An open-ended instance holds its reference answer in its input", """
-        For generation tasks the reference text is what the model must write. If the input already holds it (or
-        a span of 200 characters of it), the benchmark measures copying. Remove the reference from the input with
-        a `remove` read step, or, where the input is the reference by design, say why in `gold_in_input`.
+        For generation tasks the reference text is what the model must write. If the input already holds it, the
+        benchmark measures copying. What counts as held, whitespace folded:
+        - a reference of 40 characters or more: the whole reference, or (when longer than 200 characters) any
+          span of 200 characters of it, anywhere in the input;
+        - a shorter reference: only a whole copy, since a short text ("CORRECT", a drug name) is found by chance:
+          the entire input, or, for a reference of three words or more, a whole line or sentence of the input
+          (case and final punctuation ignored). A one- or two-word answer such as "yes" leaks only as the
+          entire input.
+        Remove the reference from the input with a `remove` read step. Where a few references are legitimately
+        extractive, list their rows with the reason in `gold_in_input_rows`; every other row is still checked.
+        Where the input is the reference by design for every row, say why in `gold_in_input`.
         Closed tasks are exempt: their options are listed in the input on purpose.
 
         Bad:
             input_template: "{{ text }}"        # the discharge note still holds its brief hospital course
         Good:
             steps: [{remove: {column: text, values: [brief_hospital_course, discharge_instructions]}}]
+            gold_in_input_rows: [{split: test, rows: [17], why: "The summary quotes the question's own last line."}]
     """),
 }
