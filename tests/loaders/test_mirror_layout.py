@@ -329,3 +329,16 @@ def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
     for streaming in (False, True):
         with pytest.raises(RecordProblem, match=r"fixture: split 'test': the file pattern's \{subset\} clashes"):
             build(rec, tmp_path, streaming=streaming)
+
+
+def test_a_keep_step_assigns_train_and_test_from_one_file(tmp_path):
+    rows = [{"question": f"q{i}", "answer": a, "split": s}
+            for i, (a, s) in enumerate([("yes", "train"), ("no", "test"), ("no", "train"), ("yes", "test")])]
+    write_csv(tmp_path / "someone__repo", "all.csv", rows)
+    read = {"splits": {"train": {"files": "all.csv", "steps": [{"keep": "split == 'train'"}]},
+                       "test": {"files": "all.csv", "steps": [{"keep": "split == 'test'"}]}}}
+    source = {**github(read), "paths": ["all.csv"]}
+    instances, report = build(record(QA, source=source, splits=["train", "test"]), tmp_path)
+    by_split = {s: [(i.context.get("question") or i.input, i.answer) for i in instances if i.split == s] for s in ("train", "test")}
+    assert by_split == {"train": [("q0", "A"), ("q2", "B")], "test": [("q1", "B"), ("q3", "A")]}
+    assert sum(sum(t.dropped.values()) for t in report.tallies) == 0  # the other split's rows are not dropped rows

@@ -339,6 +339,15 @@ class Step(Strict):
     render: RenderStep | None = None
     dedupe: DedupeStep | None = None
     adapter: AdapterStep | None = None
+    keep: NonEmpty | None = Field(
+        None,
+        description=(
+            "Keep only the rows where this Jinja expression over the row's columns is true: the split's share of "
+            "a file that holds several, e.g. `split == 'train'` on the train split and `split == 'test'` on the "
+            "test split. The other rows belong to other splits and are not counted as dropped; to drop rows a "
+            "benchmark leaves out, use the mapping's `filters`."
+        ),
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Step":

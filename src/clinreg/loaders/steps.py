@@ -42,11 +42,23 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
             table = render(table, step.render, here)
         elif step.dedupe is not None:
             table = dedupe(table, step.dedupe, here, counts)
+        elif step.keep is not None:
+            table = keep_rows(table, step.keep, here)
         elif step.adapter is not None:
             from clinreg.loaders.adapters import run_adapter
 
             table = run_adapter(step.adapter.name, table, step.adapter.options, tables, here, counts)
     return table
+
+
+def keep_rows(table: pa.Table, expression: str, where: str) -> pa.Table:
+    """The rows where `expression` is true: the split's share of a file that holds several (not counted as dropped)."""
+    import numpy as np
+
+    from clinreg.loaders.rowfilters import FilterExpression
+
+    mask = FilterExpression(expression, "the split's rows", where).keep(table, "", 0)
+    return table.filter(pa.array(np.asarray(mask, dtype=bool)))
 
 
 def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.Array:
