@@ -119,7 +119,7 @@ def _hub_fixture(tmp_path, template: str):
         "source": {"type": "huggingface", "repo": "owner/fixture", "splits": ["test"]},
         "mappings": [{"id": "hostile", "tasks": ["answer_questions"], "splits": ["test"], "input_template": template,
                       "choices": {"fixed": ["yes", "no"]}, "metric": {"name": "exact_match"},
-                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}}],
+                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"}}],
     }
     root = tmp_path / "reg"
     (root / "taxonomy").mkdir(parents=True)

@@ -20,7 +20,7 @@ OTHER = "b" * 40
 QA = {
     "input_template": "{{ question }}",
     "choices": {"fixed": ["yes", "no"]},
-    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}},
+    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"},
 }
 
 
