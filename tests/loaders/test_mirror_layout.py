@@ -342,3 +342,19 @@ def test_a_keep_step_assigns_train_and_test_from_one_file(tmp_path):
     by_split = {s: [(i.context.get("question") or i.input, i.answer) for i in instances if i.split == s] for s in ("train", "test")}
     assert by_split == {"train": [("q0", "A"), ("q2", "B")], "test": [("q1", "B"), ("q3", "A")]}
     assert sum(sum(t.dropped.values()) for t in report.tallies) == 0  # the other split's rows are not dropped rows
+
+
+def test_check_data_reports_a_join_that_does_not_fit_as_clr908_at_the_join(tmp_path):
+    read = {"tables": {"answers": {"files": "answers.csv"}},
+            "splits": {"test": {"files": "test.csv",
+                                "steps": [{"join": {"table": "answers", "keys": ["question"], "cardinality": "one_to_one"}}]}}}
+    source = {**github(read, commit=None), "paths": ["test.csv", "answers.csv"]}
+    root = write_root(tmp_path, [record_dict(QA, source=source)])
+    folder = write_csv(tmp_path / "data" / "someone__repo", "test.csv", [{"question": "q0"}, {"question": "q1"}])
+    write_csv(folder, "answers.csv", [{"question": "q0", "answer": "yes"}, {"question": "q0", "answer": "no"}])
+    result = run(check_data, "fixture", "--root", root, "--data-dir", tmp_path / "data", "--format", "json")
+    assert result.exit_code == 1, result.output
+    (diag,) = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["code"] in ("CLR901", "CLR908")]
+    assert diag["code"] == "CLR908" and "has 2 rows for key" in diag["message"]
+    text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
+    assert "join" in text[diag["line"] - 1] or "table: answers" in text[diag["line"] - 1]

@@ -14,7 +14,7 @@ from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import Dataset, Mapping, NumberScheme
 from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
-from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.loaders.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
 from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
 from clinreg.loaders.rowfilters import RowSelection
@@ -74,6 +74,12 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
             continue
         try:
             samples[split] = _head(reader, split, rows, check.record.id)
+        except JoinFailure as err:
+            samples[split] = None
+            read = check.record.source.read
+            at = (("source", "read", "splits", split, "steps", err.step, "join")
+                  if read is not None and split in read.splits and err.step is not None else path)
+            check.add("CLR908", at, str(err))
         except SourceUnavailable as err:
             samples[split] = None
             text = str(err)

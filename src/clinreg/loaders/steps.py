@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.loaders.columns import as_strings, find_column, python_values
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.loaders.errors import JoinFailure, RecordProblem, SourceUnavailable
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000
@@ -29,7 +29,11 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
     for number, step in enumerate(steps, start=1):
         here = f"{where}: step {number}"
         if step.join is not None:
-            table = join(table, tables(step.join.table), step.join, here, counts)
+            try:
+                table = join(table, tables(step.join.table), step.join, here, counts)
+            except JoinFailure as err:
+                err.step = number - 1
+                raise
         elif step.pick is not None:
             table = pick(table, step.pick, here)
         elif step.join_list is not None:
@@ -89,7 +93,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     if spec.cardinality in ("one_to_one", "many_to_one"):
         for key, rows in index.items():
             if len(rows) > 1:
-                raise SourceUnavailable(
+                raise JoinFailure(
                     f"{where}: table {spec.table!r} has {len(rows)} rows for key {_show(spec.keys, key)}; "
                     f"`cardinality: {spec.cardinality}` allows one (use one_to_many to join them)"
                 )
@@ -97,7 +101,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         seen: dict[tuple, int] = {}
         for i, key in enumerate(left_keys):
             if key in seen:
-                raise SourceUnavailable(
+                raise JoinFailure(
                     f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` allows one"
                 )
             seen[key] = i
@@ -106,7 +110,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         rows = index.get(key)
         if rows is None:
             if spec.unmatched == "error":
-                raise SourceUnavailable(f"{where}: row {i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
+                raise JoinFailure(f"{where}: row {i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
             if spec.unmatched == "drop":
                 continue
         keep.append(i)
@@ -151,7 +155,7 @@ def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str) -> l
             sizes[key] = sum(len(text[r]) + len(spec.separator) for r in rows if text[r] is not None)
         total += sizes[key]
         if total > MAX_JOIN_CHARS:
-            raise SourceUnavailable(
+            raise JoinFailure(
                 f"{where}: joining table {spec.table!r} would build more than {MAX_JOIN_CHARS:,} characters of text "
                 f"(keys repeat on both sides); declare `many: first`, or join on a key that is unique on the left"
             )

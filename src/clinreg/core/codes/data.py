@@ -3,8 +3,9 @@
 # code: (name, severity, title, explanation with a bad and a good example)
 ENTRIES: dict[str, tuple[str, str, str, str]] = {
     "CLR901": ("data-unreadable", "error", "A split of the local copy cannot be read", """
-        The mirror folder exists, but `datasets` cannot read a declared split or config from it: a file that
-        does not parse, or a config name that the folder's README does not declare.
+        The mirror folder exists, but a declared split cannot be read from it: a file that is missing or does
+        not parse, or, for a hub record without a read step, a config name that the folder's README does not
+        declare. (A read step's join that does not fit the data is CLR908.)
 
         Bad:
             source: {type: huggingface, repo: qiaojin/PubMedQA, config: labeled, splits: [train]}
@@ -76,5 +77,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             steps: [{remove: {column: text, values: [brief_hospital_course, discharge_instructions]}}]
             gold_in_input_rows: [{split: test, rows: [17], why: "The summary quotes the question's own last line."}]
+    """),
+    "CLR908": ("join-fails", "error", "A read step's join does not fit the data", """
+        A `join` declares how its keys pair rows: `one_to_one` and `many_to_one` allow one row of the table per
+        key, `one_to_one` one row of the split per key, and `unmatched: error` (the default) a match for every
+        row. The local copy breaks one of these; the message names the key and the rows. Fix the keys or the
+        cardinality, or declare `unmatched: drop` (counted) or `keep` where unmatched rows are expected.
+
+        Bad:
+            - join: {table: targets, keys: [hadm_id], cardinality: one_to_one}   # two targets share a hadm_id
+        Good:
+            - join: {table: targets, keys: [hadm_id], cardinality: one_to_many, many: first}
     """),
 }
