@@ -149,3 +149,21 @@ def test_a_github_revision_key_is_pointed_at_commit_not_revision_note(tmp_path):
     diagnostics, text = tree(tmp_path, (READ, github))
     (d,) = codes(diagnostics, "CLR101")
     assert d.line == line_of(text, "revision: 0123") and d.hint == "did you mean `commit`?"
+
+
+def test_an_unquoted_on_in_a_join_is_pointed_at_keys_not_at_quoting_it(tmp_path):
+    diagnostics, text = tree(tmp_path, ("keys: [file]", "on: [file]"))
+    (d,) = codes(diagnostics, "CLR005")
+    assert d.line == line_of(text, "on: [file]") and d.hint == "`on` is not a key here; write `keys:`"
+    # Following the hint leaves no error; quoting it, as the old hint said, traded it for CLR101.
+    diagnostics, _ = tree(tmp_path / "b", ("keys: [file]", '"on": [file]'))
+    (d,) = codes(diagnostics, "CLR101")
+    assert d.hint == "did you mean `keys`?"
+
+
+def test_a_quoted_label_value_key_still_gets_the_quote_hint(tmp_path):
+    from trees import DATASET
+
+    root = write_tree(tmp_path / "reg", {"registry/datasets/qa_set.yaml": replace_in(DATASET, 'map: {"yes": A', "map: {yes: A")})
+    (d,) = with_code(validate(root).diagnostics, "CLR005")
+    assert d.hint.startswith('quote it: "yes"')
