@@ -358,3 +358,35 @@ def test_check_data_reports_a_join_that_does_not_fit_as_clr908_at_the_join(tmp_p
     assert diag["code"] == "CLR908" and "has 2 rows for key" in diag["message"]
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
     assert "join" in text[diag["line"] - 1] or "table: answers" in text[diag["line"] - 1]
+
+
+def _hub_qa(revision: str | None) -> dict:
+    return {"type": "huggingface", "repo": "someone/repo", "splits": ["test"], "revision": revision,
+            "read": {"splits": {"test": {"files": "test.csv"}}}}
+
+
+def test_a_hub_clone_at_another_commit_than_the_pinned_revision_is_refused(tmp_path):
+    folder = write_csv(tmp_path / "someone__repo", "test.csv", qa_rows("yes"))
+    fake_clone(folder, OTHER)
+    with pytest.raises(SourceUnavailable, match=rf"clone at commit {OTHER[:12]}, but the record pins {COMMIT[:12]}"):
+        locate(record(QA, source=_hub_qa(COMMIT)), tmp_path)
+    # A branch name pins no commit: the clone is read, and provenance names the commit it holds.
+    assert locate(record(QA, source=_hub_qa("main")), tmp_path).commit_read == OTHER
+
+
+def test_mirror_provenance_names_the_commit_read_not_the_one_pinned(tmp_path):
+    from clinreg.loaders.batch import record_provenance
+    from clinreg.loaders.provenance import build_provenance
+
+    rec = record(QA, source=_hub_qa(COMMIT))
+    plain = write_csv(tmp_path / "a" / "someone__repo", "test.csv", qa_rows("yes"))
+    base = record_provenance(rec)
+    assert base["source"]["revision"] == COMMIT  # what the record alone says
+    prov = build_provenance(base, None, locate(rec, tmp_path / "a"))
+    assert prov["source"]["kind"] == "mirror" and prov["source"]["revision"] is None  # a plain folder: unknown
+    fake_clone(plain, COMMIT)
+    prov = build_provenance(base, None, locate(rec, tmp_path / "a"))
+    assert prov["source"]["revision"] == COMMIT  # the clone's HEAD, checked against the pin
+    named = write_csv(tmp_path / "b" / f"someone__repo@{COMMIT[:12]}", "test.csv", qa_rows("yes"))
+    assert locate(rec, tmp_path / "b").folder == named.resolve()
+    assert build_provenance(base, None, locate(rec, tmp_path / "b"))["source"]["revision"] == COMMIT
