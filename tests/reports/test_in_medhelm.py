@@ -106,3 +106,11 @@ def test_medhelm_only_view_leaves_the_record_out(tmp_path):
     assert data["medhelm_only"] is True and {d["id"] for d in data["datasets"]} == {"qa_set", "plans"}
     assert "MedHELM only" in _run(root, "coverage", "--medhelm-only")
     assert "MedHELM only" in _run(root, "coverage", "--format", "markdown", "--medhelm-only")
+
+
+def test_diff_marks_an_added_record_outside_medhelm(tmp_path):
+    old = write_tree(tmp_path / "old")
+    new = _tree(tmp_path)
+    result = CliRunner().invoke(main, ["diff", str(old), str(new), "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    assert "`beyond_set` (not in MedHELM)" in result.stdout and "`qa_set` (not in MedHELM)" not in result.stdout
