@@ -81,10 +81,12 @@ def fill(skeleton: str, release: str) -> str:
 @pytest.fixture(scope="module")
 def contributed(tmp_path_factory):
     root = copy_of_the_registry(tmp_path_factory.mktemp("clone"))
-    newest = load_registry(root).releases.releases[-1].version
-    major, minor, _ = (int(p) for p in newest.split("."))
-    release = f"{major}.{minor + 1}.0"
-    _cli("new", "release", release, "--root", str(root), "--title", "Adds triage_notes")
+    release = load_registry(root).open_release
+    if release is None:  # every release is published: open the next, as CONTRIBUTING's worked example says
+        newest = load_registry(root).releases.releases[-1].version
+        major, minor, _ = (int(p) for p in newest.split("."))
+        release = f"{major}.{minor + 1}.0"
+        _cli("new", "release", release, "--root", str(root), "--title", "Adds triage_notes")
     out = _cli("new", "dataset", "triage_notes", "--root", str(root), "--source", "github", "--repo",
                "example-health/triage-notes", "--name", "Triage Notes", "--access", "public",
                "--task", "triage_patient_messages_by_urgency")
