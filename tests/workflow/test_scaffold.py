@@ -283,6 +283,8 @@ def test_flags_are_not_asked_again(tree, monkeypatch):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40))
+@example("0\u20280")  # found by this test: U+2028 is a YAML line break, which a plain scalar folds
+@example("a\x85b")
 def test_yaml_scalar_reads_back_as_the_same_string(text):
     rendered = yaml_scalar(text)
     assert yaml.safe_load(f"key: {rendered}") == {"key": text}

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.loaders.columns import as_strings, find_column, python_values
-from clinreg.loaders.errors import JoinFailure, RecordProblem, SourceUnavailable
+from clinreg.loaders.errors import JoinFailure, RecordProblem
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000
