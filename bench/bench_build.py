@@ -24,7 +24,7 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 HERE = Path(__file__).resolve().parent
 TEMPLATE = "{{ question }}\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\nAnswer with the letter of the correct option."
 RECORD = {
-    "id": "bench_mcq", "name": "Bench MCQ", "version": "1.0.0", "added_in": "1.0.0",
+    "id": "bench_mcq", "name": "Bench MCQ", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True,
     "description": "Synthetic multiple-choice rows for the build benchmark.",
     "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "synthetic"},
     "source": {"type": "huggingface", "repo": "bench/mcq", "splits": ["train"]},

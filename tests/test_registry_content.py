@@ -19,51 +19,155 @@ ROOT = embedded_root()
 REG = load_registry(ROOT)
 DATASET_IDS = sorted(REG.datasets)
 
+# MedHELM's own benchmark set at each release (the facts file's in_v1_31 and the HELM PRs the releases follow):
+# the `--medhelm-only` view must keep these numbers whatever the registry adds beyond MedHELM.
+MEDHELM_AT = {
+    "1.0.0": (31, {"public": 13, "gated": 6, "private": 12}),
+    "1.1.0": (32, {"public": 13, "gated": 7, "private": 12}),
+    "1.2.0": (35, {"public": 14, "gated": 7, "private": 14}),
+    "1.3.0": (37, {"public": 16, "gated": 7, "private": 14}),
+}
+MEDHELM_NOW = MEDHELM_AT["1.3.0"]
 
-def coverage_json(*args: str) -> dict:
-    result = CliRunner().invoke(main, ["coverage", "--root", str(ROOT), "--format", "json", *args])
+
+def coverage_json(*args: str, root: Path = ROOT) -> dict:
+    result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--format", "json", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["data"]
 
 
-@pytest.mark.parametrize(
-    ("release", "datasets", "access"),
-    [
-        ("1.0.0", 31, {"public": 13, "gated": 6, "private": 12}),
-        ("1.1.0", 32, {"public": 13, "gated": 7, "private": 12}),
-        ("1.2.0", 35, {"public": 14, "gated": 7, "private": 14}),
-        ("1.3.0", 37, {"public": 16, "gated": 7, "private": 14}),
-        ("1.4.0", 37, {"public": 16, "gated": 7, "private": 14}),
-        ("1.5.0", 37, {"public": 16, "gated": 7, "private": 14}),
-        ("1.6.0", 37, {"public": 16, "gated": 7, "private": 14}),
-    ],
-)
-def test_release_totals(release, datasets, access):
-    totals = coverage_json("--release", release)["totals"]
-    assert (totals["datasets"], totals["benchmarks"], totals["access"]) == (datasets, datasets, access)
-    assert (totals["categories"], totals["subcategories"], totals["tasks"]) == (5, 22, 121)
+def facts() -> dict | None:
+    return yaml.safe_load(FACTS.read_text(encoding="utf-8")) if FACTS.is_file() else None
 
 
-def test_current_totals_and_every_subcategory_covered():
-    data = coverage_json()
-    assert data["release"] == yaml.safe_load((ROOT / "registry" / "releases.yaml").read_text())["current"]
+# --------------------------------------------------------------------------------------------- checks
+# Each check takes a registry tree, so that a test can run them on a copy holding a contributed record.
+
+
+def check_release_totals(root: Path, release: str) -> None:
+    """A release holds the records releases.yaml says it added, up to it; MedHELM's own view keeps MedHELM's numbers."""
+    reg = load_registry(root)
+    history = reg.releases.releases
+    upto = history[: [r.version for r in history].index(release) + 1]
+    expected = {i for r in upto for i in (r.datasets_added or [])} if all(r.status == "published" for r in upto) else None
+    data = coverage_json("--release", release, root=root)
+    held = {d["id"] for d in data["datasets"]}
+    if expected is not None:
+        removed = {i for i, d in reg.datasets.items() if d.removed_in and d.removed_in in {r.version for r in upto}}
+        assert held == expected - removed, release
     t = data["totals"]
-    assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, 37)
-    assert t["access"] == {"public": 16, "gated": 7, "private": 14}
+    assert t["datasets"] == t["benchmarks"] == len(held)
+    assert (t["categories"], t["subcategories"], t["tasks"]) == (5, 22, 121)
+    medhelm = coverage_json("--release", release, "--medhelm-only", root=root)["totals"]
+    datasets, access = MEDHELM_AT.get(release, MEDHELM_NOW)
+    assert (medhelm["datasets"], medhelm["access"]) == (datasets, access), release
+    assert medhelm["instances"] == t["instances"], "only MedHELM records count as instances MedHELM evaluated"
+
+
+def check_current_totals(root: Path) -> None:
+    reg = load_registry(root)
+    data = coverage_json(root=root)
+    assert data["release"] == yaml.safe_load((root / "registry" / "releases.yaml").read_text())["current"]
+    t = data["totals"]
+    current = [d for d in reg.datasets.values() if d.removed_in is None]
+    assert (t["categories"], t["subcategories"], t["tasks"], t["datasets"]) == (5, 22, 121, len(current))
+    assert (t["datasets_in_medhelm"], t["datasets_not_in_medhelm"]) == (MEDHELM_NOW[0], len(current) - MEDHELM_NOW[0])
     assert t["tasks_drafted"] == 86 and t["tasks_awaiting_review"] == 121
     assert (t["tasks_published"], t["tasks_derived"]) == (2, 33)
-    # Only one of the two published names has a dataset; every derived task was worded from a mapped benchmark.
-    assert t["tier_summary"] == "published 1/2, derived 33/33, drafted 0/86 covered"
     assert all(s["datasets"] for s in data["subcategories"])
-    assert sum(s["thin"] for s in data["subcategories"]) == 15  # the paper's count of single-benchmark subcategories
+    m = coverage_json("--medhelm-only", root=root)["totals"]
+    assert (m["datasets"], m["access"]) == MEDHELM_NOW
+    # Only one of the two published names has a MedHELM dataset; every derived task was worded from a mapped benchmark.
+    assert m["tier_summary"] == "published 1/2, derived 33/33, drafted 0/86 covered"
+    assert m["thin_subcategories"] == 15  # the paper's count of single-benchmark subcategories
+    assert t["thin_subcategories"] <= 15
 
 
-def test_embedded_registry_has_no_errors_and_every_warning_is_explained():
-    report = validate(ROOT)
+def check_no_errors_and_warnings_explained(root: Path) -> None:
+    report = validate(root)
     assert [d for d in report.diagnostics if d.severity == "error"] == []
     for d in report.diagnostics:
         if d.severity == "warning":
             assert "(record says:" in d.message, d
+
+
+def check_record_against_its_sources(root: Path, dataset_id: str) -> None:
+    """A MedHELM record agrees with the facts file; a record beyond MedHELM stands on its own cited sources."""
+    reg = load_registry(root)
+    record = reg.datasets[dataset_id]
+    known = facts()
+    by_name = {b["helm_name"]: b for b in known["benchmarks"]} if known else {}
+    if not record.in_medhelm:
+        assert dataset_id not in by_name, f"{dataset_id} is a MedHELM benchmark: set in_medhelm: true"
+        c = record.citation
+        assert c.doi or c.arxiv or c.url, f"{dataset_id}: a record beyond MedHELM cites its source (doi, arxiv or url)"
+        assert record.licence.note, f"{dataset_id}: say where the licence was read (licence.note)"
+        for m in record.mappings:
+            assert m.instances.evaluated is None, f"{dataset_id}/{m.id}: MedHELM evaluated no instances of it"
+        release = next(r for r in reg.releases.releases if r.version == record.added_in)
+        assert release.status == "open" or dataset_id in (release.datasets_added or []), dataset_id
+        return
+    if not known:
+        return
+    assert dataset_id in by_name, f"{dataset_id} says in_medhelm: true, but the facts file has no such benchmark"
+    fact = by_name[dataset_id]
+    assert record.access.tier == fact["access"]
+    expected_release = "1.0.0" if fact["in_v1_31"] else {"mimic_bhc": "1.1.0", "med_qa": "1.3.0", "med_mcqa": "1.3.0"}.get(dataset_id, "1.2.0")
+    assert record.added_in == expected_release
+    tasks = reg.tasks()
+    for mapping in record.mappings:
+        for task_id in mapping.tasks:
+            entry = tasks[task_id]
+            assert (entry.category.id, entry.subcategory.id) == (fact["category"], fact["subcategory"]), task_id
+    (mapping,) = record.mappings
+    names = {n.casefold() for n in mapping.helm_names}
+    assert {fact[k].casefold() for k in ("display_name", "short_display_name") if fact.get(k)} <= names
+    assert mapping.metric.name == fact["main_metric"]["name"]
+    assert mapping.metric.range == fact["main_metric"]["range"]
+
+
+def check_helm_names(root: Path) -> None:
+    """MedHELM mappings carry their HELM display names; a benchmark HELM does not run may have none; no name is shared."""
+    seen: dict[str, str] = {}
+    for dataset_id, record in load_registry(root).datasets.items():
+        for mapping in record.mappings:
+            if record.in_medhelm:
+                assert mapping.helm_names, f"{dataset_id}/{mapping.id} has no helm_names"
+            for name in mapping.helm_names:
+                assert seen.setdefault(name.casefold(), mapping.id) == mapping.id, name
+
+
+def run_content_checks(root: Path) -> None:
+    """Every check of this file on the tree at `root`."""
+    for release in [r.version for r in load_registry(root).releases.releases]:
+        check_release_totals(root, release)
+    check_current_totals(root)
+    check_no_errors_and_warnings_explained(root)
+    for dataset_id in sorted(load_registry(root).datasets):
+        check_record_against_its_sources(root, dataset_id)
+    check_helm_names(root)
+
+
+# --------------------------------------------------------------------------------------------- the embedded registry
+
+
+@pytest.mark.parametrize("release", [r.version for r in REG.releases.releases])
+def test_release_totals(release):
+    check_release_totals(ROOT, release)
+
+
+def test_pinned_medhelm_releases_hold_medhelms_numbers():
+    for release, (datasets, access) in MEDHELM_AT.items():
+        totals = coverage_json("--release", release)["totals"]
+        assert (totals["datasets"], totals["access"]) == (datasets, access)
+
+
+def test_current_totals_and_every_subcategory_covered():
+    check_current_totals(ROOT)
+
+
+def test_embedded_registry_has_no_errors_and_every_warning_is_explained():
+    check_no_errors_and_warnings_explained(ROOT)
 
 
 def test_every_subcategory_has_at_least_three_distinct_tasks():
@@ -100,20 +204,10 @@ def _mappings(ids):
 
 
 @pytest.mark.parametrize("dataset_id", DATASET_IDS)
-def test_record_matches_the_facts_file(dataset_id):
-    if not FACTS.exists():
+def test_record_matches_its_sources(dataset_id):
+    if not FACTS.exists() and REG.datasets[dataset_id].in_medhelm:
         pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
-    facts = {b["helm_name"]: b for b in yaml.safe_load(FACTS.read_text(encoding="utf-8"))["benchmarks"]}
-    fact = facts[dataset_id]
-    record = REG.datasets[dataset_id]
-    assert record.access.tier == fact["access"]
-    expected_release = "1.0.0" if fact["in_v1_31"] else {"mimic_bhc": "1.1.0", "med_qa": "1.3.0", "med_mcqa": "1.3.0"}.get(dataset_id, "1.2.0")
-    assert record.added_in == expected_release
-    tasks = REG.tasks()
-    for mapping in record.mappings:
-        for task_id in mapping.tasks:
-            entry = tasks[task_id]
-            assert (entry.category.id, entry.subcategory.id) == (fact["category"], fact["subcategory"]), task_id
+    check_record_against_its_sources(ROOT, dataset_id)
 
 
 def test_category_and_subcategory_names_are_medhelms():
@@ -125,25 +219,8 @@ def test_category_and_subcategory_names_are_medhelms():
     assert actual == expected
 
 
-@pytest.mark.parametrize("dataset_id", DATASET_IDS)
-def test_helm_names_hold_the_facts_files_display_names_and_metric_ranges(dataset_id):
-    if not FACTS.exists():
-        pytest.skip("../shared/reference/medhelm_facts.yaml is not here")
-    fact = {b["helm_name"]: b for b in yaml.safe_load(FACTS.read_text(encoding="utf-8"))["benchmarks"]}[dataset_id]
-    (mapping,) = REG.datasets[dataset_id].mappings
-    names = {n.casefold() for n in mapping.helm_names}
-    assert {fact[k].casefold() for k in ("display_name", "short_display_name") if fact.get(k)} <= names
-    assert mapping.metric.name == fact["main_metric"]["name"]
-    assert mapping.metric.range == fact["main_metric"]["range"]
-
-
 def test_helm_names_name_one_benchmark_each():
-    seen: dict[str, str] = {}
-    for dataset_id, record in REG.datasets.items():
-        for mapping in record.mappings:
-            assert mapping.helm_names, f"{dataset_id}/{mapping.id} has no helm_names"
-            for name in mapping.helm_names:
-                assert seen.setdefault(name.casefold(), mapping.id) == mapping.id, name
+    check_helm_names(ROOT)
 
 
 def test_every_subcategory_holds_the_task_count_of_medhelms_overview_figure():

@@ -52,6 +52,7 @@ id: qa_set
 name: QA set
 version: 1.0.0
 added_in: 1.0.0
+in_medhelm: true
 description: Yes/no/maybe questions.
 measures: Whether a model draws the conclusion an abstract's authors drew.
 use_when: Comparing models on reading research abstracts.
@@ -90,6 +91,7 @@ id: plans
 name: Plans
 version: 1.0.0
 added_in: 1.1.0
+in_medhelm: true
 description: Treatment plans.
 measures: How well a model writes a treatment plan.
 use_when: Comparing models on writing plans.
@@ -121,8 +123,8 @@ RELEASES = """\
 # yaml-language-server: $schema=../schemas/releases.schema.json
 current: 1.1.0
 releases:
-  - {version: 1.0.0, date: 2025-01-01, title: First}
-  - {version: 1.1.0, date: 2025-02-01, title: Second}
+  - {version: 1.0.0, date: 2025-01-01, title: First, datasets_added: [qa_set]}
+  - {version: 1.1.0, date: 2025-02-01, title: Second, datasets_added: [plans]}
 """
 
 GOOD_TREE = {

@@ -402,7 +402,7 @@ def build_record(shape: str):
     mapping = {"id": "fuzz", "tasks": ["answer_questions"], "splits": ["test"], "input_template": "{{ question }}",
                "metric": {"name": "exact_match"}, **copy.deepcopy(BUILD_SHAPES[shape][0])}
     return Dataset.model_validate({
-        "id": "fuzz_rows", "name": "Fuzz", "version": "1.0.0", "added_in": "1.0.0", "description": "Rows from hypothesis.",
+        "id": "fuzz_rows", "name": "Fuzz", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True, "description": "Rows from hypothesis.",
         "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "None"},
         "source": {"type": "huggingface", "repo": "owner/fuzz_rows", "splits": ["test"]}, "mappings": [mapping],
     })

@@ -16,7 +16,7 @@ from loader_fixtures import hub_folder, record_dict, write_root  # noqa: E402
 MCQ = {
     "input_template": "{{ question }}",
     "choices": {"fixed": ["yes", "no"]},
-    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}},
+    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"},
 }
 ROWS = [{"question": "Is it?", "answer": "yes"}]
 OUTSIDE = [{"question": "SECRET FROM OUTSIDE", "answer": "no"}]

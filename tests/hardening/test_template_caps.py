@@ -117,12 +117,12 @@ def _hub_fixture(tmp_path, template: str):
     (data / "README.md").write_text("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n"
                                     "    path: data/test.jsonl\n---\n")
     record = {
-        "id": "fixture", "name": "Fixture", "version": "1.0.0", "added_in": "1.0.0", "description": "x",
+        "id": "fixture", "name": "Fixture", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True, "description": "x",
         "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "x"},
         "source": {"type": "huggingface", "repo": "owner/fixture", "splits": ["test"]},
         "mappings": [{"id": "hostile", "tasks": ["answer_questions"], "splits": ["test"], "input_template": template,
                       "choices": {"fixed": ["yes", "no"]}, "metric": {"name": "exact_match"},
-                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}}],
+                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"}}],
     }
     root = tmp_path / "reg"
     (root / "taxonomy").mkdir(parents=True)

@@ -82,7 +82,7 @@ def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
     (data_dir / "private_notes").mkdir(parents=True)
     (data_dir / "private_notes" / "test.jsonl").write_text('{"question": "SECRET", "answer": "yes"}\n')
     record = Dataset.model_validate({
-        "id": "harmless", "name": "x", "version": "1.0.0", "added_in": "1.0.0", "description": "x",
+        "id": "harmless", "name": "x", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True, "description": "x",
         "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "x"},
         "source": {"type": "huggingface", "repo": "owner/fine", "splits": ["test"]},
         "mappings": [{"id": "m", "tasks": ["t"], "splits": ["test"], "input_template": "{{ question }}",

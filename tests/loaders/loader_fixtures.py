@@ -49,7 +49,7 @@ BASE_RECORD: dict[str, Any] = {
     "id": "fixture",
     "name": "Fixture",
     "version": "1.0.0",
-    "added_in": "1.0.0",
+    "added_in": "1.0.0", "in_medhelm": True,
     "description": "A test fixture.",
     "access": {"tier": "public"},
     "licence": {"spdx": "MIT"},

@@ -20,7 +20,7 @@ KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "inpu
 MCQ = {
     "input_template": "{{ question }}",
     "choices": {"columns": ["opa", "opb"]},
-    "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "unlabeled": -1},
+    "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "unlabeled": -1, "positive": "B"},
     "metadata_columns": ["qid"],
 }
 
@@ -247,3 +247,17 @@ def test_lock_check_that_checks_nothing_fails(setup, tmp_path):
     assert run(lock, "--root", root, "--data-dir", data, "-o", path).exit_code == 0
     result = run(lock, "--check", "--root", root, "-o", path, "--data-dir", tmp_path)
     assert result.exit_code == 1 and "nothing was checked" in result.stderr
+
+
+def test_build_refuses_a_record_that_validate_refuses(tmp_path):
+    # CLR713: a join that names a table the read step does not have. Without the rule run, the build would go on.
+    data = tmp_path / "data"
+    hub_folder(data, "owner/fixture", {"test": _rows(4)})
+    broken = record_dict(MCQ)
+    broken["source"]["read"] = {"splits": {"test": {"files": "data/test-*.parquet",
+                                                    "steps": [{"join": {"table": "answers", "keys": ["qid"], "cardinality": "one_to_one"}}]}}}
+    root = write_root(tmp_path, [broken])
+    result = run(build, "fixture", "--root", root, "--data-dir", data)
+    assert result.exit_code == 1, result.output
+    assert "CLR713" in result.stderr and "registry/datasets/fixture.yaml:" in result.stderr
+    assert "that `clinreg validate` refuses" in result.stderr and result.stdout == ""

@@ -25,7 +25,7 @@ def test_items_choices_accept_a_plain_list_of_strings(tmp_path):
 
 
 def test_a_label_of_minus_one_suggests_unlabeled(tmp_path):
-    mapping = {"choices": {"columns": ["a", "b"]}, "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2}}
+    mapping = {"choices": {"columns": ["a", "b"]}, "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "positive": "B"}}
     rows = [{"question": "Q", "a": "x", "b": "y", "cop": 0}, {"question": "Q", "a": "x", "b": "y", "cop": -1}]
     hub_folder(tmp_path / "data", "owner/fixture", {"test": rows})
     root = write_root(tmp_path, [record_dict(mapping)])
@@ -49,7 +49,7 @@ def test_an_unquoted_colon_in_a_value_suggests_quoting(tmp_path):
 
 def test_check_data_prints_row_counts_per_split(tmp_path):
     mapping = {"choices": {"columns": ["a", "b"]},
-               "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "unlabeled": -1},
+               "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "unlabeled": -1, "positive": "B"},
                "filters": [{"keep": "question != 'skip me'", "why": "a test filter"}]}
     rows = [{"question": "Q", "a": "x", "b": "y", "cop": 0}, {"question": "Q", "a": "x", "b": "y", "cop": -1},
             {"question": "skip me", "a": "x", "b": "y", "cop": 1}]

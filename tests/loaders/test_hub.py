@@ -244,6 +244,22 @@ def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
     assert "no network: 127.0.0.1:9 is unreachable; read the copy in the hub cache at commit" in later.stderr
 
 
+def _open_release(root: Path) -> str:
+    """The tree's open release, opened with `clinreg new release` when every release is published."""
+    from click.testing import CliRunner
+
+    from clinreg.cli.main import main
+    from clinreg.core.store import load_registry
+
+    reg = load_registry(root)
+    if reg.open_release is None:
+        major, minor, _ = (int(p) for p in reg.releases.releases[-1].version.split("."))
+        result = CliRunner().invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "Test"])
+        assert result.exit_code == 0, result.output
+        reg = load_registry(root)
+    return reg.open_release
+
+
 def test_a_record_without_a_read_step_builds_from_the_hub_through_datasets(tmp_path):
     """A record that leaves the reading to `datasets` (no source.read) uses the same hub, cache and settings."""
     import shutil
@@ -258,8 +274,9 @@ def test_a_record_without_a_read_step_builds_from_the_hub_through_datasets(tmp_p
     (root / "registry" / "datasets").mkdir(parents=True)
     shutil.copy(REPO / "registry" / "releases.yaml", root / "registry" / "releases.yaml")
     task = sorted(REGISTRY.tasks())[0]
-    data = record_dict({"label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}},
+    data = record_dict({"label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"},
                         "choices": {"fixed": ["yes", "no"]}, "tasks": [task]})
+    data["added_in"] = _open_release(root)  # a published release never gains a record (CLR604)
     (root / "registry" / "datasets" / "fixture.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     home = tmp_path / "home"
     with HubEmulator() as hub:

@@ -15,7 +15,7 @@ from clinreg.loaders.sources import content_hash
 MCQ = {
     "input_template": "{{ question }}\nA. {{ opa }}\nB. {{ opb }}",
     "choices": {"columns": ["opa", "opb"]},
-    "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2},
+    "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "positive": "B"},
 }
 
 

@@ -20,7 +20,7 @@ OTHER = "b" * 40
 QA = {
     "input_template": "{{ question }}",
     "choices": {"fixed": ["yes", "no"]},
-    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}},
+    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"},
 }
 
 
@@ -165,6 +165,34 @@ def test_short_references_are_ignored():
     assert leaked_span("x" * MIN_REFERENCE_CHARS, "a " + "x" * MIN_REFERENCE_CHARS) == "x" * MIN_REFERENCE_CHARS
 
 
+def test_a_short_reference_leaks_only_as_a_whole_copy():
+    summary = "Chest pain, ruled out for MI."  # 29 characters: below the span threshold
+    assert len(summary) < MIN_REFERENCE_CHARS
+    assert leaked_span(summary, summary) == summary  # the whole input
+    assert leaked_span(summary, "Triage note.\nchest pain, ruled out for MI\nSummarise.")  # a whole line (case, final dot)
+    assert leaked_span(summary, "Seen at 3 am. Chest pain, ruled out for MI. Discharged home.")  # a whole sentence
+    assert leaked_span(summary, "The note says Chest pain, ruled out for MI. and more") is None  # inside a sentence
+    # One- and two-word answers leak only as the entire input: "yes" as a line of a note gives nothing away.
+    assert leaked_span("yes", "Is the patient febrile?\nyes\nAnswer the question.") is None
+    assert leaked_span("Metformin.", "Current meds. Metformin. Lisinopril.") is None
+    assert leaked_span("yes", " yes ") == "yes"
+
+
+def test_gold_in_input_rows_exempts_only_the_listed_rows(tmp_path):
+    rows = leak_rows(leaked=2) + [{"note": "note 3 Admitted with pneumonia and treated with intravenous antibiotics for five days",
+                                   "summary": "Admitted with pneumonia and treated with intravenous antibiotics for five days"}]
+    write_csv(tmp_path / "someone__repo", "test.csv", rows)
+    exempt = [{"split": "test", "rows": [2], "why": "The reference is extractive for this note."}]
+    with pytest.raises(GoldLeak, match=r"row\(s\) 3: ") as err:
+        build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)
+    assert "gold_in_input_rows" in str(err.value)
+    exempt[0]["rows"] = [2, 3]
+    assert len(build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)[0]) == 4
+    exempt[0]["split"] = "train"  # rows of another split exempt nothing here
+    with pytest.raises(GoldLeak, match=r"row\(s\) 2, 3: "):
+        build(record({**LEAK, "gold_in_input_rows": exempt}, source=github(commit=None)), tmp_path)
+
+
 def test_whitespace_is_folded():
     reference = "Hospital course:\n  admitted for pneumonia,\ttreated with antibiotics."
     assert leaked_span(reference, "note ... Hospital course: admitted for pneumonia, treated  with\nantibiotics. end")
@@ -301,3 +329,64 @@ def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
     for streaming in (False, True):
         with pytest.raises(RecordProblem, match=r"fixture: split 'test': the file pattern's \{subset\} clashes"):
             build(rec, tmp_path, streaming=streaming)
+
+
+def test_a_keep_step_assigns_train_and_test_from_one_file(tmp_path):
+    rows = [{"question": f"q{i}", "answer": a, "split": s}
+            for i, (a, s) in enumerate([("yes", "train"), ("no", "test"), ("no", "train"), ("yes", "test")])]
+    write_csv(tmp_path / "someone__repo", "all.csv", rows)
+    read = {"splits": {"train": {"files": "all.csv", "steps": [{"keep": "split == 'train'"}]},
+                       "test": {"files": "all.csv", "steps": [{"keep": "split == 'test'"}]}}}
+    source = {**github(read), "paths": ["all.csv"]}
+    instances, report = build(record(QA, source=source, splits=["train", "test"]), tmp_path)
+    by_split = {s: [(i.context.get("question") or i.input, i.answer) for i in instances if i.split == s] for s in ("train", "test")}
+    assert by_split == {"train": [("q0", "A"), ("q2", "B")], "test": [("q1", "B"), ("q3", "A")]}
+    assert sum(sum(t.dropped.values()) for t in report.tallies) == 0  # the other split's rows are not dropped rows
+
+
+def test_check_data_reports_a_join_that_does_not_fit_as_clr908_at_the_join(tmp_path):
+    read = {"tables": {"answers": {"files": "answers.csv"}},
+            "splits": {"test": {"files": "test.csv",
+                                "steps": [{"join": {"table": "answers", "keys": ["question"], "cardinality": "one_to_one"}}]}}}
+    source = {**github(read, commit=None), "paths": ["test.csv", "answers.csv"]}
+    root = write_root(tmp_path, [record_dict(QA, source=source)])
+    folder = write_csv(tmp_path / "data" / "someone__repo", "test.csv", [{"question": "q0"}, {"question": "q1"}])
+    write_csv(folder, "answers.csv", [{"question": "q0", "answer": "yes"}, {"question": "q0", "answer": "no"}])
+    result = run(check_data, "fixture", "--root", root, "--data-dir", tmp_path / "data", "--format", "json")
+    assert result.exit_code == 1, result.output
+    (diag,) = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["code"] in ("CLR901", "CLR908")]
+    assert diag["code"] == "CLR908" and "has 2 rows for key" in diag["message"]
+    text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
+    assert "join" in text[diag["line"] - 1] or "table: answers" in text[diag["line"] - 1]
+
+
+def _hub_qa(revision: str | None) -> dict:
+    return {"type": "huggingface", "repo": "someone/repo", "splits": ["test"], "revision": revision,
+            "read": {"splits": {"test": {"files": "test.csv"}}}}
+
+
+def test_a_hub_clone_at_another_commit_than_the_pinned_revision_is_refused(tmp_path):
+    folder = write_csv(tmp_path / "someone__repo", "test.csv", qa_rows("yes"))
+    fake_clone(folder, OTHER)
+    with pytest.raises(SourceUnavailable, match=rf"clone at commit {OTHER[:12]}, but the record pins {COMMIT[:12]}"):
+        locate(record(QA, source=_hub_qa(COMMIT)), tmp_path)
+    # A branch name pins no commit: the clone is read, and provenance names the commit it holds.
+    assert locate(record(QA, source=_hub_qa("main")), tmp_path).commit_read == OTHER
+
+
+def test_mirror_provenance_names_the_commit_read_not_the_one_pinned(tmp_path):
+    from clinreg.loaders.batch import record_provenance
+    from clinreg.loaders.provenance import build_provenance
+
+    rec = record(QA, source=_hub_qa(COMMIT))
+    plain = write_csv(tmp_path / "a" / "someone__repo", "test.csv", qa_rows("yes"))
+    base = record_provenance(rec)
+    assert base["source"]["revision"] == COMMIT  # what the record alone says
+    prov = build_provenance(base, None, locate(rec, tmp_path / "a"))
+    assert prov["source"]["kind"] == "mirror" and prov["source"]["revision"] is None  # a plain folder: unknown
+    fake_clone(plain, COMMIT)
+    prov = build_provenance(base, None, locate(rec, tmp_path / "a"))
+    assert prov["source"]["revision"] == COMMIT  # the clone's HEAD, checked against the pin
+    named = write_csv(tmp_path / "b" / f"someone__repo@{COMMIT[:12]}", "test.csv", qa_rows("yes"))
+    assert locate(rec, tmp_path / "b").folder == named.resolve()
+    assert build_provenance(base, None, locate(rec, tmp_path / "b"))["source"]["revision"] == COMMIT

@@ -1,4 +1,4 @@
-"""CLR711-714: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
+"""CLR711-715: the read-step rules, each on a minimal variant of the good tree, asserting code, file and line."""
 
 from __future__ import annotations
 
@@ -118,3 +118,52 @@ def test_read_rules_are_explained():
 
     for code in ("CLR711", "CLR712", "CLR713", "CLR714"):
         assert "Bad:" in RULES[code].explanation and "Good:" in RULES[code].explanation
+
+
+GITHUB = """\
+source:
+  type: github
+  repo: owner/plans
+  commit: 0123456789abcdef0123456789abcdef01234567
+  paths: [data/plans.csv, notes/*.txt, db/plans.sqlite]
+  read:
+    tables:
+      notes: {files: "notes/{ward}.txt"}
+    splits:
+      test:
+        files: data/plans.csv
+"""
+
+
+def test_clr715_a_github_read_reads_only_files_its_paths_list(tmp_path):
+    diagnostics, _ = tree(tmp_path, (READ, GITHUB))
+    assert codes(diagnostics, "CLR715") == []  # a glob and a {name} pattern match; paths may list more (the database)
+    diagnostics, text = tree(tmp_path / "b", (READ, GITHUB), ("        files: data/plans.csv", "        files: data/plan.csv"))
+    (d,) = codes(diagnostics, "CLR715")
+    assert (d.file, d.line, d.severity) == (DS2, line_of(text, "files: data/plan.csv"), "error")
+    assert "'data/plan.csv'" in d.message and "data/plans.csv" in d.hint
+
+
+def test_a_github_revision_key_is_pointed_at_commit_not_revision_note(tmp_path):
+    github = GITHUB.replace("  commit: ", "  revision: ")
+    diagnostics, text = tree(tmp_path, (READ, github))
+    (d,) = codes(diagnostics, "CLR101")
+    assert d.line == line_of(text, "revision: 0123") and d.hint == "did you mean `commit`?"
+
+
+def test_an_unquoted_on_in_a_join_is_pointed_at_keys_not_at_quoting_it(tmp_path):
+    diagnostics, text = tree(tmp_path, ("keys: [file]", "on: [file]"))
+    (d,) = codes(diagnostics, "CLR005")
+    assert d.line == line_of(text, "on: [file]") and d.hint == "`on` is not a key here; write `keys:`"
+    # Following the hint leaves no error; quoting it, as the old hint said, traded it for CLR101.
+    diagnostics, _ = tree(tmp_path / "b", ("keys: [file]", '"on": [file]'))
+    (d,) = codes(diagnostics, "CLR101")
+    assert d.hint == "did you mean `keys`?"
+
+
+def test_a_quoted_label_value_key_still_gets_the_quote_hint(tmp_path):
+    from trees import DATASET
+
+    root = write_tree(tmp_path / "reg", {"registry/datasets/qa_set.yaml": replace_in(DATASET, 'map: {"yes": A', "map: {yes: A")})
+    (d,) = with_code(validate(root).diagnostics, "CLR005")
+    assert d.hint.startswith('quote it: "yes"')

@@ -88,6 +88,7 @@ CASES = [
      "CLR509", "axes:", "error"),
     ("not-semver", DS, [("version: 1.0.0\n", "version: v1\n")], "CLR601", "version: v1", "error"),
     ("release-order", REL, [("current: 1.1.0", "current: 1.0.0")], "CLR602", "current: 1.0.0", "error"),
+    ("published-release-gains-a-record", DS2, [("added_in: 1.1.0", "added_in: 1.0.0")], "CLR604", "added_in: 1.0.0", "error"),
     ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
     ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702", "trust_remote_code", "error"),
     ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
@@ -142,7 +143,7 @@ def test_every_rule_code_has_a_broken_variant():
 
     # CLR9xx are check-data's codes, tested against data in tests/loaders/
     # CLR711-714 (read steps) are tested in tests/rules/test_reads.py
-    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714"} | {
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714", "CLR715"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
     tested |= {f"CLR96{i}" for i in range(1, 9)}  # results import and leaderboard codes, tested in tests/results/
@@ -241,3 +242,49 @@ def test_symlink_out_of_the_root_is_refused(tmp_path):
     (root / "registry/datasets/secret.yaml").symlink_to(outside)
     [d] = [d for d in validate(root).diagnostics if d.code == "CLR009"]
     assert d.file == "registry/datasets/secret.yaml"
+
+
+def _errors(root, code):
+    return [d for d in validate(root).diagnostics if d.code == code]
+
+
+def test_published_release_must_list_what_it_added_and_only_the_newest_may_be_open(tmp_path):
+    rel = GOOD_TREE[REL]
+    unlisted = write_tree(tmp_path / "a", {REL: replace_in(rel, ", datasets_added: [plans]", "")})
+    (d,) = _errors(unlisted, "CLR604")
+    assert (d.file, d.line) == (REL, line_of(GOOD_TREE[REL], "version: 1.1.0")) and "datasets_added: [plans]" in d.hint
+    ghost = write_tree(tmp_path / "b", {REL: replace_in(rel, "datasets_added: [plans]", "datasets_added: [plans, gone]")})
+    (d,) = _errors(ghost, "CLR604")
+    assert d.file == REL and "`gone`" in d.message and "no record" in d.message
+    open_old = write_tree(tmp_path / "c", {REL: replace_in(rel, "title: First, datasets_added: [qa_set]", "title: First, status: open")})
+    assert any("is not the newest" in d.message for d in _errors(open_old, "CLR604"))
+    # An open release takes new records; the hint of a record naming a published release points at it.
+    opened = rel + "  - {version: 1.2.0, date: 2025-03-01, title: Third, status: open}\n"
+    opened = replace_in(opened, "current: 1.1.0", "current: 1.2.0")
+    newer = replace_in(replace_in(replace_in(GOOD_TREE[DS2], "id: plans", "id: plans_two"), "- id: plans", "- id: plans_two"),
+                       "added_in: 1.1.0", "added_in: 1.2.0")
+    root = write_tree(tmp_path / "d", {REL: opened, "registry/datasets/plans_two.yaml": newer})
+    assert _errors(root, "CLR604") == []
+    root = write_tree(tmp_path / "e", {REL: replace_in(opened, "title: Second, datasets_added: [plans]", "title: Second, datasets_added: []"),
+                                       DS2: GOOD_TREE[DS2]})
+    (d,) = _errors(root, "CLR604")
+    assert d.file == DS2 and d.hint == "name the open release: `added_in: 1.2.0`"
+
+
+def test_a_release_newer_than_every_release_is_one_to_open_not_a_typo_of_an_old_one(tmp_path):
+    root = write_tree(tmp_path / "a", {DS: replace_in(GOOD_TREE[DS], "added_in: 1.0.0", "added_in: 1.5.0")})
+    (d,) = _errors(root, "CLR303")
+    assert "1.0.0" not in d.hint and d.hint == "1.5.0 is newer than every release: open it with `clinreg new release 1.5.0 --title ...`"
+    between = write_tree(tmp_path / "b", {DS: replace_in(GOOD_TREE[DS], "added_in: 1.0.0", "added_in: 1.0.5")})
+    (d,) = _errors(between, "CLR303")
+    assert d.hint == "known releases: 1.0.0, 1.1.0"
+
+
+def test_release_option_names_the_way_to_open_a_newer_release(tmp_path):
+    from click.testing import CliRunner
+
+    from clinreg.cli.main import main
+
+    root = write_tree(tmp_path / "reg")
+    result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", "1.5.0"])
+    assert result.exit_code == 2 and "newer than every release" in result.output and "clinreg new release 1.5.0" in result.output

@@ -15,9 +15,20 @@ from clinreg.core.model import Dataset
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.text.yamltext import yaml_scalar
 from trees import write_tree
-from workflow.helpers import findings, new_dataset
+from workflow.helpers import findings, new_dataset, run
 
 REL = "registry/datasets/new_set.yaml"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """The good tree with release 1.2.0 opened, as a maintainer keeps one open for new records."""
+    from clinreg.cli.main import main
+
+    root = write_tree(tmp_path / "reg")
+    result = run(main, "new", "release", "1.2.0", "--root", str(root), "--title", "Next records")
+    assert result.exit_code == 0, result.output
+    return root
 
 
 def _only_todo_warnings(root, rel=REL) -> list:
@@ -47,7 +58,8 @@ def test_skeleton_with_flags_validates_apart_from_todo_warnings(tree):
     record = _record(tree)
     assert record["name"] == "New set"
     assert record["version"] == "1.0.0"
-    assert record["added_in"] == "1.1.0"  # the tree's current release
+    assert record["added_in"] == "1.2.0"  # the tree's open release
+    assert record["in_medhelm"] is False
     assert record["access"]["tier"] == "gated"
     assert record["source"]["repo"] == "owner/new-set"
     assert record["mappings"][0]["tasks"] == ["answer_questions", "rank_differentials"]
@@ -271,6 +283,8 @@ def test_flags_are_not_asked_again(tree, monkeypatch):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40))
+@example("0\u20280")  # found by this test: U+2028 is a YAML line break, which a plain scalar folds
+@example("a\x85b")
 def test_yaml_scalar_reads_back_as_the_same_string(text):
     rendered = yaml_scalar(text)
     assert yaml.safe_load(f"key: {rendered}") == {"key": text}
@@ -312,7 +326,10 @@ _simple_mapping = st.dictionaries(_column_name, st.sampled_from(["string", "int6
 
 @pytest.fixture(scope="module")
 def scratch_tree(tmp_path_factory):
-    return write_tree(tmp_path_factory.mktemp("scratch") / "reg")
+    from trees import RELEASES
+
+    opened = RELEASES.replace("current: 1.1.0", "current: 1.2.0") + "  - {version: 1.2.0, date: 2025-03-01, title: Next, status: open}\n"
+    return write_tree(tmp_path_factory.mktemp("scratch") / "reg", {"registry/releases.yaml": opened})
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -330,7 +347,7 @@ def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tr
         card = card_from_data(data)
     except FeaturesError:
         return
-    text, _ = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.0.0", card=card))
+    text, _ = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.2.0", card=card))
     doc = parse_yaml(text.encode("utf-8"))
     assert doc.problems == [], (text, doc.problems)
     record = Dataset.model_validate(doc.data)
@@ -364,3 +381,120 @@ def test_a_hub_card_and_a_column_description_together(tree, tmp_path):
     assert record["licence"]["spdx"] == "MIT" and record["source"]["splits"] == ["test"]  # from the card
     assert record["mappings"][0]["choices"] == {"items": "options"}  # from the column description
     _only_todo_warnings(tree)
+
+
+def test_new_release_opens_the_next_release_and_refuses_a_second(tmp_path):
+    from clinreg.cli.main import main
+    from clinreg.core.store import load_registry
+
+    root = write_tree(tmp_path / "reg")
+    before = (root / "registry" / "releases.yaml").read_text(encoding="utf-8")
+    for args, words in [(("1.1.0",), "does not come after the newest release, 1.1.0"),
+                        (("1.0.5",), "does not come after"), (("v2",), "not a semantic version")]:
+        result = run(main, "new", "release", *args, "--root", str(root), "--title", "X")
+        assert result.exit_code == 2 and words in result.output, result.output
+    assert (root / "registry" / "releases.yaml").read_text(encoding="utf-8") == before
+    result = run(main, "new", "release", "1.5.0", "--root", str(root), "--title", "Five: new records", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["data"] == {"path": "registry/releases.yaml", "version": "1.5.0", "status": "open"}
+    reg = load_registry(root)
+    assert (reg.releases.current, reg.open_release) == ("1.5.0", "1.5.0")
+    assert reg.releases.releases[-1].title == "Five: new records"
+    assert [d for d in findings(root, "registry/releases.yaml") if d.severity == "error"] == []
+    result = run(main, "new", "release", "1.6.0", "--root", str(root), "--title", "Six")
+    assert result.exit_code == 2 and "1.5.0 is still open" in result.output
+
+
+def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_path):
+    root = write_tree(tmp_path / "reg")
+    result = new_dataset(root, "new_set", "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    assert "no release is open" in result.output and "clinreg new release" in result.output
+    (d,) = [d for d in findings(root, REL) if d.code == "CLR604"]
+    assert "published release" in d.message and d.line == (root / REL).read_text().splitlines().index("added_in: 1.1.0") + 1
+
+
+def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_filled(tree):
+    import importlib.util
+
+    writers = tree / "tests" / "loaders" / "distributions"
+    writers.mkdir(parents=True)
+    result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["data"]["writer"] == "tests/loaders/distributions/new_set.py"
+    spec = importlib.util.spec_from_file_location("writer_new_set", writers / "new_set.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(NotImplementedError, match="The test writer"):
+        module.write(tree / "data")
+    # Filled in (here: just switched on), it writes its file and returns expectations in the documented shape.
+    module.FILLED_IN = True
+    expected = module.write(tree / "data")
+    assert (tree / "data" / "data" / "test.jsonl").is_file() and set(expected) == {"splits", "dropped"}
+    # A writer already there is the contributor's: a second scaffold (of another id) leaves it alone.
+    (writers / "other_set.py").write_text("# mine\n")
+    assert new_dataset(tree, "other_set", "--task", "answer_questions").exit_code == 0
+    assert (writers / "other_set.py").read_text() == "# mine\n"
+
+
+def test_outside_a_clone_no_writer_is_written(tree):
+    result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
+    assert json.loads(result.output)["data"]["writer"] is None and not (tree / "tests").exists()
+
+
+@pytest.mark.parametrize("source", ["huggingface", "github", "url", "physionet", "local"])
+def test_every_source_type_gives_a_skeleton_with_only_todo_warnings(tree, source):
+    rel = f"registry/datasets/new_{source}.yaml"
+    extra = {"github": ("--repo", "owner/new-set"), "url": ("--url", "https://example.org/data.zip"),
+             "huggingface": ("--hf-repo", "owner/new-set")}.get(source, ())
+    result = new_dataset(tree, f"new_{source}", "--source", source, *extra, "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    record = _record(tree, rel)
+    assert record["source"]["type"] == source and "read" in record["source"]
+    _only_todo_warnings(tree, rel)
+    if source == "github":
+        assert record["source"]["repo"] == "owner/new-set" and "commit" in record["source"] and "revision" not in record["source"]
+        assert record["source"]["paths"] and "CLR715" in (tree / rel).read_text()
+    if source == "url":
+        assert record["source"]["url"] == "https://example.org/data.zip"
+
+
+def test_source_flags_that_do_not_fit_the_source_are_refused(tree):
+    result = new_dataset(tree, "new_set", "--source", "github", "--hf-repo", "owner/x", "--task", "answer_questions")
+    assert result.exit_code == 2 and "--hf-repo is for --source huggingface" in result.output
+    result = new_dataset(tree, "new_set", "--source", "url", "--url", "http://example.org/x", "--task", "answer_questions")
+    assert result.exit_code == 2 and "not an https URL" in result.output
+    assert not (tree / REL).exists()
+
+
+CARD_CONFIGS = """\
+---
+license:
+  - cc-by-4.0
+configs:
+  - config_name: english
+    data_files: [{split: train, path: en/train.csv}, {split: test, path: en/test.csv}]
+  - config_name: spanish
+    data_files: [{split: dev, path: es/dev.csv}]
+---
+"""
+
+
+def test_config_picks_one_of_several_and_a_licence_list_is_read(tree, tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text(CARD_CONFIGS, encoding="utf-8")
+    result = new_dataset(tree, "new_set", "--from-hub-features", str(card), "--config", "spanish", "--task", "answer_questions")
+    assert result.exit_code == 0, result.output
+    record = _record(tree)
+    assert record["source"]["config"] == "spanish" and record["source"]["splits"] == ["dev"]
+    assert record["licence"]["spdx"] == "CC-BY-4.0"
+    result = new_dataset(tree, "other_set", "--from-hub-features", str(card), "--config", "spanis", "--task", "answer_questions")
+    assert result.exit_code == 2 and "did you mean 'spanish'" in result.output
+
+
+def test_a_card_listing_several_licences_leaves_the_choice_to_the_contributor(tree, tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text(CARD_CONFIGS.replace("  - cc-by-4.0\n", "  - cc-by-4.0\n  - mit\n"), encoding="utf-8")
+    assert new_dataset(tree, "new_set", "--from-hub-features", str(card), "--task", "answer_questions").exit_code == 0
+    licence = _record(tree)["licence"]
+    assert licence["spdx"] == "TODO" and "cc-by-4.0, mit" in licence["note"]

@@ -10,7 +10,7 @@ import click
 
 from clinreg.cli.common import (
     EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra, quiet_datasets,
-    root_option,
+    refuse_record_errors, root_option,
 )
 from clinreg.text.output import shown
 
@@ -84,6 +84,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
         _check_output(output, folder=fmt in ("hf", "parquet"), force=force)
     reg = load_for_data(root)
     record = _record(reg, dataset)
+    refuse_record_errors(reg, dataset)
     with guard(dataset):
         from clinreg.loaders.selection import select_mappings
         from clinreg.loaders.sources import locate

@@ -94,6 +94,25 @@ def refuse_unsafe_records(reg) -> None:
     refuse_load_errors(reg, "reading data")
 
 
+def refuse_record_errors(reg, dataset_id: str) -> None:
+    """Stop (exit 1) with the located errors when `validate` refuses the record: build what validate accepts."""
+    from clinreg.rules.engine import record_errors
+
+    errors = record_errors(reg, dataset_id)
+    if not errors:
+        return
+    from clinreg.core.diagnostics import Report, render_text
+    from clinreg.text.jsonout import json_requested
+
+    first = errors[0]
+    if json_requested():
+        raise fail(f"{dataset_id}: the record has {len(errors)} error(s), first {first.file}:{first.line}: {first.code} "
+                   f"{first.message}; `clinreg validate` lists them", EXIT_FINDINGS)
+    click.echo(render_text(Report(errors, len(reg.files))), err=True)
+    raise fail(f"{dataset_id}: the record has {len(errors)} error(s) that `clinreg validate` refuses; fix them before building",
+               EXIT_FINDINGS)
+
+
 def access_tiers(access: str | None) -> list[str] | None:
     """An `--access` option as a list of tiers (None when not given), or a usage error (exit 2)."""
     if not access:

@@ -49,14 +49,19 @@ def _split_tasks(values: tuple[str, ...] | str) -> list[str]:
 @click.argument("dataset_id", metavar="ID")
 @root_option
 @click.option("--name", default=None, help="Display name of the dataset.")
-@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data.")
+@click.option("--source", "source", type=click.Choice(["huggingface", "github", "url", "physionet", "local"]),
+              default="huggingface", show_default=True, help="Where the data comes from: the source block to write.")
+@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data (--source huggingface).")
+@click.option("--repo", "gh_repo", default=None, metavar="OWNER/NAME", help="GitHub repository of the data (--source github).")
+@click.option("--url", default=None, metavar="URL", help="The https download (--source url) or project page (--source physionet).")
+@click.option("--config", default=None, metavar="NAME", help="The hub card's config to read, when the card has several.")
 @click.option("--access", type=click.Choice(["public", "gated", "private"]), default=None, help="Access tier.")
 @click.option("--task", "tasks", multiple=True, metavar="TASK", help="A task id the benchmark measures (repeatable).")
 @click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
               help="JSON/YAML features (a hub card's features list, a {column: type} mapping, or a README.md) to "
                    "pre-fill the mapping. Repeatable: a hub card (licence, configs) and a column description together.")
 @format_option
-def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
+def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
     from clinreg.contrib.features import FeaturesError, merge_cards, read_features
     from clinreg.contrib.scaffold import HUB_REPO, Answers, render_dataset
@@ -83,16 +88,30 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(exc.message)
     if hf_repo is not None and not HUB_REPO.match(hf_repo):
         raise fail(f"--hf-repo {hf_repo!r} is not a hub repository id such as owner/name")
+    if gh_repo is not None and not HUB_REPO.match(gh_repo):
+        raise fail(f"--repo {gh_repo!r} is not a GitHub repository id such as owner/name")
+    for flag, value, fits in (("--hf-repo", hf_repo, ("huggingface",)), ("--repo", gh_repo, ("github",)),
+                              ("--url", url, ("url", "physionet")), ("--config", config, ("huggingface", "github"))):
+        if value is not None and source not in fits:
+            raise fail(f"{flag} is for --source {' or '.join(fits)}, not --source {source}")
+    if url is not None and not url.startswith("https://"):
+        raise fail(f"--url {url!r} is not an https URL")
     card = None
     for path in features:
         try:
             card = merge_cards(card, read_features(path))
         except FeaturesError as exc:
             raise fail(f"--from-hub-features {path.name}: {exc}")
+    if config is not None and card is not None and card.configs and config not in card.configs:
+        from clinreg.text.suggest import Suggester
+
+        close = Suggester(card.configs).closest(config)
+        raise fail(f"--config {config!r} is not a config of the card ({', '.join(card.configs)})"
+                   + (f"; did you mean {close!r}?" if close else ""))
     if interactive() and fmt == "text":  # JSON output is for programs: no prompts in front of it
         if name is None:
             name = click.prompt("Display name (blank for TODO)", default="", show_default=False).strip() or None
-        if hf_repo is None:
+        if hf_repo is None and source == "huggingface":
             hf_repo = click.prompt("Hugging Face repo, owner/name (blank if none)", default="", show_default=False,
                                    value_proc=_hub_repo_or_blank).strip() or None
         if access is None:
@@ -102,8 +121,9 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
                                      value_proc=lambda v: _check_tasks(_split_tasks(v), known))
     if not task_list:
         raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
-    answers = Answers(id=dataset_id, name=name, hf_repo=hf_repo, access=access, tasks=task_list,
-                      release=reg.current_release, card=card,
+    answers = Answers(id=dataset_id, name=name, repo=hf_repo or gh_repo, source=source, config=config, url=url,
+                      access=access, tasks=task_list,
+                      release=reg.open_release or reg.current_release, card=card,
                       features_file=" + ".join(p.name for p in features) if features else None)
     text, guess = render_dataset(answers)
     try:
@@ -112,14 +132,19 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
         raise fail(f"{rel} already exists; refusing to overwrite it")
     except OSError as exc:
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    writer = _write_test_writer(reg.root, dataset_id, name, guess, text)
     todo, problems = _new_file_findings(reg.root, rel)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
-        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "todo_fields": todo,
+        click.echo(dumps("new_dataset", {"path": rel, "id": dataset_id, "added_in": answers.release,
+                                         "release_open": reg.open_release is not None, "writer": writer, "todo_fields": todo,
                                          "guesses": guess.reasons if guess else [], "problems": problems}))
     else:
         click.echo(f"wrote {rel}")
+        if reg.open_release is None:
+            click.echo(f"no release is open, so added_in names the published {reg.current_release} (CLR604): open the next "
+                       "with `clinreg new release X.Y.Z --title ...` and name it in added_in")
         if card is not None and not card.columns:
             click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
@@ -129,7 +154,76 @@ def new_dataset(dataset_id, root, name, hf_repo, access, tasks, features, fmt):
             click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
         for p in problems:
             click.echo(f"  {p}")
+        if writer:
+            click.echo(f"wrote {writer}: the test writer, a skeleton that fails until it lays out your files ('The test writer')")
         click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
+
+
+@new.command("release")
+@click.argument("version", metavar="VERSION")
+@root_option
+@click.option("--title", required=True, help="One line on what the release is.")
+@format_option
+def new_release(version, root, title, fmt):
+    """Open release VERSION in registry/releases.yaml: new records name it in `added_in` until it is published."""
+    import datetime as dt
+
+    from clinreg.contrib.releases import ReleaseRefused, open_release
+    from clinreg.core.model import ReleaseHistory
+    from clinreg.core.store import RELEASES_FILE
+    from clinreg.text.safeio import atomic_write_text
+
+    reg = load(root, for_writing=True)
+    if reg.releases is None or reg.releases_file is None:
+        raise fail(f"{RELEASES_FILE} is missing or does not load; `clinreg validate` says why")
+    path = reg.root / RELEASES_FILE
+    old = path.read_text(encoding="utf-8")
+    try:
+        text = open_release(old, reg.releases, version, title, dt.date.today())
+    except ReleaseRefused as exc:
+        raise fail(str(exc))
+    import yaml
+
+    try:
+        written = ReleaseHistory.model_validate(yaml.safe_load(text))
+    except Exception:  # the edit must read back as what was meant, or nothing is written
+        written = None
+    if (written is None or written.current != version or len(written.releases) != len(reg.releases.releases) + 1
+            or written.releases[-1].version != version or written.releases[-1].status != "open"):
+        raise fail(f"{RELEASES_FILE} is not laid out as expected (a block `releases:` list at the end); add the release by hand")
+    try:
+        atomic_write_text(path, text, overwrite=True)
+    except OSError as exc:
+        raise fail(f"cannot write {RELEASES_FILE}: {exc.strerror or exc}")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("new_release", {"path": RELEASES_FILE, "version": version, "status": "open"}))
+    else:
+        click.echo(f"opened release {version} in {RELEASES_FILE} (status: open, now current)")
+        click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
+                   "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
+
+
+def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, record_text: str) -> str | None:
+    """tests/loaders/distributions/ID.py in a clone of the repository (none where the tree has no such folder)."""
+    from clinreg.contrib.writer import WRITERS_DIR, render_writer
+    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+
+    folder = root / WRITERS_DIR
+    if not folder.is_dir():
+        return None
+    import yaml
+
+    splits = (yaml.safe_load(record_text) or {}).get("mappings", [{}])[0].get("splits", []) or []
+    rel = f"{WRITERS_DIR}/{dataset_id}.py"
+    try:
+        atomic_write_text(root / rel, render_writer(dataset_id, name, [str(s) for s in splits]), overwrite=False)
+    except RefusedOverwrite:
+        return None  # a writer that is already there is the contributor's, never replaced
+    except OSError as exc:
+        raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    return rel
 
 
 def _hub_repo_or_blank(value: str) -> str:

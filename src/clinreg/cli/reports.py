@@ -26,14 +26,15 @@ def _coverage_inputs(root, release, access):
 @click.option("--by", type=click.Choice(["category", "subcategory", "task"]), default="subcategory", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table", show_default=True)
 @click.option("--access", default=None, metavar="TIERS", help="Count only datasets with these access tiers, e.g. public,gated.")
+@click.option("--medhelm-only", is_flag=True, help="Count only the records MedHELM's published evaluation runs (in_medhelm: true).")
 @output_option
 @force_option
-def coverage(root, release, by, fmt, access, output, force):
+def coverage(root, release, by, fmt, access, medhelm_only, output, force):
     """Coverage per subcategory: tasks, datasets, access tiers, instances and thin spots."""
     from clinreg.reports.coverage import coverage_data
 
     reg, tiers = _coverage_inputs(root, release, access)
-    data = coverage_data(reg, access=tiers)
+    data = coverage_data(reg, access=tiers, medhelm_only=medhelm_only)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 

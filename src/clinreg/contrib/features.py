@@ -186,6 +186,9 @@ def card_from_data(data: Any) -> HubCard:
     if isinstance(data, dict):
         if isinstance(data.get("license"), str):
             licence = data["license"]
+        elif isinstance(data.get("license"), list):  # a card may list several: `license: [cc-by-4.0]`
+            names = [str(x) for x in data["license"] if isinstance(x, (str, int, float)) and str(x).strip()]
+            licence = ", ".join(names) or None
         cfgs = data.get("configs")
         for cfg in cfgs if isinstance(cfgs, list) else []:
             if isinstance(cfg, dict) and "config_name" in cfg:

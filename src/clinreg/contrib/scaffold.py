@@ -28,6 +28,8 @@ def spdx_from_hub(licence: str | None) -> str | None:
     if not licence:
         return None
     key = licence.strip().lower()
+    if "," in key:  # several licences on one card: the contributor says which applies
+        return None
     if key in _HF_LICENCES:
         return _HF_LICENCES[key]
     if re.fullmatch(r"cc-by(-nc)?(-sa|-nd)?-\d\.\d", key):
@@ -41,7 +43,10 @@ class Answers:
 
     id: str
     name: str | None = None
-    hf_repo: str | None = None
+    repo: str | None = None
+    source: str | None = None
+    config: str | None = None
+    url: str | None = None
     access: str | None = None
     tasks: list[str] = field(default_factory=list)
     release: str | None = None
@@ -71,8 +76,11 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
         f"name: {yaml_scalar(a.name or _todo('display name'))}",
         "# Semantic version of this record. Bump it whenever the record's content changes (CLR603).",
         "version: 1.0.0",
-        "# The registry release that first includes this record (see registry/releases.yaml).",
+        "# The registry release that first includes this record: the open release of registry/releases.yaml. A",
+        "# published release never changes (CLR604); `clinreg new release X.Y.Z --title ...` opens one.",
         f"added_in: {a.release or '1.0.0'}",
+        "# true only when MedHELM's published evaluation runs this benchmark; a benchmark added beyond it is false.",
+        "in_medhelm: false",
         "# Two or three sentences on what the data is and what the benchmark asks.",
         "description: " + yaml_scalar(_todo("what the data is and what the benchmark asks, in two or three sentences")),
         "# The benchmark card (CONTRIBUTING.md, step 3): what a score measures, who should use it, what it cannot show.",
@@ -108,36 +116,20 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
         f"  spdx: {yaml_scalar(spdx or 'TODO')}",
         "  # Where you read the licence: the hub card, a LICENSE file, the paper.",
         "  note: " + yaml_scalar(f"Hub card `license: {card.licence}`; TODO: check the repository's LICENSE file."
-                                 if spdx else _todo("where the licence was read")),
+                                 if spdx else f"Hub card `license: {card.licence}`; TODO: which of them applies, and its SPDX id."
+                                 if card is not None and card.licence else _todo("where the licence was read")),
         "citation:",
         "  # Authors (year). Title. Venue. Add doi (without https://doi.org/), arxiv (quoted) or url where known.",
         "  text: " + yaml_scalar(_todo("authors (year). Title. Venue.")),
         '  # doi: 10.xxxx/xxxxx',
         '  # arxiv: "2505.23802"',
-        "source:",
-        "  # Where the data comes from: huggingface, github, url, physionet or local (schemas/dataset.schema.json).",
-        "  type: huggingface",
-        "  # The hub repository, owner/name.",
-        # The placeholder must pass the repo-id pattern, so that the skeleton's only findings are TODO warnings.
-        f"  repo: {yaml_scalar(a.hf_repo or 'TODO-owner/TODO-name')}",
     ]
-    config, splits, config_note = _config_and_splits(card)
+    config, splits, config_note = _config_and_splits(card, a.config)
     all_splits = splits
     if "test" in splits and len(splits) > 1:  # benchmarks are usually built from the test split
         splits = ["test"]
-    out += [f"  # The config (subset) name, or null for the default config.{config_note}",
-            f"  config: {yaml_scalar(config)}",
-            "  # The splits this record reads." + (f" The card has {', '.join(all_splits)}." if splits != all_splits else ""),
-            f"  splits: {yaml_flow_list(splits)}",
-            "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch name",
-            "  # or null draws CLR701; if it cannot be pinned, set revision: null and say why in revision_note.",
-            "  revision: " + yaml_scalar(_todo("the 40-hex commit")),
-            "  # How the repository's files become rows, split by split: the file(s) of each split, as they lie in",
-            "  # the repository (a glob such as data/test-*.parquet is fine). Formats are told by extension; joins,",
-            "  # filters and the other steps are in CONTRIBUTING ('The read step').",
-            "  read:",
-            "    splits:",
-            *[f"      {yaml_scalar(split)}: {{files: {yaml_scalar(_todo(_files_hint(split)))}}}" for split in splits],
+    out += _source_lines(a, config, splits, all_splits, config_note)
+    out += [
             "mappings:",
             "  # One entry per benchmark built from this dataset.",
             f"  - id: {a.id}",
@@ -192,6 +184,67 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
     return "\n".join(out), g
 
 
+SOURCES = ("huggingface", "github", "url", "physionet", "local")
+
+
+def _read_lines(splits: list[str], example: str) -> list[str]:
+    return ["  # How the files become rows, split by split: the file(s) of each split, as they lie in the copy",
+            f"  # (a glob such as {example} is fine). Formats are told by extension; joins, filters and the other",
+            "  # steps are in CONTRIBUTING ('The read step').",
+            "  read:",
+            "    splits:",
+            *[f"      {yaml_scalar(split)}: {{files: {yaml_scalar(_todo(_files_hint(split)))}}}" for split in splits]]
+
+
+def _source_lines(a: "Answers", config: str | None, splits: list[str], all_splits: list[str], config_note: str) -> list[str]:
+    """The `source:` block of the chosen source type, with the fields its model takes (schemas/dataset.schema.json)."""
+    kind = a.source or "huggingface"
+    out = ["source:", "  # Where the data comes from: huggingface, github, url, physionet or local (schemas/dataset.schema.json).",
+           f"  type: {kind}"]
+    if kind == "huggingface":
+        out += ["  # The hub repository, owner/name.",
+                # The placeholder must pass the repo-id pattern, so that the skeleton's only findings are TODO warnings.
+                f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
+                f"  # The config (subset) name, or null for the default config.{config_note}",
+                f"  config: {yaml_scalar(config)}",
+                "  # The splits this record reads." + (f" The card has {', '.join(all_splits)}." if splits != all_splits else ""),
+                f"  splits: {yaml_flow_list(splits)}",
+                "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch name",
+                "  # or null draws CLR701; if it cannot be pinned, set revision: null and say why in revision_note.",
+                "  revision: " + yaml_scalar(_todo("the 40-hex commit")),
+                *_read_lines(splits, "data/test-*.parquet")]
+    elif kind == "github":
+        out += ["  # The GitHub repository, owner/name.",
+                f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
+                "  # The pinned commit, 40 lowercase hex characters (`git rev-parse HEAD` in a clone). A branch name or",
+                "  # null draws CLR701; if it cannot be pinned, set commit: null and say why in revision_note.",
+                "  commit: " + yaml_scalar(_todo("the 40-hex commit")),
+                "  # Every repository file a copy must hold, relative to the repository root (globs allowed). Each file",
+                "  # the read step below reads must be listed here (CLR715); list also files read elsewhere (a database).",
+                f"  paths: [{yaml_scalar(_todo('the files read, e.g. data/test.csv'))}]",
+                *_read_lines(splits, "data/*.csv")]
+    elif kind == "url":
+        out += ["  # An https URL of the download.",
+                f"  url: {yaml_scalar(a.url or _todo('the https URL of the download'))}",
+                "  # What is at the URL (an archive? which files?) and how it was checked (size, checksum, date).",
+                "  note: " + yaml_scalar(_todo("what the download holds")),
+                *_read_lines(splits, "data/*.jsonl")]
+    elif kind == "physionet":
+        out += ["  # The PhysioNet project or parent database, e.g. MIMIC-IV, and its page.",
+                f"  project: {yaml_scalar(_todo('the PhysioNet project'))}",
+                f"  url: {yaml_scalar(a.url) if a.url else 'null'}",
+                "  # The files read, as they lie in the project's file listing.",
+                f"  files: [{yaml_scalar(_todo('the files read'))}]",
+                *_read_lines(splits, "files/*.csv.gz")]
+    else:
+        out += ["  # What the files are and who holds them; they are passed to build with --data-dir.",
+                "  description: " + yaml_scalar(_todo("what the files are and who holds them")),
+                "  # The file names expected in the data folder.",
+                f"  files: [{yaml_scalar(_todo('the file names'))}]",
+                *_read_lines(splits, "*.csv")]
+    return out
+
+
 def _files_hint(split: str) -> str:
     if split == "TODO":
         return "the split's file(s), e.g. data/test-*.parquet"
@@ -234,7 +287,10 @@ def _rows(card: HubCard | None, splits: list[str]) -> int | None:
     return sum(card.split_rows[s] for s in splits)
 
 
-def _config_and_splits(card: HubCard | None) -> tuple[str | None, list[str], str]:
+def _config_and_splits(card: HubCard | None, chosen: str | None = None) -> tuple[str | None, list[str], str]:
+    if chosen is not None:
+        splits = (card.configs.get(chosen) if card is not None else None) or ["TODO"]
+        return (None if chosen == "default" else chosen), splits, ""
     if card is None or not card.configs:
         return None, ["TODO"], ""
     if len(card.configs) == 1:

@@ -412,6 +412,15 @@ class Step(Strict):
     render: RenderStep | None = None
     dedupe: DedupeStep | None = None
     adapter: AdapterStep | None = None
+    keep: NonEmpty | None = Field(
+        None,
+        description=(
+            "Keep only the rows where this Jinja expression over the row's columns is true: the split's share of "
+            "a file that holds several, e.g. `split == 'train'` on the train split and `split == 'test'` on the "
+            "test split. The other rows belong to other splits and are not counted as dropped; to drop rows a "
+            "benchmark leaves out, use the mapping's `filters`."
+        ),
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Step":
@@ -779,6 +788,14 @@ class Scoring(Strict):
         return self
 
 
+class GoldInInputRows(Strict):
+    split: NonEmpty = Field(description="The split the rows are in (the record's own split name).")
+    rows: list[Annotated[int, Field(ge=0)]] = Field(
+        min_length=1, description="Source row numbers in that split, counting from 0, as CLR907's message names them."
+    )
+    why: NonEmpty = Field(description="Why these references are legitimately in their inputs (e.g. an extractive answer).")
+
+
 class InstanceCounts(Strict):
     source: int | None = Field(None, ge=0, description="Rows in the source split(s).")
     evaluated: int | None = Field(None, ge=0, description="Instances MedHELM evaluated (Nature Medicine Table 1).")
@@ -829,7 +846,15 @@ class Mapping(Strict):
         None,
         description=(
             "Why this open-ended benchmark's reference is in its input by design (NoteExtract restructures the note "
-            "itself). Without it, a reference found in the input stops the build and `check-data` (CLR907)."
+            "itself). Without it, a reference found in the input stops the build and `check-data` (CLR907). It "
+            "turns the check off for every row: to exempt a few rows, use `gold_in_input_rows`."
+        ),
+    )
+    gold_in_input_rows: list[GoldInInputRows] = Field(
+        default_factory=list,
+        description=(
+            "Rows whose reference is legitimately in their input (an extractive answer), each group with its split "
+            "and the reason. CLR907 still checks every other row."
         ),
     )
     metric: Metric = Field(description="The main metric.")
@@ -850,6 +875,13 @@ class Dataset(Strict):
     name: NonEmpty = Field(description="The display name.")
     version: str = Field(description="Semantic version of this record. Bump it whenever the record's content changes.")
     added_in: str = Field(description="The registry release that first included this record, e.g. `1.0.0`.")
+    in_medhelm: bool = Field(
+        description=(
+            "true when MedHELM's published evaluation runs this benchmark; false for a benchmark the registry adds "
+            "beyond it. Reports mark the false ones (\"not in MedHELM\"), and every count said to be MedHELM's "
+            "(the instances MedHELM evaluated, the MedHELM-only totals) sums only the true ones."
+        )
+    )
     removed_in: str | None = Field(None, description="The registry release that dropped this record, if any.")
     description: NonEmpty = Field(description="Two or three sentences on what the data is and what the benchmark asks.")
     measures: str | None = Field(
@@ -903,13 +935,32 @@ class Dataset(Strict):
 
 class Release(Strict):
     version: str = Field(description="Semantic version of the release.")
-    date: dt.date = Field(description="Release date (YYYY-MM-DD).")
+    date: dt.date = Field(
+        description="Release date (YYYY-MM-DD). For an open release, the day it was opened: set the day it is published."
+    )
     title: NonEmpty = Field(description="One line on what the release is.")
+    status: Literal["published", "open"] = Field(
+        "published",
+        description=(
+            "`published` (the default): the release is out, and what it holds never changes (CLR604). `open`: the "
+            "release being prepared, which new records name in `added_in`; only the newest release may be open. "
+            "`clinreg new release X.Y.Z --title ...` opens one. To publish it, set `status: published`, its date, "
+            "and `datasets_added`."
+        ),
+    )
+    datasets_added: list[Id] | None = Field(
+        None,
+        description=(
+            "For a published release: the ids of the records it added (every record whose `added_in` is this "
+            "release), `[]` when it added none. Written once, when the release is published; it fixes what the "
+            "release holds, so that a later record cannot name it in `added_in` (CLR604). An open release leaves it out."
+        ),
+    )
     notes: str | None = Field(None, description="Longer notes, e.g. the upstream change the release follows.")
 
 
 class ReleaseHistory(Strict):
-    current: str = Field(description="The version of the registry as it stands in this tree.")
+    current: str = Field(description="The version of the registry as it stands in this tree: the newest release, open or published.")
     releases: list[Release] = Field(min_length=1, description="Every release, oldest first.")
 
 

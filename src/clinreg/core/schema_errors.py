@@ -23,6 +23,18 @@ _TYPE_ERRORS = {
 _ENUM_ERRORS = {"literal_error", "enum", "union_tag_invalid"}
 
 
+
+# Keys that one source type spells differently from another: the right key, not the nearest spelling
+# (a GitHub `revision:` is its `commit:`, never `revision_note`).
+_SAME_THING = {
+    ("GitHubSource", "revision"): "commit",
+    ("GitHubSource", "files"): "paths",
+    ("HubSource", "commit"): "revision",
+    ("PhysioNetSource", "paths"): "files",
+    ("LocalSource", "paths"): "files",
+    ("JoinStep", "on"): "keys",
+}
+
 def _data_path(data: Any, loc: tuple) -> tuple[tuple, bool]:
     """Follow a pydantic `loc` through the data, skipping union tags; returns the path and whether it names a key."""
     path: list = []
@@ -149,7 +161,7 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
             hint = None
             if parent is not None:
                 options = _keys_of(parent)
-                close = closest(path[-1], options)
+                close = _SAME_THING.get((getattr(parent, "__name__", ""), str(path[-1]))) or closest(path[-1], options)
                 hint = f"did you mean `{close}`?" if close else "allowed keys: " + ", ".join(options)
             yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {'.'.join(map(str, path[:-1])) or 'the file'}", hint)
         elif etype in ("missing", "union_tag_not_found"):
@@ -182,8 +194,14 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 trap = is_yaml11_trap(plain, value)
                 what = "a key" if is_key else f"`{field_name}`"
                 msg = (f"unquoted {plain} in {what} is read by YAML as {_describe(value)}, but a string is meant")
-                yield make("CLR005", rel, line, col, msg,
-                           f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else ""))
+                hint = f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else "")
+                parent = _model_at(model, doc.data, path[:-1]) if is_key else None
+                if parent is not None and plain not in _keys_of(parent):
+                    # Quoting a key the model does not have only trades this error for CLR101: name the right key.
+                    right = _SAME_THING.get((getattr(parent, "__name__", ""), plain)) or closest(plain, _keys_of(parent))
+                    hint = (f"`{plain}` is not a key here; write `{right}:`" if right
+                            else f"`{plain}` is not a key here; allowed keys: " + ", ".join(_keys_of(parent)))
+                yield make("CLR005", rel, line, col, msg, hint)
             else:
                 yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}")
         elif etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == ID_PATTERN:

@@ -102,6 +102,13 @@ class Registry:
     def current_release(self) -> str | None:
         return self.release or (self.releases.current if self.releases else None)
 
+    @property
+    def open_release(self) -> str | None:
+        """The release being prepared (the newest, with `status: open`), which new records name in `added_in`."""
+        if self.releases is None or not self.releases.releases or self.releases.releases[-1].status != "open":
+            return None
+        return self.releases.releases[-1].version
+
 
 _MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory}
 _SCHEMA_FILES = {
@@ -304,7 +311,10 @@ def filter_to_release(reg: Registry, release: str) -> None:
         raise ValueError(f"--release {release!r} is not a semantic version such as 1.0.0")
     if reg.releases is not None and release not in {r.version for r in reg.releases.releases}:
         known = ", ".join(r.version for r in reg.releases.releases)
-        raise ValueError(f"release {release!r} is not in registry/releases.yaml (known: {known})")
+        newest = max((parse_semver(r.version) for r in reg.releases.releases if parse_semver(r.version)), default=None)
+        newer = (f"; it is newer than every release (`clinreg new release {release} --title ...` opens it)"
+                 if newest is not None and target > newest else "")
+        raise ValueError(f"release {release!r} is not in registry/releases.yaml (known: {known}){newer}")
     for ds_id in list(reg.datasets):
         ds = reg.datasets[ds_id]
         added = parse_semver(ds.added_in)

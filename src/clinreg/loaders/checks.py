@@ -14,9 +14,9 @@ from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import Dataset, Mapping, NumberScheme
 from clinreg.loaders.batch import MappingBuild
 from clinreg.loaders.columns import has_column
-from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.loaders.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import batch_leaks, describe
+from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sources import SplitReader, locate, open_reader
 
@@ -74,6 +74,12 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
             continue
         try:
             samples[split] = _head(reader, split, rows, check.record.id)
+        except JoinFailure as err:
+            samples[split] = None
+            read = check.record.source.read
+            at = (("source", "read", "splits", split, "steps", err.step, "join")
+                  if read is not None and split in read.splits and err.step is not None else path)
+            check.add("CLR908", at, str(err))
         except SourceUnavailable as err:
             samples[split] = None
             text = str(err)
@@ -189,7 +195,7 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
     try:
         batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
         if not build.closed and not build.mapping.gold_in_input:
-            found = batch_leaks(batch)
+            found = batch_leaks(batch, exempt_rows(build.mapping, split))
             if found:
                 check.add("CLR907", path + ("input_template",), describe(build.where, split, found))
     except TemplateFailure as err:

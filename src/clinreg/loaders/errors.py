@@ -15,6 +15,12 @@ class SourceUnavailable(BuildError):
     exit_code = 2
 
 
+class JoinFailure(SourceUnavailable):
+    """A read step's join does not fit the data: a repeated key its cardinality forbids, a row without a match (CLR908)."""
+
+    step: int | None = None  # the join's position in the split's steps, from 0, once known
+
+
 class RecordProblem(BuildError):
     """The record cannot drive a build: unknown mapping or split, a template that does not compile."""
 

@@ -14,7 +14,7 @@ from clinreg.loaders.batch import InstanceBatch, MappingBuild
 from clinreg.loaders.errors import GoldLeak, RecordProblem
 from clinreg.loaders.instance import Instance
 from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import batch_leaks, describe
+from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
 from clinreg.loaders.rowfilters import RowSelection
 from clinreg.loaders.sampling import SplitSample, select_across
 from clinreg.loaders.selection import select_mappings
@@ -119,7 +119,7 @@ def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
     """Stop on an open-ended instance whose reference is in its input (CLR907), unless the record says why."""
     if build.closed or build.mapping.gold_in_input or not len(batch):
         return
-    found = batch_leaks(batch)
+    found = batch_leaks(batch, exempt_rows(build.mapping, batch.split))
     if found:
         raise GoldLeak(describe(build.where, batch.split, found) + " [CLR907]")
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-# A reference shorter than this is too generic to call a leak when found ("CORRECT", a code, a number).
+# A reference shorter than this is too generic to call a leak wherever it is found ("CORRECT", a code, a
+# number): it leaks only as a whole copy, the whole input or a whole line or sentence of it (`_whole_copy`).
 MIN_REFERENCE_CHARS = 40
+# A short reference with fewer words than this leaks only as the whole input: "yes" or "Metformin." may be a
+# line of a note without the note giving the answer away.
+MIN_WHOLE_LINE_WORDS = 3
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Longer references leak when any window of this many characters (whitespace folded) is in the input.
 SPAN_CHARS = 200
 _SPACE = re.compile(r"\s+")
@@ -19,8 +24,10 @@ def _fold(text: str) -> str:
 def leaked_span(reference: str, text: str) -> str | None:
     """The part of `reference` found in `text`, or None; whitespace differences are ignored."""
     gold, haystack = _fold(reference), _fold(text)
-    if len(gold) < MIN_REFERENCE_CHARS:
+    if not gold:
         return None
+    if len(gold) < MIN_REFERENCE_CHARS:
+        return gold if _whole_copy(gold, text) else None
     if len(gold) <= SPAN_CHARS:
         return gold if gold in haystack else None
     # Any common span of SPAN_CHARS holds one of these half-length pieces whole; each place a piece occurs is
@@ -40,6 +47,24 @@ def leaked_span(reference: str, text: str) -> str | None:
     return None
 
 
+def _bare(text: str) -> str:
+    return text.rstrip(".!?;:").strip().casefold()
+
+
+def _whole_copy(gold: str, text: str) -> bool:
+    """A short reference copied whole: the entire input, or (with a few words) a whole line or sentence of it."""
+    if _bare(gold) == _bare(_fold(text)):
+        return True
+    if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
+        return False
+    want = _bare(gold)
+    for line in text.splitlines():
+        line = _fold(line)
+        if line and (_bare(line) == want or any(_bare(s) == want for s in _SENTENCE_END.split(line))):
+            return True
+    return False
+
+
 def _common_prefix(a: str, b: str) -> int:
     n = min(len(a), len(b))
     if a[:n] == b[:n]:
@@ -54,10 +79,11 @@ def _common_prefix(a: str, b: str) -> int:
     return low
 
 
-def gold_leaks(inputs: list[str], references: list[str | None], rows: list[int]) -> Iterator[tuple[int, str]]:
-    """(source row, leaked span) for every instance whose reference is in its input."""
+def gold_leaks(inputs: list[str], references: list[str | None], rows: list[int],
+               exempt: frozenset[int] = frozenset()) -> Iterator[tuple[int, str]]:
+    """(source row, leaked span) for every instance whose reference is in its input, but for `exempt` rows."""
     for text, reference, row in zip(inputs, references, rows):
-        if reference and text:
+        if reference and text and row not in exempt:
             span = leaked_span(reference, text)
             if span is not None:
                 yield row, span
@@ -69,10 +95,16 @@ def describe(where: str, split: str, found: list[tuple[int, str]]) -> str:
     sample = sample if len(sample) <= 60 else sample[:57] + "..."
     return (
         f"{where}: split {split!r}, row(s) {rows}: the reference answer is in the input (e.g. {sample!r}); "
-        f"remove it from the input (a `remove` read step), or set `gold_in_input` with the reason if that is by design"
+        f"remove it from the input (a `remove` read step); list the row(s) with the reason in `gold_in_input_rows` "
+        f"where a few references are legitimately extractive; or set `gold_in_input` if every row is so by design"
     )
 
 
-def batch_leaks(batch) -> list[tuple[int, str]]:
+def exempt_rows(mapping, split: str) -> frozenset[int]:
+    """The rows of `split` the mapping's `gold_in_input_rows` exempts from the leak check."""
+    return frozenset(r for entry in mapping.gold_in_input_rows if entry.split == split for r in entry.rows)
+
+
+def batch_leaks(batch, exempt: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
     """(source row, leaked span) for each instance of a built batch whose gold text is in its prompt."""
-    return list(gold_leaks(batch.prompt, [gold["value"] for gold in batch.gold], batch.source_index))
+    return list(gold_leaks(batch.prompt, [gold["value"] for gold in batch.gold], batch.source_index, exempt))

@@ -39,6 +39,8 @@ def build_provenance(base: dict[str, Any], registry: "Registry | None", location
             out["source"].update(repo=read.get("repo") or out["source"]["repo"], revision=read.get("revision") or None)
         else:
             out["source"]["content_sha256"] = read.get("content_sha256")
+            # The commit read, never the one the record pins: a plain folder's commit is unknown (null).
+            out["source"]["revision"] = location.commit_read
     return out
 
 

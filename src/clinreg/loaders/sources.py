@@ -34,6 +34,7 @@ class DataLocation:
     notices: list[str] = field(default_factory=list)
     offline: bool = False  # read from huggingface_hub's cache without asking the hub
     branch: str | None = None  # the branch or tag the record names, resolved online to `revision`
+    commit_read: str | None = None  # a mirror's commit, where its clone or its folder name says it (provenance)
     _content_hash: str | None = field(default=None, repr=False)
 
     def describe(self) -> dict[str, str]:
@@ -56,11 +57,20 @@ def is_private(record: Dataset) -> bool:
     return record.access.tier == "private" or isinstance(record.source, LocalSource)
 
 
+def pinned_commit(record: Dataset) -> str | None:
+    """The commit a GitHub `commit` or a hub `revision` pins (a 40-hex sha; a branch name pins nothing)."""
+    if isinstance(record.source, GitHubSource):
+        return record.source.commit or None
+    if isinstance(record.source, HubSource) and record.source.revision and _COMMIT.fullmatch(record.source.revision):
+        return record.source.revision
+    return None
+
+
 def expected_folder(record: Dataset) -> str:
     """The mirror folder a record reads, as a user would type it under --data-dir."""
     name = folder_name(record)
-    commit = getattr(record.source, "commit", None)
-    if isinstance(record.source, GitHubSource) and commit:
+    commit = pinned_commit(record)
+    if commit:
         return f"{name} (or {name}@{commit[:12]})"
     return name
 
@@ -69,8 +79,8 @@ def _mirror_folder(record: Dataset, base: Path) -> Path | None:
     """The record's folder inside --data-dir: `<owner>__<name>@<commit>` before `<owner>__<name>` for pinned repos."""
     name = folder_name(record)
     candidates = [name]
-    commit = getattr(record.source, "commit", None)
-    if isinstance(record.source, GitHubSource) and commit:
+    commit = pinned_commit(record)
+    if commit:
         candidates = [f"{name}@{commit}", f"{name}@{commit[:12]}", name]
     root = base.resolve()
     for candidate in candidates:
@@ -84,18 +94,19 @@ def _mirror_folder(record: Dataset, base: Path) -> Path | None:
 
 
 def unverified_commit(record: Dataset, folder: Path) -> str | None:
-    """A notice when a pinned GitHub source is read from a plain folder whose commit cannot be confirmed."""
-    commit = getattr(record.source, "commit", None)
-    if not isinstance(record.source, GitHubSource) or not commit or "@" in folder.name or git_head(folder) is not None:
+    """A notice when a pinned source is read from a plain folder whose commit cannot be confirmed."""
+    commit = pinned_commit(record)
+    if not commit or "@" in folder.name or git_head(folder) is not None:
         return None
     return (f"{record.id}: mirror folder {folder.name} is not a git clone, so it may hold another commit than "
             f"{commit[:12]}; name it {folder_name(record)}@{commit[:12]} to say which commit it holds")
 
 
 def _check_commit(record: Dataset, folder: Path) -> None:
-    """A git clone at another commit than the record pins is refused: two records of one repo never mix."""
-    commit = getattr(record.source, "commit", None)
-    if not isinstance(record.source, GitHubSource) or not commit:
+    """A git clone at another commit than the record pins (GitHub commit or hub revision) is refused: two records
+    of one repo never mix, and provenance never names a commit that was not read."""
+    commit = pinned_commit(record)
+    if not commit:
         return
     head = git_head(folder)
     if head is not None and head != commit:
@@ -103,6 +114,17 @@ def _check_commit(record: Dataset, folder: Path) -> None:
             f"{record.id}: mirror folder {folder.name} is a clone at commit {head[:12]}, but the record pins "
             f"{commit[:12]}; check out that commit or put a copy in {folder_name(record)}@{commit[:12]}"
         )
+
+
+def _commit_read(record: Dataset, folder: Path) -> str | None:
+    """The commit a mirror folder holds, where it can be told: its clone's HEAD, or the `@<commit>` of its name."""
+    head = git_head(folder)
+    if head:
+        return head
+    commit = pinned_commit(record)
+    if commit and "@" in folder.name and commit.startswith(folder.name.rsplit("@", 1)[1]):
+        return commit
+    return None
 
 
 def git_head(folder: Path) -> str | None:
@@ -152,7 +174,7 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
         if folder is not None:
             notice = unverified_commit(record, folder)
             return DataLocation("mirror", config, folder=folder, read=read, record_id=record.id,
-                                notices=[notice] if notice else [])
+                                notices=[notice] if notice else [], commit_read=_commit_read(record, folder))
     if isinstance(record.source, LocalSource) and record.source.path and root is not None:
         fixture = (root / record.source.path).resolve()
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.loaders.columns import as_strings, find_column, python_values
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.loaders.errors import JoinFailure, RecordProblem
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000
@@ -31,7 +31,7 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
 
 # Steps that look at one row at a time (given the state a StepRun carries from batch to batch): a split whose
 # steps are all of these kinds can be read, and its steps applied, batch by batch.
-ROW_STEPS = ("join", "pick", "join_list", "extract", "remove", "render")
+ROW_STEPS = ("join", "pick", "join_list", "extract", "remove", "render", "keep")
 
 
 class StepRun:
@@ -66,9 +66,13 @@ class StepRun:
             here = f"{self.where}: step {number}"
             state = self.state.get(number)
             if step.join is not None:
-                if state is None:
-                    state = self.state[number] = JoinState(self._right(step.join), step.join, here)
-                table = join(table, state.right, step.join, here, self.counts, state=state, offset=self.offset)
+                try:
+                    if state is None:
+                        state = self.state[number] = JoinState(self._right(step.join), step.join, here)
+                    table = join(table, state.right, step.join, here, self.counts, state=state, offset=self.offset)
+                except JoinFailure as err:
+                    err.step = number - 1
+                    raise
             elif step.pick is not None:
                 table = pick(table, step.pick, here)
             elif step.join_list is not None:
@@ -87,12 +91,31 @@ class StepRun:
                 table = render(table, step.render, here, template=state, offset=self.offset)
             elif step.dedupe is not None:
                 table = dedupe(table, step.dedupe, here, self.counts)
+            elif step.keep is not None:
+                if state is None:
+                    from clinreg.loaders.rowfilters import FilterExpression
+
+                    state = self.state[number] = FilterExpression(step.keep, "the split's rows", here)
+                table = keep_rows(table, step.keep, here, compiled=state, offset=self.offset)
             elif step.adapter is not None:
                 from clinreg.loaders.adapters import run_adapter
 
                 table = run_adapter(step.adapter.name, table, step.adapter.options, self.tables, here, self.counts)
         self.offset += rows
         return table
+
+
+def keep_rows(table: pa.Table, expression: str, where: str, *, compiled: Any = None, offset: int = 0) -> pa.Table:
+    """The rows where `expression` is true: the split's share of a file that holds several (not counted as dropped).
+
+    `compiled` is the expression compiled once (StepRun reuses it batch after batch); `offset`, the rows before."""
+    import numpy as np
+
+    from clinreg.loaders.rowfilters import FilterExpression
+
+    check = compiled or FilterExpression(expression, "the split's rows", where)
+    mask = check.keep(table, "", offset)
+    return table.filter(pa.array(np.asarray(mask, dtype=bool)))
 
 
 def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.Array:
@@ -149,7 +172,7 @@ def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[
     if spec.cardinality in ("one_to_one", "many_to_one"):
         for key, rows in index.items():
             if len(rows) > 1:
-                raise SourceUnavailable(
+                raise JoinFailure(
                     f"{where}: table {spec.table!r} has {len(rows)} rows for key {_show(spec.keys, key)}; "
                     f"`cardinality: {spec.cardinality}` allows one (use one_to_many to join them)"
                 )
@@ -164,7 +187,7 @@ def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, in
         seen = state.seen
         for i, key in enumerate(keys.to_pylist(), start=offset):
             if key in seen:
-                raise SourceUnavailable(
+                raise JoinFailure(
                     f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
                 )
             seen[key] = i
@@ -173,7 +196,7 @@ def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, in
     out = left
     if unmatched and spec.unmatched == "error":
         first = pc.index(pc.is_null(positions), True).as_py()
-        raise SourceUnavailable(f"{where}: row {offset + first} (key {_show(spec.keys, (keys[first].as_py(),))}) "
+        raise JoinFailure(f"{where}: row {offset + first} (key {_show(spec.keys, (keys[first].as_py(),))}) "
                                 f"matches no row of table {spec.table!r}")
     if unmatched and spec.unmatched == "drop":
         matched = pc.is_valid(positions)
@@ -202,7 +225,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         seen = state.seen
         for i, key in enumerate(left_keys, start=offset):
             if key in seen:
-                raise SourceUnavailable(
+                raise JoinFailure(
                     f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` allows one"
                 )
             seen[key] = i
@@ -211,7 +234,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         rows = index.get(key)
         if rows is None:
             if spec.unmatched == "error":
-                raise SourceUnavailable(f"{where}: row {offset + i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
+                raise JoinFailure(f"{where}: row {offset + i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
             if spec.unmatched == "drop":
                 continue
         keep.append(i)
@@ -256,7 +279,7 @@ def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str, stat
             sizes[key] = sum(len(text[r]) + len(spec.separator) for r in rows if text[r] is not None)
         total += sizes[key]
         if total > MAX_JOIN_CHARS:
-            raise SourceUnavailable(
+            raise JoinFailure(
                 f"{where}: joining table {spec.table!r} would build more than {MAX_JOIN_CHARS:,} characters of text "
                 f"(keys repeat on both sides); declare `many: first`, or join on a key that is unique on the left"
             )

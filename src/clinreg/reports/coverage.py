@@ -46,18 +46,20 @@ def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected:
     return note
 
 
-def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.date | None = None) -> dict[str, Any]:
+def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.date | None = None,
+                  medhelm_only: bool = False) -> dict[str, Any]:
     """Everything every coverage format shows. Renderers format this; none of them recompute it.
 
-    `access` restricts the datasets counted to those tiers (what a given user can reproduce).
+    `access` restricts the datasets counted to those tiers (what a given user can reproduce); `medhelm_only`
+    to the records MedHELM's published evaluation runs (`in_medhelm: true`).
     """
     with gc_paused():  # many small acyclic dicts while a large registry is alive: see store.gc_paused
-        return _coverage_data(reg, access, today)
+        return _coverage_data(reg, access, today, medhelm_only)
 
 
-def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None) -> dict[str, Any]:
+def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None, medhelm_only: bool) -> dict[str, Any]:
     tiers = tuple(access) if access else TIERS
-    datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers}
+    datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers and (v.in_medhelm or not medhelm_only)}
     ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
     task_benchmarks: dict[str, int] = {}
     for ds_id in sorted(datasets):
@@ -105,7 +107,8 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "datasets": ds_ids,
                 "benchmarks": len(mappings),
                 "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in TIERS},
-                "instances": sum(m.instances.evaluated or 0 for _, m in mappings),
+                "instances": sum(m.instances.evaluated or 0 for d, m in mappings if datasets[d].in_medhelm),
+                "not_in_medhelm": [d for d in ds_ids if not datasets[d].in_medhelm],
                 "thin": len(ds_ids) == 1,
                 "review": {s: states.count(s) for s in REVIEW_STATES},
                 "subcategory_review": review_state("subcategory", sub, category.id),
@@ -126,6 +129,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
             "benchmarks": sum(s["benchmarks"] for s in cat_subs),
             "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in TIERS},
             "instances": sum(s["instances"] for s in cat_subs),
+            "not_in_medhelm": [d for d in cat_ds if not datasets[d].in_medhelm],
             "thin_subcategories": sum(1 for s in cat_subs if s["thin"]),
         })
 
@@ -148,10 +152,13 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "tasks_awaiting_review": awaiting,
         "tasks_approved": sum(1 for t in tasks if t["review"] == "approved"),
         "datasets": len(datasets),
+        "datasets_in_medhelm": sum(1 for d in datasets.values() if d.in_medhelm),
+        "datasets_not_in_medhelm": sum(1 for d in datasets.values() if not d.in_medhelm),
         "benchmarks": sum(len(d.mappings) for d in datasets.values()),
         "collections": len({d.collection or k for k, d in datasets.items()}),
         "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in TIERS},
-        "instances": sum(m.instances.evaluated or 0 for d in datasets.values() for m in d.mappings),
+        # "Instances MedHELM evaluated": a record beyond MedHELM adds none, whatever its own counts say.
+        "instances": sum(m.instances.evaluated or 0 for d in datasets.values() if d.in_medhelm for m in d.mappings),
         "thin_subcategories": sum(1 for s in subcategories if s["thin"]),
         "uncovered_subcategories": sum(1 for s in subcategories if not s["datasets"]),
     }
@@ -164,16 +171,18 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "taxonomy": {"id": reg.taxonomy.id, "name": reg.taxonomy.name, "version": reg.taxonomy.version,
                      "published_task_total": published_total} if reg.taxonomy else None,
         "access_filter": list(tiers),
+        "medhelm_only": medhelm_only,
         "totals": totals,
         "provenance_note": provenance_note(by_tier, awaiting, rejected),
         "categories": categories,
         "subcategories": subcategories,
         "tasks": tasks,
         "datasets": [
-            {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "collection": d.collection,
+            {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "in_medhelm": d.in_medhelm,
+             "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
-             "instances": sum(m.instances.evaluated or 0 for m in d.mappings)}
+             "instances": sum(m.instances.evaluated or 0 for m in d.mappings) if d.in_medhelm else 0}
             for k, d in sorted(datasets.items())
         ],
     }

@@ -41,29 +41,30 @@ def _tier_cells(row: dict[str, Any]) -> list[int]:
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
               "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *TIERS, "benchmarks", "instances", "thin",
-              *(f"review_{s}" for s in REVIEW_STATES), "subcategory_review", "dataset_ids", "uncovered_task_ids"]
+              *(f"review_{s}" for s in REVIEW_STATES), "subcategory_review", "dataset_ids", "not_in_medhelm_ids", "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
              *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in REVIEW_STATES), s["subcategory_review"],
-             _ids(s["datasets"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
+             _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
 
 
 def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted",
               *_tier_header(), "tasks_rejected", "datasets",
-              *TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids"]
+              *TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids", "not_in_medhelm_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
              *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
-             c["thin_subcategories"], _ids(c["datasets"])] for c in data["categories"]]
+             c["thin_subcategories"], _ids(c["datasets"]), _ids(c["not_in_medhelm"])] for c in data["categories"]]
     return header, rows
 
 
 def task_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["task", "task_name", "category", "subcategory", "provenance", "review", "datasets", "benchmarks",
-              "dataset_ids"]
+              "dataset_ids", "not_in_medhelm_ids"]
+    beyond = {d["id"] for d in data["datasets"] if not d["in_medhelm"]}
     rows = [[t["id"], t["name"], t["category"], t["subcategory"], t["provenance"], t["review"], len(t["datasets"]),
-             t["benchmarks"], _ids(t["datasets"])] for t in data["tasks"]]
+             t["benchmarks"], _ids(t["datasets"]), _ids([d for d in t["datasets"] if d in beyond])] for t in data["tasks"]]
     return header, rows
 
 
@@ -79,6 +80,7 @@ def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
         "date": data["date"],
         "taxonomy": f"{taxonomy.get('id', '')} {taxonomy.get('version', '')}".strip(),
         "access": ",".join(data["access_filter"]),
+        "medhelm_only": "true" if data.get("medhelm_only") else "false",
         "tasks": str(t["tasks"]),
         "tasks_covered": str(t["tasks_covered"]),
         "tasks_drafted": str(t["tasks_drafted"]),
@@ -86,6 +88,9 @@ def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
         "coverage_by_provenance": t["tier_summary"],
         "tasks_awaiting_review": str(t["tasks_awaiting_review"]),
         "datasets": str(t["datasets"]),
+        "datasets_in_medhelm": str(t["datasets_in_medhelm"]),
+        "datasets_not_in_medhelm": str(t["datasets_not_in_medhelm"]),
+        "instances": f"{t['instances']} (instances MedHELM evaluated; records not in MedHELM add none)",
         "provenance": " ".join(data["provenance_note"].split()),
     }
 

@@ -205,7 +205,7 @@ def _dataset_records(reg: Registry) -> dict[str, dict[str, Any]]:
     for ds_id, ds in reg.datasets.items():
         tasks = sorted({t for m in ds.mappings for t in m.tasks})
         out[ds_id] = {"content": ds.model_dump(mode="json", by_alias=False, exclude={"id", "schema_"}, exclude_none=True),
-                      "name": ds.name, "added_in": ds.added_in, "removed_in": ds.removed_in,
+                      "name": ds.name, "added_in": ds.added_in, "in_medhelm": ds.in_medhelm, "removed_in": ds.removed_in,
                       "access": ds.access.tier, "tasks": tasks,
                       "subcategories": sorted({where[t] for t in tasks if t in where})}
     return out

@@ -33,7 +33,8 @@ def coverage_words(r: dict[str, Any]) -> str:
 def header_lines(data: dict[str, Any], by: str) -> list[str]:
     released = f" ({data['release_date']})" if data.get("release_date") else ""
     lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
-             f"{len(data['models'])} models, {len(data['benchmarks'])} benchmarks with scores"]
+             f"{len(data['models'])} models, {len(data['benchmarks'])} benchmarks with scores "
+             f"({sum(1 for b in data['benchmarks'] if not b['in_medhelm'])} not in MedHELM)"]
     if data["access_filter"] != ["public", "gated", "private"]:
         lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
     if data["excluded"]:
@@ -134,7 +135,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
               "|---|---|---|---|--:|--:|--:|---|"]
     for b in data["benchmarks"]:
         for s in b["scores"]:
-            lines.append(f"| {escape(b['name'])} {code(b['key'])} | {code(b['metric'])} | "
+            beyond = " (not in MedHELM)" if not b["in_medhelm"] else ""
+            lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
                          f"{num(b['range'][0])}–{num(b['range'][1])} | {escape(s['model'])} | {num(s['value'])} | "
                          f"{num(s['win_rate'])} | {s['n_instances'] if s['n_instances'] is not None else '–'} | "
                          f"{interval(s['interval'])} |")

@@ -77,7 +77,8 @@ def render_coverage_markdown(data: dict[str, Any], by: str = "subcategory") -> s
     task_names = {t["id"]: t["name"] for t in data["tasks"]}
     sub_names = {s["id"]: s["name"] for s in data["subcategories"]}
     return _render("coverage.md.j2", data=data, by=by, task_names=task_names, sub_names=sub_names,
-                   thin=[s for s in data["subcategories"] if s["thin"]])
+                   thin=[s for s in data["subcategories"] if s["thin"]],
+                   beyond={d["id"] for d in data["datasets"] if not d["in_medhelm"]})
 
 
 def render_review_markdown(document: dict[str, Any]) -> str:

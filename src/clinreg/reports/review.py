@@ -133,7 +133,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                 datasets = []
                 for ds_id in task_datasets.get(task.id, []):
                     ds = reg.datasets[ds_id]
-                    datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier,
+                    datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier, "in_medhelm": ds.in_medhelm,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
                 note_words, placement_words = plain_note(task.provenance.note, names)
                 tasks.append({
@@ -189,6 +189,8 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         "tasks_awaiting_review": awaiting,
         "tasks_worded_by_clinreg_awaiting_review": ours_awaiting,
         "tasks_without_dataset": sum(1 for t in all_tasks if not t["datasets"]),
+        "datasets": len({d["id"] for t in all_tasks for d in t["datasets"]}),
+        "datasets_not_in_medhelm": len({d["id"] for t in all_tasks for d in t["datasets"] if not d["in_medhelm"]}),
         "review": {s: states.count(s) for s in STATES},
     }
     taxonomy = reg.taxonomy

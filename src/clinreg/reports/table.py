@@ -27,6 +27,11 @@ def _tiers(access: dict[str, int]) -> str:
     return f"{access['public']}/{access['gated']}/{access['private']}"
 
 
+def in_medhelm(totals: dict[str, Any]) -> str:
+    """`37 in MedHELM, 2 not in MedHELM`: how many of the counted datasets MedHELM's own evaluation runs."""
+    return f"{totals['datasets_in_medhelm']} in MedHELM, {totals['datasets_not_in_medhelm']} not in MedHELM"
+
+
 UNWRAPPED = 10_000
 
 
@@ -41,7 +46,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     console.print(_plain(f"clinreg coverage: release {data['release']}{released}, generated {data['date']}", "bold"))
     console.print(_plain(
         f"{t['categories']} categories, {t['subcategories']} subcategories, {t['tasks']} tasks "
-        f"({t['tasks_covered']} covered), {t['datasets']} datasets, {t['benchmarks']} benchmarks; "
+        f"({t['tasks_covered']} covered), {t['datasets']} datasets ({in_medhelm(t)}), {t['benchmarks']} benchmarks; "
         f"access public/gated/private {_tiers(t['access'])}"
     ))
     console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
@@ -49,6 +54,9 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
+    if data.get("medhelm_only"):
+        console.print(_plain("MedHELM only: records the registry adds beyond MedHELM are left out"))
+    beyond = {d["id"] for d in data["datasets"] if not d["in_medhelm"]}
     table = Table(show_lines=False, pad_edge=False, expand=False, box=None, header_style="bold")
     if by == "category":
         table.add_column("Category", overflow="fold", max_width=38)
@@ -64,7 +72,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
         table.add_column("Datasets", overflow="fold", max_width=20)
         for row in data["tasks"]:
             table.add_row(_plain(row["name"]), _plain(row["provenance"]), _plain(row["review"]),
-                          _plain(", ".join(row["datasets"]) or "-"))
+                          _plain(", ".join(d + ("*" if d in beyond else "") for d in row["datasets"]) or "-"))
     else:
         table.add_column("Subcategory", no_wrap=True)
         for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst"):
@@ -81,11 +89,14 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
+    if beyond:
+        console.print(_plain(f"not in MedHELM (added by the registry beyond MedHELM's benchmarks{', marked *' if by == 'task' else ''}): "
+                             + ", ".join(sorted(beyond))))
     if by == "category":
         console.print("Cov = tasks with at least one dataset; Data = datasets; P/G/X = public/gated/private "
                       "datasets; Thin = subcategories that rest on a single dataset.")
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
-                      "Inst = instances MedHELM evaluated; thin = rests on a single dataset.")
+                      "Inst = instances MedHELM evaluated (records not in MedHELM add none); thin = rests on a single dataset.")
     # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
     return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))

@@ -227,6 +227,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                             "jury": s.jury, "source": s.source})
         benchmarks.append({
             "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
+            "in_medhelm": record.in_medhelm,
             "metric": mapping.metric.name, "metric_display": mapping.metric.display, "range": list(mapping.metric.range),
             "lower_is_better": lower[k], "categories": places[k]["categories"],
             "subcategories": places[k]["subcategories"], "models": len(entries),

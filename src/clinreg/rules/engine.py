@@ -29,6 +29,14 @@ def identity_problems(reg: Registry) -> list[Diagnostic]:
     return found
 
 
+def record_errors(reg: Registry, dataset_id: str) -> list[Diagnostic]:
+    """Every error `validate` finds in one record's file: what `build` refuses to build from."""
+    sf = reg.dataset_files.get(dataset_id)
+    if sf is None:
+        return []
+    return [d for d in run_rules(reg).sorted() if d.severity == "error" and d.file == sf.rel]
+
+
 def validate(root=None, *, release: str | None = None, base: str | None = None) -> Report:
     """Load the tree at `root` and run every rule. The library entry point behind `clinreg validate`."""
     reg = load_registry(root, release=release)

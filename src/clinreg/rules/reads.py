@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import HubSource
+from clinreg.core.model import GitHubSource, HubSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.rules.sources import unsafe_local_path
@@ -91,3 +92,36 @@ def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
                                          "write it without the nesting, give each round a delimiter its variable parts "
                                          "cannot match (`(?:,\\s*\\w+)*`), or make the inner part possessive (`++`) or "
                                          "atomic (`(?>...)`, Python 3.11+)")
+
+
+def _as_glob(pattern: str) -> str:
+    return _PLACEHOLDER.sub("*", pattern)
+
+
+def _listed(pattern: str, paths: list[str]) -> bool:
+    """A read pattern is listed when a path names it, or one of them matches the other as a glob."""
+    read = _as_glob(pattern)
+    return any(read == _as_glob(p) or fnmatchcase(read, _as_glob(p)) or fnmatchcase(_as_glob(p), read) for p in paths)
+
+
+@rule("CLR715")
+def read_files_in_paths(ctx: Context) -> Iterable[Diagnostic]:
+    for ds_id, ds in ctx.reg.datasets.items():
+        source = ds.source
+        if not isinstance(source, GitHubSource) or source.read is None:
+            continue
+        sf = ctx.reg.dataset_files[ds_id]
+        specs = [(("source", "read", "splits", name), spec) for name, spec in source.read.splits.items()]
+        specs += [(("source", "read", "tables", name), spec) for name, spec in source.read.tables.items()]
+        for path, spec in specs:
+            if spec.archive is not None:
+                read, where = [spec.archive], path + ("archive",)
+            else:
+                read = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+                where = path + ("files",)
+            for pattern in read:
+                if pattern.startswith("TODO") or any(p.startswith("TODO") for p in source.paths):
+                    continue  # a skeleton's placeholders: CLR106 asks for them
+                if not _listed(pattern, source.paths):
+                    yield ctx.at("CLR715", sf, where, f"the read step reads {pattern!r}, which `source.paths` does not list",
+                                 f"add it to `paths` (now: {', '.join(source.paths)})")

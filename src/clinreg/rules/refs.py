@@ -7,6 +7,7 @@ from typing import Iterable
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.diagnostics import make
 from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
+from clinreg.core.versions import parse_semver
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.text.suggest import Suggester
@@ -64,7 +65,20 @@ def unknown_release(ctx: Context) -> Iterable[Diagnostic]:
             value = getattr(ds, field)
             if value is not None and value not in known:
                 yield ctx.at("CLR303", sf, (field,), f"`{field}: {value}` is not a release in {RELEASES_FILE}",
-                             _hint(value, versions) or f"known releases: {', '.join(sorted(known))}")
+                             _release_hint(value, ctx.reg.releases.releases, versions))
+
+
+def _release_hint(value: str, releases, versions: Suggester) -> str:
+    """A version past every release is one not opened yet; a spelling suggestion would name an unrelated old one."""
+    newest = max((r for r in releases if parse_semver(r.version) is not None), key=lambda r: parse_semver(r.version), default=None)
+    key = parse_semver(value)
+    if newest is not None and key is not None and key > parse_semver(newest.version):
+        if newest.status == "open":
+            return f"{value} is newer than every release; the open release is {newest.version}: name it, or publish it first"
+        return f"{value} is newer than every release: open it with `clinreg new release {value} --title ...`"
+    known = ", ".join(r.version for r in releases)
+    close = versions.closest(value) if key is None else None  # a typo of a version, not a different version
+    return f"did you mean `{close}`? (known releases: {known})" if close else f"known releases: {known}"
 
 
 @rule("CLR304")

@@ -6,6 +6,7 @@ import subprocess
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
+from clinreg.core.store import DATASETS_DIR
 from clinreg.core.versions import parse_semver
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.rules.base import rule
@@ -51,6 +52,50 @@ def release_history(ctx: Context) -> Iterable[Diagnostic]:
             a, r = parse_semver(ds.added_in), parse_semver(ds.removed_in)
             if a is not None and r is not None and r <= a:
                 yield ctx.at("CLR602", ctx.reg.dataset_files[ds_id], ("removed_in",), "`removed_in` must come after `added_in`")
+
+
+@rule("CLR604")
+def published_release_unchanged(ctx: Context) -> Iterable[Diagnostic]:
+    hist, sf = ctx.reg.releases, ctx.reg.releases_file
+    if hist is None or sf is None:
+        return
+    added_in: dict[str, list[str]] = {}
+    for ds_id, ds in ctx.reg.datasets.items():
+        added_in.setdefault(ds.added_in, []).append(ds_id)
+    for i, rel in enumerate(hist.releases):
+        if rel.status == "open":
+            if i != len(hist.releases) - 1:
+                yield ctx.at("CLR604", sf, ("releases", i, "status"), f"release {rel.version} is open but is not the newest release",
+                             "only the newest release may be open: publish this one (status: published, datasets_added) first")
+            continue
+        if rel.datasets_added is None:
+            ids = sorted(added_in.get(rel.version, []))
+            yield ctx.at("CLR604", sf, ("releases", i, "version"),
+                         f"published release {rel.version} does not list the records it added (`datasets_added`)",
+                         f"add `datasets_added: [{', '.join(ids)}]`, or set `status: open` if it is not published yet")
+            continue
+        listed = set(rel.datasets_added)
+        for ds_id in sorted(added_in.get(rel.version, [])):
+            if ds_id not in listed:
+                yield ctx.at("CLR604", ctx.reg.dataset_files[ds_id], ("added_in",),
+                             f"`added_in: {rel.version}` names a published release that did not hold `{ds_id}`: a published release never changes",
+                             _open_release_hint(hist))
+        for j, ds_id in enumerate(rel.datasets_added):
+            if ds_id not in added_in.get(rel.version, []):
+                where = ctx.reg.datasets.get(ds_id)
+                if where is None and (ctx.reg.root / DATASETS_DIR / f"{ds_id}.yaml").is_file():
+                    continue  # the record is there but did not load: its own diagnostics say why
+                found = f"its record says `added_in: {where.added_in}`" if where else "no record has that id"
+                yield ctx.at("CLR604", sf, ("releases", i, "datasets_added", j),
+                             f"published release {rel.version} added `{ds_id}`, but {found}",
+                             "a record that left the registry stays, with `removed_in`; its `added_in` never changes")
+
+
+def _open_release_hint(hist) -> str:
+    newest = hist.releases[-1]
+    if newest.status == "open":
+        return f"name the open release: `added_in: {newest.version}`"
+    return "open the next release with `clinreg new release X.Y.Z --title ...` and name it in `added_in`"
 
 
 def _git(root, *args: str) -> subprocess.CompletedProcess:

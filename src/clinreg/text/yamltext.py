@@ -31,6 +31,8 @@ _NOT_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udf
 def _plain_ok(text: str) -> bool:
     if not text or text != text.strip() or any(c in text for c in "\n\r\t,[]{}#:?\"'\\"):
         return False
+    if any(c in text for c in "\x85\u2028\u2029"):  # line breaks to YAML: a plain scalar would fold them
+        return False
     if text[0] in "-?&*!|>%@`":
         return False
     try:

@@ -3,8 +3,9 @@
 # code: (name, severity, title, explanation with a bad and a good example)
 ENTRIES: dict[str, tuple[str, str, str, str]] = {
     "CLR901": ("data-unreadable", "error", "A split of the local copy cannot be read", """
-        The mirror folder exists, but `datasets` cannot read a declared split or config from it: a file that
-        does not parse, or a config name that the folder's README does not declare.
+        The mirror folder exists, but a declared split cannot be read from it: a file that is missing or does
+        not parse, or, for a hub record without a read step, a config name that the folder's README does not
+        declare. (A read step's join that does not fit the data is CLR908.)
 
         Bad:
             source: {type: huggingface, repo: qiaojin/PubMedQA, config: labeled, splits: [train]}
@@ -58,14 +59,34 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             input_template: "{{ Question }}"
     """),
     "CLR907": ("gold-leak", "error", "An open-ended instance holds its reference answer in its input", """
-        For generation tasks the reference text is what the model must write. If the input already holds it (or
-        a span of 200 characters of it), the benchmark measures copying. Remove the reference from the input with
-        a `remove` read step, or, where the input is the reference by design, say why in `gold_in_input`.
+        For generation tasks the reference text is what the model must write. If the input already holds it, the
+        benchmark measures copying. What counts as held, whitespace folded:
+        - a reference of 40 characters or more: the whole reference, or (when longer than 200 characters) any
+          span of 200 characters of it, anywhere in the input;
+        - a shorter reference: only a whole copy, since a short text ("CORRECT", a drug name) is found by chance:
+          the entire input, or, for a reference of three words or more, a whole line or sentence of the input
+          (case and final punctuation ignored). A one- or two-word answer such as "yes" leaks only as the
+          entire input.
+        Remove the reference from the input with a `remove` read step. Where a few references are legitimately
+        extractive, list their rows with the reason in `gold_in_input_rows`; every other row is still checked.
+        Where the input is the reference by design for every row, say why in `gold_in_input`.
         Closed tasks are exempt: their options are listed in the input on purpose.
 
         Bad:
             input_template: "{{ text }}"        # the discharge note still holds its brief hospital course
         Good:
             steps: [{remove: {column: text, values: [brief_hospital_course, discharge_instructions]}}]
+            gold_in_input_rows: [{split: test, rows: [17], why: "The summary quotes the question's own last line."}]
+    """),
+    "CLR908": ("join-fails", "error", "A read step's join does not fit the data", """
+        A `join` declares how its keys pair rows: `one_to_one` and `many_to_one` allow one row of the table per
+        key, `one_to_one` one row of the split per key, and `unmatched: error` (the default) a match for every
+        row. The local copy breaks one of these; the message names the key and the rows. Fix the keys or the
+        cardinality, or declare `unmatched: drop` (counted) or `keep` where unmatched rows are expected.
+
+        Bad:
+            - join: {table: targets, keys: [hadm_id], cardinality: one_to_one}   # two targets share a hadm_id
+        Good:
+            - join: {table: targets, keys: [hadm_id], cardinality: one_to_many, many: first}
     """),
 }

@@ -50,4 +50,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             extract: {column: note, patterns: ['(?s)^(?P<note>.*?)PLAN:']}
     """),
+    "CLR715": ("read-file-not-in-paths", "error", "A GitHub source reads a file that its `paths` does not list", """
+        A GitHub source lists in `paths` the repository files a copy must hold, so that `clinreg fetch` and a
+        reviewer know what to download; its `read` step says how they become rows. Every file (or archive) the
+        read step reads must be one of `paths`, or match one of its globs. `paths` may list more (EHRSQL's
+        database file, read by the scorer rather than the read step).
+
+        Bad:
+            paths: [data/test.csv]
+            read: {splits: {test: {files: data/valid.csv}}}
+        Good:
+            paths: [data/test.csv, data/valid.csv]
+    """),
 }

@@ -32,4 +32,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             version: 1.0.1
     """),
+    "CLR604": ("published-release-changed", "error", "A published release would hold other records than it did", """
+        A published release never changes: `--release X` must show what X held on the day it came out. Each
+        published release lists the records it added in `datasets_added`; a record whose `added_in` names a
+        published release must be in that list, and every id in the list must be a record added in that
+        release. New records go in the open release (`status: open`, the newest one), which
+        `clinreg new release X.Y.Z --title ...` opens. Only the newest release may be open.
+
+        Bad:
+            added_in: 1.4.0     # 1.4.0 is published and its datasets_added does not list this record
+        Good:
+            added_in: 1.8.0     # the open release: {version: 1.8.0, status: open, ...}
+    """),
 }
