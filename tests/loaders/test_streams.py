@@ -222,3 +222,13 @@ def test_arrow_lookups_join_as_the_python_index_joins(left_keys, right_keys, car
             return str(err)
 
     assert run(True) == run(False)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+       | st.text(alphabet=" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u2029\u202f\u3000ab", max_size=40))
+def test_whitespace_folding_is_the_regular_expressions(text):
+    import re
+
+    from clinreg.loaders.leaks import _fold
+
+    assert _fold(text) == re.sub(r"\s+", " ", text).strip()

@@ -14,11 +14,11 @@ MIN_WHOLE_LINE_WORDS = 3
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Longer references leak when any window of this many characters (whitespace folded) is in the input.
 SPAN_CHARS = 200
-_SPACE = re.compile(r"\s+")
 
 
 def _fold(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    # str.split() splits at exactly the characters `\s` matches (str.isspace()), several times faster than re.sub.
+    return " ".join(text.split())
 
 
 def leaked_span(reference: str, text: str) -> str | None:
