@@ -7,7 +7,9 @@ import re
 from clinreg.core.diagnostics import Diagnostic, make
 
 _URL_FIELDS = {"url"}
-_NO_URL_FIELDS = {"repo", "config", "revision", "commit", "column", "id"}
+# Not `column`: a column is named by the data, and a name such as `A://` is a column, not a misplaced URL (the
+# scaffold's property test wrote one from a card's features and CLR704 refused its own skeleton).
+_NO_URL_FIELDS = {"repo", "config", "revision", "commit", "id"}
 _REMOTE_CODE_KEYS = {"trust_remote_code", "trust-remote-code"}
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
 # A host without user@, then no whitespace, no backslash (some clients read it as `/`) and none of the characters
