@@ -605,14 +605,19 @@ def _read_jsonl_python(path: Path, spec: TableSpec) -> pa.Table:
     for line_no, line in enumerate(_open_text(path, spec.encoding).split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise SourceUnavailable(f"{path.name}:{line_no}: not JSON: {err.msg}") from None
-        if not isinstance(row, dict):
-            raise SourceUnavailable(f"{path.name}:{line_no}: a line must hold one JSON object")
-        rows.append(row)
+        rows.append(json_line_object(line, path.name, line_no))
     return _from_rows(rows)
+
+
+def json_line_object(line: str, name: str, line_no: int) -> dict[str, Any]:
+    """One line of a JSON-lines file as its object, or a located error."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise SourceUnavailable(f"{name}:{line_no}: not JSON: {err.msg}") from None
+    if not isinstance(row, dict):
+        raise SourceUnavailable(f"{name}:{line_no}: a line must hold one JSON object")
+    return row
 
 
 def _read_parquet(path: Path, spec: TableSpec) -> pa.Table:

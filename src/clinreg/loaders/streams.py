@@ -38,6 +38,7 @@ from clinreg.loaders.readers import (
     _relative,
     _with_parts,
     infer_format,
+    json_line_object,
     match_files,
 )
 
@@ -305,12 +306,7 @@ def _jsonl_python_batches(path: Path, spec: TableSpec, skip: int, columns: dict[
             count += 1
             if count <= skip:
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise SourceUnavailable(f"{path.name}:{line_no}: not JSON: {err.msg}") from None
-            if not isinstance(row, dict):
-                raise SourceUnavailable(f"{path.name}:{line_no}: a line must hold one JSON object")
+            row = json_line_object(line, path.name, line_no)
             if known is not None:
                 for key in row:
                     if str(key) not in known:
