@@ -43,6 +43,14 @@ version: 1.0.0
 added_in: {release}
 in_medhelm: false
 description: Patient-portal notes, each labelled by a nurse with how soon it needs a reply. The benchmark asks for the urgency.
+measures: Whether a model sorts patient-portal notes by how soon they need a reply as a triage nurse did.
+use_when: Comparing models for routing patient messages.
+not_for: Not evidence that a model can triage safely without a nurse.
+languages: {{value: [en], source: The repository's README.}}
+first_released: {{value: '2025', source: The repository's first commit.}}
+status: {{value: active, source: The repository's README.}}
+maintainer: {{value: Example Health, source: The repository's README.}}
+independence: {{value: not assessed, reason: No source read says who runs the models.}}
 access: {{tier: public}}
 licence: {{spdx: CC-BY-4.0, note: The repository's LICENSE file.}}
 citation: {{text: Example Health (2026). Triage Notes., url: "https://github.com/example-health/triage-notes"}}

@@ -214,7 +214,10 @@ class FirstReleased(Fact):
 
 class Status(Fact):
     value: Literal["active", "retired", "unknown"] = Field(
-        description="`active` while MedHELM's current release runs the benchmark; `retired` once it no longer does; or `unknown`."
+        description=(
+            "`active` while MedHELM's current release runs the benchmark (beyond MedHELM: while its authors run or "
+            "distribute it); `retired` once it no longer does; or `unknown`."
+        )
     )
 
 
@@ -561,6 +564,13 @@ class LocalSource(Strict):
             "which `datasets` can load by itself."
         ),
     )
+    read_note: str | None = Field(
+        None,
+        description=(
+            "Why there is no `read`, when the files' layout is not public (data held back by its authors): CLR711 "
+            "quotes it, and the record cannot be built."
+        ),
+    )
 
 
 Source = Annotated[
@@ -865,6 +875,13 @@ class Mapping(Strict):
             "error flag. Every free-text mapping declares it (CLR510), in a form that fits the mapping (CLR509)."
         ),
     )
+    scoring_note: str | None = Field(
+        None,
+        description=(
+            "Why `scoring` is absent, when none of its methods can express how the benchmark is scored: CLR510 "
+            "quotes it, and exports fall back to token overlap."
+        ),
+    )
     instances: InstanceCounts = Field(default_factory=InstanceCounts, description="Instance counts.")
     note: str | None = Field(None, description="Anything a user of the benchmark should know.")
 
@@ -902,7 +919,13 @@ class Dataset(Strict):
     first_released: FirstReleased | None = Field(
         None, description="When the data or benchmark was first made public, with where that was read (card field)."
     )
-    status: Status | None = Field(None, description="Whether MedHELM still runs the benchmark, with where that was read (card field).")
+    status: Status | None = Field(
+        None,
+        description=(
+            "Whether the benchmark is still run, with where that was read (card field): for a MedHELM record, whether "
+            "MedHELM still runs it; for one beyond MedHELM, whether its authors still run or distribute it."
+        ),
+    )
     maintainer: Fact | None = Field(
         None, description="Who publishes and maintains the data clinreg reads, with where that was read (card field)."
     )

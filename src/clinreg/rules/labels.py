@@ -179,9 +179,12 @@ def closed_without_instruction(ctx: Context) -> Iterable[Diagnostic]:
 def free_text_scored(ctx: Context) -> Iterable[Diagnostic]:
     for sf, path, m in _mappings(ctx):
         if isinstance(m.label, FreeTextScheme) and m.scoring is None:
-            yield ctx.at("CLR510", sf, path + ("label",),
-                         "a free-text mapping without `scoring` is exported with a token-overlap stand-in only; declare "
-                         "jury, sql_execution, code_set_f1 or error_flag")
+            what = "a free-text mapping without `scoring` is exported with a token-overlap stand-in only"
+            if m.scoring_note:
+                yield ctx.at("CLR510", sf, path + ("label",), f"{what} (record says: {' '.join(m.scoring_note.split())})")
+            else:
+                yield ctx.at("CLR510", sf, path + ("label",), f"{what}; declare jury, sql_execution, code_set_f1 or "
+                             "error_flag, or say in `scoring_note` why none of them fits")
 
 
 @rule("CLR509")

@@ -20,9 +20,13 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 def read_missing(ctx: Context) -> Iterable[Diagnostic]:
     for ds_id, ds in ctx.reg.datasets.items():
         if ds.source.read is None and not isinstance(ds.source, HubSource):
-            yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",),
-                         f"{ds.source.type} source has no `read`; its files cannot be built as distributed",
-                         "add `read: {splits: {SPLIT: {files: PATH}}}` (see CONTRIBUTING, 'The read step')")
+            what = f"{ds.source.type} source has no `read`; its files cannot be built as distributed"
+            note = getattr(ds.source, "read_note", None)
+            if note:
+                yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",), f"{what} (record says: {' '.join(note.split())})")
+            else:
+                yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",), what,
+                             "add `read: {splits: {SPLIT: {files: PATH}}}` (see CONTRIBUTING, 'The read step')")
 
 
 @rule("CLR712")

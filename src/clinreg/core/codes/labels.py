@@ -113,7 +113,9 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
     "CLR510": ("free-text-unscored", "warning", "A free-text benchmark does not declare its scoring", """
         Without `scoring`, the exports can score a free-text answer only by token overlap with the reference, a
         stand-in that `clinreg results import` never ranks as the benchmark's metric. Declare how the benchmark
-        is scored (CLR509 lists the methods) so its results can stand beside MedHELM's.
+        is scored (CLR509 lists the methods) so its results can stand beside MedHELM's. Where none of them can
+        express the benchmark's scoring (a rubric per conversation, partial credit against a panel), say so in
+        the mapping's `scoring_note`: the warning stays, quoting it.
 
         Bad:
             label: {encoding: free_text, column: answer}

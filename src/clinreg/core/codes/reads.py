@@ -6,6 +6,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Files from GitHub, PhysioNet, a URL or a private holder only build when the record says how they become
         rows: which files make each split, in which format, joined or transformed how. Without `source.read` the
         builder can only hand the folder to `datasets`, which needs a hub-style README that real downloads lack.
+        Where the layout is not public (a test set its authors hold back), say so in `source.read_note`: the
+        warning stays, quoting it, and the record lists and places the benchmark without building it.
 
         Bad:
             source: {type: physionet, project: MIMIC-RRS, files: [test.findings.tok, test.impression.tok]}
