@@ -139,23 +139,27 @@ def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
 class JoinState:
     """A join's right table and its index, built once per split; the left keys seen (one-to-one); text built.
 
-    A join on one key column that takes at most the first matching row is looked up by Arrow (`index_in` over
-    the right table's keys, as text): no Python index of the right table is built, which for a large table
-    is most of a build's memory. Other joins index the right table's rows by key in a dict.
+    A join on one key column that takes at most the first matching row looks each key up in a dict of the key's
+    first row and takes the right table's columns with Arrow: no list of rows per key is built, which for a
+    large table was most of a build's memory. Other joins index the right table's rows by key in a dict.
     """
 
     def __init__(self, right: pa.Table, spec: JoinStep, where: str) -> None:
         self.right = right
         self.seen: dict[Any, int] = {}
         self.joined_chars = 0
-        self.arrow_keys: pa.Array | None = None
+        self.by_first = False  # a one-key join that takes at most the first match (`first` below)
+        self.first: dict[Any, int] = {}  # each key's first row, for the one-key joins
         self.index: dict[tuple, list[int]] = {}
         # A one-to-many join that brings no column only asks whether a key matches: the first match will do.
         brings = spec.columns is None or any(name not in spec.keys for name in spec.columns)
         if len(spec.keys) == 1 and not (spec.cardinality == "one_to_many" and spec.many == "all" and brings):
             keys = as_strings(_column(right, spec.keys[0], where, f"key column of the table {spec.table!r}"))
             if spec.cardinality == "one_to_many" or not _repeats(keys):
-                self.arrow_keys = keys
+                self.by_first = True
+                first = self.first
+                for i, key in enumerate(keys.to_pylist()):
+                    first.setdefault(key, i)
                 return
         self.index = join_index(right, spec, where)  # names the repeated key, or indexes a multi-key join
 
@@ -181,7 +185,8 @@ def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[
 
 def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], state: JoinState,
                 offset: int) -> pa.Table:
-    """`join` for one key column and the first matching row, by Arrow lookups (same rows, values and messages)."""
+    """`join` for one key column and the first matching row, by one dict lookup per row and Arrow takes (same
+    rows, values and messages)."""
     keys = as_strings(_column(left, spec.keys[0], where, "key column of the rows"))
     if spec.cardinality == "one_to_one":
         seen = state.seen
@@ -191,7 +196,9 @@ def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, in
                     f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
                 )
             seen[key] = i
-    positions = pc.index_in(keys, options=pc.SetLookupOptions(state.arrow_keys, skip_nulls=False))
+    # A dict built once: Arrow's index_in would hash the whole right table again for every batch.
+    first = state.first
+    positions = pa.array([first.get(key) for key in keys.to_pylist()], pa.int64())
     unmatched = positions.null_count
     out = left
     if unmatched and spec.unmatched == "error":
@@ -217,7 +224,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     `state` carries the index and what earlier batches of the split saw; `offset` is the rows before `left`.
     """
     state = state or JoinState(right, spec, where)
-    if state.arrow_keys is not None:
+    if state.by_first:
         return _arrow_join(left, spec, where, counts, state, offset)
     index = state.index
     left_keys = _keys(left, spec.keys, where, "rows")
