@@ -263,6 +263,53 @@ def open_bytes(path: Path) -> Any:
     return path.open("rb")
 
 
+class CarriageReturns(OSError):
+    """Raised inside Arrow's read when the text holds what LineFeeds cannot hand it safely (an OSError, so that
+    the reader's own error handling sends the file the Python way)."""
+
+
+class LineFeeds(io.RawIOBase):
+    """A byte stream with every CRLF as LF, as the Python readers read text (`_open_text`), also inside quoted
+    values. Arrow's CSV reader loses the LF of a quoted CRLF that a block boundary splits (found by the
+    streamed-CSV hypothesis test), so it is never given one. A CR that ends a chunk waits for the next."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.pending = b""
+        self.held = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.pending:
+            chunk = self.inner.read(1 << 20)
+            if not chunk:
+                self.pending, self.held = self.held, b""
+                break
+            chunk = self.held + chunk
+            self.held = b""
+            if chunk.endswith(b"\r"):
+                chunk, self.held = chunk[:-1], b"\r"
+            self.pending = chunk.replace(b"\r\n", b"\n")
+            if b"\r\n" in self.pending:
+                # CR CR LF reads as CR LF, which Arrow could split at a block boundary: the Python reader decides.
+                raise CarriageReturns("a CR before a CRLF")
+        n = min(len(buffer), len(self.pending))
+        buffer[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        return n
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
+def csv_bytes(path: Path) -> Any:
+    """The file's bytes for Arrow's CSV reader: unpacked within the bound (`open_bytes`), CRLF read as LF."""
+    return io.BufferedReader(LineFeeds(open_bytes(path)), buffer_size=1 << 20)
+
+
 def _arrow_may_read(path: Path, spec: TableSpec) -> bool:
     """Whether Arrow's C++ readers may try the file: plain UTF-8 as declared, not gzip-compressed (those go
     through _open_text, which bounds the unpacking)."""
@@ -435,7 +482,7 @@ def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | N
     if len(set(header)) != len(header) or any(not h for h in header):
         return None  # the Python reader names repeated columns
     try:
-        with open_bytes(path) as source:
+        with csv_bytes(path) as source:
             table = pcsv.read_csv(
                 source,
                 read_options=pcsv.ReadOptions(use_threads=False, block_size=8 << 20),

@@ -31,6 +31,7 @@ from clinreg.loaders.readers import (
     MAX_CELL_CHARS,
     MatchedFile,
     _checked_size,
+    csv_bytes,
     open_bytes,
     _has_float,
     _one_line,
@@ -138,7 +139,6 @@ def _csv_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
     done = 0
     header = _arrow_csv_header(path, spec, sep)
     if header is not None:
-        import pyarrow.compute as pc
         import pyarrow.csv as pcsv
         from contextlib import ExitStack
 
@@ -146,7 +146,7 @@ def _csv_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
 
         try:
             reader = pcsv.open_csv(
-                stack.enter_context(open_bytes(path)),
+                stack.enter_context(csv_bytes(path)),
                 read_options=pcsv.ReadOptions(use_threads=False, block_size=STREAM_BLOCK_BYTES),
                 parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
                 convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
@@ -155,14 +155,9 @@ def _csv_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
             if reader.schema.names != header:
                 raise pa.ArrowInvalid("columns differ from the header")
             seen = False
-            for batch in reader:
-                columns = []
-                for column in batch.columns:
-                    if pc.any(pc.match_substring(column, "\r")).as_py():
-                        column = pc.replace_substring(column, "\r\n", "\n")  # as the Python reader reads CRLF
-                    columns.append(column)
+            for batch in reader:  # CRLF arrives as LF (csv_bytes), as the Python reader reads it
                 seen = True
-                yield pa.table(columns, names=header)
+                yield pa.Table.from_batches([batch])
                 done += batch.num_rows
             if not seen:
                 yield pa.table({h: pa.array([], pa.string()) for h in header})
