@@ -337,3 +337,17 @@ def test_a_site_of_an_older_release_names_later_records_without_linking_them(tmp
     assert "med_qa (not in this release)" in text and "dataset-med_qa.html" not in text
     broken, _ = _load_checker().broken_links(tmp_path / "site")
     assert broken == []
+
+
+def test_records_beyond_medhelm_say_so_on_their_card_and_in_the_index(embedded_site):
+    reg = load_registry()
+    beyond = sorted(d.id for d in reg.datasets.values() if not d.in_medhelm)
+    inside = next(d.id for d in reg.datasets.values() if d.in_medhelm)
+    index = (embedded_site / "index.html").read_text(encoding="utf-8")
+    for ds in beyond:
+        card = (embedded_site / f"dataset-{ds}.html").read_text(encoding="utf-8")
+        assert "beyond MedHELM's published evaluation" in card
+        entry = index.split(f'data-id="{ds}"', 1)[1].split("</li>", 1)[0]
+        assert "not in MedHELM" in entry
+    assert "MedHELM's published evaluation runs it" in (embedded_site / f"dataset-{inside}.html").read_text(encoding="utf-8")
+    assert index.count("not in MedHELM") == len(beyond)

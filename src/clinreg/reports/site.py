@@ -129,6 +129,7 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
     ]
     return {
         "id": ds.id, "name": ds.name, "version": ds.version, "added_in": ds.added_in, "description": ds.description,
+        "in_medhelm": ds.in_medhelm,
         "measures": ds.measures, "use_when": ds.use_when, "not_for": ds.not_for,
         "facts": [_fact(ds, f, label) for f, label in CARD_FACTS],
         "access": access, "licence": {"spdx": ds.licence.spdx, "note": ds.licence.note},
