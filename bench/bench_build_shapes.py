@@ -25,7 +25,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -288,7 +287,7 @@ def main() -> None:
         if args.base:
             base = work / "base"
             subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base], cwd=REPO, check=True)
-        print(f"| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | " +
+        print("| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | " +
               ("at base (s) | speed-up | base peak (MB) |" if base else ""))
         print("|---|--:|--:|--:|--:|--:|" + ("--:|--:|--:|" if base else ""))
         for record in args.records:
