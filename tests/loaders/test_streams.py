@@ -254,3 +254,61 @@ def test_a_quoted_line_break_split_by_a_block_boundary_keeps_every_character(tmp
     for block in range(16, 161):
         monkeypatch.setattr(streams, "STREAM_BLOCK_BYTES", block)
         assert _streamed(tmp_path, spec) == expected, block
+
+
+def test_messages_name_the_splits_row_after_a_step_dropped_rows():
+    """A step after a row-dropping join counts the rows that reached it, so a message names the same row as the
+    whole-table path."""
+    left = pa.table({"k": ["1", "x", "2", "1"]})
+    right = pa.table({"k": ["1", "2"], "v": ["a", "b"]})
+    steps = [Step(join=JoinStep(table="r", keys=["k"], cardinality="many_to_one", unmatched="drop")),
+             Step(join=JoinStep(table="r", keys=["k"], cardinality="one_to_one", columns=[]))]
+    with pytest.raises(SourceUnavailable) as whole:
+        apply_steps(left, steps, lambda n: right, "w", {})
+    run = StepRun(steps, lambda n: right, "w", {})
+    with pytest.raises(SourceUnavailable) as batched:
+        for start in range(4):
+            run.apply(left.slice(start, 1))
+    assert str(batched.value) == str(whole.value) and "rows 0 and 2 share key" in str(whole.value)
+
+
+def test_a_cr_cr_lf_split_across_chunks_still_goes_the_python_way(tmp_path, monkeypatch):
+    raw = b'id,note\n1,"a\r\r\nb"\n2,c\n'
+    cut = raw.index(b"\r\r\n") + 2  # the chunk ends in CR CR, the LF starts the next one
+    chunks = iter([raw[:cut], raw[cut:], b""])
+
+    class Chunks:
+        def read(self, size):
+            return next(chunks)
+
+        def close(self):
+            pass
+
+    stream = readers.LineFeeds(Chunks())
+    with pytest.raises(readers.CarriageReturns):
+        while stream.read(1 << 20):
+            pass
+
+
+def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_stops_with_its_lines(tmp_path, small_blocks):
+    lines = [json.dumps({"id": i, "q": "x"}) for i in range(30)] + [json.dumps({"id": "A-7", "q": "y"})]
+    (tmp_path / "x.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(SourceUnavailable, match=r"x\.jsonl:\d+-\d*: field 'id' holds string values here and int64"):
+        _streamed(tmp_path, TableSpec(files="x.jsonl"))
+
+
+def test_two_reads_of_a_streamed_split_count_their_drops_once_each(tmp_path):
+    from clinreg.core.model import Read
+    from clinreg.loaders.sources import DataLocation, FileSplitReader
+
+    (tmp_path / "t.csv").write_text("k,q\n1,a\n9,b\n2,c\n")
+    (tmp_path / "r.csv").write_text("k,v\n1,x\n2,y\n")
+    read = Read.model_validate({"tables": {"r": {"files": "r.csv"}}, "splits": {"test": {
+        "files": "t.csv", "steps": [{"join": {"table": "r", "keys": ["k"], "cardinality": "many_to_one", "unmatched": "drop"}}]}}})
+    reader = FileSplitReader(DataLocation(kind="mirror", config=None, folder=tmp_path, read=read, record_id="rec"))
+    try:
+        for _ in range(2):
+            rows = sum(t.num_rows for t in reader.batches("test", "rec", 1000))
+            assert rows == 2 and reader.dropped["test"] == {"no match in r": 1}
+    finally:
+        reader.close()

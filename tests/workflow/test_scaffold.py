@@ -498,3 +498,16 @@ def test_a_card_listing_several_licences_leaves_the_choice_to_the_contributor(tr
     assert new_dataset(tree, "new_set", "--from-hub-features", str(card), "--task", "answer_questions").exit_code == 0
     licence = _record(tree)["licence"]
     assert licence["spdx"] == "TODO" and "cc-by-4.0, mit" in licence["note"]
+
+
+def test_the_skeleton_writer_holds_a_cards_names_as_text_never_as_code():
+    import ast
+
+    from clinreg.contrib.writer import render_writer
+
+    hostile = 'x"""; import os; os.system("echo owned"); """'
+    source = render_writer("x_set", hostile, ['train"]; import os; x = ["'])
+    tree = ast.parse(source)  # still one module: nothing in the names ended a string
+    assert not any(isinstance(node, (ast.Import, ast.ImportFrom)) and any(a.name == "os" for a in node.names)
+                   for node in ast.walk(tree))
+    assert "train\"]; import os; x = [" in source  # the split is there, as a string literal

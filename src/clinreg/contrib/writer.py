@@ -8,8 +8,10 @@ WRITERS_DIR = "tests/loaders/distributions"
 
 def render_writer(dataset_id: str, name: str | None, splits: list[str]) -> str:
     """A writer that fails until it is filled in: the suite must not pass on a placeholder."""
-    split = next((s for s in splits if s != "TODO"), "test")
-    return f'''"""As-distributed fixture for `{dataset_id}` ({name or "TODO: display name"}).
+    split = repr(next((s for s in splits if s != "TODO"), "test"))  # a Python literal, whatever the card names it
+    # The display name goes into the docstring: no quote or backslash of it may end the string early.
+    shown = " ".join((name or "TODO: display name").replace("\\", "/").replace('"', "'").split())
+    return f'''"""As-distributed fixture for `{dataset_id}` ({shown}).
 
 SHAPE: TODO. Say where the files come from (repository and pinned commit, or the download page), and describe
 the files as distributed: their paths, their format, their columns or fields, and what one row looks like. Read
@@ -37,13 +39,13 @@ def write(folder: pathlib.Path) -> dict:
     rows = [  # TODO: two or three rows shaped like the real ones, one of them a row the record drops if it drops any
         {{"question": "TODO", "answer": "TODO"}},
     ]
-    path = folder / "data" / "{split}.jsonl"  # TODO: the real path, as the record's read step names it
+    path = folder / "data" / ({split} + ".jsonl")  # TODO: the real path, as the record's read step names it
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r) + "\\n" for r in rows), encoding="utf-8")
     return {{
-        "splits": {{"{split}": [
+        "splits": {{{split}: [
             {{"gold": r["answer"], "input_must_contain": [r["question"]], "input_must_not_contain": []}} for r in rows
         ]}},
-        "dropped": {{"{split}": 0}},
+        "dropped": {{{split}: 0}},
     }}
 '''

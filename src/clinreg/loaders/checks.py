@@ -93,6 +93,12 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
 
 
 def _head(reader: SplitReader, split: str, rows: int, record_id: str) -> pa.Table:
+    from clinreg.loaders.sources import FileSplitReader
+
+    if isinstance(reader, FileSplitReader):
+        # The whole split with its steps, as a build reads it: a join's error past the first rows (a repeated
+        # one-to-one key, an unmatched row) is still reported, as `build` would stop on it.
+        return reader.open(split, record_id).slice(0, rows)
     tables, count = [], 0
     for table in reader.batches(split, record_id, min(rows, 1000)):
         tables.append(table)

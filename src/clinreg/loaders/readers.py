@@ -289,8 +289,8 @@ class LineFeeds(io.RawIOBase):
                 break
             chunk = self.held + chunk
             self.held = b""
-            if chunk.endswith(b"\r"):
-                chunk, self.held = chunk[:-1], b"\r"
+            kept = chunk.rstrip(b"\r")  # every trailing CR waits: CR CR | LF must meet the check below whole
+            chunk, self.held = kept, chunk[len(kept):]
             self.pending = chunk.replace(b"\r\n", b"\n")
             if b"\r\n" in self.pending:
                 # CR CR LF reads as CR LF, which Arrow could split at a block boundary: the Python reader decides.

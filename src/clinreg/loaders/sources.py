@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import hashlib
 import os
 import re
@@ -533,8 +535,9 @@ def _escapes(root: Path, path: Any) -> str | None:
 class FileSplitReader:
     """Reads a record's splits with clinreg's own readers, as `source.read` declares them (no `datasets`).
 
-    A split streams batch by batch where its files and steps allow it (CSV, JSON lines, parquet; steps that work
-    row by row); other splits are read whole and then served in batches.
+    A split streams batch by batch where its files and steps allow it (CSV, JSON lines, parquet, xlsx; steps that
+    work row by row), whatever `streaming` says (it matters to the `datasets` path); other splits are read whole
+    and then served in batches.
     """
 
     def __init__(self, location: DataLocation, streaming: bool = False) -> None:
@@ -586,10 +589,11 @@ class FileSplitReader:
         if stream is None:
             return None
         parts = []
-        for batch in stream:
-            if not set(columns) <= set(batch.column_names):
-                return None  # a missing column: the whole table, and the join's own message
-            parts.append(batch.select(columns))
+        with closing(stream):
+            for batch in stream:
+                if not set(columns) <= set(batch.column_names):
+                    return None  # a missing column: the whole table, and the join's own message
+                parts.append(batch.select(columns))
         return parts
 
     def open(self, split: str, record_id: str) -> Any:
@@ -617,7 +621,9 @@ class FileSplitReader:
 
         spec = self.spec(split, record_id)
         where = f"{record_id}: split {split!r}"
-        run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped.setdefault(split, {}),
+        # Each read of the split counts its own dropped rows (several mappings read one split): a fresh count.
+        self.dropped[split] = {}
+        run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped[split],
                       columns=lambda name, names: self.table(name, record_id, names))
         if not run.streamable:
             return None

@@ -31,7 +31,9 @@ def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.T
 
 # Steps that look at one row at a time (given the state a StepRun carries from batch to batch): a split whose
 # steps are all of these kinds can be read, and its steps applied, batch by batch.
-ROW_STEPS = ("join", "pick", "join_list", "extract", "remove", "render", "keep")
+# Not `pick`: it infers its column's type from the values it picks (1 and 2.5 make 1.0), which a batch would
+# infer from its own values only.
+ROW_STEPS = ("join", "join_list", "extract", "remove", "render", "keep")
 
 
 class StepRun:
@@ -48,6 +50,7 @@ class StepRun:
         self.steps, self.tables, self.where, self.counts = list(steps), tables, where, counts
         self.columns = columns  # a table with only the named columns, where the reader can read it so
         self.offset = 0
+        self.reached: dict[int, int] = {}  # rows that reached each step in earlier batches (steps may drop rows)
         self.state: dict[int, Any] = {}
 
     @property
@@ -65,11 +68,13 @@ class StepRun:
         for number, step in enumerate(self.steps, start=1):
             here = f"{self.where}: step {number}"
             state = self.state.get(number)
+            offset = self.reached.get(number, 0)
+            self.reached[number] = offset + table.num_rows
             if step.join is not None:
                 try:
                     if state is None:
                         state = self.state[number] = JoinState(self._right(step.join), step.join, here)
-                    table = join(table, state.right, step.join, here, self.counts, state=state, offset=self.offset)
+                    table = join(table, state.right, step.join, here, self.counts, state=state, offset=offset)
                 except JoinFailure as err:
                     err.step = number - 1
                     raise
@@ -80,7 +85,7 @@ class StepRun:
             elif step.extract is not None:
                 if state is None:
                     state = self.state[number] = ExtractState(step.extract, here)
-                table = extract(table, step.extract, here, state=state, offset=self.offset)
+                table = extract(table, step.extract, here, state=state, offset=offset)
             elif step.remove is not None:
                 table = remove(table, step.remove, here)
             elif step.render is not None:
@@ -88,7 +93,7 @@ class StepRun:
                     from clinreg.loaders.templates import InputTemplate
 
                     state = self.state[number] = InputTemplate(step.render.template, f"{here} render {step.render.column!r}")
-                table = render(table, step.render, here, template=state, offset=self.offset)
+                table = render(table, step.render, here, template=state, offset=offset)
             elif step.dedupe is not None:
                 table = dedupe(table, step.dedupe, here, self.counts)
             elif step.keep is not None:
@@ -96,7 +101,7 @@ class StepRun:
                     from clinreg.loaders.rowfilters import FilterExpression
 
                     state = self.state[number] = FilterExpression(step.keep, "the split's rows", here)
-                table = keep_rows(table, step.keep, here, compiled=state, offset=self.offset)
+                table = keep_rows(table, step.keep, here, compiled=state, offset=offset)
             elif step.adapter is not None:
                 from clinreg.loaders.adapters import run_adapter
 

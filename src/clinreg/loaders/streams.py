@@ -345,9 +345,8 @@ def _conformed(rows: list[dict[str, Any]], known: dict[str, pa.DataType] | None,
         elif column.type != kind:
             if pa.types.is_floating(kind) and pa.types.is_integer(column.type):
                 column = column.cast(kind)  # the whole file's column is a float column
-            elif pa.types.is_string(kind) or (pa.types.is_integer(kind) and pa.types.is_string(column.type)):
-                # Mixed types: the whole-file reader keeps the column as text, JSON for the non-text values
-                # (an integer's JSON is the text the earlier batches' integers render as).
+            elif pa.types.is_string(kind):
+                # Mixed types: the whole-file reader keeps the column as text, JSON for the non-text values.
                 values = [row.get(name) for row in rows]
                 column = pa.array([None if v is None else v if isinstance(v, str) else json.dumps(v) for v in values],
                                   pa.string())
@@ -366,13 +365,13 @@ def _parquet_batches(path: Path, spec: TableSpec, fmt: str, batch_rows: int = 10
     import pyarrow.parquet as pq
 
     _checked_size(path)
-    handle = pq.ParquetFile(path)
-    seen = False
-    for batch in handle.iter_batches(batch_size=batch_rows, use_threads=False):
-        seen = True
-        yield pa.Table.from_batches([batch])
-    if not seen:
-        yield handle.schema_arrow.empty_table()
+    with pq.ParquetFile(path) as handle:
+        seen = False
+        for batch in handle.iter_batches(batch_size=batch_rows, use_threads=False):
+            seen = True
+            yield pa.Table.from_batches([batch])
+        if not seen:
+            yield handle.schema_arrow.empty_table()
 
 
 def _xlsx_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from clinreg import __version__
 from clinreg.core.grader import GRADER_KINDS, grader_of
-from clinreg.core.model import NOT_ASSESSED, UNKNOWN, Dataset
+from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.core.versions import parse_semver
 from clinreg.reports.coverage import TIERS, coverage_data
@@ -58,7 +58,7 @@ def _fact(ds: Dataset, field: str, label: str) -> dict[str, Any]:
     if fact is None:
         return {"label": label, "value": "not recorded", "known": False, "note": "The record has no such field yet."}
     value = fact.value
-    known = value not in (UNKNOWN, NOT_ASSESSED)
+    known = value != type(fact)._unknown_word  # 'unknown' is a fact's unknown, 'not assessed' independence's
     if isinstance(value, list):
         value = ", ".join(value)
     return {"label": label, "value": value, "known": known, "note": fact.source if known else fact.reason}

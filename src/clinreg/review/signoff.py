@@ -174,7 +174,7 @@ def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | No
 
 def _check_request(request: Request) -> None:
     if request.decision not in DECISIONS + (COMMENT,):
-        raise SignOffError(f"decision must be one of {', '.join(DECISIONS)}")
+        raise SignOffError(f"decision must be one of {', '.join(DECISIONS + (COMMENT,))}")
     if request.decision == COMMENT and not (request.note or "").strip():
         raise SignOffError("a comment without a decision needs its note")
     if not " ".join((request.reviewer or "").split()):
