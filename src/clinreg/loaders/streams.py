@@ -67,7 +67,9 @@ def stream_table(folder: Path, spec: TableSpec, where: str) -> Iterator[pa.Table
         if fmt not in STREAM_FORMATS or (fmt in ("parquet", "xlsx") and any(_gz(item.path) for item in matched)):
             return None
         files.extend((fmt, item) for item in matched)
-    if fmt == "jsonl" and (len(files) > 1 or _codec(spec.encoding) not in _BYTE_LINE_ENCODINGS):
+    if fmt == "jsonl" and (len(files) > 1 or _codec(spec.encoding) not in _BYTE_LINE_ENCODINGS or not _open_json()):
+        # Without Arrow's streaming JSON reader (pyarrow before it had one), the whole-file reader decides: the
+        # Python reader there orders a struct's fields differently from Arrow's whole-file reader.
         return None
     if len({fmt for fmt, _ in files}) > 1 or (len(files) > 1 and not _same_columns(files, spec)):
         return None  # the whole-file reader unifies differing files' columns
@@ -76,6 +78,12 @@ def stream_table(folder: Path, spec: TableSpec, where: str) -> Iterator[pa.Table
 
 def _gz(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
+
+
+def _open_json() -> bool:
+    import pyarrow.json as pj
+
+    return hasattr(pj, "open_json")
 
 
 def _codec(encoding: str) -> str:
