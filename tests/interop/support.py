@@ -63,6 +63,30 @@ def export_closed(harness: str, base: Path) -> tuple[Path, list[str]]:
     return out, names
 
 
+def buildable_records() -> list[str]:
+    """Every record whose test writer lays out files (not those whose writer says `unbuildable`: records whose
+    data layout is not public, which refuse to build and so have nothing to export)."""
+    import tempfile
+
+    from clinreg.core.store import load_registry
+
+    ids = sorted(load_registry(REPO).datasets)
+    with tempfile.TemporaryDirectory() as scratch:
+        written = {}
+        for record_id in ids:
+            written[record_id] = _writer_result(record_id, Path(scratch) / record_id)
+    return [r for r in ids if "unbuildable" not in written[r]]
+
+
+def _writer_result(record_id: str, folder: Path) -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", REPO / "tests" / "loaders" / "distributions" / f"{record_id}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.write(folder) or {}
+
+
 def distribution_mirror(base: Path, records: list[str]) -> Path:
     """A mirror holding the named records' files as distributed (the writers of tests/loaders/distributions)."""
     import importlib.util

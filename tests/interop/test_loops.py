@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -155,12 +156,15 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
 
     from clinreg.core.store import load_registry
 
-    from .support import jury_export
+    from .support import buildable_records, jury_export
 
     need(have("inspect_ai"), "inspect_ai is not installed")
     reg = load_registry(REPO)
-    keys = {f"{r.id}/{m.id}" for r in reg.datasets.values() for m in r.mappings}
-    out = jury_export("inspect", tmp_path, sorted(reg.datasets), limit=2)
+    # Every record whose data can be laid out (records whose layout is not public refuse to build, by design).
+    records = buildable_records()
+    assert len(records) >= len(reg.datasets) - sum(1 for r in reg.datasets.values() if r.source.type == "local")
+    keys = {f"{rid}/{m.id}" for rid in records for m in reg.datasets[rid].mappings}
+    out = jury_export("inspect", tmp_path, records, limit=2)
     manifest = json.loads((out / "manifest.json").read_text())
     assert {f"{m['dataset']}/{m['mapping']}" for m in manifest["mappings"]} == keys and manifest["skipped"] == {}
     # The SQLite database each SQL benchmark names, made here (a stand-in of the real eICU file).
@@ -182,11 +186,19 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
     result = CliRunner().invoke(main, ["results", "import", str(logs), "--root", str(REPO), "-o", str(target),
                                        "--format", "json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["data"]["refused"] == []
+    # A benchmark whose main metric no export computes (HealthBench's rubric score, SCT's panel credit, an
+    # agent's success rate: records beyond MedHELM that say so) is refused by name (CLR965); MedHELM's never are.
+    refused = json.loads(result.stdout)["data"]["refused"]
+    by_task = {f"clinreg-{m.id.replace('_', '-')}": f"{rid}/{m.id}" for rid in records for m in reg.datasets[rid].mappings}
+    unscored = {by_task[Path(d["file"]).name.split("_")[1]] for d in refused}
+    assert all(d["code"] == "CLR965" for d in refused), refused
+    assert all(not reg.datasets[key.split("/")[0]].in_medhelm for key in unscored), unscored
+    keys -= unscored
     board = CliRunner().invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--format", "json"])
     assert board.exit_code == 0, board.output
     data = json.loads(board.stdout)["data"]
     assert {b["key"] for b in data["benchmarks"]} == keys
+    assert {f"{r.id}/{m.id}" for r in reg.datasets.values() if r.in_medhelm for m in r.mappings} <= keys
     rows = {r["model"]: r for r in data["rows"]}
     assert set(rows) == {"mockllm/model", "mockllm/other"}
     assert all(len(r["benchmarks"]) == len(keys) and r["mean_win_rate"] is not None for r in rows.values())
