@@ -101,16 +101,31 @@ _VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan
 def test_plain_templates_render_as_jinja_renders_them(pieces, values):
     """A template of text and `{{ name }}` only is rendered without jinja's machinery; the text must be what
     jinja gives, for any text around the names and any value a column can hold."""
-    source = "".join(pieces)
+    outcomes = _fast_and_jinja("".join(pieces), values)
+    if outcomes is not None:
+        fast, slow = outcomes
+        assert isinstance(fast, str) and fast == slow
+
+
+def _fast_and_jinja(source: str, values: dict):
+    """What the template gives on `values` through its fast path and through jinja (the text, or the
+    TemplateFailure raised); None for a source that does not compile."""
     try:
         template = InputTemplate(source, "rec: mapping 'm'")
     except RecordProblem:
-        return
+        return None
     context = {**template.globals, **values}
-    fast = template.render_with_globals(context)
+
+    def outcome():
+        try:
+            return template.render_with_globals(context)
+        except TemplateFailure as err:
+            return err
+
+    fast = outcome()
     plain, template.plain = template.plain, None
     try:
-        assert fast == template.render_with_globals(context)
+        return fast, outcome()
     finally:
         template.plain = plain
 
@@ -132,25 +147,10 @@ def test_templates_with_plain_loops_render_as_jinja_renders_them(pieces, values)
     """A loop over a list column whose body is text and the item (MedHallu, PubMedQA) is rendered without
     jinja's machinery; for any value (a list, None, text, a mapping, a missing field) the text, or the error,
     must be jinja's."""
-    source = "".join(pieces)
-    try:
-        template = InputTemplate(source, "rec: mapping 'm'")
-    except RecordProblem:
-        return
-    context = {**template.globals, **values}
-    plain = template.plain
-    try:
-        fast = template.render_with_globals(context)
-    except TemplateFailure as err:
-        fast = err
-    template.plain = None
-    try:
-        slow = template.render_with_globals(context)
-    except TemplateFailure as err:
-        slow = err
-    finally:
-        template.plain = plain
-    assert type(fast) is type(slow) and str(fast) == str(slow)
+    outcomes = _fast_and_jinja("".join(pieces), values)
+    if outcomes is not None:
+        fast, slow = outcomes
+        assert type(fast) is type(slow) and str(fast) == str(slow)
 
 
 def test_the_loops_of_the_real_records_take_the_fast_path_and_render_as_jinja():
