@@ -159,10 +159,10 @@ def test_the_loops_of_the_real_records_take_the_fast_path_and_render_as_jinja():
 
     reg = load_registry(None)
     looping = {}
-    for record in reg.datasets.values():
-        for mapping in record.mappings:
+    for ds in reg.datasets.values():
+        for mapping in ds.mappings:
             if "{%" in mapping.input_template:
-                looping[record.id] = InputTemplate(mapping.input_template, record.id)
+                looping[ds.id] = InputTemplate(mapping.input_template, ds.id)
     taken = {rid for rid, t in looping.items() if t.plain is not None}
     assert {"medhallu", "pubmed_qa"} <= taken  # n2c2's loop uses loop.index and a filter: jinja renders it
     for rid in taken:
