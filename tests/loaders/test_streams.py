@@ -205,7 +205,7 @@ def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
        st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]), st.sampled_from(["error", "drop", "keep"]),
        st.sampled_from([None, [], ["v"]]))
 @settings(max_examples=300, deadline=None)
-def test_arrow_lookups_join_as_the_python_index_joins(left_keys, right_keys, cardinality, unmatched, columns):
+def test_first_match_lookups_join_as_the_full_index_joins(left_keys, right_keys, cardinality, unmatched, columns):
     """A one-key join taking the first match looks keys up in a dict of first rows; rows, values, counts and
     errors must be the full index's."""
     from clinreg.loaders.steps import JoinState, join, join_index

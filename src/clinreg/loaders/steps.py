@@ -188,7 +188,7 @@ def join_index(right: pa.Table, spec: JoinStep, where: str) -> dict[tuple, list[
     return index
 
 
-def _arrow_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], state: JoinState,
+def _first_match_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[str, int], state: JoinState,
                 offset: int) -> pa.Table:
     """`join` for one key column and the first matching row, by one dict lookup per row and Arrow takes (same
     rows, values and messages)."""
@@ -230,7 +230,7 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
     """
     state = state or JoinState(right, spec, where)
     if state.by_first:
-        return _arrow_join(left, spec, where, counts, state, offset)
+        return _first_match_join(left, spec, where, counts, state, offset)
     index = state.index
     left_keys = _keys(left, spec.keys, where, "rows")
     if spec.cardinality == "one_to_one":
