@@ -412,12 +412,18 @@ def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None =
         for item in matched:
             try:
                 table = reader(item.path, spec)
-            except (SourceUnavailable, RecordProblem) as err:
-                raise type(err)(f"{where}: {_relative(str(err), item)}") from None
-            except Exception as err:  # every parser raises its own types; each becomes one located line
-                raise SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}") from None
+            except Exception as err:
+                raise located(err, where, item, fmt) from None
             tables.append(_with_parts(table, item.parts, where))
     return _concat(tables, where)
+
+
+def located(err: Exception, where: str, item: MatchedFile, fmt: str) -> Exception:
+    """A reader's error as one located line: ours with the file's path in the mirror, a parser's own type (every
+    parser raises its own) as SourceUnavailable."""
+    if isinstance(err, (SourceUnavailable, RecordProblem)):
+        return type(err)(f"{where}: {_relative(str(err), item)}")
+    return SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}")
 
 
 def _relative(message: str, item: MatchedFile) -> str:

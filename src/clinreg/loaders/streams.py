@@ -25,7 +25,7 @@ from typing import Any, Iterator
 import pyarrow as pa
 
 from clinreg.core.model import TableSpec
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.loaders.errors import SourceUnavailable
 from clinreg.loaders.readers import (
     _LONG_DIGITS,
     MAX_CELL_CHARS,
@@ -34,12 +34,11 @@ from clinreg.loaders.readers import (
     csv_bytes,
     open_bytes,
     _has_float,
-    _one_line,
     _plain_json_type,
-    _relative,
     _with_parts,
     infer_format,
     json_line_object,
+    located,
     match_files,
 )
 
@@ -125,10 +124,8 @@ def _located(files: list[tuple[str, MatchedFile]], spec: TableSpec, where: str) 
                 table = next(batches)
             except StopIteration:
                 break
-            except (SourceUnavailable, RecordProblem) as err:
-                raise type(err)(f"{where}: {_relative(str(err), item)}") from None
-            except Exception as err:  # every parser raises its own types; each becomes one located line
-                raise SourceUnavailable(f"{where}: cannot read {item.relative} as {fmt}: {_one_line(err)}") from None
+            except Exception as err:
+                raise located(err, where, item, fmt) from None
             table = _with_parts(table, item.parts, where) if item.parts else table
             if table.num_rows:
                 yielded = True
