@@ -73,8 +73,8 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
 
 def clinreg_build(data_dir: Path, out: Path, streaming: bool = False, read: bool = False) -> int:
     from clinreg.core.model import Dataset
-    from clinreg.loaders.export import write_instances
-    from clinreg.loaders.instances import instance_batches
+    from clinreg.exports.instance_files import write_instances
+    from clinreg.instances.build import instance_batches
 
     record = Dataset.model_validate(RECORD_READ if read else RECORD)
     return write_instances(instance_batches(record, data_dir=data_dir, streaming=streaming), "jsonl", out)

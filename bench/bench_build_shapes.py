@@ -146,8 +146,8 @@ def _dischargeme_mirror(target: Path, rows: int) -> Path:
 def clinreg_side(repo: Path, record: str, mirror: Path, out: Path) -> int:
     sys.path.insert(0, str(repo / "src"))
     from clinreg.core.store import load_registry
-    from clinreg.loaders.export import write_instances
-    from clinreg.loaders.instances import instance_batches
+    from clinreg.exports.instance_files import write_instances
+    from clinreg.instances.build import instance_batches
 
     reg = load_registry(repo)
     return write_instances(instance_batches(reg.datasets[record], data_dir=mirror, root=reg.root), "jsonl", out)

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 CASES: dict[str, tuple[str, str]] = {
     "gz-bomb": ("class 7: a .csv.gz of 512 MiB of CSV (under 1 MB packed)", """
         import gzip
-        from clinreg.loaders import readers
+        from clinreg.sources import readers
         bomb = work / "notes.csv.gz"
         with gzip.open(bomb, "wb", compresslevel=9) as out:
             block = b"a,b\\n" * (1 << 18)
@@ -39,7 +39,7 @@ CASES: dict[str, tuple[str, str]] = {
     """),
     "shared-strings": ("class 11: an .xlsx listing ten million shared strings", """
         import zipfile
-        from clinreg.loaders import readers
+        from clinreg.sources import readers
         book = work / "book.xlsx"
         with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("[Content_Types].xml", "<Types/>")
@@ -53,7 +53,7 @@ CASES: dict[str, tuple[str, str]] = {
     "join-explosion": ("class 8: one key repeated 2,000 times on both sides of a one_to_many join (2 MB right)", """
         import pyarrow as pa
         from clinreg.core.model import JoinStep
-        from clinreg.loaders.steps import join
+        from clinreg.sources.steps import join
         left = pa.table({"k": ["same"] * 2000})
         right = pa.table({"k": ["same"] * 2000, "note": ["x" * 1000] * 2000})
         spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
@@ -65,7 +65,7 @@ CASES: dict[str, tuple[str, str]] = {
     """),
     "looping-links": ("class 9: four links to `.` and a pattern 12 levels deep (4**12 paths)", """
         import os
-        from clinreg.loaders.readers import match_files
+        from clinreg.sources.readers import match_files
         mirror = work / "mirror"
         (mirror / "data").mkdir(parents=True)
         (mirror / "data" / "t.csv").write_text("a\\n1\\n")
@@ -76,7 +76,7 @@ CASES: dict[str, tuple[str, str]] = {
         print("matched", len(found), "file(s)")
     """),
     "slow-template": ("class 10: 1,000 rows of a template that takes about 50 ms on each (50 s in all)", """
-        from clinreg.loaders import templates
+        from clinreg.sources import sandbox as templates
         slow = "{% for i in range(400) %}{% for j in range(400) %}{{ note }}{% endfor %}{% endfor %}"
         t = templates.InputTemplate(slow, "rec: render step")
         mark()

@@ -1,8 +1,10 @@
 """The package's layout, read from the code: imports point down the layers only, and no modules import each other
 in a circle.
 
-The layers, top to bottom: clinreg.cli -> the capabilities (loaders, results, reports, review, contrib) ->
-clinreg.rules -> clinreg.core -> clinreg.text. Every `import` statement counts, at module level or inside a
+The layers, top to bottom: clinreg.cli -> the capabilities (exports, results, reports, review, contrib) ->
+clinreg.instances -> clinreg.sources -> clinreg.rules -> clinreg.core -> clinreg.text. The data path reads
+`exports -> instances -> sources -> core`: fetching and reading rows knows nothing of instances, and building
+instances knows nothing of the harnesses. Every `import` statement counts, at module level or inside a
 function (an import inside a function is still a dependency; it only runs later). `clinreg/__init__.py` imports
 nothing at module level and serves its API lazily, so any module may read `clinreg.__version__`.
 """
@@ -24,8 +26,10 @@ LAYERS = {
     "text": 0,
     "core": 1,
     "rules": 2,
-    "loaders": 3, "results": 3, "reports": 3, "review": 3, "contrib": 3,
-    "cli": 4,
+    "sources": 3,
+    "instances": 4,
+    "exports": 5, "results": 5, "reports": 5, "review": 5, "contrib": 5,
+    "cli": 6,
 }
 TOP = {"__init__", "__main__"}  # the only modules allowed at the top level of the package
 

@@ -23,8 +23,8 @@ _API = {
     "load_registry": "clinreg.core.store",
     "validate": "clinreg.rules.engine",
     "coverage_data": "clinreg.reports.coverage",
-    "build_instances": "clinreg.loaders.instances",
-    "export": "clinreg.loaders.harness",
+    "build_instances": "clinreg.instances.build",
+    "export": "clinreg.exports.harness",
 }
 
 

@@ -48,8 +48,8 @@ def test_the_library_export_checks_ids_itself(tree, tmp_path, mapping_id):
     """A registry changed in memory after loading (a library user) still never writes a hostile id: the export
     checks every id it would write before it writes anything."""
     from clinreg.core.store import load_registry
-    from clinreg.loaders.harness import ExportProblem
-    from clinreg.loaders.harness import export as run_export
+    from clinreg.exports.harness import ExportProblem
+    from clinreg.exports.harness import export as run_export
 
     reg = load_registry(tree)
     object.__setattr__(reg.datasets["qa_set"].mappings[0], "id", mapping_id)

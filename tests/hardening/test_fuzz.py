@@ -458,9 +458,9 @@ def _run_build_case(case: dict, data_dir: Path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clinreg.loaders.errors import BadLabel, BuildError, TemplateFailure
-    from clinreg.loaders.instance import Instance
-    from clinreg.loaders.instances import build_instances
+    from clinreg.sources.errors import BadLabel, BuildError, TemplateFailure
+    from clinreg.instances.schema import Instance
+    from clinreg.instances.build import build_instances
 
     record = build_record(case["shape"])
     folder = data_dir / "owner__fuzz_rows"
@@ -586,8 +586,8 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
 def test_input_templates_stay_in_the_sandbox(source, row):
     from unittest import mock
 
-    from clinreg.loaders import templates
-    from clinreg.loaders.errors import RecordProblem, TemplateFailure
+    from clinreg.sources import sandbox as templates
+    from clinreg.sources.errors import RecordProblem, TemplateFailure
 
     note(source)
     with mock.patch.object(templates, "MAX_RENDER_SECONDS", 0.25):

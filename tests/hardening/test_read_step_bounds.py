@@ -9,9 +9,9 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import JoinStep
-from clinreg.loaders.errors import SourceUnavailable
-from clinreg.loaders.readers import match_files
-from clinreg.loaders.steps import join
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.readers import match_files
+from clinreg.sources.steps import join
 
 
 def test_links_that_loop_back_into_the_mirror_visit_each_folder_once(tmp_path):
@@ -63,7 +63,7 @@ def test_a_one_to_many_join_within_the_bound_is_unchanged():
 
 
 def test_a_reversed_glob_range_is_a_located_record_problem_not_an_unexpected_error(tmp_path):
-    from clinreg.loaders.errors import RecordProblem
+    from clinreg.sources.errors import RecordProblem
 
     (tmp_path / "data").mkdir()
     with pytest.raises(RecordProblem, match=r"rec: split 'test': file pattern 'data/\[z-a\]\.csv' is unusable"):
@@ -80,7 +80,7 @@ def _office(path, members):
 
 
 def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing(tmp_path):
-    from clinreg.loaders.readers import MAX_SHARED_STRINGS, check_office_file
+    from clinreg.sources.readers import MAX_SHARED_STRINGS, check_office_file
 
     strings = b"<sst>" + b"<si><t/></si>" * (MAX_SHARED_STRINGS + 1) + b"</sst>"
     book = _office(tmp_path / "bomb.xlsx", [("xl/sharedStrings.xml", strings)])
@@ -92,7 +92,7 @@ def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing
 
 
 def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
-    from clinreg.loaders.readers import MAX_OFFICE_MEMBERS, check_office_file
+    from clinreg.sources.readers import MAX_OFFICE_MEMBERS, check_office_file
 
     document = _office(tmp_path / "parts.docx", [(f"p/{i}.xml", b"") for i in range(MAX_OFFICE_MEMBERS + 1)])
     with pytest.raises(SourceUnavailable, match="parts.docx: the document holds 10,001 parts"):
@@ -101,7 +101,7 @@ def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
 
 def test_a_plain_workbook_passes_the_office_checks(tmp_path):
     openpyxl = pytest.importorskip("openpyxl")
-    from clinreg.loaders.readers import check_office_file
+    from clinreg.sources.readers import check_office_file
 
     book = openpyxl.Workbook()
     book.active.append(["a", "b"])
@@ -127,8 +127,8 @@ def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
     """Each row stays under the 5 s limit, but 100 rows of about 0.15 s each would take 15 s: the step's budget
     (here shrunk from 30 s, so the test is quick) stops it, naming the rows done."""
     from clinreg.core.model import ExtractStep
-    from clinreg.loaders import steps
-    from clinreg.loaders.errors import RecordProblem
+    from clinreg.sources import steps
+    from clinreg.sources.errors import RecordProblem
 
     monkeypatch.setattr(steps, "EXTRACT_BUDGET_SECONDS", 0.5)
     monkeypatch.setattr(steps, "EXTRACT_SECONDS_PER_ROW", 0.001)
@@ -154,7 +154,7 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
     packed size being tiny) in 1 MiB steps, so no buffer the size of the declared or real content is allocated."""
     import tracemalloc
 
-    from clinreg.loaders import readers
+    from clinreg.sources import readers
 
     bomb = tmp_path / "notes.csv.gz"
     _gzip_of(bomb, b"a,b\n", 512 << 20)
@@ -170,7 +170,7 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
 
 
 def test_a_gz_that_compresses_as_text_does_reads_whole(tmp_path):
-    from clinreg.loaders import readers
+    from clinreg.sources import readers
 
     plain = tmp_path / "rows.csv.gz"
     import gzip
@@ -185,7 +185,7 @@ def test_a_gz_that_compresses_as_text_does_reads_whole(tmp_path):
 def test_an_office_part_is_bounded_by_the_size_of_its_file(tmp_path, monkeypatch):
     import zipfile
 
-    from clinreg.loaders import readers
+    from clinreg.sources import readers
 
     monkeypatch.setattr(readers, "MIN_INFLATED", 1 << 20)  # a small floor, so the test stays small and fast
     docx = tmp_path / "report.docx"
@@ -202,9 +202,9 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
     """Class 10 for `render` steps, input templates and `filters`: every one is an InputTemplate, whose rows
     may together spend 30 s + 20 ms a row (shrunk here to 0.05 s, so the test is quick); past that the build
     stops with a RecordProblem naming the template and the rows done."""
-    from clinreg.loaders import templates
-    from clinreg.loaders.errors import RecordProblem
-    from clinreg.loaders.rowfilters import FilterExpression
+    from clinreg.sources import sandbox as templates
+    from clinreg.sources.errors import RecordProblem
+    from clinreg.sources.filters import FilterExpression
 
     monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.05)
     monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)
@@ -223,7 +223,7 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
 
 
 def test_a_plain_template_never_counts_against_the_budget(monkeypatch):
-    from clinreg.loaders import templates
+    from clinreg.sources import sandbox as templates
 
     monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.0)
     monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)

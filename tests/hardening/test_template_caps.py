@@ -13,9 +13,9 @@ import time
 import pytest
 import yaml
 
-from clinreg.loaders import templates
-from clinreg.loaders.errors import TemplateFailure
-from clinreg.loaders.templates import InputTemplate
+from clinreg.sources import sandbox as templates
+from clinreg.sources.errors import TemplateFailure
+from clinreg.sources.sandbox import InputTemplate
 
 from .support import assert_no_traceback, run_cli
 

@@ -37,7 +37,7 @@ def closed_mirror(base: Path) -> tuple[Path, list[str]]:
     """A mirror holding every closed record's files as distributed (the writers of tests/loaders/distributions),
     and the ids of those records: every closed mapping of the registry, whatever its access tier."""
     from clinreg.core.store import load_registry
-    from clinreg.loaders.harness import gold_kind
+    from clinreg.exports.harness import gold_kind
 
     reg = load_registry(REPO)
     closed = sorted(r.id for r in reg.datasets.values() if any(gold_kind(m.label) == "choice" for m in r.mappings))
@@ -92,7 +92,7 @@ def distribution_mirror(base: Path, records: list[str]) -> Path:
     import importlib.util
 
     from clinreg.core.store import load_registry
-    from clinreg.loaders.sources import folder_name
+    from clinreg.sources.locate import folder_name
 
     reg = load_registry(REPO)
     writers = REPO / "tests" / "loaders" / "distributions"

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from clinreg.core.model import Dataset
-from clinreg.loaders.instances import BuildReport, build_instances
+from clinreg.instances.build import BuildReport, build_instances
 
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
 

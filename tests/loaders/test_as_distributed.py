@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from clinreg.core.store import load_registry
-from clinreg.loaders.errors import SourceUnavailable
-from clinreg.loaders.instances import BuildReport, build_instances
-from clinreg.loaders.sources import folder_name
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.instances.build import BuildReport, build_instances
+from clinreg.sources.locate import folder_name
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml"))

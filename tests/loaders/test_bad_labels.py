@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from loader_fixtures import build, hub_folder, record
 from clinreg.core.model import MappedScheme
-from clinreg.loaders.errors import BadLabel
-from clinreg.loaders.labels import BAD, OK, UNLABELED, normalise
+from clinreg.sources.errors import BadLabel
+from clinreg.instances.labels import BAD, OK, UNLABELED, normalise
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 

@@ -7,9 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinreg.loaders.batch import InstanceBatch
-from clinreg.loaders.export import canonical_json, canonical_lines
-from clinreg.loaders.instance import Instance
+from clinreg.instances.batch import InstanceBatch
+from clinreg.instances.canonical import canonical_json, canonical_lines
+from clinreg.instances.schema import Instance
 
 texts = st.text(max_size=30)
 PROVENANCE = {"instance_schema": 2, "record": "ds", "record_version": "1.0.0", "registry_release": "1.3.0",

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from loader_fixtures import hub_folder
 from clinreg.cli.build import build
 from clinreg.cli.export import export
-from clinreg.loaders.harness import FILES
-from clinreg.loaders.provenance import canary_guid
+from clinreg.exports.harness import FILES
+from clinreg.instances.stamp import canary_guid
 
 
 @pytest.fixture

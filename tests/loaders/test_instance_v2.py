@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from loader_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build
-from clinreg.loaders.provenance import CANARY_SENTENCE, canary_guid
-from clinreg.loaders.sources import content_hash
+from clinreg.instances.stamp import CANARY_SENTENCE, canary_guid
+from clinreg.sources.locate import content_hash
 
 MCQ = {
     "input_template": "{{ question }}\nA. {{ opa }}\nB. {{ opb }}",

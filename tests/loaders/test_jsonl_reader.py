@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import TableSpec
-from clinreg.loaders import readers
+from clinreg.sources import readers
 
 SPEC = TableSpec(files="x.jsonl")
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from clinreg.loaders.harness import FILES
+from clinreg.exports.harness import FILES
 
 _spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
 scoring = importlib.util.module_from_spec(_spec)
@@ -160,7 +160,7 @@ def test_the_judge_is_shown_what_the_jury_says_and_asked_for_json():
 def test_helm_runs_a_scoring_only_where_helm_has_its_classes():
     """A jury or metric without HELM classes (a benchmark HELM does not run) exports to HELM with token F1 as
     its reported stat, never a metric no class computes."""
-    from clinreg.loaders.harness import MappingExport, _helm_main_metric, helm_scores
+    from clinreg.exports.harness import MappingExport, _helm_main_metric, helm_scores
 
     jury = {"method": "jury", "jury": {"helm_annotator": "helm.benchmark.annotation.x_annotator.XAnnotator"}}
     assert helm_scores(jury) and not helm_scores({"method": "jury", "jury": {}})

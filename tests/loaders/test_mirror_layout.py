@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from loader_fixtures import build, record, record_dict, write_root
 from clinreg.cli.build import build as build_command
 from clinreg.cli.build import check_data
-from clinreg.loaders.errors import GoldLeak, SourceUnavailable
-from clinreg.loaders.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
-from clinreg.loaders.sources import git_head, locate, open_reader, FileSplitReader
+from clinreg.sources.errors import GoldLeak, SourceUnavailable
+from clinreg.instances.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
+from clinreg.sources.locate import git_head, locate, open_reader, FileSplitReader
 
 COMMIT = "a" * 40
 OTHER = "b" * 40
@@ -321,7 +321,7 @@ def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clinreg.loaders.errors import RecordProblem
+    from clinreg.sources.errors import RecordProblem
 
     (tmp_path / "someone__repo" / "a").mkdir(parents=True)
     pq.write_table(pa.table({"question": ["q"], "answer": ["yes"], "subset": ["x"]}), tmp_path / "someone__repo" / "a" / "test.parquet")
@@ -375,8 +375,8 @@ def test_a_hub_clone_at_another_commit_than_the_pinned_revision_is_refused(tmp_p
 
 
 def test_mirror_provenance_names_the_commit_read_not_the_one_pinned(tmp_path):
-    from clinreg.loaders.batch import record_provenance
-    from clinreg.loaders.provenance import build_provenance
+    from clinreg.instances.batch import record_provenance
+    from clinreg.instances.stamp import build_provenance
 
     rec = record(QA, source=_hub_qa(COMMIT))
     plain = write_csv(tmp_path / "a" / "someone__repo", "test.csv", qa_rows("yes"))

@@ -6,8 +6,8 @@ import pyarrow as pa
 import pytest
 
 from loader_fixtures import build, hub_folder, record
-from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
-from clinreg.loaders.templates import InputTemplate
+from clinreg.sources.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.sources.sandbox import InputTemplate
 
 LETTER_STRUCT = {"choices": {"struct": "options"}, "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C", "D"]}}
 OPTION_ID = {"choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},

@@ -12,9 +12,9 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import TableSpec
-from clinreg.loaders import readers
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable
-from clinreg.loaders.readers import json_records, match_files, read_table
+from clinreg.sources import readers
+from clinreg.sources.errors import RecordProblem, SourceUnavailable
+from clinreg.sources.readers import json_records, match_files, read_table
 
 WHERE = "rec: split 'test'"
 

@@ -7,8 +7,9 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import Mapping
-from clinreg.loaders.errors import RecordProblem, TemplateFailure
-from clinreg.loaders.rowfilters import FilterExpression, RowSelection
+from clinreg.sources.errors import RecordProblem, TemplateFailure
+from clinreg.instances.rowselection import RowSelection
+from clinreg.sources.filters import FilterExpression
 
 WHERE = "rec/map"
 

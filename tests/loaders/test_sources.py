@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from loader_fixtures import build, hub_folder, record
-from clinreg.loaders.errors import SourceUnavailable
-from clinreg.loaders.sources import content_hash, folder_name, locate
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.locate import content_hash, folder_name, locate
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 
@@ -99,7 +99,7 @@ def test_content_hash_follows_bytes(tmp_path):
 
 def test_cli_modules_do_not_import_the_data_stack():
     code = (
-        "import sys, clinreg.cli.main, clinreg.cli.build, clinreg.loaders, clinreg.loaders.instance;"
+        "import sys, clinreg.cli.main, clinreg.cli.build, clinreg.sources, clinreg.instances, clinreg.exports, clinreg.instances.schema;"
         "heavy = [m for m in ('datasets', 'pyarrow', 'pandas') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -111,7 +111,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
     import huggingface_hub
     from huggingface_hub.errors import GatedRepoError
 
-    from clinreg.loaders import sources
+    from clinreg.sources import locate as sources
 
     def gated(self, *args, **kwargs):
         err = GatedRepoError.__new__(GatedRepoError)
@@ -129,7 +129,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
 def test_hub_transport_error_is_one_line(monkeypatch):
     import huggingface_hub
 
-    from clinreg.loaders import sources
+    from clinreg.sources import locate as sources
 
     def broken(self, *args, **kwargs):
         raise RuntimeError("connection reset\nwith a second line")
@@ -144,7 +144,7 @@ def test_hub_transport_error_is_one_line(monkeypatch):
 def test_hub_revision_is_resolved(monkeypatch):
     import huggingface_hub
 
-    from clinreg.loaders import sources
+    from clinreg.sources import locate as sources
 
     class Info:
         sha = "a" * 40
@@ -162,7 +162,7 @@ def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(mo
     import datasets
     import pyarrow as pa
 
-    from clinreg.loaders.sources import _check_nested
+    from clinreg.sources.locate import _check_nested
 
     offsets = pa.array([0, 2, 1], pa.int32()).buffers()[1]
     bad = pa.Array.from_buffers(pa.list_(pa.int64()), 2, [None, offsets], children=[pa.array([0, 1])])

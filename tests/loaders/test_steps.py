@@ -6,8 +6,8 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import DedupeStep, ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, RenderStep, Step
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable, TemplateFailure
-from clinreg.loaders.steps import apply_steps, dedupe, extract, join, join_list, pick, remove, render
+from clinreg.sources.errors import RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.sources.steps import apply_steps, dedupe, extract, join, join_list, pick, remove, render
 
 WHERE = "rec: split 'test': step 1"
 
@@ -192,7 +192,7 @@ def test_a_slow_match_stops_the_build_naming_the_row(monkeypatch):
     repetition); the time limit interrupts it and names the row."""
     import time
 
-    import clinreg.loaders.steps as steps
+    import clinreg.sources.steps as steps
 
     monkeypatch.setattr(steps, "MATCH_SECONDS", 0.3)
     slow = r"^(?P<x>(?:a|a)*)$"  # (a|a)* tries 2^n ways on a text of n a's followed by a mismatch

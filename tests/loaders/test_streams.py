@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import JoinStep, Step, TableSpec
-from clinreg.loaders import readers, streams
-from clinreg.loaders.errors import SourceUnavailable
-from clinreg.loaders.steps import StepRun, apply_steps
+from clinreg.sources import readers, streams
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.steps import StepRun, apply_steps
 
 # pyarrow before its streaming JSON reader reads JSON lines whole (streams.stream_table returns None).
 needs_open_json = pytest.mark.skipif(not hasattr(__import__("pyarrow.json").json, "open_json"),
@@ -208,7 +208,7 @@ def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
 def test_first_match_lookups_join_as_the_full_index_joins(left_keys, right_keys, cardinality, unmatched, columns):
     """A one-key join taking the first match looks keys up in a dict of first rows; rows, values, counts and
     errors must be the full index's."""
-    from clinreg.loaders.steps import JoinState, join, join_index
+    from clinreg.sources.steps import JoinState, join, join_index
 
     left = pa.table({"k": pa.array(left_keys, pa.string()), "n": list(range(len(left_keys)))})
     right = pa.table({"k": pa.array(right_keys, pa.string()), "v": [f"v{i}" for i in range(len(right_keys))]})
@@ -236,7 +236,7 @@ def test_first_match_lookups_join_as_the_full_index_joins(left_keys, right_keys,
 def test_whitespace_folding_is_the_regular_expressions(text):
     import re
 
-    from clinreg.loaders.leaks import _fold
+    from clinreg.instances.leaks import _fold
 
     assert _fold(text) == re.sub(r"\s+", " ", text).strip()
 
@@ -307,7 +307,7 @@ def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_s
 
 def test_two_reads_of_a_streamed_split_count_their_drops_once_each(tmp_path):
     from clinreg.core.model import Read
-    from clinreg.loaders.sources import DataLocation, FileSplitReader
+    from clinreg.sources.locate import DataLocation, FileSplitReader
 
     (tmp_path / "t.csv").write_text("k,q\n1,a\n9,b\n2,c\n")
     (tmp_path / "r.csv").write_text("k,v\n1,x\n2,y\n")

@@ -1,4 +1,4 @@
-"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.loaders (imported only when they run)."""
+"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.instances and clinreg.exports (imported only when they run)."""
 
 from __future__ import annotations
 
@@ -86,16 +86,16 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     record = _record(reg, dataset)
     refuse_record_errors(reg, dataset)
     with guard(dataset):
-        from clinreg.loaders.selection import select_mappings
-        from clinreg.loaders.sources import locate
+        from clinreg.instances.selection import select_mappings
+        from clinreg.sources.locate import locate
 
         select_mappings(record, mapping, split)
         quiet_datasets(downloads=not quiet)
         location = locate(record, data_dir, reg.root)
 
-        from clinreg.loaders.export import record_info, write_instances
-        from clinreg.loaders.instances import BuildReport, instance_batches
-        from clinreg.loaders.provenance import stamped
+        from clinreg.exports.instance_files import record_info, write_instances
+        from clinreg.instances.build import BuildReport, instance_batches
+        from clinreg.instances.stamp import stamped
 
         report = BuildReport()
         with _progress(quiet) as bar:
@@ -144,7 +144,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
     reg = load_for_data(root)
     record = _record(reg, dataset)
     with guard(dataset):
-        from clinreg.loaders.checks import check_data as run_checks
+        from clinreg.instances.checkdata import check_data as run_checks
 
         quiet_datasets()
         summary: list[dict] = []
@@ -181,7 +181,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
     if data_dir is not None and not Path(data_dir).is_dir():
         raise fail(f"--data-dir {data_dir} is not a folder")
     with guard("lock"):
-        from clinreg.loaders import lock as locking
+        from clinreg.instances import lock as locking
 
         quiet_datasets()
         old = locking.read_lock(path) if check else None

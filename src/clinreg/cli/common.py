@@ -197,7 +197,7 @@ def need_build_extra(command: str) -> None:
 @contextmanager
 def guard(what: str) -> Iterator[None]:
     """Turn every failure of the build path into one located line on stderr, never a traceback."""
-    from clinreg.loaders.errors import BuildError
+    from clinreg.sources.errors import BuildError
 
     try:
         yield

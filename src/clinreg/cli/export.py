@@ -1,4 +1,4 @@
-"""`clinreg export`: a thin command over clinreg.loaders.harness (imported only when it runs)."""
+"""`clinreg export`: a thin command over clinreg.exports.harness (imported only when it runs)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     tiers = access_tiers(access)
     reg = load_for_data(root, release)
     with guard("export"):
-        from clinreg.loaders.harness import export as run_export
+        from clinreg.exports.harness import export as run_export
 
         quiet_datasets()
         report = run_export(reg, harness, output, list(datasets) or None, data_dir=data_dir, access=tiers, limit=limit,

@@ -21,7 +21,7 @@ def _models() -> dict[str, type[BaseModel]]:
         "releases": ReleaseHistory,
     }
     try:  # the Instance model lives in the build package, which must not pull in `datasets` to be imported
-        from clinreg.loaders.instance import Instance
+        from clinreg.instances.schema import Instance
 
         models["instance"] = Instance
     except ImportError:  # pragma: no cover - only while the build package is absent

@@ -399,7 +399,7 @@ class DedupeStep(Strict):
 
 class AdapterStep(Strict):
     name: Literal["meds_timeline", "marked_paragraphs"] = Field(
-        description="A named adapter in `clinreg.loaders.adapters`, for sources that truly need code (each documented, with its options, in `src/clinreg/loaders/adapters.py`)."
+        description="A named adapter in `clinreg.sources.adapters`, for sources that truly need code (each documented, with its options, in `src/clinreg/sources/adapters.py`)."
     )
     options: dict[str, str | int | list[str]] = Field(default_factory=dict, description="The adapter's options, as documented for it.")
 

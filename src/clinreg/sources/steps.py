@@ -10,8 +10,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
-from clinreg.loaders.columns import as_strings, find_column, python_values
-from clinreg.loaders.errors import JoinFailure, RecordProblem
+from clinreg.sources.columns import as_strings, find_column, python_values
+from clinreg.sources.errors import JoinFailure, RecordProblem
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000
@@ -90,7 +90,7 @@ class StepRun:
                 table = remove(table, step.remove, here)
             elif step.render is not None:
                 if state is None:
-                    from clinreg.loaders.templates import InputTemplate
+                    from clinreg.sources.sandbox import InputTemplate
 
                     state = self.state[number] = InputTemplate(step.render.template, f"{here} render {step.render.column!r}")
                 table = render(table, step.render, here, template=state, offset=offset)
@@ -98,12 +98,12 @@ class StepRun:
                 table = dedupe(table, step.dedupe, here, self.counts)
             elif step.keep is not None:
                 if state is None:
-                    from clinreg.loaders.rowfilters import FilterExpression
+                    from clinreg.sources.filters import FilterExpression
 
                     state = self.state[number] = FilterExpression(step.keep, "the split's rows", here)
                 table = keep_rows(table, step.keep, here, compiled=state, offset=offset)
             elif step.adapter is not None:
-                from clinreg.loaders.adapters import run_adapter
+                from clinreg.sources.adapters import run_adapter
 
                 table = run_adapter(step.adapter.name, table, step.adapter.options, self.tables, here, self.counts)
         self.offset += rows
@@ -116,7 +116,7 @@ def keep_rows(table: pa.Table, expression: str, where: str, *, compiled: Any = N
     `compiled` is the expression compiled once (StepRun reuses it batch after batch); `offset`, the rows before."""
     import numpy as np
 
-    from clinreg.loaders.rowfilters import FilterExpression
+    from clinreg.sources.filters import FilterExpression
 
     check = compiled or FilterExpression(expression, "the split's rows", where)
     mask = check.keep(table, "", offset)
@@ -453,8 +453,8 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
 
     `template` is the step's compiled template when the split is rendered batch by batch (its time budget then
     spans the split); `offset` is the rows before this batch."""
-    from clinreg.loaders.errors import TemplateFailure
-    from clinreg.loaders.templates import InputTemplate
+    from clinreg.sources.errors import TemplateFailure
+    from clinreg.sources.sandbox import InputTemplate
 
     template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from clinreg.core.model import FreeTextScheme, NumberScheme
-from clinreg.loaders.errors import BuildError
+from clinreg.sources.errors import BuildError
 
 HARNESSES = ("lm-eval", "inspect", "helm")
 PREFIX = "clinreg_"
@@ -111,10 +111,10 @@ def export(
     Records named in `datasets` must build; without names, every record of the allowed access tiers is tried
     and the ones whose data is not at hand are listed in `skipped`.
     """
-    from clinreg.loaders.export import canonical_lines
-    from clinreg.loaders.instances import instance_batches
-    from clinreg.loaders.provenance import canary, stamped
-    from clinreg.loaders.sources import locate
+    from clinreg.instances.canonical import canonical_lines
+    from clinreg.instances.build import instance_batches
+    from clinreg.instances.stamp import canary, stamped
+    from clinreg.sources.locate import locate
 
     if harness not in HARNESSES:
         raise ValueError(f"unknown harness {harness!r} (choose from {', '.join(HARNESSES)})")
@@ -174,9 +174,9 @@ def export(
         WRITERS[harness](staged, report, registry)
         (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2, allow_nan=False) + "\n",
                                               encoding="utf-8")
-        from clinreg.loaders.export import _replace_folder
+        from clinreg.exports.instance_files import replace_folder
 
-        _replace_folder(staged, output)
+        replace_folder(staged, output)
         return report
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -10,15 +10,15 @@ import numpy as np
 import pyarrow as pa
 
 from clinreg.core.model import Dataset
-from clinreg.loaders.batch import InstanceBatch, MappingBuild
-from clinreg.loaders.errors import GoldLeak, RecordProblem
-from clinreg.loaders.instance import Instance
-from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
-from clinreg.loaders.rowfilters import RowSelection
-from clinreg.loaders.sampling import SplitSample, select_across
-from clinreg.loaders.selection import select_mappings
-from clinreg.loaders.sources import DataLocation, SplitReader, locate, open_reader
+from clinreg.instances.batch import InstanceBatch, MappingBuild
+from clinreg.sources.errors import GoldLeak, RecordProblem
+from clinreg.instances.schema import Instance
+from clinreg.instances.labels import BAD, OK, UNLABELED
+from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
+from clinreg.instances.rowselection import RowSelection
+from clinreg.instances.sampling import SplitSample, select_across
+from clinreg.instances.selection import select_mappings
+from clinreg.sources.locate import DataLocation, SplitReader, locate, open_reader
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.model import Dataset
-from clinreg.loaders.errors import BuildError
+from clinreg.sources.errors import BuildError
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
@@ -41,10 +41,10 @@ def compute_lock(
     With `registry`, instances carry the same provenance as `clinreg build` gives them, so the sha256 of a
     built JSON-lines file equals its lock entry.
     """
-    from clinreg.loaders.export import hash_instances
-    from clinreg.loaders.instances import BuildReport, instance_batches
-    from clinreg.loaders.provenance import stamped
-    from clinreg.loaders.sources import locate
+    from clinreg.instances.canonical import hash_instances
+    from clinreg.instances.build import BuildReport, instance_batches
+    from clinreg.instances.stamp import stamped
+    from clinreg.sources.locate import locate
 
     locked: dict[str, Any] = {}
     skipped: dict[str, str] = {}

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 import pyarrow as pa
 
 from clinreg.core.model import TableSpec
-from clinreg.loaders.errors import RecordProblem, SourceUnavailable
+from clinreg.sources.errors import RecordProblem, SourceUnavailable
 
 # A reader refuses files larger than this rather than exhausting memory on a hostile or mistaken mirror.
 MAX_FILE_BYTES = 8 << 30

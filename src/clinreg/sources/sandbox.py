@@ -26,7 +26,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.loaders.errors import RecordProblem, TemplateFailure
+from clinreg.sources.errors import RecordProblem, TemplateFailure
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0

@@ -9,12 +9,12 @@ import numpy as np
 import pyarrow as pa
 
 from clinreg.core.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
-from clinreg.loaders.choices import batch_choices, fixed_is_templated
-from clinreg.loaders.columns import find_column, python_values, text_column
-from clinreg.loaders.errors import BadLabel, RecordProblem, TemplateFailure
-from clinreg.loaders.instance import INSTANCE_SCHEMA
-from clinreg.loaders.labels import OK, BatchLabels, allowed_values, is_closed, normalise
-from clinreg.loaders.templates import ROW_VARIABLE, InputTemplate
+from clinreg.instances.choices import batch_choices, fixed_is_templated
+from clinreg.sources.columns import find_column, python_values, text_column
+from clinreg.sources.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.instances.schema import INSTANCE_SCHEMA
+from clinreg.instances.labels import OK, BatchLabels, allowed_values, is_closed, normalise
+from clinreg.sources.sandbox import ROW_VARIABLE, InputTemplate
 
 
 @dataclass

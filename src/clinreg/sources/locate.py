@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from urllib.parse import urlparse
 
 from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource
-from clinreg.loaders.errors import BuildError, RecordProblem, SourceUnavailable
+from clinreg.sources.errors import BuildError, RecordProblem, SourceUnavailable
 
 HIDDEN_PREFIXES = (".",)
 _TRUE = {"1", "on", "yes", "true"}
@@ -565,7 +565,7 @@ class FileSplitReader:
         """A join's table, read once; with `columns`, only those columns are kept, batch by batch as the file is
         read where it streams with one type per column (CSV, parquet, xlsx), so that a join that needs the keys
         and one column of a large table does not hold the rest of it."""
-        from clinreg.loaders.readers import _concat, read_table
+        from clinreg.sources.readers import _concat, read_table
 
         key = (name, None if columns is None else tuple(columns))
         if key not in self._tables:
@@ -578,8 +578,8 @@ class FileSplitReader:
         return self._tables[key]
 
     def _projected(self, spec: Any, where: str, columns: list[str]) -> list[Any] | None:
-        from clinreg.loaders.readers import infer_format
-        from clinreg.loaders.streams import stream_table
+        from clinreg.sources.readers import infer_format
+        from clinreg.sources.streams import stream_table
 
         files = [spec.files] if isinstance(spec.files, str) else spec.files if isinstance(spec.files, list) else []
         formats = {spec.format or infer_format(f) for f in files}
@@ -597,8 +597,8 @@ class FileSplitReader:
         return parts
 
     def open(self, split: str, record_id: str) -> Any:
-        from clinreg.loaders.readers import read_table
-        from clinreg.loaders.steps import apply_steps
+        from clinreg.sources.readers import read_table
+        from clinreg.sources.steps import apply_steps
 
         if split not in self._splits:
             spec = self.spec(split, record_id)
@@ -616,8 +616,8 @@ class FileSplitReader:
 
     def _stream(self, split: str, record_id: str) -> tuple[Any, Any] | None:
         """The split's files as a stream of tables and its steps, when both can go batch by batch; else None."""
-        from clinreg.loaders.steps import StepRun
-        from clinreg.loaders.streams import stream_table
+        from clinreg.sources.steps import StepRun
+        from clinreg.sources.streams import stream_table
 
         spec = self.spec(split, record_id)
         where = f"{record_id}: split {split!r}"

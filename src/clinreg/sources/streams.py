@@ -25,8 +25,8 @@ from typing import Any, Iterator
 import pyarrow as pa
 
 from clinreg.core.model import TableSpec
-from clinreg.loaders.errors import SourceUnavailable
-from clinreg.loaders.readers import (
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.readers import (
     _LONG_DIGITS,
     MAX_CELL_CHARS,
     MatchedFile,
@@ -334,7 +334,7 @@ def _conformed(rows: list[dict[str, Any]], known: dict[str, pa.DataType] | None,
 
     Where the whole-file reader would keep a column as text (its values mix types), a later batch's values
     become that text (JSON for non-text values); a change the earlier batches cannot follow stops the read."""
-    from clinreg.loaders.readers import _from_rows
+    from clinreg.sources.readers import _from_rows
 
     table = _from_rows(rows)
     if known is None:
@@ -380,7 +380,7 @@ def _parquet_batches(path: Path, spec: TableSpec, fmt: str, batch_rows: int = 10
 
 
 def _xlsx_batches(path: Path, spec: TableSpec, fmt: str) -> Iterator[pa.Table]:
-    from clinreg.loaders.readers import xlsx_batches
+    from clinreg.sources.readers import xlsx_batches
 
     _checked_size(path)
     return xlsx_batches(path, spec, batch_rows=1000)

@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.loaders.columns import find_column, list_lengths, text_column
-from clinreg.loaders.errors import RecordProblem
+from clinreg.sources.columns import find_column, list_lengths, text_column
+from clinreg.sources.errors import RecordProblem
 from clinreg.core.model import (
     LETTERS,
     FreeTextScheme,

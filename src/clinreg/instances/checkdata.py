@@ -12,13 +12,13 @@ import pyarrow.compute as pc
 from clinreg.core.codes import CODES
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import Dataset, Mapping, NumberScheme
-from clinreg.loaders.batch import MappingBuild
-from clinreg.loaders.columns import has_column
-from clinreg.loaders.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, TemplateFailure
-from clinreg.loaders.labels import BAD, OK, UNLABELED
-from clinreg.loaders.leaks import batch_leaks, describe, exempt_rows
-from clinreg.loaders.rowfilters import RowSelection
-from clinreg.loaders.sources import SplitReader, locate, open_reader
+from clinreg.instances.batch import MappingBuild
+from clinreg.sources.columns import has_column
+from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.instances.labels import BAD, OK, UNLABELED
+from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
+from clinreg.instances.rowselection import RowSelection
+from clinreg.sources.locate import SplitReader, locate, open_reader
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 
@@ -93,7 +93,7 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
 
 
 def _head(reader: SplitReader, split: str, rows: int, record_id: str) -> pa.Table:
-    from clinreg.loaders.sources import FileSplitReader
+    from clinreg.sources.locate import FileSplitReader
 
     if isinstance(reader, FileSplitReader):
         # The whole split with its steps, as a build reads it: a join's error past the first rows (a repeated

@@ -1,0 +1,43 @@
+"""Filter expressions (`keep:`): one Jinja expression per filter, compiled once in the row sandbox and evaluated
+row by row. Used by a mapping's row selection and by the `keep` read step."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+
+from clinreg.sources.columns import find_column, python_values
+from clinreg.sources.errors import RecordProblem, TemplateFailure
+from clinreg.sources.sandbox import ROW_VARIABLE, InputTemplate
+
+MAX_EXPRESSION_CHARS = 1000
+_DELIMITERS = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}")
+
+
+class FilterExpression:
+    """One `keep:` expression, compiled once in the row sandbox (with its caps) and evaluated per row."""
+
+    def __init__(self, expression: str, why: str, where: str) -> None:
+        if len(expression) > MAX_EXPRESSION_CHARS or _DELIMITERS.search(expression) or "\n" in expression:
+            raise RecordProblem(f"{where}: filter {expression!r} must be one Jinja expression on one line, without {{{{ }}}} or {{% %}}")
+        self.expression, self.why, self.where = expression, why, where
+        self.template = InputTemplate("{% if (" + expression + ") %}1{% endif %}", f"{where} filter")
+
+    def keep(self, table: pa.Table, split: str, offset: int, among: np.ndarray | None = None) -> np.ndarray:
+        """Which rows pass; with `among`, only those rows are evaluated (the others are not kept)."""
+        names = self.template.variables
+        wanted = table.column_names if self.template.uses_row else [n for n in table.column_names if n in names]
+        missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
+        if missing:
+            raise RecordProblem(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, not in the data")
+        values = [python_values(find_column(table, n)) for n in wanted]
+        out = np.zeros(table.num_rows, dtype=bool)
+        rows = range(table.num_rows) if among is None else np.flatnonzero(among)
+        for i, context in self.template.row_contexts(wanted, values, rows):
+            try:
+                out[i] = self.template.render_with_globals(context) == "1"
+            except TemplateFailure as err:
+                raise TemplateFailure(f"{self.where}: split {split!r}, row {offset + i}: filter {self.expression!r} failed: {err}") from None
+        return out
