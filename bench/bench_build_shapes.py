@@ -35,7 +35,7 @@ REAL = REPO.parent / "shared" / "realdata"
 SHAPES = {
     "med_qa": ("GBaker__MedQA-USMLE-4-options", "phrases_no_exclude_test.jsonl"),
     "medec": ("abachaa__MEDEC", "MEDEC-MS/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"),
-    # PhysioNet data has no real sample here: the test suite's as-distributed fixture (tests/loaders/distributions),
+    # PhysioNet data has no real sample here: the test suite's as-distributed fixture (tests/distributions),
     # six gzip CSVs joined on subject and admission, its admissions copied with fresh ids to --rows discharge notes.
     "dischargeme": ("dischargeme", "files/discharge-me/1.3/test_phase_1/discharge.csv.gz"),
     # No real sample either: the fixture's workbook rows (one with an empty Answer) copied to --rows.
@@ -76,7 +76,7 @@ def make_mirror(real: Path, target: Path, record: str, rows: int) -> Path:
 def _writer(record: str):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("writer", REPO / f"tests/loaders/distributions/{record}.py")
+    spec = importlib.util.spec_from_file_location("writer", REPO / f"tests/distributions/{record}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,7 +1,7 @@
 """A record beyond MedHELM, added to a copy of the registry as CONTRIBUTING says, passes every content test unedited.
 
 The content checks of tests/test_registry_content.py and the as-distributed build of
-tests/loaders/test_as_distributed.py run on the copy, so no test needs editing when a contributor adds a record.
+tests/instances/test_as_distributed.py run on the copy, so no test needs editing when a contributor adds a record.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
 from clinreg.core.store import load_registry
-from loaders.test_as_distributed import check_builds_as_distributed
+from instances.test_as_distributed import check_builds_as_distributed
 from test_registry_content import check_current_totals, run_content_checks
 
 CONTRIBUTING = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
@@ -66,7 +66,7 @@ def copy_of_the_registry(dest: Path) -> Path:
     for folder in ("registry", "taxonomy", "schemas"):
         if (src / folder).is_dir():
             shutil.copytree(src / folder, dest / folder)
-    (dest / "tests" / "loaders" / "distributions").mkdir(parents=True)
+    (dest / "tests" / "distributions").mkdir(parents=True)
     return dest
 
 
@@ -98,10 +98,10 @@ def contributed(tmp_path_factory):
     out = _cli("new", "dataset", "triage_notes", "--root", str(root), "--source", "github", "--repo",
                "example-health/triage-notes", "--name", "Triage Notes", "--access", "public",
                "--task", "triage_patient_messages_by_urgency")
-    assert "wrote tests/loaders/distributions/triage_notes.py" in out
+    assert "wrote tests/distributions/triage_notes.py" in out
     path = root / "registry" / "datasets" / "triage_notes.yaml"
     path.write_text(fill(path.read_text(encoding="utf-8"), release), encoding="utf-8")
-    writer = root / "tests" / "loaders" / "distributions" / "triage_notes.py"
+    writer = root / "tests" / "distributions" / "triage_notes.py"
     assert "FILLED_IN = False" in writer.read_text(encoding="utf-8")
     writer.write_text(WRITER, encoding="utf-8")
     return root
@@ -115,13 +115,13 @@ def test_content_checks_pass_on_a_tree_with_a_record_beyond_medhelm(contributed)
 
 def test_the_contributed_record_builds_from_its_writer(contributed, tmp_path):
     record = load_registry(contributed).datasets["triage_notes"]
-    check_builds_as_distributed(record, tmp_path, writers=contributed / "tests" / "loaders" / "distributions")
+    check_builds_as_distributed(record, tmp_path, writers=contributed / "tests" / "distributions")
 
 
 def test_the_contributed_record_builds_from_a_copy_with_the_cli(contributed, tmp_path):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("writer_triage", contributed / "tests" / "loaders" / "distributions" / "triage_notes.py")
+    spec = importlib.util.spec_from_file_location("writer_triage", contributed / "tests" / "distributions" / "triage_notes.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.write(tmp_path / "mirror" / "example-health__triage-notes")
@@ -143,6 +143,6 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
 
 def test_contributing_says_to_commit_the_record_and_its_writer():
     assert "Commit only" not in CONTRIBUTING
-    assert "and its test writer, `tests/loaders/distributions/<id>.py`" in CONTRIBUTING
+    assert "and its test writer, `tests/distributions/<id>.py`" in CONTRIBUTING
     # A copy is read as distributed: no card is needed where the record has a read step.
     assert "no `README.md` or card is read" in CONTRIBUTING

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.export import export
-from loaders.loader_fixtures import hub_folder
+from record_fixtures import hub_folder
 
 HOSTILE = [
     "x():\n    import os; os.system('touch PWNED')\ndef y",  # code, if written as a function name

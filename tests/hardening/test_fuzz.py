@@ -431,7 +431,7 @@ class AnswerOutsideChoices(AssertionError):
     """A closed instance whose gold letter names none of its options."""
 
 
-# Builder bugs this test found, reported to the builder's owner (src/clinreg/loaders/ is not edited from here).
+# Builder bugs this test found, reported to the builder's owner (src/clinreg/sources/ and instances/ are not edited from here).
 # The fuzz test counts them (as `known:<name>` events) instead of failing, so that it keeps guarding everything
 # else; regressions/builder/ holds one minimal case of each, replayed as an expected failure that turns into an
 # XPASS once the bug is fixed. Then delete the entry here and the `bug` field of its regression case.

@@ -10,8 +10,7 @@ import pytest
 
 from .support import assert_no_traceback, run_cli
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "loaders"))
-from loader_fixtures import hub_folder, record_dict, write_root  # noqa: E402
+from record_fixtures import hub_folder, record_dict, write_root  # noqa: E402
 
 MCQ = {
     "input_template": "{{ question }}",

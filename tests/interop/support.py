@@ -34,7 +34,7 @@ def have(module: str) -> bool:
 
 
 def closed_mirror(base: Path) -> tuple[Path, list[str]]:
-    """A mirror holding every closed record's files as distributed (the writers of tests/loaders/distributions),
+    """A mirror holding every closed record's files as distributed (the writers of tests/distributions),
     and the ids of those records: every closed mapping of the registry, whatever its access tier."""
     from clinreg.core.store import load_registry
     from clinreg.exports.harness import gold_kind
@@ -81,21 +81,21 @@ def buildable_records() -> list[str]:
 def _writer_result(record_id: str, folder: Path) -> dict:
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", REPO / "tests" / "loaders" / "distributions" / f"{record_id}.py")
+    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", REPO / "tests" / "distributions" / f"{record_id}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.write(folder) or {}
 
 
 def distribution_mirror(base: Path, records: list[str]) -> Path:
-    """A mirror holding the named records' files as distributed (the writers of tests/loaders/distributions)."""
+    """A mirror holding the named records' files as distributed (the writers of tests/distributions)."""
     import importlib.util
 
     from clinreg.core.store import load_registry
     from clinreg.sources.locate import folder_name
 
     reg = load_registry(REPO)
-    writers = REPO / "tests" / "loaders" / "distributions"
+    writers = REPO / "tests" / "distributions"
     for record_id in records:
         spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", writers / f"{record_id}.py")
         module = importlib.util.module_from_spec(spec)

@@ -141,7 +141,7 @@ def test_every_rule_code_has_a_broken_variant():
     from clinreg.core.codes import CODES as RULES
     import clinreg.rules.engine  # noqa: F401
 
-    # CLR9xx are check-data's codes, tested against data in tests/loaders/
+    # CLR9xx are check-data's codes, tested against data in tests/instances/
     # CLR711-714 (read steps) are tested in tests/rules/test_reads.py
     tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714", "CLR715"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"

@@ -417,11 +417,11 @@ def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_
 def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_filled(tree):
     import importlib.util
 
-    writers = tree / "tests" / "loaders" / "distributions"
+    writers = tree / "tests" / "distributions"
     writers.mkdir(parents=True)
     result = new_dataset(tree, "new_set", "--task", "answer_questions", "--format", "json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["data"]["writer"] == "tests/loaders/distributions/new_set.py"
+    assert json.loads(result.output)["data"]["writer"] == "tests/distributions/new_set.py"
     spec = importlib.util.spec_from_file_location("writer_new_set", writers / "new_set.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

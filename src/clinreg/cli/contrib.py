@@ -206,7 +206,7 @@ def new_release(version, root, title, fmt):
 
 
 def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, record_text: str) -> str | None:
-    """tests/loaders/distributions/ID.py in a clone of the repository (none where the tree has no such folder)."""
+    """tests/distributions/ID.py in a clone of the repository (none where the tree has no such folder)."""
     from clinreg.contrib.writer import WRITERS_DIR, render_writer
     from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
 

@@ -1,9 +1,9 @@
-"""The skeleton of a record's test writer: tests/loaders/distributions/ID.py, which lays out the source's files
+"""The skeleton of a record's test writer: tests/distributions/ID.py, which lays out the source's files
 as distributed and says what the build must give (CONTRIBUTING.md, "The test writer")."""
 
 from __future__ import annotations
 
-WRITERS_DIR = "tests/loaders/distributions"
+WRITERS_DIR = "tests/distributions"
 
 
 def render_writer(dataset_id: str, name: str | None, splits: list[str]) -> str:

@@ -73,7 +73,7 @@ def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
     only what ordinary files hold, with the per-event work inlined, and gives up (returns None) at anything
     else: a tag, an anchor or alias, a duplicate or non-scalar key, a top-level scalar, a second document,
     a limit, a syntax error. The caller then reads the file again with the reference reader, so a file's
-    result never depends on which reader produced it. tests/test_yamlsrc.py checks that the two agree.
+    result never depends on which reader produced it. tests/core/test_yamlsrc.py checks that the two agree.
     """
     if limits.max_number_chars != DEFAULT_LIMITS.max_number_chars:
         return None  # _PLAIN_CACHE holds results checked against the default only

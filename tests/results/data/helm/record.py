@@ -35,7 +35,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="clinreg-helm-record-"))
     try:
         for record_id in RECORDS:
-            path = REPO / "tests" / "loaders" / "distributions" / f"{record_id}.py"
+            path = REPO / "tests" / "distributions" / f"{record_id}.py"
             spec = importlib.util.spec_from_file_location(record_id, path)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)

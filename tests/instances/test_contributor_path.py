@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from click.testing import CliRunner
-from loader_fixtures import build, hub_folder, record, record_dict, write_root
+from record_fixtures import build, hub_folder, record, record_dict, write_root
 
 from clinreg.cli.main import main
 

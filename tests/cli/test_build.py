@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from loader_fixtures import hub_folder, record_dict, write_root
+from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build, check_data, lock
 
 KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "input", "choices", "answer", "gold", "references",

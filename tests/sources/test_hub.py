@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hubemu import HubEmulator
-from test_as_distributed import _writer
+from sources.hubemu import HubEmulator
+from instances.test_as_distributed import _writer
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -265,7 +265,7 @@ def test_a_record_without_a_read_step_builds_from_the_hub_through_datasets(tmp_p
     import shutil
 
     import yaml
-    from loader_fixtures import hub_folder, record_dict
+    from record_fixtures import hub_folder, record_dict
 
     folder = hub_folder(tmp_path / "data", "owner/fixture", {"test": [{"question": "q1", "answer": "yes"},
                                                                       {"question": "q2", "answer": "no"}]})

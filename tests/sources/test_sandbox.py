@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loader_fixtures import build, hub_folder, record
+from record_fixtures import build, hub_folder, record
 from clinreg.sources import sandbox as templates
 from clinreg.sources.errors import BuildError, RecordProblem, TemplateFailure
 from clinreg.sources.sandbox import InputTemplate

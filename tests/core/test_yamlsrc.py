@@ -11,9 +11,9 @@ from clinreg.core.yamlsrc import parse_yaml
 from hardening.support import doc_fields
 from trees import GOOD_TREE
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).parent / "hardening" / "corpus"
-REGRESSIONS = Path(__file__).parent / "hardening" / "regressions"
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).parents[1] / "hardening" / "corpus"
+REGRESSIONS = Path(__file__).parents[1] / "hardening" / "regressions"
 TREE_FILES = sorted([*(REPO / "taxonomy").glob("*.yaml"), *(REPO / "registry").rglob("*.yaml")])
 
 

@@ -113,7 +113,7 @@ def write(folder: pathlib.Path) -> dict:
 def _realdata(sub):
     """Folder of the real sample (shared/realdata/<sub>) if present, else None (self-check only)."""
     here = pathlib.Path(__file__).resolve()
-    for base in [pathlib.Path("/work/shared/realdata"), here.parents[2] / "shared" / "realdata",
+    for base in [pathlib.Path("/work/shared/realdata"), here.parents[3] / "shared" / "realdata",
                  pathlib.Path.cwd() / ".." / "shared" / "realdata"]:
         if (base / sub).is_dir():
             return base / sub

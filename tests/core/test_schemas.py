@@ -8,7 +8,7 @@ import yaml
 
 from clinreg.contrib.schemas import FIX_COMMAND, render_schemas, schema_drift
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 REPO = SCHEMAS.parent
 
 

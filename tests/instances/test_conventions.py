@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from loader_fixtures import build, hub_folder, record
+from record_fixtures import build, hub_folder, record
 
 
 def test_letter_with_struct_options(tmp_path):

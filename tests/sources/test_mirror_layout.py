@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loader_fixtures import build, record, record_dict, write_root
+from record_fixtures import build, record, record_dict, write_root
 from clinreg.cli.build import build as build_command
 from clinreg.cli.build import check_data
 from clinreg.sources.errors import GoldLeak, SourceUnavailable

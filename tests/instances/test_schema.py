@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from loader_fixtures import hub_folder, record_dict, write_root
+from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build
 from clinreg.instances.stamp import CANARY_SENTENCE, canary_guid
 from clinreg.sources.locate import content_hash

@@ -151,4 +151,4 @@ def write(folder: pathlib.Path) -> dict:
             "notes": "dropped counts instances: hadm 20000004 (no radiology row) would have given 2"}
 
 # No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
-# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.
+# so a re-derivation of HELM's output would not match them. tests/instances/test_as_distributed.py checks them.

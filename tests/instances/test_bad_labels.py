@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loader_fixtures import build, hub_folder, record
+from record_fixtures import build, hub_folder, record
 from clinreg.core.model import MappedScheme
 from clinreg.sources.errors import BadLabel
 from clinreg.instances.labels import BAD, OK, UNLABELED, normalise

@@ -91,4 +91,4 @@ def write(folder: pathlib.Path) -> dict:
     return {"splits": {"test": expected}, "dropped": {"test": dropped}}
 
 # No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
-# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.
+# so a re-derivation of HELM's output would not match them. tests/instances/test_as_distributed.py checks them.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from loader_fixtures import build, hub_folder, record
+from record_fixtures import build, hub_folder, record
 from clinreg.sources.errors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.sources.sandbox import InputTemplate
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from loader_fixtures import build, hub_folder, record
+from record_fixtures import build, hub_folder, record
 from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.locate import content_hash, folder_name, locate
 

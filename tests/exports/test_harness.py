@@ -14,7 +14,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from loader_fixtures import hub_folder
+from record_fixtures import hub_folder
 from clinreg.cli.build import build
 from clinreg.cli.export import export
 from clinreg.exports.harness import FILES

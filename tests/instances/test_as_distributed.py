@@ -44,13 +44,13 @@ def registry():
     return load_registry(REPO)
 
 
-WRITERS = Path(__file__).parent / "distributions"
+WRITERS = Path(__file__).parents[1] / "distributions"
 
 
 def _writer(record_id: str, writers: Path = WRITERS):
     path = writers / f"{record_id}.py"
     if not path.is_file():
-        pytest.fail(f"no as-distributed writer tests/loaders/distributions/{record_id}.py: every record needs one "
+        pytest.fail(f"no as-distributed writer tests/distributions/{record_id}.py: every record needs one "
                     "(CONTRIBUTING.md, 'The test writer'; `clinreg new dataset` writes a skeleton)")
     spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", path)
     module = importlib.util.module_from_spec(spec)

@@ -72,4 +72,4 @@ def write(folder: pathlib.Path) -> dict:
                           "notes": "HELM tags no reference correct in this file (labels read as 1.0/nan/0.0); clinreg keeps the labelled rows"}]}
 
 # No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
-# so a re-derivation of HELM's output would not match them. tests/loaders/test_as_distributed.py checks them.
+# so a re-derivation of HELM's output would not match them. tests/instances/test_as_distributed.py checks them.
