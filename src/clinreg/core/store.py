@@ -25,7 +25,7 @@ from clinreg.core.treewalk import (  # noqa: F401  (the layout's names, used by 
     _kind_of,
     discover_files,
 )
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.core.yamlsrc import DEFAULT_LIMITS, Limits, Problem, YamlDoc, parse_yaml, read_yaml_file
 
 
