@@ -517,6 +517,7 @@ def test_build_shapes_reach_instances(tmp_path, quiet_datasets):
         assert run_build_case(case, tmp_path / shape, tolerate_known=False) == "instances", shape
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(600))
 @given(build_cases())
 def test_build_instances_yields_instances_or_a_located_error(quiet_datasets, case):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from results.helpers import DATA, ROOT, invoke, lm_eval_results, write
+from results.helpers import DATA, ROOT, invoke, lm_eval_results, needs_zstandard, write
 
 
 def imported(*sources, expect: int = 0) -> tuple[dict | None, str]:
@@ -213,6 +213,7 @@ def test_oversized_files_are_refused_before_reading(tmp_path, monkeypatch):
 
 
 def test_real_inspect_eval_log_with_zstandard_members():
+    needs_zstandard()
     doc, _ = imported(DATA / "inspect_mockllm_med_qa.eval")
     s = doc["scores"][0]
     assert (s["model"], s["mapping"], s["value"], s["n_instances"]) == ("mockllm/model", "med_qa", 0.6, 5)
