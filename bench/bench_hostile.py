@@ -127,7 +127,7 @@ def mark():  # the input is made: time the refusal from here
     started = time.perf_counter()
 def import_results(path):  # `clinreg results import` of one file, timed from here; the first problem shown
     from clinreg.core.store import load_registry
-    from clinreg.results.collect import collect
+    from clinreg.results.importing import collect
     reg = load_registry()
     mark()
     scores, _, findings = collect(reg, [path])

@@ -107,6 +107,7 @@ def contributed(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_content_checks_pass_on_a_tree_with_a_record_beyond_medhelm(contributed):
     run_content_checks(contributed)
     totals = load_registry(contributed)

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
@@ -26,6 +27,7 @@ def _table() -> list[list[str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_release_table_matches_releases_yaml_and_the_records():
     root = embedded_root()
     reg = load_registry(root)

@@ -26,7 +26,7 @@ def assert_readers_agree(raw: bytes) -> yamlsrc.YamlDoc:
 @pytest.mark.parametrize("path", TREE_FILES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_embedded_registry_files_read_alike(path):
     raw = path.read_bytes()
-    assert yamlsrc._read_fast(raw.decode("utf-8"), yamlsrc.DEFAULT_LIMITS) is not None, "an ordinary file took the slow path"
+    assert yamlsrc.read_fast(raw.decode("utf-8"), yamlsrc.DEFAULT_LIMITS) is not None, "an ordinary file took the slow path"
     doc = assert_readers_agree(raw)
     assert not doc.problems
     # CRLF line endings move no location
@@ -112,7 +112,7 @@ def test_validate_reports_are_byte_identical_with_either_reader(tmp_path, monkey
 
     root = _cloned_tree(tmp_path / "reg", 3)
     fast = validate(root)
-    monkeypatch.setattr(yamlsrc, "_read_fast", lambda text, limits: None)  # every file through the reference reader
+    monkeypatch.setattr(yamlsrc, "read_fast", lambda text, limits: None)  # every file through the reference reader
     reference = validate(root)
     assert fast.files == reference.files > 100
     assert render_json(fast) == render_json(reference)

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from clinreg.core.codes import CODES as RULES
 from clinreg.core.model import FILE_MODELS
-from clinreg.core.store import _kind_of, load_registry
+from clinreg.core.store import load_registry
+from clinreg.core.treewalk import file_kind
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, write_tree
@@ -241,7 +242,7 @@ def test_validate_never_raises_on_mangled_text(tree, case):
 
 def check_parse(raw: bytes) -> None:
     doc = parse_yaml(raw)
-    # The fast reader and the reference reader agree on every input (see clinreg.core.yamlsrc._read_fast).
+    # The fast reader and the reference reader agree on every input (see clinreg.core.yamlsrc.read_fast).
     assert doc_fields(doc) == doc_fields(parse_yaml(raw, reader="reference")), raw[:500]
     for p in doc.problems:
         assert p.code in PARSE_CODES, p
@@ -299,7 +300,7 @@ def valid_records(draw) -> tuple[str, Any]:
         parent, key = _get(data, path[:-1]), path[-1]
         if isinstance(key, str) and key in FREE_TEXT and isinstance(parent[key], str) and draw(st.booleans()):
             parent[key] = draw(text.filter(lambda t: t.strip() != ""))
-    if "notes" not in data and _kind_of(rel) == "dataset" and draw(st.booleans()):
+    if "notes" not in data and file_kind(rel) == "dataset" and draw(st.booleans()):
         data["notes"] = draw(st.lists(text, max_size=3))
     return rel, data
 
@@ -308,7 +309,7 @@ def valid_records(draw) -> tuple[str, Any]:
 @given(st.data())
 def test_store_round_trip_is_stable(tree, data):
     rel, record = data.draw(valid_records())
-    model_cls = FILE_MODELS[_kind_of(rel)]
+    model_cls = FILE_MODELS[file_kind(rel)]
     try:
         model = model_cls.model_validate(record)
     except Exception:
@@ -516,6 +517,7 @@ def test_build_shapes_reach_instances(tmp_path, quiet_datasets):
         assert run_build_case(case, tmp_path / shape, tolerate_known=False) == "instances", shape
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(600))
 @given(build_cases())
 def test_build_instances_yields_instances_or_a_located_error(quiet_datasets, case):

@@ -162,6 +162,7 @@ def test_printed_coverage_keeps_each_category_block_on_one_page(chromium, tmp_pa
         assert holding, f"{category['name']} and its subcategories are not on one page"
 
 
+@pytest.mark.slow
 def test_printed_review_document_keeps_every_task_whole_and_numbers_pages(chromium, tmp_path):
     pytest.importorskip("pypdf")
     root = REPO

@@ -120,6 +120,7 @@ def test_an_unwritable_folder_is_a_usage_error_and_writes_nothing(tmp_path):
     assert blocker.read_text() == "x"
 
 
+@pytest.mark.slow
 def test_a_folder_of_other_files_is_refused_and_an_earlier_build_replaced(tmp_path):
     other = tmp_path / "notes"
     other.mkdir()
@@ -171,6 +172,7 @@ OVERFLOW = """(() => { const d = document.documentElement;
 LINKS = """[...document.querySelectorAll('a[href], link[href], script[src]')].map(e => e.href || e.src)"""
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_overflows_and_every_link_resolves_in_chromium(chromium, embedded_site, tmp_path, width):

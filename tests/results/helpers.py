@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
@@ -34,6 +36,14 @@ EXPECTED_CDS = {"A": (2.5 / 3 + 0.5) / 2, "B": (2.5 / 3 + 0) / 2, "C": 1 / 3, "D
 EXPECTED_CNG = {"A": 1.0, "B": 0.5, "C": 0.5, "D": 0.0}
 # Macro averages on the 0-1 scale: the jury score x becomes (x - 1) / 4.
 EXPECTED_MACRO = {"A": (0.80 + 0.30 + 0.75) / 3, "C": (0.70 + 0.625) / 2}
+
+
+def needs_zstandard() -> None:
+    """Skip unless Zstandard-compressed `.eval` members can be read: Python 3.14's compression.zstd, or else the
+    `zstandard` package of the `inspect` extra."""
+    if sys.version_info < (3, 14):
+        pytest.importorskip("zstandard", reason="reading a Zstandard-compressed Inspect .eval log needs the `inspect` "
+                            "extra (zstandard) before Python 3.14")
 
 
 def invoke(*args, input: str | None = None):

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from clinreg.core.store import load_registry
 from clinreg.results.index import BenchmarkIndex
-from clinreg.results.readers import Reading, read_source
+from clinreg.results.accumulate import Reading
+from clinreg.results.detect import read_source
 from results.helpers import ROOT
 
 INDEX = BenchmarkIndex(load_registry(ROOT))
@@ -69,7 +70,7 @@ _CHARACTER_BY_CHARACTER = __import__("re").compile(r'"(?:[^"\\]|\\.)*"')
 @given(st.text(alphabet='"\\a{}[]:, ', max_size=60))
 @settings(max_examples=400, deadline=None)
 def test_the_unrolled_string_pattern_finds_what_the_plain_one_found(text):
-    from clinreg.results.scores import _JSON_STRING
+    from clinreg.results.strictinput import _JSON_STRING
 
     assert _JSON_STRING.findall(text) == _CHARACTER_BY_CHARACTER.findall(text)
 
@@ -78,7 +79,7 @@ def test_one_long_string_is_scanned_in_linear_time_and_memory():
     import time
     import tracemalloc
 
-    from clinreg.results.scores import parse_json
+    from clinreg.results.strictinput import parse_json
 
     text = '{"pad": "' + "a" * (16 << 20) + '"}'
     tracemalloc.start()

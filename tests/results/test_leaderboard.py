@@ -134,7 +134,7 @@ def test_intervals_come_from_instance_data_and_are_absent_without_it(tmp_path):
 
 def test_wilson_interval_for_zero_one_instance_scores():
     from clinreg.results.leaderboard import score_interval
-    from clinreg.results.scores import Score
+    from clinreg.results.score import Score
 
     score = Score("m", "r", "m", "exact_match", 0.5, [0.0, 1.0], 100, "results", {},
                   per_instance={"n": 100, "mean": 0.5, "sd": 0.5, "binary": True})
@@ -198,7 +198,7 @@ def test_win_rates_from_ranks_equal_the_pairwise_definition(values, lower):
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab\n", max_size=60), st.lists(st.integers(0, 60), max_size=10))
 def test_positions_in_one_pass_equal_counting_from_the_start(text, offsets):
-    from clinreg.results.scores import Positions, position
+    from clinreg.results.strictinput import Positions, position
 
     positions = Positions(text)
     for at in sorted(min(o, len(text)) for o in offsets):

@@ -24,6 +24,7 @@ def page(tmp_path, board_text=BOARD):
     return board, out
 
 
+@pytest.mark.slow
 def test_page_is_drawn_without_console_errors(chromium, tmp_path):
     _, html = page(tmp_path)
     shot = tmp_path / "shot.png"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from results.helpers import DATA, ROOT, invoke, lm_eval_results, write
+from results.helpers import DATA, ROOT, invoke, lm_eval_results, needs_zstandard, write
 
 
 def imported(*sources, expect: int = 0) -> tuple[dict | None, str]:
@@ -200,10 +200,10 @@ def test_hostile_json_is_refused(tmp_path, text):
 
 
 def test_oversized_files_are_refused_before_reading(tmp_path, monkeypatch):
-    import clinreg.results.scores as scores
+    import clinreg.results.strictinput as strictinput
 
-    monkeypatch.setattr(scores, "MAX_TEXT_BYTES", 100)
-    monkeypatch.setattr(scores.read_text, "__defaults__", (100,))
+    monkeypatch.setattr(strictinput, "MAX_TEXT_BYTES", 100)
+    monkeypatch.setattr(strictinput.read_text, "__defaults__", (100,))
     path = write(tmp_path / "r.json", json.dumps(lm_eval_results()))
     _, out = imported(path, expect=2)
     assert "larger than" in out
@@ -213,6 +213,7 @@ def test_oversized_files_are_refused_before_reading(tmp_path, monkeypatch):
 
 
 def test_real_inspect_eval_log_with_zstandard_members():
+    needs_zstandard()
     doc, _ = imported(DATA / "inspect_mockllm_med_qa.eval")
     s = doc["scores"][0]
     assert (s["model"], s["mapping"], s["value"], s["n_instances"]) == ("mockllm/model", "med_qa", 0.6, 5)
@@ -244,6 +245,25 @@ def test_inspect_deflate_eval_built_by_hand(tmp_path):
     assert doc["scores"][0]["per_instance"] == {"n": 2, "mean": 0.5, "sd": 0.5, "binary": True}
 
 
+def test_a_nan_is_read_as_null_in_an_inspect_log_only(tmp_path):
+    log = json.dumps(inspect_log(metrics={"accuracy": {"name": "accuracy", "value": 0.5},
+                                          "stderr": {"name": "stderr", "value": "NAN_HERE"}}))
+    doc, _ = imported(write(tmp_path / "log.json", log.replace('"NAN_HERE"', "NaN")))
+    assert (doc["scores"][0]["value"], doc["scores"][0]["stderr"]) == (0.5, None)
+    other = write(tmp_path / "r.json", '{"results": {"clinreg_med_qa": {"exact_match,none": NaN}}}')
+    _, out = imported(other, expect=2)
+    assert "CLR961" in out and "NaN is not a number JSON allows" in out
+
+
+def test_a_refused_json_constant_says_so_as_data():
+    from clinreg.results.strictinput import JSON_CONSTANT, Unreadable, parse_json
+
+    for text, kind in [("[NaN]", JSON_CONSTANT), ("[-Infinity]", JSON_CONSTANT), ("[1,]", None), ('{"a":1,"a":2}', None)]:
+        with pytest.raises(Unreadable) as caught:
+            parse_json(text)
+        assert caught.value.kind == kind, text
+
+
 @pytest.mark.parametrize(("log", "code"), [
     (inspect_log(status="error"), "CLR962"),
     (inspect_log(task="clinreg_nothing"), "CLR963"),
@@ -271,9 +291,9 @@ def test_bad_eval_archives_are_unreadable(tmp_path, build):
 def test_an_eval_that_is_not_a_zip_or_expands_too_far_is_refused(tmp_path, monkeypatch):
     _, out = imported(write(tmp_path / "junk.eval", b"not a zip at all"), expect=2)
     assert "not a readable zip" in out
-    import clinreg.results.harnesses as readers
+    import clinreg.results.inspect_logs as inspect_logs
 
-    monkeypatch.setattr(readers, "MAX_ZIP_MEMBER", 1000)
+    monkeypatch.setattr(inspect_logs, "MAX_ZIP_MEMBER", 1000)
     path = tmp_path / "big.eval"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("header.json", json.dumps(inspect_log()) + " " * 100_000)

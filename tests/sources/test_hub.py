@@ -69,6 +69,7 @@ def test_the_registry_has_hub_records():
     assert HUB_RECORDS, "no record reads from the hub: this file tests nothing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("record_id", HUB_RECORDS)
 def test_hub_build_matches_the_mirror_build_then_reads_the_cache(record_id, tmp_path):
     record = REGISTRY.datasets[record_id]
@@ -160,6 +161,7 @@ FAULTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_hub_fault_is_one_line_and_exit_2(name, tmp_path):
     setup, words = FAULTS[name]
@@ -209,6 +211,7 @@ def test_the_token_reaches_the_hub_and_a_gated_dataset_builds_with_it(tmp_path):
     assert not any(r.authorized for r in hub.log if r.server == "files"), "the token never goes to the file server"
 
 
+@pytest.mark.slow
 def test_the_hub_is_reached_through_the_configured_proxy(served, tmp_path):
     """A name only the proxy can resolve: the build works through HTTP_PROXY, and fails without it."""
     hub, _, _ = served
@@ -222,6 +225,7 @@ def test_the_hub_is_reached_through_the_configured_proxy(served, tmp_path):
     assert len(hub.log) > before
 
 
+@pytest.mark.slow
 def test_a_slow_hub_is_waited_for_and_an_absent_one_is_called_unreachable(tmp_path):
     """No private time limit: a hub that takes 1.5 s per answer is used. Nothing listening is 'unreachable'."""
     with serving(tmp_path) as (hub, record_id, _, folder):
@@ -234,6 +238,7 @@ def test_a_slow_hub_is_waited_for_and_an_absent_one_is_called_unreachable(tmp_pa
                                       f"pass --data-dir DIR with it in DIR/{folder.name}")
 
 
+@pytest.mark.slow
 def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
     home = tmp_path / "home"
     with serving(tmp_path) as (hub, record_id, _, _):
@@ -260,6 +265,7 @@ def _open_release(root: Path) -> str:
     return reg.open_release
 
 
+@pytest.mark.slow
 def test_a_record_without_a_read_step_builds_from_the_hub_through_datasets(tmp_path):
     """A record that leaves the reading to `datasets` (no source.read) uses the same hub, cache and settings."""
     import shutil

@@ -49,6 +49,7 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(streams, "STREAM_BLOCK_BYTES", 64)
 
 
+@pytest.mark.slow
 @needs_open_json
 @given(json_rows, st.booleans())
 @SETTINGS
@@ -124,6 +125,7 @@ def test_what_cannot_stream_is_read_whole(tmp_path):
     assert streams.stream_table(tmp_path, TableSpec(files="x.json"), "w") is None
 
 
+@pytest.mark.slow
 def test_an_inflating_gzip_is_refused_while_streaming(tmp_path):
     (tmp_path / "x.csv.gz").write_bytes(gzip.compress(b"id,text\n" + b"1,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" * (5 << 20)))
     with pytest.raises(SourceUnavailable, match="unpacks to more than"):

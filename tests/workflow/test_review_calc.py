@@ -65,6 +65,7 @@ def _cells(sheet: Path) -> dict[str, str]:
     return cells
 
 
+@pytest.mark.slow
 def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
@@ -130,6 +131,7 @@ def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
     assert load_registry(care).tasks()["answer_questions"].task.review.status == "approved"
 
 
+@pytest.mark.slow
 def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_carries_it(care, tmp_path):
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
@@ -152,6 +154,7 @@ FORMULA_LIKE = CATEGORY.replace("name: Rank differentials", "name: \"=1+1\"").re
     "definition: Answer a clinical question.", "definition: \"-1 dose: answer a clinical question.\"")
 
 
+@pytest.mark.slow
 def test_wording_that_starts_like_a_formula_shows_in_calc_as_written_and_imports_as_it_was(tmp_path):
     """The xlsx export writes such wording as string cells, not behind a guard apostrophe: Calc shows the words as
     they are (no stray apostrophe), runs no formula (=1+1 never becomes 2), and the import reads the original."""

@@ -22,11 +22,11 @@ def _record(reg, dataset: str):
         return reg.datasets[dataset]
     if any(f.kind == "dataset" and Path(f.rel).stem == dataset for f in reg.files):
         raise fail(f"{dataset}: the record does not validate; run `clinreg validate`")
-    import difflib
+    from clinreg.text.suggest import closest
 
-    close = difflib.get_close_matches(dataset, list(reg.datasets), n=1, cutoff=0.6)
+    close = closest(dataset, reg.datasets)
     if close:
-        raise fail(f"no dataset {dataset!r} in {reg.root}; did you mean {close[0]!r}?")
+        raise fail(f"no dataset {dataset!r} in {reg.root}; did you mean {close!r}?")
     raise fail(f"no dataset {dataset!r} in {reg.root} (known: {', '.join(sorted(reg.datasets)) or 'none'})")
 
 

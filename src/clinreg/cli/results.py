@@ -31,7 +31,7 @@ def _collect(root, sources, fmt, strict=False):
     from dataclasses import replace
 
     from clinreg.core.diagnostics import Report, render_json, render_text
-    from clinreg.results.collect import collect
+    from clinreg.results.importing import collect
 
     reg = load(root)
     refuse_load_errors(reg, "reading results")
@@ -78,7 +78,7 @@ def import_results(sources, root, fmt, output, force, strict):
     written; each column, task, run group or score that does not is a warning at file:line:col, and the summary
     counts them. With --strict, any of those stops the import and nothing is written.
     """
-    from clinreg.results.collect import results_document, results_text
+    from clinreg.results.importing import results_document, results_text
 
     reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict)
     document = results_document(reg, scores, reported, stand_ins)

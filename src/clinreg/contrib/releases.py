@@ -6,7 +6,7 @@ import datetime as dt
 import re
 
 from clinreg.core.model import ReleaseHistory
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.text.yamltext import yaml_scalar
 
 

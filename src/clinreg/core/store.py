@@ -15,6 +15,7 @@ from clinreg.core.model import Category, Dataset, ReleaseHistory, Task, Taxonomy
 from clinreg.core.paths import resolve_root
 from clinreg.core.scalars import scan_file
 from clinreg.core.schema_errors import schema_diagnostics
+from clinreg.core.semver import parse_semver
 from clinreg.core.treewalk import (  # noqa: F401  (the layout's names, used by callers of the store)
     DATASETS_DIR,
     REGISTRY_DIR,
@@ -22,10 +23,9 @@ from clinreg.core.treewalk import (  # noqa: F401  (the layout's names, used by 
     TAXONOMY_DIR,
     TAXONOMY_FILE,
     TreeRead,
-    _kind_of,
     discover_files,
+    file_kind,
 )
-from clinreg.core.versions import parse_semver
 from clinreg.core.yamlsrc import DEFAULT_LIMITS, Limits, Problem, YamlDoc, parse_yaml, read_yaml_file
 
 
@@ -180,7 +180,7 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_da
         for code, rel, message, hint in read.problems:
             reg.diagnostics.append(make(code, rel, 1, 1, message, hint))
     for rel, path in found:
-        kind = _kind_of(rel)
+        kind = file_kind(rel)
         if kind is None:
             reg.diagnostics.append(make("CLR305", rel, 1, 1, "this file is not part of the registry layout and is ignored",
                                         "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))

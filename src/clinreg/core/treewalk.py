@@ -17,7 +17,7 @@ RELEASES_FILE = "registry/releases.yaml"
 DATASETS_DIR = "registry/datasets"
 
 
-def _kind_of(rel: str) -> str | None:
+def file_kind(rel: str) -> str | None:
     if rel == TAXONOMY_FILE:
         return "taxonomy"
     if rel == RELEASES_FILE:

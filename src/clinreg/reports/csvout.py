@@ -18,7 +18,7 @@ from clinreg.text.output import defuse, shown, to_json
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _text(value: Any) -> Any:
+def csv_cell(value: Any) -> Any:
     """A cell: registry text on one line with control characters shown escaped, and never a formula."""
     if not isinstance(value, str):
         return value
@@ -100,7 +100,7 @@ def render_coverage_csv(data: dict[str, Any], by: str = "subcategory") -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows([[_text(v) for v in row] for row in rows])
+    writer.writerows([[csv_cell(v) for v in row] for row in rows])
     return defuse(buf.getvalue())
 
 

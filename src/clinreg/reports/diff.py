@@ -9,7 +9,7 @@ from typing import Any
 
 from clinreg.core.paths import RootError, is_registry_tree, resolve_root
 from clinreg.core.store import Registry, load_registry
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.core.yamlsrc import DEFAULT_LIMITS
 from clinreg.reports.coverage import coverage_data
 

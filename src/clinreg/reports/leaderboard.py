@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 from clinreg import __version__
-from clinreg.reports.csvout import _text as csv_cell
+from clinreg.reports.csvout import csv_cell
 from clinreg.text.output import defuse, shown
 
 

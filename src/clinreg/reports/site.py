@@ -17,7 +17,7 @@ from clinreg import __version__
 from clinreg.core.grader import GRADER_KINDS, grader_of
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.reports.coverage import TIERS, coverage_data
 from clinreg.reports.html import environment
 from clinreg.text.output import defuse

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from clinreg.results.accumulate import Reading, checked_jury
 from clinreg.results.index import Ambiguous, Benchmark
-from clinreg.results.reading import checked_jury, Reading
-from clinreg.results.scores import (
-    ReportedWinRate,
+from clinreg.results.score import ReportedWinRate
+from clinreg.results.strictinput import (
     Unreadable,
     count,
     finite_number,

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import TIERS
 from clinreg.results.index import LOWER_IS_BETTER
-from clinreg.results.scores import ReportedWinRate, Score
+from clinreg.results.score import ReportedWinRate, Score
 
 LEVELS = ("overall", "category", "subcategory")
 Z95 = 1.959963984540054

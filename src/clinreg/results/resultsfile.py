@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinreg.results.reading import Reading, checked_jury
-from clinreg.results.scores import RESULTS_FORMAT, Positions, ReportedWinRate, count, finite_number, locate
+from clinreg.results.accumulate import Reading, checked_jury
+from clinreg.results.score import ReportedWinRate
+from clinreg.results.strictinput import Positions, count, finite_number, locate
+
+RESULTS_FORMAT = 1  # version of the normalised results file
 
 # --------------------------------------------------------------------------------------------- clinreg results file
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from clinreg.core.reviewstate import derive_state, item_content, item_hash
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.text.safeio import atomic_write_bytes, file_lock
+from clinreg.text.suggest import closest
 from clinreg.text.yamltext import yaml_scalar
 
 DECISIONS = ("approved", "rejected", "changes_requested")
@@ -73,11 +73,11 @@ def find_item(reg: Registry, item_id: str, kind: str | None = None) -> ReviewTar
     if found:
         return found[0]
     known = [s.id for s, *_ in reg.subcategories()] + list(reg.tasks())
-    close = difflib.get_close_matches(item_id, known, n=1, cutoff=0.6)
+    close = closest(item_id, known)
     what = {"task": "task", "subcategory": "subcategory"}.get(kind or "", "task or subcategory")
     message = f"no {what} {item_id!r} in the taxonomy"
     if close:
-        message += f"; did you mean {close[0]!r}?"
+        message += f"; did you mean {close!r}?"
     elif any(d.severity == "error" and d.file.startswith("taxonomy/") for d in reg.diagnostics):
         message += " (some taxonomy files have errors; run `clinreg validate`)"
     else:

@@ -25,7 +25,7 @@ from typing import Any
 
 from clinreg import __version__
 from clinreg.core.diagnostics import Diagnostic, Report
-from clinreg.core.treewalk import TreeRead, _kind_of, discover_files, read_limited
+from clinreg.core.treewalk import TreeRead, discover_files, file_kind, read_limited
 
 FORMAT = 1
 MAX_BYTES = 1024 * 1024  # yamlsrc.DEFAULT_LIMITS.max_bytes (not imported: yamlsrc imports yaml)
@@ -58,7 +58,7 @@ def read_tree(root: Path) -> TreeRead:
     """List and read the tree once; the result is both the cache key's input and the loader's input."""
     found: list[tuple[str, Path]] = []
     problems = discover_files(root, found)
-    contents = {rel: read_limited(path, MAX_BYTES) for rel, path in found if _kind_of(rel) is not None}
+    contents = {rel: read_limited(path, MAX_BYTES) for rel, path in found if file_kind(rel) is not None}
     return TreeRead(root, found, problems, contents)
 
 

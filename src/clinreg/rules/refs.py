@@ -7,7 +7,7 @@ from typing import Iterable
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.diagnostics import make
 from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.text.suggest import Suggester

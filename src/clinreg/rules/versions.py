@@ -7,7 +7,7 @@ from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.store import DATASETS_DIR
-from clinreg.core.versions import parse_semver
+from clinreg.core.semver import parse_semver
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context

@@ -55,8 +55,11 @@ class Suggester:
         return answer
 
     def _closest(self, text: str) -> str | None:
-        # ratio = 2M / (len(a) + len(b)) and M <= the shorter length, so lengths far apart can never reach the cutoff
-        low, high = len(text) * self.cutoff / (2 - self.cutoff), len(text) * (2 - self.cutoff) / self.cutoff
+        # ratio = 2M / (len(a) + len(b)) and M <= the shorter length, so lengths far apart can never reach the cutoff.
+        # The bounds are widened by a hair: a length exactly on one (`ehr` and `ehrshot` at 0.6) computes as 6.999...
+        slack = 1e-9
+        low = len(text) * self.cutoff / (2 - self.cutoff) - slack
+        high = len(text) * (2 - self.cutoff) / self.cutoff + slack
         shared: Counter[int] = Counter()
         for gram in _trigrams(text):
             shared.update(self._index.get(gram, ()))

@@ -11,10 +11,10 @@ from pathlib import Path
 import yaml
 
 from clinreg.core.treewalk import read_limited
-from clinreg.core.yamlsrc.decode import _byte_location, _decode
+from clinreg.core.yamlsrc.decode import byte_location, decode_bytes
 from clinreg.core.yamlsrc.doc import DEFAULT_LIMITS, Limits, Path_, Problem, YamlDoc  # noqa: F401
-from clinreg.core.yamlsrc.fast import _read_fast
-from clinreg.core.yamlsrc.reference import _Abort, _Builder, _syntax_problem
+from clinreg.core.yamlsrc.fast import read_fast
+from clinreg.core.yamlsrc.reference import Abort, Builder, syntax_problem
 from clinreg.core.yamlsrc.tags import is_yaml11_trap  # noqa: F401
 
 
@@ -27,8 +27,8 @@ _FAST_MAX_CHARS = 256 * 1024
 def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast") -> YamlDoc:
     """Parse bytes into a YamlDoc. Never raises for bad input: problems are returned in `doc.problems`.
 
-    `reader="fast"` (the default) reads ordinary files with `_read_fast` and hands anything unusual to the
-    reference reader (`_Builder`), so both give the same result; `reader="reference"` always uses the latter.
+    `reader="fast"` (the default) reads ordinary files with `read_fast` and hands anything unusual to the
+    reference reader (`Builder`), so both give the same result; `reader="reference"` always uses the latter.
     """
     if reader not in READERS:
         raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
@@ -38,7 +38,7 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
             Problem("CLR007", 1, 1, f"the file is {len(raw):,} bytes, over the limit of {limits.max_bytes:,} bytes")
         )
         return doc
-    text, problem = _decode(raw)
+    text, problem = decode_bytes(raw)
     if problem:
         doc.problems.append(problem)
         return doc
@@ -46,23 +46,23 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
     end = text.find("\n")
     first_line = (text if end < 0 else text[:end]).rstrip("\r")
     if reader == "fast" and len(text) <= _FAST_MAX_CHARS:
-        fast = _read_fast(text, limits)
+        fast = read_fast(text, limits)
         if fast is not None:
             fast.first_line = first_line
             return fast
     doc.first_line = first_line
     try:
-        _Builder(doc, limits).run(text)
-    except _Abort as abort:
+        Builder(doc, limits).run(text)
+    except Abort as abort:
         doc.data = None
         doc.problems.append(abort.problem)
     except yaml.MarkedYAMLError as exc:
         doc.data = None
-        doc.problems.append(_syntax_problem(exc, text))
-    except yaml.reader.ReaderError as exc:  # pragma: no cover - the characters it refuses are refused in _decode first
+        doc.problems.append(syntax_problem(exc, text))
+    except yaml.reader.ReaderError as exc:  # pragma: no cover - the characters it refuses are refused in decode_bytes first
         doc.data = None
         # The C reader reports a byte offset into the UTF-8 text.
-        line, col = _byte_location(text.encode("utf-8"), exc.position)
+        line, col = byte_location(text.encode("utf-8"), exc.position)
         doc.problems.append(Problem("CLR006", line, col, f"YAML refuses the character U+{exc.character:04X}" if isinstance(exc.character, int)
                                     else "YAML refuses a character in the file"))
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare

@@ -15,7 +15,7 @@ _REFUSED_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufe
 _CANNOT_START_REFUSED = bytes(b for b in range(256) if b in (0x09, 0x0A) or 0x20 <= b <= 0x7E or (b >= 0x80 and b not in (0xC2, 0xE2, 0xEF)))
 
 
-def _byte_location(raw: bytes, offset: int) -> tuple[int, int]:
+def byte_location(raw: bytes, offset: int) -> tuple[int, int]:
     """Line and column (in characters, as editors count them) of a byte offset into possibly broken UTF-8."""
     start = raw.rfind(b"\n", 0, offset) + 1
     return raw.count(b"\n", 0, offset) + 1, len(raw[start:offset].decode("utf-8", "replace")) + 1
@@ -28,19 +28,19 @@ def _text_location(text: str, offset: int) -> tuple[int, int]:
 _UTF16_32_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
-def _decode(raw: bytes) -> tuple[str | None, Problem | None]:
+def decode_bytes(raw: bytes) -> tuple[str | None, Problem | None]:
     if raw.startswith(_UTF16_32_BOMS):
         return None, Problem("CLR006", 1, 1, "the file is UTF-16 or UTF-32 text; registry files are UTF-8",
                              "save the file as UTF-8")
     if raw.startswith(b"\xef\xbb\xbf"):  # A UTF-8 byte-order mark is accepted and ignored (documented in SECURITY.md).
         raw = raw[3:]
     if b"\x00" in raw:
-        line, col = _byte_location(raw, raw.index(b"\x00"))
+        line, col = byte_location(raw, raw.index(b"\x00"))
         return None, Problem("CLR006", line, col, "the file holds binary data (a NUL byte); registry files are UTF-8 text")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = _byte_location(raw, exc.start)
+        line, col = byte_location(raw, exc.start)
         return None, Problem(
             "CLR006", line, col, f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})", "save the file as UTF-8"
         )

@@ -23,7 +23,7 @@ from clinreg.core.yamlsrc.tags import (
 
 
 class _Unusual(Exception):
-    """Raised inside `_read_fast` at anything it leaves to the reference reader."""
+    """Raised inside `read_fast` at anything it leaves to the reference reader."""
 
 
 # Plain scalars that resolve to a non-string, with what they construct to. Every constructed scalar type
@@ -66,10 +66,10 @@ _SHARED_PATHS: dict[tuple, tuple] = {}
 _SHARED_MAX = 200_000
 
 
-def _read_fast(text: str, limits: Limits) -> YamlDoc | None:
+def read_fast(text: str, limits: Limits) -> YamlDoc | None:
     """Read an ordinary registry file in one tight loop over libyaml's events, or return None.
 
-    The reference reader (`_Builder`) handles every event kind and reports each problem. This loop handles
+    The reference reader (`Builder`) handles every event kind and reports each problem. This loop handles
     only what ordinary files hold, with the per-event work inlined, and gives up (returns None) at anything
     else: a tag, an anchor or alias, a duplicate or non-scalar key, a top-level scalar, a second document,
     a limit, a syntax error. The caller then reads the file again with the reference reader, so a file's

@@ -22,12 +22,12 @@ from clinreg.core.yamlsrc.tags import (
 )
 
 
-class _Abort(Exception):
+class Abort(Exception):
     def __init__(self, problem: Problem):
         self.problem = problem
 
 
-class _Builder:
+class Builder:
     """Build values from parser events (not from a composed node tree), so depth and alias limits apply as
     the file is read: the C composer recurses natively and would crash on hostile nesting."""
 
@@ -58,7 +58,7 @@ class _Builder:
             if cls is ScalarEvent:  # the common case first
                 self.nodes += 1
                 if self.nodes > limits.max_nodes:
-                    raise _Abort(Problem("CLR007", *mark_at(event.start_mark), f"the file has more than {limits.max_nodes:,} values"))
+                    raise Abort(Problem("CLR007", *mark_at(event.start_mark), f"the file has more than {limits.max_nodes:,} values"))
                 value, plain_text = self._scalar(event)
                 if event.anchor:
                     self.anchors[event.anchor] = (value, mark_at(event.start_mark))
@@ -69,10 +69,10 @@ class _Builder:
                 is_map = cls is MappingStartEvent
                 self._check_tag(event, "tag:yaml.org,2002:map" if is_map else "tag:yaml.org,2002:seq")
                 if len(stack) >= limits.max_depth:
-                    raise _Abort(Problem("CLR007", *mark_at(event.start_mark), f"nesting deeper than {limits.max_depth} levels"))
+                    raise Abort(Problem("CLR007", *mark_at(event.start_mark), f"nesting deeper than {limits.max_depth} levels"))
                 path = self._child_path(stack)
                 if path is None:
-                    raise _Abort(Problem("CLR001", *mark_at(event.start_mark), "a mapping or list used as a key; keys must be plain strings"))
+                    raise Abort(Problem("CLR001", *mark_at(event.start_mark), "a mapping or list used as a key; keys must be plain strings"))
                 doc.values[path] = mark_at(event.start_mark)
                 doc.containers.add(path)
                 stack.append([{} if is_map else [], path, NO_KEY, None, event.anchor])
@@ -88,9 +88,9 @@ class _Builder:
                 self.aliases += 1
                 line, col = mark_at(event.start_mark)
                 if self.aliases > limits.max_aliases:
-                    raise _Abort(Problem("CLR007", line, col, f"more than {limits.max_aliases} aliases (*name); registry files need none"))
+                    raise Abort(Problem("CLR007", line, col, f"more than {limits.max_aliases} aliases (*name); registry files need none"))
                 if event.anchor not in self.anchors:
-                    raise _Abort(Problem("CLR001", line, col, f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
+                    raise Abort(Problem("CLR001", line, col, f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
                 value, _ = self.anchors[event.anchor]
                 self._charge(value, line, col)
                 self._emit(stack, _copy(value), (line, col), event)
@@ -98,7 +98,7 @@ class _Builder:
             if cls is DocumentStartEvent:
                 documents += 1
                 if documents > 1:
-                    raise _Abort(Problem("CLR001", *mark_at(event.start_mark), "a registry file holds a single YAML document; found a second '---'"))
+                    raise Abort(Problem("CLR001", *mark_at(event.start_mark), "a registry file holds a single YAML document; found a second '---'"))
             # StreamStart, StreamEnd and DocumentEnd carry nothing
         if documents == 0 or doc.data is NO_KEY:
             doc.data = None
@@ -108,7 +108,7 @@ class _Builder:
         size = _size(value, self.limits.max_nodes - self.nodes + 1)
         self.nodes += size
         if self.nodes > self.limits.max_nodes:
-            raise _Abort(Problem("CLR007", line, col, "alias expansion is too large (an alias bomb?)"))
+            raise Abort(Problem("CLR007", line, col, "alias expansion is too large (an alias bomb?)"))
 
     def _check_tag(self, event, default: str) -> None:
         tag = event.tag
@@ -117,7 +117,7 @@ class _Builder:
         # A collection takes only its own tag; a scalar only a scalar tag (`!!str` on a mapping is not a string).
         if default != STR or tag not in SAFE_TAGS or tag in COLLECTION_TAGS:
             line, col = mark_at(event.start_mark)
-            raise _Abort(
+            raise Abort(
                 Problem("CLR004", line, col, f"tag {tag!r} is not allowed; only plain YAML values are", "remove the tag")
             )
 
@@ -136,11 +136,11 @@ class _Builder:
             return value, None
         if len(value) > self.limits.max_number_chars:
             line, col = mark_at(event.start_mark)
-            raise _Abort(Problem("CLR007", line, col, f"a {len(value):,}-character value that YAML reads as a number or date "
+            raise Abort(Problem("CLR007", line, col, f"a {len(value):,}-character value that YAML reads as a number or date "
                                  f"(the limit is {self.limits.max_number_chars:,})", "quote it if it is text"))
         if tag == MERGE:
             line, col = mark_at(event.start_mark)
-            raise _Abort(
+            raise Abort(
                 Problem("CLR008", line, col, "merge keys ('<<') are not allowed", "write the keys out in full")
             )
         try:
@@ -148,7 +148,7 @@ class _Builder:
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:
             line, col = mark_at(event.start_mark)
             shown = value if len(value) <= 40 else value[:40] + "..."
-            raise _Abort(Problem("CLR001", line, col, f"cannot read value {shown!r}: {' '.join(str(exc).split())[:200]}",
+            raise Abort(Problem("CLR001", line, col, f"cannot read value {shown!r}: {' '.join(str(exc).split())[:200]}",
                                  "quote it if it is text"))
         return constructed, value
 
@@ -174,14 +174,14 @@ class _Builder:
             container.append(value)
         elif pending is NO_KEY:
             if isinstance(value, (dict, list)):
-                raise _Abort(Problem("CLR001", *loc, "a mapping or list used as a key; keys must be plain strings"))
+                raise Abort(Problem("CLR001", *loc, "a mapping or list used as a key; keys must be plain strings"))
             try:
                 hash(value)
             except TypeError:  # pragma: no cover
-                raise _Abort(Problem("CLR001", *loc, "an unhashable key"))
+                raise Abort(Problem("CLR001", *loc, "an unhashable key"))
             if value in container:
                 first = self.doc.keys.get(path + (value,), (0, 0))
-                raise _Abort(
+                raise Abort(
                     Problem(
                         "CLR003",
                         *loc,
@@ -227,7 +227,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
+def syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = mark_at(mark)
     message = (exc.problem or exc.context or "invalid YAML").strip()

@@ -1,4 +1,5 @@
-"""Gather scores from every SOURCE, check them against the registry, and build the normalised results document."""
+"""`clinreg results import`: gather scores from every SOURCE, check them against the registry, and build the
+normalised results document."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.store import Registry
+from clinreg.results.accumulate import Findings, Reading
+from clinreg.results.detect import read_source
 from clinreg.results.index import BenchmarkIndex
-from clinreg.results.readers import Reading, read_source
-from clinreg.results.scores import RESULTS_FORMAT, Findings, ReportedWinRate, Score
+from clinreg.results.resultsfile import RESULTS_FORMAT
+from clinreg.results.score import ReportedWinRate, Score
 
 RANGE_SLACK = 1e-9
 

@@ -1,97 +1,31 @@
-"""A score as plain data, the located findings of reading results, and the strict input helpers every reader shares."""
+"""The strict input helpers every results reader shares: capped reads, strict JSON, finite numbers, locations.
+
+Every input is untrusted: a problem raises `Unreadable`, which the reader turns into one located finding.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clinreg.core.diagnostics import Diagnostic, make
-
 MAX_TEXT_BYTES = 64 * 1024 * 1024  # one CSV or JSON file
 MAX_JSON_DEPTH = 64
-RESULTS_FORMAT = 1  # version of the normalised results file
 
 
-@dataclass
-class Score:
-    """One model's score on one benchmark, with what is known about the instances behind it."""
-
-    model: str
-    record: str
-    mapping: str
-    metric: str
-    value: float
-    range: list[float] | None
-    n_instances: int | None
-    n_instances_from: str | None  # "results" (the file said so) or "registry" (MedHELM's evaluated count)
-    source: dict[str, Any]
-    stderr: float | None = None
-    per_instance: dict[str, Any] | None = None  # {"n", "mean", "sd", "binary"} where instance-level data exist
-    jury: dict[str, Any] | None = None  # {"rubric": id, "judges": {name: model}} for a jury score
-
-    @property
-    def key(self) -> str:
-        return f"{self.record}/{self.mapping}"
-
-    @property
-    def jury_key(self) -> str | None:
-        """Which jury produced the score: its rubric and its judge models (names aside). None for other metrics."""
-        if not self.jury:
-            return None
-        return f"{self.jury['rubric']} judged by {', '.join(sorted(self.jury['judges'].values()))}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "record": self.record, "mapping": self.mapping, "metric": self.metric,
-                "value": self.value, "range": self.range, "n_instances": self.n_instances,
-                "n_instances_from": self.n_instances_from, "stderr": self.stderr, "per_instance": self.per_instance,
-                "jury": self.jury, "source": self.source}
-
-
-@dataclass
-class ReportedWinRate:
-    """A mean win rate a source states (a HELM leaderboard's `Mean win rate` column), kept to compare with ours."""
-
-    model: str
-    value: float
-    benchmarks: list[str]
-    source: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "value": self.value, "benchmarks": self.benchmarks, "source": self.source}
-
-
-@dataclass
-class Findings:
-    """Located problems gathered while reading; every reader reports all it finds before giving up."""
-
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: set[str] = field(default_factory=set)
-    # Scores read beside a benchmark's main metric and never ranked as it: lm-eval's token-overlap stand-in for a
-    # jury score, each {"model", "record", "mapping", "metric", "value", "source"}.
-    stand_ins: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
-        self.diagnostics.append(make(code, file, line, column, message, hint))
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
-
-    @property
-    def unreadable(self) -> bool:
-        return any(d.code == "CLR961" for d in self.diagnostics)
+# What an `Unreadable` says went wrong, where a caller decides by it rather than by the message.
+JSON_CONSTANT = "json_constant"  # NaN, Infinity or -Infinity, which JSON does not allow
 
 
 class Unreadable(Exception):
-    """Raised by the strict helpers; the reader turns it into one located CLR961 finding."""
+    """Raised by the strict helpers; the reader turns it into one located CLR961 finding. `kind` names the problem
+    where a caller acts on it (JSON_CONSTANT), else None."""
 
-    def __init__(self, message: str, line: int = 1, column: int = 1):
+    def __init__(self, message: str, line: int = 1, column: int = 1, kind: str | None = None):
         super().__init__(message)
-        self.line, self.column = line, column
+        self.line, self.column, self.kind = line, column, kind
 
 
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
@@ -117,8 +51,12 @@ def decode(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+class _ConstantRefused(ValueError):
+    """A NaN or an infinity in strict JSON."""
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _ConstantRefused(f"{name} is not a number JSON allows")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -197,6 +135,8 @@ def _loads(text: str, constants: bool = False) -> Any:
                           object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise Unreadable(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except _ConstantRefused as exc:
+        raise Unreadable(f"not valid JSON: {exc}", kind=JSON_CONSTANT) from None
     except (ValueError, RecursionError) as exc:
         raise Unreadable(f"not valid JSON: {exc}") from None
 
@@ -252,13 +192,3 @@ def count(value: Any) -> int | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return value if isinstance(value, int) and value >= 1 else None
-
-
-def summarise(values: list[float]) -> dict[str, Any] | None:
-    """Instance-level summary for an interval: n, mean, population sd, and whether every value is 0 or 1."""
-    if not values:
-        return None
-    n = len(values)
-    mean = math.fsum(values) / n
-    sd = math.sqrt(max(0.0, math.fsum((v - mean) ** 2 for v in values) / n))
-    return {"n": n, "mean": mean, "sd": sd, "binary": all(v in (0.0, 1.0) for v in values)}

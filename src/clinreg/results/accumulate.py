@@ -1,11 +1,35 @@
-"""What one import gathers (scores, published win rates, findings) and the name lookups every reader shares."""
+"""What one import accumulates (scores, published win rates, findings) and the name lookups every reader shares."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.results.index import Ambiguous, Benchmark, BenchmarkIndex
-from clinreg.results.scores import Findings, ReportedWinRate, Score
+from clinreg.results.score import ReportedWinRate, Score
+
+
+@dataclass
+class Findings:
+    """Located problems gathered while reading; every reader reports all it finds before giving up."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
+    # Scores read beside a benchmark's main metric and never ranked as it: lm-eval's token-overlap stand-in for a
+    # jury score, each {"model", "record", "mapping", "metric", "value", "source"}.
+    stand_ins: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(make(code, file, line, column, message, hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def unreadable(self) -> bool:
+        return any(d.code == "CLR961" for d in self.diagnostics)
 
 
 class Reading:

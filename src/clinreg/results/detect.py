@@ -1,4 +1,5 @@
-"""Read per-benchmark scores from any SOURCE: pick the reader by what the path is, and turn failures into findings.
+"""Detect what a SOURCE holds and hand it to its reader: a HELM run folder or CSV, a harness log folder, an Inspect
+`.eval`, or a JSON document told apart by its keys; failures become findings.
 
 Every input is untrusted: sizes are capped, JSON is parsed strictly (no NaN, no duplicate keys, bounded depth),
 numbers must be finite, and each problem becomes a located, rule-coded finding instead of an exception.
@@ -9,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clinreg.results.harnesses import read_inspect_eval, read_inspect_log, read_lm_eval
+from clinreg.results.accumulate import Reading
 from clinreg.results.helm import read_helm_csv, read_helm_groups, read_helm_runs, run_folders
-from clinreg.results.reading import Reading
+from clinreg.results.inspect_logs import read_inspect_eval, read_inspect_log
+from clinreg.results.lm_eval import read_lm_eval
 from clinreg.results.resultsfile import read_clinreg_results
-from clinreg.results.scores import Unreadable, parse_json, read_text
+from clinreg.results.strictinput import JSON_CONSTANT, Unreadable, parse_json, read_text
 
-__all__ = ["Reading", "read_source"]
+__all__ = ["read_source"]
 
 
 # --------------------------------------------------------------------------------------------- dispatch
@@ -47,7 +49,7 @@ def read_source(reading: Reading, path: Path) -> None:
                 data = parse_json(text)
             except Unreadable as exc:
                 # An Inspect log writes an undefined metric as NaN; only there is a NaN read (as null).
-                if "is not a number JSON allows" not in str(exc) or not _inspect_log_text(text):
+                if exc.kind != JSON_CONSTANT or not _inspect_log_text(text):
                     raise
                 data = parse_json(text, constants=True)
             read_json_document(reading, name, text, data)
