@@ -118,6 +118,21 @@ def test_an_edition_naming_an_unknown_benchmark_is_refused(tmp_path):
     assert found[0]["file"] == "registry/medhelm_editions.yaml" and found[0]["line"] > 1
 
 
+def test_a_record_whose_in_medhelm_disagrees_with_the_default_edition_is_refused(tmp_path):
+    root = tmp_path / "tree"
+    for part in ("registry", "taxonomy", "schemas"):
+        shutil.copytree(REPO / part, root / part)
+    member = _edition(EDITIONS["default"])["benchmarks"][0]
+    record = root / "registry" / "datasets" / f"{member}.yaml"
+    record.write_text(record.read_text().replace("in_medhelm: true", "in_medhelm: false", 1))
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR308"]
+    assert result.exit_code == 1 and len(found) == 1
+    assert found[0]["file"] == f"registry/datasets/{member}.yaml" and EDITIONS["default"] in found[0]["message"]
+    # The views follow the editions file, not the record: the benchmark is still counted in MedHELM.
+    assert load_registry(root).datasets[member].in_medhelm is True
+
+
 # --------------------------------------------------------------------------------------------- medhelm diff
 
 

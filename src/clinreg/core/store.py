@@ -81,6 +81,7 @@ class Registry:
     editions_file: SourceFile | None = None
     edition: str | None = None  # the MedHELM edition this view's membership follows (the file's default unless chosen)
     edition_filtered: bool = False  # True when the view keeps only that edition's benchmarks (`--medhelm EDITION`)
+    declared_in_medhelm: dict[str, bool] = field(default_factory=dict)  # what each record's own `in_medhelm` says
 
     @property
     def dataset_paths(self) -> dict[str, Path]:
@@ -362,6 +363,8 @@ def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) ->
         raise ValueError(f"--medhelm {edition!r} is not an edition in {EDITIONS_FILE} (known: {known})")
     members = set(found.benchmarks)
     reg.edition = chosen
+    if not reg.declared_in_medhelm:
+        reg.declared_in_medhelm = {ds_id: ds.in_medhelm for ds_id, ds in reg.datasets.items()}
     for ds_id, ds in list(reg.datasets.items()):
         object.__setattr__(ds, "in_medhelm", ds_id in members)  # also on validation's read-only models
         if only and ds_id not in members:

@@ -135,3 +135,19 @@ def unknown_edition_benchmark(ctx: Context) -> Iterable[Diagnostic]:
     if editions.get(editions.default) is None:
         yield ctx.at("CLR307", sf, ("default",), f"default names {editions.default!r}, which is not an edition in {EDITIONS_FILE}",
                      _hint(editions.default, Suggester(e.id for e in editions.editions)))
+
+
+@rule("CLR308")
+def in_medhelm_disagrees(ctx: Context) -> Iterable[Diagnostic]:
+    edition = ctx.reg.editions.get(ctx.reg.editions.default) if ctx.reg.editions else None
+    if edition is None:
+        return
+    members = set(edition.benchmarks)
+    for ds_id, declared in ctx.reg.declared_in_medhelm.items():
+        sf = ctx.reg.dataset_files.get(ds_id)
+        if sf is None or declared is None or declared == (ds_id in members):
+            continue
+        said = "lists" if ds_id in members else "does not list"
+        yield ctx.at("CLR308", sf, ("in_medhelm",), f"`in_medhelm: {str(declared).lower()}`, but MedHELM's default edition "
+                     f"{edition.id} {said} {ds_id!r}",
+                     f"set `in_medhelm: {str(not declared).lower()}`, or change the edition in {EDITIONS_FILE}")

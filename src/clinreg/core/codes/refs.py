@@ -66,13 +66,14 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             benchmarks: [med_qa]
     """),
     "CLR308": ("in-medhelm-disagrees", "error", "A record's in_medhelm disagrees with MedHELM's editions", """
-        Whether MedHELM runs a benchmark is read from `registry/medhelm_editions.yaml` (the `default` edition,
-        or the one `--medhelm EDITION` names). A record may still say `in_medhelm` (trees from before the
-        editions do); where an editions file exists the field is redundant, and it must not contradict it.
+        Whether MedHELM runs a benchmark is read from `registry/medhelm_editions.yaml`: every view follows
+        its `default` edition, or the one `--medhelm EDITION` names. A record's own `in_medhelm` stays, so
+        that a record read alone still says it, but it must agree with the default edition: change the
+        editions file, and the records follow.
 
         Bad:
-            in_medhelm: true     # the default edition does not list this record
+            in_medhelm: true     # the default edition (helm-63754d05) does not list this record
         Good:
-            (no in_medhelm: the editions say it)
+            in_medhelm: false
     """),
 }
