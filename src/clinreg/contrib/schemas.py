@@ -7,8 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from clinreg.core.editions import MedhelmEditions
-from clinreg.core.model import Category, Dataset, ReleaseHistory, Taxonomy
+from clinreg.core.model import Category, Dataset, MedhelmEditions, ReleaseHistory, Taxonomy
 from clinreg.text.safeio import atomic_write_text
 
 FIX_COMMAND = "uv run clinreg schema export"

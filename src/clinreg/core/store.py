@@ -11,8 +11,7 @@ from typing import Any, Iterator, get_args
 from pydantic import BaseModel, ValidationError
 
 from clinreg.core.diagnostics import Diagnostic, make
-from clinreg.core.editions import Edition, MedhelmEditions
-from clinreg.core.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Subcategory
+from clinreg.core.model import Category, Dataset, Edition, MedhelmEditions, ReleaseHistory, Subcategory, Task, Taxonomy
 from clinreg.core.paths import resolve_root
 from clinreg.core.scalars import scan_file
 from clinreg.core.schema_errors import schema_diagnostics

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from clinreg.core.editions import Edition
+from clinreg.core.model import Edition
 from clinreg.core.store import EDITIONS_FILE, Registry
 
 SCHEMA = "static/schema_medhelm.yaml"

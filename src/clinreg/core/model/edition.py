@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from clinreg.core.model import Id, NonEmpty, Strict
+from clinreg.core.model.base import Id, NonEmpty, Strict
 
 EDITION_ID_PATTERN = r"^[a-z0-9][a-z0-9]*([.-][a-z0-9]+)*$"
 

@@ -1,0 +1,115 @@
+"""How a benchmark's answers are scored: its metric, and for free text an LLM jury, SQL execution or a code match."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from clinreg.core.model.base import Id, NonEmpty, Strict
+
+
+class Metric(Strict):
+    name: NonEmpty = Field(description="HELM's metric name, e.g. `exact_match`.")
+    display: str | None = Field(None, description="The display name used by HELM.")
+    range: list[float] | None = Field(None, min_length=2, max_length=2, description="`[min, max]` of the score.")
+
+
+class Judge(Strict):
+    """One member of an LLM jury."""
+
+    name: Id = Field(description="A short name for the judge, e.g. `gpt`; each judge's ratings are kept under it.")
+    model: NonEmpty = Field(description="The judge model as HELM names it, e.g. `openai/gpt-4o-2024-05-13`.")
+    helm_deployment: str | None = Field(
+        None, description="The HELM model deployment that serves the judge, e.g. `stanfordhealthcare/gpt-4o-2024-05-13`."
+    )
+    inspect_model: str | None = Field(
+        None, description="The judge as Inspect AI names a model (`provider/model`), when that differs from `model`."
+    )
+
+
+def medhelm_judges() -> list[Judge]:
+    """MedHELM's three judges (HELM's scenarios/medhelm/judges.yaml), the default of every jury."""
+    return [
+        Judge(name="gpt", model="openai/gpt-4o-2024-05-13", helm_deployment="stanfordhealthcare/gpt-4o-2024-05-13",
+              inspect_model="openai/gpt-4o-2024-05-13"),
+        Judge(name="llama", model="meta/llama-3.3-70b-instruct",
+              helm_deployment="stanfordhealthcare/llama-3.3-70b-instruct",
+              inspect_model="together/meta-llama/Llama-3.3-70B-Instruct-Turbo"),
+        Judge(name="claude", model="anthropic/claude-3-7-sonnet-20250219",
+              helm_deployment="stanfordhealthcare/claude-3-7-sonnet-20250219",
+              inspect_model="anthropic/claude-3-7-sonnet-20250219"),
+    ]
+
+
+class JuryAxis(Strict):
+    id: Id = Field(description="The axis, e.g. `accuracy`; the key the judge's JSON answer uses for it.")
+    question: NonEmpty = Field(description="What the judge asks on this axis, in clinreg's words.")
+
+
+class Jury(Strict):
+    """How an LLM jury rates a free-text answer: who judges, on which axes, on what scale, seeing what."""
+
+    judges: list[Judge] = Field(
+        default_factory=medhelm_judges, min_length=1,
+        description="The judge models. MedHELM's three (GPT-4o 2024-05-13, Llama 3.3 70B Instruct, Claude 3.7 Sonnet) when omitted.",
+    )
+    rubric: NonEmpty = Field(
+        description=(
+            "What the judge is told the task is and how to read the answer, in clinreg's own words (not HELM's "
+            "prompt text). The export adds the shown texts, the axes, the scale and the JSON answer format."
+        )
+    )
+    axes: list[JuryAxis] = Field(min_length=1, description="The axes every judge rates, e.g. accuracy, completeness and clarity.")
+    scale: list[int] = Field(
+        default_factory=lambda: [1, 5], min_length=2, max_length=2, description="`[lowest, highest]` rating on each axis."
+    )
+    aggregate: Literal["mean"] = Field(
+        "mean", description="`mean`: the score is the mean of every judge's rating on every axis (3 judges x 3 axes = 9)."
+    )
+    shows: list[Literal["input", "response", "reference"]] = Field(
+        default_factory=lambda: ["input", "response", "reference"], min_length=1,
+        description="What the judge is shown: the model's input, its response and the reference answer.",
+    )
+    helm_annotator: str | None = Field(
+        None,
+        description=(
+            "HELM's annotator class for this benchmark, e.g. `helm.benchmark.annotation.aci_bench_annotator.ACIBenchAnnotator`; "
+            "the HELM export runs it (with HELM's rubric) so its scores are MedHELM's by construction."
+        ),
+    )
+
+
+class SqlDatabase(Strict):
+    file: NonEmpty = Field(
+        description="The SQLite file, relative to the data folder (`--data-dir`), e.g. `ehr_sql/eicu.sqlite`."
+    )
+    source: str | None = Field(None, description="Where the file comes from (an https URL pinned to a commit).")
+    time_limit_seconds: float = Field(10.0, gt=0, le=600, description="Longest time one query may run.")
+
+
+class Scoring(Strict):
+    """How a free-text answer is scored, as MedHELM scores it."""
+
+    method: Literal["jury", "sql_execution", "code_set_f1", "error_flag"] = Field(
+        description=(
+            "`jury`: an LLM jury rates the answer (see `jury`). `sql_execution`: the predicted and the gold query run "
+            "read-only against `database` and score 1 when they return the same rows (EHRSQL). `code_set_f1`: F1 "
+            "of the codes in the answer against the gold codes (MIMIC-IV billing codes). `error_flag`: 1 when the "
+            "answer's flag (CORRECT or a sentence number) agrees with the gold's (MEDEC)."
+        )
+    )
+    jury: Jury | None = Field(None, description="For `jury`: the jury.")
+    database: SqlDatabase | None = Field(None, description="For `sql_execution`: the database the queries run against.")
+    helm_metric: str | None = Field(
+        None,
+        description="HELM's metric class for this benchmark, e.g. `helm.benchmark.metrics.ehr_sql_metrics.EhrSqlMetric`.",
+    )
+
+    @model_validator(mode="after")
+    def _parts(self) -> "Scoring":
+        if (self.method == "jury") != (self.jury is not None):
+            raise ValueError("give `jury` exactly when method is jury")
+        if (self.method == "sql_execution") != (self.database is not None):
+            raise ValueError("give `database` exactly when method is sql_execution")
+        return self
