@@ -36,6 +36,7 @@ SPLITS = {
     "med_mcqa": {"validation": "valid"},
     "pubmed_qa": {"train": "test"},
     "medhallu": {"train": "test"},
+    "healthqa_br": {"train": "test"},
 }
 
 

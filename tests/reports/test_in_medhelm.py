@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import yaml
+
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
@@ -91,6 +93,14 @@ def test_leaderboard_marks_a_benchmark_outside_medhelm(tmp_path):
         shutil.copytree(ROOT / folder, root / folder)
     record = root / "registry" / "datasets" / "med_qa.yaml"
     record.write_text(replace_in(record.read_text(encoding="utf-8"), "in_medhelm: true", "in_medhelm: false"), encoding="utf-8")
+    # Membership is read from the editions: take med_qa out of the default edition (the record agrees, CLR308).
+    editions = root / "registry" / "medhelm_editions.yaml"
+    text = editions.read_text(encoding="utf-8")
+    default = yaml.safe_load(text)["default"]
+    start = text.index(f"  - id: {default}\n")
+    end = text.find("\n  - id: ", start + 1)
+    end = len(text) if end < 0 else end
+    editions.write_text(text[:start] + text[start:end].replace("      - med_qa\n", "") + text[end:], encoding="utf-8")
     board = write(tmp_path / "board.csv", BOARD)
     data = json.loads(_run(root, "leaderboard", "--format", "json", str(board)))["data"]
     assert {b["record"]: b["in_medhelm"] for b in data["benchmarks"]} == {"med_qa": False, "medcalc_bench": True, "mimic_bhc": True}

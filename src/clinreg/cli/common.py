@@ -27,6 +27,11 @@ root_option = click.option(
     help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded registry).",
 )
 release_option = click.option("--release", default=None, metavar="X", help="Show the registry as it stood at release X.")
+medhelm_option = click.option(
+    "--medhelm", "medhelm", default=None, metavar="EDITION",
+    help="Only the benchmarks of this MedHELM edition (registry/medhelm_editions.yaml), e.g. medhelm-0.8.0; "
+         "\"in MedHELM\" then means in it. Default: every record, marked by the file's default edition.",
+)
 
 
 data_dir_option = click.option(
@@ -53,16 +58,19 @@ def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
     return click.exceptions.Exit(code)
 
 
-def load(root: Path | None, release: str | None = None, *, for_writing: bool = False):
-    """Load a registry, turning a bad root or release into a one-line usage error (exit 2).
+def load(root: Path | None, release: str | None = None, *, for_writing: bool = False, medhelm: str | None = None):
+    """Load a registry, turning a bad root, release or MedHELM edition into a one-line usage error (exit 2).
 
     `for_writing`: the command writes into the tree, so the registry shipped inside the package is refused.
+    `medhelm`: keep only that edition's benchmarks (`--medhelm EDITION`).
     """
     from clinreg.core.paths import RootError
-    from clinreg.core.store import load_registry
+    from clinreg.core.store import follow_edition, load_registry
 
     try:
         reg = load_registry(root, release=release)
+        if medhelm is not None:
+            follow_edition(reg, medhelm, only=True)
     except (RootError, ValueError) as exc:
         raise fail(str(exc))
     if for_writing:

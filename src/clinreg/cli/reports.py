@@ -9,13 +9,14 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    access_tiers, emit, fail, force_option, load, output_option, refuse_load_errors, release_option, root_option,
+    access_tiers, emit, fail, force_option, load, medhelm_option, output_option, refuse_load_errors, release_option,
+    root_option,
 )
 
 
-def _coverage_inputs(root, release, access):
+def _coverage_inputs(root, release, access, medhelm=None):
     tiers = access_tiers(access)
-    reg = load(root, release)
+    reg = load(root, release, medhelm=medhelm)
     refuse_load_errors(reg, "a coverage report")
     return reg, tiers
 
@@ -26,14 +27,16 @@ def _coverage_inputs(root, release, access):
 @click.option("--by", type=click.Choice(["category", "subcategory", "task"]), default="subcategory", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table", show_default=True)
 @click.option("--access", default=None, metavar="TIERS", help="Count only datasets with these access tiers, e.g. public,gated.")
-@click.option("--medhelm-only", is_flag=True, help="Count only the records MedHELM's published evaluation runs (in_medhelm: true).")
+@click.option("--medhelm-only", is_flag=True,
+              help="Count only the records of MedHELM's default edition (the published evaluation's set).")
+@medhelm_option
 @output_option
 @force_option
-def coverage(root, release, by, fmt, access, medhelm_only, output, force):
+def coverage(root, release, by, fmt, access, medhelm_only, medhelm, output, force):
     """Coverage per subcategory: tasks, datasets, access tiers, instances and thin spots."""
     from clinreg.reports.coverage import coverage_data
 
-    reg, tiers = _coverage_inputs(root, release, access)
+    reg, tiers = _coverage_inputs(root, release, access, medhelm)
     data = coverage_data(reg, access=tiers, medhelm_only=medhelm_only)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
@@ -67,9 +70,10 @@ def coverage(root, release, by, fmt, access, medhelm_only, output, force):
 @click.argument("new")
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@medhelm_option
 @output_option
 @force_option
-def diff(old, new, root, fmt, output, force):
+def diff(old, new, root, fmt, medhelm, output, force):
     """What changed from OLD to NEW: datasets and tasks added, removed, renamed, moved or edited, and coverage.
 
     OLD and NEW are each a registry folder, a release listed in registry/releases.yaml (the current tree as it
@@ -77,6 +81,7 @@ def diff(old, new, root, fmt, output, force):
     """
     import tempfile
 
+    from clinreg.core.store import follow_edition
     from clinreg.reports.diff import SideError, diff_registries, open_side
 
     with tempfile.TemporaryDirectory(prefix="clinreg-diff-") as tmp:
@@ -84,6 +89,8 @@ def diff(old, new, root, fmt, output, force):
         for spec in (old, new):
             try:
                 reg, side = open_side(spec, root, Path(tmp))
+                if medhelm is not None:
+                    follow_edition(reg, medhelm, only=True)
             except (SideError, ValueError) as exc:
                 raise fail(str(exc))
             except OSError as exc:
@@ -113,7 +120,8 @@ def diff(old, new, root, fmt, output, force):
 @click.option("--previous", default=None, metavar="OLD",
               help="What the changes page compares with: a release, a registry folder or a git ref (default: the previous release).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def site(root, release, output, previous, fmt):
+@medhelm_option
+def site(root, release, output, previous, fmt, medhelm):
     """A static site of the registry: benchmark cards, categories and subcategories, search and filters.
 
     It needs no server and no network: open DIR/index.html from the file system.
@@ -123,7 +131,7 @@ def site(root, release, output, previous, fmt):
     from clinreg.reports.diff import SideError, open_side
     from clinreg.reports.site import SiteError, build_site, default_previous, write_site
 
-    reg = load(root, release)
+    reg = load(root, release, medhelm=medhelm)
     refuse_load_errors(reg, "a site")
     previous = previous or default_previous(reg)
     with tempfile.TemporaryDirectory(prefix="clinreg-site-") as tmp:

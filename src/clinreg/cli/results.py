@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_USAGE, access_tiers, emit, force_option, load, output_option, refuse_load_errors,
-    release_option, root_option,
+    EXIT_FINDINGS, EXIT_USAGE, access_tiers, emit, force_option, load, medhelm_option, output_option,
+    refuse_load_errors, release_option, root_option,
 )
 from clinreg.text.output import to_json
 
@@ -113,7 +113,8 @@ def import_results(sources, root, fmt, output, force, strict):
 @output_option
 @force_option
 @strict_option
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
+@medhelm_option
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, medhelm):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -127,7 +128,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
 
     tiers = access_tiers(access)
     _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
-    view = load(root, release) if release else None
+    view = load(root, release, medhelm=medhelm) if release or medhelm else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")
     data = leaderboard_data(view or load(root), scores, reported, access=tiers)

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    emit, fail, force_option, format_option, load, output_option, parse_date, refuse_load_errors, refuse_packaged,
-    root_option,
+    emit, fail, force_option, format_option, load, medhelm_option, output_option, parse_date, refuse_load_errors,
+    refuse_packaged, root_option,
 )
 from clinreg.text.output import shown
 
@@ -20,10 +20,11 @@ from clinreg.text.output import shown
 @click.option("--pending", is_flag=True, help="Only tasks that need review: proposed, stale, revised or conflicting.")
 @click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default=None,
               help="Default: markdown on a terminal, html (the offline review form) into a file or a pipe.")
+@medhelm_option
 @output_option
 @force_option
 @click.pass_context
-def review(ctx, root, category, pending, fmt, output, force):
+def review(ctx, root, category, pending, fmt, medhelm, output, force):
     """The taxonomy for clinical review: definitions, examples, provenance, review status and datasets.
 
     Without a subcommand, render the review document: Markdown to read on a terminal; with -o FILE or into a
@@ -39,7 +40,7 @@ def review(ctx, root, category, pending, fmt, output, force):
         fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
     from clinreg.reports.review import UnknownCategory, review_document
 
-    reg = load(root)
+    reg = load(root, medhelm=medhelm)
     refuse_load_errors(reg, "a review document")
     try:
         document = review_document(reg, category=category, pending=pending)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from clinreg.core.model import Category, Dataset, ReleaseHistory, Taxonomy
+from clinreg.core.model import Category, Dataset, MedhelmEditions, ReleaseHistory, Taxonomy
 from clinreg.text.safeio import atomic_write_text
 
 FIX_COMMAND = "uv run clinreg schema export"
@@ -19,6 +19,7 @@ def _models() -> dict[str, type[BaseModel]]:
         "category": Category,
         "dataset": Dataset,
         "releases": ReleaseHistory,
+        "medhelm_editions": MedhelmEditions,
     }
     try:  # the Instance model lives in the build package, which must not pull in `datasets` to be imported
         from clinreg.instances.schema import Instance

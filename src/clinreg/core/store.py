@@ -11,13 +11,14 @@ from typing import Any, Iterator, get_args
 from pydantic import BaseModel, ValidationError
 
 from clinreg.core.diagnostics import Diagnostic, make
-from clinreg.core.model import Category, Dataset, ReleaseHistory, Task, Taxonomy, Subcategory
+from clinreg.core.model import Category, Dataset, Edition, MedhelmEditions, ReleaseHistory, Subcategory, Task, Taxonomy
 from clinreg.core.paths import resolve_root
 from clinreg.core.scalars import scan_file
 from clinreg.core.schema_errors import schema_diagnostics
 from clinreg.core.semver import parse_semver
 from clinreg.core.treewalk import (  # noqa: F401  (the layout's names, used by callers of the store)
     DATASETS_DIR,
+    EDITIONS_FILE,
     REGISTRY_DIR,
     RELEASES_FILE,
     TAXONOMY_DIR,
@@ -36,7 +37,7 @@ class SourceFile:
 
     rel: str
     path: Path
-    kind: str  # taxonomy | category | dataset | releases
+    kind: str  # taxonomy | category | dataset | releases | editions
     doc: YamlDoc
     model: BaseModel | None = None
     # CLR702/CLR704/CLR106 diagnostics by code, when the loader already scanned the file's scalars
@@ -75,6 +76,11 @@ class Registry:
     releases_file: SourceFile | None = None
     release: str | None = None  # the release this view is filtered to, if any
     later_datasets: set[str] = field(default_factory=set)  # records the release filter left out (added later or removed)
+    editions: MedhelmEditions | None = None  # registry/medhelm_editions.yaml
+    editions_file: SourceFile | None = None
+    edition: str | None = None  # the MedHELM edition this view's membership follows (the file's default unless chosen)
+    edition_filtered: bool = False  # True when the view keeps only that edition's benchmarks (`--medhelm EDITION`)
+    declared_in_medhelm: dict[str, bool] = field(default_factory=dict)  # what each record's own `in_medhelm` says
 
     @property
     def dataset_paths(self) -> dict[str, Path]:
@@ -103,6 +109,13 @@ class Registry:
         return self.release or (self.releases.current if self.releases else None)
 
     @property
+    def medhelm_edition(self) -> Edition | None:
+        """The edition that "in MedHELM" means in this view (None for a tree without an editions file)."""
+        if self.editions is None or self.edition is None:
+            return None
+        return self.editions.get(self.edition)
+
+    @property
     def open_release(self) -> str | None:
         """The release being prepared (the newest, with `status: open`), which new records name in `added_in`."""
         if self.releases is None or not self.releases.releases or self.releases.releases[-1].status != "open":
@@ -110,12 +123,14 @@ class Registry:
         return self.releases.releases[-1].version
 
 
-_MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory}
+_MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory,
+           "editions": MedhelmEditions}
 _SCHEMA_FILES = {
     "taxonomy": "taxonomy.schema.json",
     "category": "category.schema.json",
     "dataset": "dataset.schema.json",
     "releases": "releases.schema.json",
+    "editions": "medhelm_editions.schema.json",
 }
 
 
@@ -165,6 +180,7 @@ def load_registry(root: str | Path | None = None, *, release: str | None = None,
     root_path = resolve_root(root) if read is None else read.root
     with gc_paused():
         reg = _load(root_path, limits, read, keep_data and not _compact, _compact)
+    follow_edition(reg, None)
     if release is not None:
         filter_to_release(reg, release)
     return reg
@@ -287,6 +303,8 @@ def _attach(reg: Registry, sf: SourceFile) -> None:
         reg.taxonomy, reg.taxonomy_file = model, sf
     elif isinstance(model, ReleaseHistory):
         reg.releases, reg.releases_file = model, sf
+    elif isinstance(model, MedhelmEditions):
+        reg.editions, reg.editions_file = model, sf
     elif isinstance(model, Category):
         if model.id in reg.categories:
             line, col = sf.where("id")
@@ -324,3 +342,31 @@ def filter_to_release(reg: Registry, release: str) -> None:
             del reg.dataset_files[ds_id]
             reg.later_datasets.add(ds_id)
     reg.release = release
+
+
+def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) -> None:
+    """Make each record's `in_medhelm` say whether `edition` (default: the editions file's `default`) runs it, and
+    with `only` keep just that edition's records (`--medhelm EDITION`). A tree without an editions file keeps what
+    its records say (`in_medhelm`, from before the editions); naming an edition there, or an unknown one, is a
+    ValueError with the known ids."""
+    if reg.editions is None:
+        if edition is not None:
+            raise ValueError(f"--medhelm {edition!r}: this tree has no {EDITIONS_FILE}")
+        return
+    chosen = edition or reg.editions.default
+    found = reg.editions.get(chosen)
+    if found is None:
+        if edition is None:
+            return  # the file's default names no edition: validate reports it (CLR307); records keep their word
+        known = ", ".join(e.id for e in reg.editions.editions)
+        raise ValueError(f"--medhelm {edition!r} is not an edition in {EDITIONS_FILE} (known: {known})")
+    members = set(found.benchmarks)
+    reg.edition = chosen
+    if not reg.declared_in_medhelm:
+        reg.declared_in_medhelm = {ds_id: ds.in_medhelm for ds_id, ds in reg.datasets.items()}
+    for ds_id, ds in list(reg.datasets.items()):
+        object.__setattr__(ds, "in_medhelm", ds_id in members)  # also on validation's read-only models
+        if only and ds_id not in members:
+            del reg.datasets[ds_id]
+            del reg.dataset_files[ds_id]
+    reg.edition_filtered = only

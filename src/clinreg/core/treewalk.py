@@ -14,6 +14,7 @@ TAXONOMY_DIR = "taxonomy"
 REGISTRY_DIR = "registry"
 TAXONOMY_FILE = "taxonomy/taxonomy.yaml"
 RELEASES_FILE = "registry/releases.yaml"
+EDITIONS_FILE = "registry/medhelm_editions.yaml"
 DATASETS_DIR = "registry/datasets"
 
 
@@ -22,6 +23,8 @@ def file_kind(rel: str) -> str | None:
         return "taxonomy"
     if rel == RELEASES_FILE:
         return "releases"
+    if rel == EDITIONS_FILE:
+        return "editions"
     if rel.startswith(TAXONOMY_DIR + "/") and rel.count("/") == 1:
         return "category"
     if rel.startswith(DATASETS_DIR + "/") and rel.count("/") == 2:

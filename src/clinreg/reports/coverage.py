@@ -172,6 +172,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                      "published_task_total": published_total} if reg.taxonomy else None,
         "access_filter": list(tiers),
         "medhelm_only": medhelm_only,
+        "medhelm_edition": edition_summary(reg),
         "totals": totals,
         "provenance_note": provenance_note(by_tier, awaiting, rejected),
         "categories": categories,
@@ -179,6 +180,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "tasks": tasks,
         "datasets": [
             {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "in_medhelm": d.in_medhelm,
+             "medhelm_editions": [e.id for e in reg.editions.editions_of(k)] if reg.editions else [],
              "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
@@ -186,3 +188,24 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
             for k, d in sorted(datasets.items())
         ],
     }
+
+
+def edition_summary(reg: Registry) -> dict[str, Any] | None:
+    """The MedHELM edition a view follows, as every report names it: id, title, date, source, and whether the view
+    keeps only its benchmarks (`--medhelm EDITION`) or marks every record by it (the default)."""
+    edition = reg.medhelm_edition
+    if edition is None:
+        return None
+    source = edition.source
+    where = source.name + (f" {source.version}" if source.version else "") + (f" at {source.commit[:8]}" if source.commit else "")
+    return {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(), "source": where,
+            "benchmarks": len(edition.benchmarks), "only": reg.edition_filtered,
+            "default": reg.editions is not None and edition.id == reg.editions.default}
+
+
+def edition_line(edition: dict[str, Any] | None) -> str | None:
+    """One line naming the edition, for the text, Markdown, CSV and HTML reports."""
+    if not edition:
+        return None
+    how = "only its benchmarks" if edition["only"] else "\"in MedHELM\" marks follow it"
+    return f"MedHELM edition {edition['id']}: {edition['title']} [{edition['source']}, {edition['date']}]; {how}"

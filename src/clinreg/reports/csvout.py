@@ -92,6 +92,7 @@ def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
         "datasets_not_in_medhelm": str(t["datasets_not_in_medhelm"]),
         "instances": f"{t['instances']} (instances MedHELM evaluated; records not in MedHELM add none)",
         "provenance": " ".join(data["provenance_note"].split()),
+        "medhelm_edition": (data.get("medhelm_edition") or {}).get("id", ""),
     }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from clinreg import __version__
 from clinreg.reports import svg
-from clinreg.reports.coverage import TIERS
+from clinreg.reports.coverage import TIERS, edition_line
 from clinreg.text.output import defuse, template_finalize
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -29,6 +29,7 @@ def environment():
     env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
                                         trim_blocks=True, lstrip_blocks=True, finalize=template_finalize)
     env.filters["thousands"] = _thousands
+    env.filters["edition_line"] = edition_line
     env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
     return env
 

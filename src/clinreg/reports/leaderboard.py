@@ -7,6 +7,7 @@ import io
 from typing import Any
 
 from clinreg import __version__
+from clinreg.reports.coverage import edition_line
 from clinreg.reports.csvout import csv_cell
 from clinreg.text.output import defuse, shown
 
@@ -40,6 +41,8 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
     if data["excluded"]:
         lines.append(f"{len(data['excluded'])} score(s) left out (not in this release or access filter)")
     lines.append(data["provenance_note"])
+    if data.get("medhelm_edition"):
+        lines.append(edition_line(data["medhelm_edition"]))
     return lines
 
 
@@ -120,6 +123,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     lines = [f"# Leaderboard by {by}", ""]
     lines += [escape(line) for line in header_lines(data, by)[:1]]
     lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
+    if data.get("medhelm_edition"):
+        lines += [escape(edition_line(data["medhelm_edition"])) + ".", ""]
     lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
               "Tasks covered | Drafted | Thin | Missing | Jury differs |",
               "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|"]
@@ -153,7 +158,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
     """`# key: value` metadata lines, then one row per model and group (lists joined with `;`)."""
     buf = io.StringIO()
     for key, value in (("clinreg leaderboard", f"one row per model and {by}"), ("release", str(data["release"])),
-                       ("access", ",".join(data["access_filter"])), ("provenance", data["provenance_note"])):
+                       ("access", ",".join(data["access_filter"])), ("provenance", data["provenance_note"]),
+                       ("medhelm edition", (data.get("medhelm_edition") or {}).get("id", ""))):
         buf.write(f"# {key}: {shown(' '.join(value.split()))}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["rank", "model", "group", "level", "group_name", "mean_win_rate", "reported_mean_win_rate",

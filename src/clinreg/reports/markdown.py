@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from clinreg import __version__
+from clinreg.reports.coverage import edition_line
 from clinreg.reports.html import TEMPLATES
 from clinreg.text.output import defuse, shown, template_finalize
 
@@ -60,6 +61,7 @@ def environment():
                                         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                                         finalize=template_finalize)
     env.filters["md"] = escape
+    env.filters["edition_line"] = edition_line
     env.filters["code"] = code
     env.filters["value"] = value
     env.filters["url"] = url

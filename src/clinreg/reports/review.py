@@ -203,6 +203,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         },
         "category_filter": category,
         "pending_only": pending,
+        "medhelm_edition": coverage.get("medhelm_edition"),
         "counts": counts,
         # Said once, plainly (issue 22): how many await review, and whose words they are.
         "summary": (

@@ -102,7 +102,8 @@ def _scores_answer(mappings: list[dict[str, Any]]) -> str:
     return " ".join(parts)
 
 
-def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datasets: dict[str, Dataset]) -> dict[str, Any]:
+def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datasets: dict[str, Dataset],
+          editions: list[dict[str, str]]) -> dict[str, Any]:
     mappings = []
     for m in ds.mappings:
         g = grader_of(m)
@@ -130,6 +131,7 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
     return {
         "id": ds.id, "name": ds.name, "version": ds.version, "added_in": ds.added_in, "description": ds.description,
         "in_medhelm": ds.in_medhelm,
+        "medhelm_editions": editions,
         "measures": ds.measures, "use_when": ds.use_when, "not_for": ds.not_for,
         "facts": [_fact(ds, f, label) for f, label in CARD_FACTS],
         "access": access, "licence": {"spdx": ds.licence.spdx, "note": ds.licence.note},
@@ -153,7 +155,7 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     cov = coverage_data(reg)
     sub_names = {s["id"]: s["name"] for s in cov["subcategories"]}
     tasks = {t["id"]: {**t, "provenance_note": PROVENANCE_NOTE.get(t["provenance"], "")} for t in cov["tasks"]}
-    cards = [_card(ds, tasks, sub_names, reg.datasets) for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
+    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id)) for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
     definitions = {}
     for cat, _ in reg.ordered_categories():
         definitions[cat.id] = cat.definition
@@ -168,6 +170,7 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     return {
         "release": cov["release"], "release_date": cov["release_date"], "generated": cov["date"],
         "taxonomy": cov["taxonomy"], "totals": cov["totals"], "provenance_note": cov["provenance_note"],
+        "medhelm_edition": cov["medhelm_edition"],
         "categories": categories, "subcategories": subcategories, "datasets": cards,
         "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(TIERS), "graders": list(GRADER_KINDS),
         "diff": diff, "leaderboard_url": LEADERBOARD_URL, "version": __version__,
@@ -254,3 +257,10 @@ def write_site(pages: dict[str, str], out: Path) -> dict[str, Any]:
         raise SiteError(f"{out}: cannot write there: {exc.strerror or exc}") from None
     kinds = {"pages": sum(n.endswith(".html") for n in pages), "bytes": total}
     return {"folder": str(out), "files": sorted(n for n in pages if n != MARKER), **kinds}
+
+
+def _editions(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
+    """The MedHELM editions that run a benchmark, oldest first (the first says since when)."""
+    if reg.editions is None:
+        return []
+    return [{"id": e.id, "title": e.title, "date": e.date.isoformat()} for e in reg.editions.editions_of(dataset_id)]

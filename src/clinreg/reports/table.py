@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from clinreg.reports.coverage import edition_line
 from clinreg.text.output import defuse, shown
 
 
@@ -52,6 +53,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     console.print(f"provenance: {t['tier_summary']}" + (f"; {t['tasks_rejected']} rejected task(s) not counted"
                                                          if t.get("tasks_rejected") else ""), soft_wrap=False)
     console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
+    if data.get("medhelm_edition"):
+        console.print(_plain(edition_line(data["medhelm_edition"])), soft_wrap=False)
     if data["access_filter"] != ["public", "gated", "private"]:
         console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
     if data.get("medhelm_only"):

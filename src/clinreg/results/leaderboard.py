@@ -14,7 +14,7 @@ import math
 from typing import Any, Iterable
 
 from clinreg.core.store import Registry
-from clinreg.reports.coverage import TIERS
+from clinreg.reports.coverage import TIERS, edition_summary
 from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
 
@@ -249,6 +249,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             "interval": "95%: Wilson for 0/1 instance scores, else normal from instance sd or a reported stderr; "
                         "none (instance count only) when a source gives neither",
         },
+        "medhelm_edition": edition_summary(reg),
         "provenance_note": f"{drafted} of {len(task_entries)} tasks were drafted by clinreg maintainers and await "
                            "clinician review; task coverage counts them as the registry holds them.",
         "tables": tables,

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.diagnostics import make
-from clinreg.core.store import RELEASES_FILE, TAXONOMY_FILE
+from clinreg.core.store import EDITIONS_FILE, RELEASES_FILE, TAXONOMY_FILE
 from clinreg.core.semver import parse_semver
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
@@ -108,3 +108,46 @@ def unknown_compare_with(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR306", sf, ("compare_with", i, "id"),
                              f"compare_with names {other.id!r}, which is not a dataset record in this registry",
                              _hint(other.id, ids) or "give the id of a file registry/datasets/<id>.yaml")
+
+
+@rule("CLR307")
+def unknown_edition_benchmark(ctx: Context) -> Iterable[Diagnostic]:
+    editions, sf = ctx.reg.editions, ctx.reg.editions_file
+    if editions is None or sf is None:
+        return
+    # An edition may name a record that a release view leaves out (added later): that id exists, just not yet.
+    known = set(ctx.reg.datasets) | set(ctx.reg.later_datasets)
+    ids = Suggester(known)
+    seen: set[str] = set()
+    for i, edition in enumerate(editions.editions):
+        if edition.id in seen:
+            yield ctx.at("CLR307", sf, ("editions", i, "id"), f"edition {edition.id!r} is listed twice", "give each edition its own id")
+        seen.add(edition.id)
+        listed: set[str] = set()
+        for j, ds_id in enumerate(edition.benchmarks):
+            if ds_id in listed:
+                yield ctx.at("CLR307", sf, ("editions", i, "benchmarks", j), f"edition {edition.id!r} lists {ds_id!r} twice")
+            listed.add(ds_id)
+            if ds_id not in known and not _broken_file(ctx, f"registry/datasets/{ds_id}.yaml"):
+                yield ctx.at("CLR307", sf, ("editions", i, "benchmarks", j),
+                             f"edition {edition.id!r} names {ds_id!r}, which is not a dataset record in this registry",
+                             _hint(ds_id, ids) or "add its record (`clinreg new dataset`) or remove it from the edition")
+    if editions.get(editions.default) is None:
+        yield ctx.at("CLR307", sf, ("default",), f"default names {editions.default!r}, which is not an edition in {EDITIONS_FILE}",
+                     _hint(editions.default, Suggester(e.id for e in editions.editions)))
+
+
+@rule("CLR308")
+def in_medhelm_disagrees(ctx: Context) -> Iterable[Diagnostic]:
+    edition = ctx.reg.editions.get(ctx.reg.editions.default) if ctx.reg.editions else None
+    if edition is None:
+        return
+    members = set(edition.benchmarks)
+    for ds_id, declared in ctx.reg.declared_in_medhelm.items():
+        sf = ctx.reg.dataset_files.get(ds_id)
+        if sf is None or declared is None or declared == (ds_id in members):
+            continue
+        said = "lists" if ds_id in members else "does not list"
+        yield ctx.at("CLR308", sf, ("in_medhelm",), f"`in_medhelm: {str(declared).lower()}`, but MedHELM's default edition "
+                     f"{edition.id} {said} {ds_id!r}",
+                     f"set `in_medhelm: {str(not declared).lower()}`, or change the edition in {EDITIONS_FILE}")

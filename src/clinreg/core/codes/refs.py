@@ -55,4 +55,25 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             compare_with: [{id: med_qa, reason: Both are licensing-exam questions.}]
     """),
+    "CLR307": ("unknown-edition-benchmark", "error", "A MedHELM edition names a benchmark or edition that does not exist", """
+        `registry/medhelm_editions.yaml` lists, per MedHELM edition, the dataset ids it runs; a record's MedHELM
+        membership follows from it. An id with no record would silently drop a benchmark from the edition's
+        coverage, and `default` must name one of the editions. Edition ids are unique.
+
+        Bad:
+            benchmarks: [med_qa, medqa_usmle]    # no registry/datasets/medqa_usmle.yaml
+        Good:
+            benchmarks: [med_qa]
+    """),
+    "CLR308": ("in-medhelm-disagrees", "error", "A record's in_medhelm disagrees with MedHELM's editions", """
+        Whether MedHELM runs a benchmark is read from `registry/medhelm_editions.yaml`: every view follows
+        its `default` edition, or the one `--medhelm EDITION` names. A record's own `in_medhelm` stays, so
+        that a record read alone still says it, but it must agree with the default edition: change the
+        editions file, and the records follow.
+
+        Bad:
+            in_medhelm: true     # the default edition (helm-63754d05) does not list this record
+        Good:
+            in_medhelm: false
+    """),
 }

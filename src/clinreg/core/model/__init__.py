@@ -2,7 +2,7 @@
 
 One module per part of the format, each importing only those before it: `base` (the `Strict` base, id and version
 patterns, citation and provenance), `review`, `taxonomy`, `card` (the benchmark card's facts), `read` (the read step
-and its row steps), `source`, `scoring`, `mapping`, `dataset` and `release`. Every type is importable from here.
+and its row steps), `source`, `scoring`, `mapping`, `dataset`, `release` and `edition` (MedHELM's editions). Every type is importable from here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from clinreg.core.model.base import (
 )
 from clinreg.core.model.card import NOT_ASSESSED, UNKNOWN, CompareWith, Fact, FirstReleased, Independence, Languages, Status
 from clinreg.core.model.dataset import Dataset
+from clinreg.core.model.edition import Edition, EditionSource, MedhelmEditions
 from clinreg.core.model.mapping import (
     Choices, FreeTextScheme, GoldInInputRows, IndexScheme, InstanceCounts, LabelScheme, LetterScheme, MappedScheme,
     Mapping, NumberScheme, OptionIdScheme, Variant,
@@ -34,11 +35,13 @@ FILE_MODELS: dict[str, type[Strict]] = {
     "category": Category,
     "dataset": Dataset,
     "releases": ReleaseHistory,
+    "editions": MedhelmEditions,
 }
 
 __all__ = [
     "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
     "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
+    "Edition", "EditionSource", "MedhelmEditions",
     "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "GitHubSource",
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
     "Judge", "Jury", "JuryAxis", "LabelScheme", "Languages", "LetterScheme", "Licence", "LocalSource", "MappedScheme",

@@ -18,9 +18,11 @@ class Dataset(Strict):
     added_in: str = Field(description="The registry release that first included this record, e.g. `1.0.0`.")
     in_medhelm: bool = Field(
         description=(
-            "true when MedHELM's published evaluation runs this benchmark; false for a benchmark the registry adds "
-            "beyond it. Reports mark the false ones (\"not in MedHELM\"), and every count said to be MedHELM's "
-            "(the instances MedHELM evaluated, the MedHELM-only totals) sums only the true ones."
+            "true when MedHELM's default edition (registry/medhelm_editions.yaml) runs this benchmark; false for a "
+            "benchmark beyond it. Views follow the editions file (any edition with `--medhelm EDITION`), and this "
+            "field must agree with its default edition (CLR308). Reports mark the false ones (\"not in MedHELM\"), "
+            "and every count said to be MedHELM's (the instances MedHELM evaluated, the MedHELM-only totals) sums "
+            "only the true ones."
         )
     )
     removed_in: str | None = Field(None, description="The registry release that dropped this record, if any.")

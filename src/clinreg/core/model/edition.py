@@ -1,0 +1,75 @@
+"""MedHELM's editions as data (`registry/medhelm_editions.yaml`): each benchmark set MedHELM published or shipped,
+with its source and date. A record's MedHELM membership follows from these, never from the record itself."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import ConfigDict, Field, model_validator
+
+from clinreg.core.model.base import Id, NonEmpty, Strict
+
+EDITION_ID_PATTERN = r"^[a-z0-9][a-z0-9]*([.-][a-z0-9]+)*$"
+
+
+class EditionSource(Strict):
+    """Where an edition's benchmark list was read."""
+
+    kind: Literal["paper", "repository", "package"] = Field(
+        description="`paper`: a publication; `repository`: a source tree at a commit; `package`: a released package."
+    )
+    name: NonEmpty = Field(
+        description="The paper (e.g. `arXiv 2505.23802`), the repository (`owner/name`) or the package (PyPI name)."
+    )
+    version: str | None = Field(None, description="For `package`: the version read, e.g. `0.8.0`.")
+    commit: str | None = Field(None, pattern=r"^[0-9a-f]{7,40}$", description="For `repository`: the commit read.")
+    path: str | None = Field(None, description="The file the benchmark list was read from, inside the repository or package.")
+    url: str | None = Field(None, description="Where the source can be found, e.g. the paper's page.")
+    note: str | None = Field(None, description="How the list was read, and what was not checked.")
+
+    @model_validator(mode="after")
+    def _pinned(self) -> "EditionSource":
+        if self.kind == "package" and not self.version:
+            raise ValueError("a package source needs `version`")
+        if self.kind == "repository" and not self.commit:
+            raise ValueError("a repository source needs `commit`")
+        return self
+
+
+class Edition(Strict):
+    """One MedHELM edition: a benchmark set as one source gives it."""
+
+    id: str = Field(pattern=EDITION_ID_PATTERN, description="Lower case, digits, dots and hyphens, e.g. `medhelm-0.8.0`.")
+    title: NonEmpty = Field(description="What the edition is, in a line.")
+    description: NonEmpty = Field(description="What the edition is and how it differs from the one before.")
+    source: EditionSource
+    date: dt.date = Field(description="When the edition was published or its source was dated (YYYY-MM-DD).")
+    benchmarks: list[Id] = Field(min_length=1, description="Dataset ids of the registry that the edition runs.")
+    notes: list[str] = Field(default_factory=list, description="Caveats and open questions.")
+
+
+class MedhelmEditions(Strict):
+    """The file registry/medhelm_editions.yaml."""
+
+    schema_: str | None = Field(None, alias="$schema", description="Optional JSON Schema reference for editors.")
+    default: str = Field(
+        description=(
+            "The edition that \"in MedHELM\" means when no edition is named: what `--medhelm-only` keeps and what "
+            "the \"not in MedHELM\" marks say."
+        )
+    )
+    editions: list[Edition] = Field(min_length=1, description="The editions, oldest first.")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def get(self, edition_id: str) -> Edition | None:
+        return next((e for e in self.editions if e.id == edition_id), None)
+
+    @property
+    def default_edition(self) -> Edition | None:
+        return self.get(self.default)
+
+    def editions_of(self, dataset_id: str) -> list[Edition]:
+        """The editions that run a benchmark, oldest first."""
+        return [e for e in self.editions if dataset_id in e.benchmarks]

@@ -1,0 +1,254 @@
+"""MedHELM's editions: membership follows registry/medhelm_editions.yaml, `--medhelm EDITION` views show exactly an
+edition's benchmarks and every report names the edition, and `clinreg medhelm diff` reads MedHELM's own files.
+
+The diff tests read the real medhelm 0.8.0 wheel (`pip download medhelm==0.8.0 --no-deps`, which .ci/run caches
+and points CLINREG_MEDHELM_WHEEL at); they skip where it is absent, unless CLINREG_REQUIRE_MEDHELM_WHEEL is set.
+Changed copies are made from the wheel's own files, never from a hand-written schema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from clinreg.cli.main import main
+from clinreg.core.store import load_registry
+
+REPO = Path(__file__).resolve().parents[2]
+EDITIONS = yaml.safe_load((REPO / "registry" / "medhelm_editions.yaml").read_text(encoding="utf-8"))
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, [*args, "--root", str(REPO)])
+
+
+def _edition(edition_id: str) -> dict:
+    return next(e for e in EDITIONS["editions"] if e["id"] == edition_id)
+
+
+# --------------------------------------------------------------------------------------------- membership and views
+
+
+def test_membership_follows_the_default_edition():
+    reg = load_registry(REPO)
+    default = set(_edition(EDITIONS["default"])["benchmarks"])
+    assert reg.edition == EDITIONS["default"]
+    assert {k for k, d in reg.datasets.items() if d.in_medhelm} == default & set(reg.datasets)
+
+
+@pytest.mark.parametrize("edition_id", [e["id"] for e in EDITIONS["editions"]])
+def test_coverage_of_an_edition_holds_exactly_its_benchmarks(edition_id):
+    result = run("coverage", "--medhelm", edition_id, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)["data"]
+    want = set(_edition(edition_id)["benchmarks"])
+    assert data["totals"]["datasets"] == len(want)
+    assert {d["id"] for d in data["datasets"]} == want
+    assert set().union(*(s["datasets"] for s in data["subcategories"])) == want
+    assert data["medhelm_edition"]["id"] == edition_id and data["medhelm_edition"]["only"] is True
+    assert all(d["in_medhelm"] for d in data["datasets"])
+
+
+def test_medhelm_only_keeps_meaning_the_default_edition():
+    data = json.loads(run("coverage", "--medhelm-only", "--format", "json").output)["data"]
+    assert {d["id"] for d in data["datasets"]} == set(_edition(EDITIONS["default"])["benchmarks"])
+    assert data["medhelm_edition"]["id"] == EDITIONS["default"] and data["medhelm_edition"]["default"] is True
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_every_coverage_format_names_the_edition(fmt):
+    result = run("coverage", "--medhelm", "medhelm-0.8.0", "--format", fmt)
+    assert result.exit_code == 0, result.output
+    assert "medhelm-0.8.0" in result.output
+
+
+def test_the_csv_sidecar_names_the_edition(tmp_path):
+    out = tmp_path / "coverage.csv"
+    assert run("coverage", "--medhelm", "helm-v1", "--format", "csv", "-o", str(out)).exit_code == 0
+    meta = json.loads((tmp_path / "coverage.csv.meta.json").read_text())
+    assert "helm-v1" in json.dumps(meta)
+
+
+@pytest.mark.parametrize("args", [("review", "--format", "markdown"), ("review", "--format", "json"),
+                                  ("review", "--format", "html")])
+def test_the_review_document_names_the_edition(args):
+    result = run(*args, "--medhelm", "helm-v1")
+    assert result.exit_code == 0, result.output
+    assert "helm-v1" in result.output
+
+
+def test_the_site_names_the_edition_and_each_card_its_editions(tmp_path):
+    out = tmp_path / "site"
+    assert run("site", "-o", str(out)).exit_code == 0
+    assert f'data-edition="{EDITIONS["default"]}"' in (out / "index.html").read_text()
+    reg = load_registry(REPO)
+    for ds_id in reg.datasets:
+        page = (out / f"dataset-{ds_id}.html").read_text()
+        shown = re.findall(r'<span class="tag" data-edition="([^"]+)"', page.split('id="medhelm-editions"')[1].split("</dd>")[0])
+        assert shown == [e["id"] for e in EDITIONS["editions"] if ds_id in e["benchmarks"]], ds_id
+
+
+def test_an_unknown_edition_is_a_usage_error():
+    result = run("coverage", "--medhelm", "medhelm-9.9")
+    assert result.exit_code == 2
+    assert "known:" in result.output and EDITIONS["default"] in result.output
+
+
+def test_an_edition_naming_an_unknown_benchmark_is_refused(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "registry", root / "registry")
+    shutil.copytree(REPO / "taxonomy", root / "taxonomy")
+    shutil.copytree(REPO / "schemas", root / "schemas")
+    path = root / "registry" / "medhelm_editions.yaml"
+    text = path.read_text()
+    first = _edition(EDITIONS["default"])["benchmarks"][0]
+    path.write_text(text.replace(f"      - {first}\n", f"      - {first}\n      - no_such_bench\n", 1))
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    assert result.exit_code == 1
+    found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR307"]
+    assert len(found) == 1 and "no_such_bench" in found[0]["message"]
+    assert found[0]["file"] == "registry/medhelm_editions.yaml" and found[0]["line"] > 1
+
+
+def test_a_record_whose_in_medhelm_disagrees_with_the_default_edition_is_refused(tmp_path):
+    root = tmp_path / "tree"
+    for part in ("registry", "taxonomy", "schemas"):
+        shutil.copytree(REPO / part, root / part)
+    member = _edition(EDITIONS["default"])["benchmarks"][0]
+    record = root / "registry" / "datasets" / f"{member}.yaml"
+    record.write_text(record.read_text().replace("in_medhelm: true", "in_medhelm: false", 1))
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR308"]
+    assert result.exit_code == 1 and len(found) == 1
+    assert found[0]["file"] == f"registry/datasets/{member}.yaml" and EDITIONS["default"] in found[0]["message"]
+    # The views follow the editions file, not the record: the benchmark is still counted in MedHELM.
+    assert load_registry(root).datasets[member].in_medhelm is True
+
+
+# --------------------------------------------------------------------------------------------- medhelm diff
+
+
+@pytest.fixture(scope="module")
+def wheel() -> Path:
+    path = os.environ.get("CLINREG_MEDHELM_WHEEL")
+    if not path or not Path(path).is_file():
+        if os.environ.get("CLINREG_REQUIRE_MEDHELM_WHEEL"):
+            pytest.fail("CLINREG_MEDHELM_WHEEL must name the medhelm 0.8.0 wheel here")
+        pytest.skip("the medhelm 0.8.0 wheel is not here (set CLINREG_MEDHELM_WHEEL; .ci/run does)")
+    return Path(path)
+
+
+@pytest.fixture
+def unpacked(wheel, tmp_path) -> Path:
+    """The wheel's helm/benchmark files that the diff reads, unpacked as they are."""
+    out = tmp_path / "medhelm"
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            if name.startswith("helm/benchmark/") and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py")):
+                archive.extract(name, out)
+    return out
+
+
+def _diff(source, *extra):
+    return CliRunner().invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO), *extra])
+
+
+def test_the_real_wheel_matches_its_edition(wheel):
+    result = _diff(wheel)
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("no differences")
+    data = json.loads(_diff(wheel, "--format", "json").output)["data"]
+    assert data["differences"] == [] and data["medhelm_benchmarks"] == len(_edition("medhelm-0.8.0")["benchmarks"])
+    assert len(data["confs_read"]) >= 1
+
+
+def test_the_unpacked_wheel_reads_as_the_wheel(wheel, unpacked):
+    assert _diff(unpacked).exit_code == 0
+
+
+def _schema_groups(schema: str) -> dict[str, list[str]]:
+    data = yaml.safe_load(schema)
+    return {g["name"]: g["subgroups"] for g in data["run_groups"] if g.get("category") == "Healthcare Task Categories"}
+
+
+def test_each_change_to_a_copy_of_the_schema_is_reported_line_by_line(unpacked):
+    path = unpacked / "helm" / "benchmark" / "static" / "schema_medhelm.yaml"
+    text = path.read_text()
+    groups = _schema_groups(text)
+    categories = list(groups)
+    removed = groups[categories[0]][0]
+    moved = groups[categories[1]][0]
+    # Edit the real file's own lines: drop one subgroup entry, move one to another category, add a new name.
+    lines = text.splitlines(keepends=True)
+
+    def subgroup_line(category: str, name: str) -> int:
+        start = next(i for i, line in enumerate(lines) if re.match(rf"\s*-\s*name:\s*{category}\s*$", line))
+        return next(i for i in range(start, len(lines)) if re.match(rf"\s*-\s*{name}\s*$", lines[i]))
+
+    i_removed = subgroup_line(categories[0], removed)
+    indent = lines[i_removed][: len(lines[i_removed]) - len(lines[i_removed].lstrip())]
+    i_moved = subgroup_line(categories[1], moved)
+    target = subgroup_line(categories[2], groups[categories[2]][0])
+    edits = {i_removed: "", i_moved: "", target: lines[target] + f"{indent}- {moved}\n{indent}- brand_new_bench\n"}
+    path.write_text("".join(edits.get(i, line) for i, line in enumerate(lines)))
+    changed = _schema_groups(path.read_text())
+    assert removed not in changed[categories[0]] and moved in changed[categories[2]]  # the copy says what we meant
+
+    result = _diff(unpacked, "--format", "json")
+    assert result.exit_code == 1, result.output
+    found = {(d["kind"], d["benchmark"]) for d in json.loads(result.output)["data"]["differences"]}
+    assert ("missing_in_medhelm", removed) in found
+    assert ("missing_in_registry", "brand_new_bench") in found
+    assert ("category", moved) in found
+    text_out = _diff(unpacked).output.splitlines()
+    assert any(line.startswith("registry/medhelm_editions.yaml: missing_in_medhelm:") and repr(removed) in line for line in text_out)
+    assert any(re.match(r"helm/benchmark/static/schema_medhelm\.yaml:\d+: category:", line) and repr(moved) in line
+               for line in text_out)
+    assert text_out[-1] == f"{len(found)} difference(s)"
+
+
+def test_a_benchmark_moved_to_another_subcategory_in_a_conf_is_reported(unpacked):
+    confs = sorted((unpacked / "helm" / "benchmark" / "presentation").glob("run_entries_medhelm_*.conf"))
+    conf = next(p for p in confs if "### Planning Treatments ###" in p.read_text())
+    text = conf.read_text()
+    # Rename one real header: every benchmark under it is now placed in a subcategory the taxonomy does not have.
+    conf.write_text(text.replace("### Planning Treatments ###", "### Planning Treatment Options ###", 1))
+    data = json.loads(_diff(unpacked, "--format", "json").output)["data"]
+    subs = [d for d in data["differences"] if d["kind"] == "subcategory"]
+    assert subs and all("Planning Treatment Options" in d["medhelm"] for d in subs)
+    assert all(re.search(r"run_entries_medhelm_\w+\.conf:\d+", d["where"]) for d in subs)
+
+
+@pytest.mark.parametrize("damage", ["no schema", "not yaml", "not a wheel"])
+def test_an_unreadable_source_exits_2(unpacked, tmp_path, damage):
+    schema = unpacked / "helm" / "benchmark" / "static" / "schema_medhelm.yaml"
+    source: Path = unpacked
+    if damage == "no schema":
+        schema.unlink()
+    elif damage == "not yaml":
+        schema.write_text("run_groups: [unclosed\n")
+    else:
+        source = tmp_path / "fake.whl"
+        source.write_bytes(b"not a zip")
+    result = _diff(source)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_installed_without_a_helm_package_exits_2():
+    pytest.importorskip("clinreg")
+    try:
+        import helm  # noqa: F401
+    except ImportError:
+        result = CliRunner().invoke(main, ["medhelm", "diff", "--installed", "--root", str(REPO)])
+        assert result.exit_code == 2 and "no `helm` package" in result.output
+    else:
+        pytest.skip("a helm package is installed here (the HELM stage tests --installed)")
