@@ -44,12 +44,64 @@ def test_sql_execution_compares_the_rows_of_the_two_queries(data_dir):
     assert scoring.sql_execution("", gold, DB, data_dir=data_dir) == 0.0
 
 
-def test_an_unanswerable_question_expects_no_query(data_dir):
+# The cases below follow HELM at 63754d05: annotation/ehr_sql_annotator.py (EhrSqlAnnotator.annotate: the gold
+# query's rows, else the row's `value` values) and metrics/ehr_sql_metrics.py (EhrSqlMetric.evaluate_generation:
+# sets of rows compared when both are non-empty; 1 when both are empty and the raw output is empty; 0 without a
+# gold query). tests/interop/test_helm_scoring.py runs HELM's own classes on the same cases.
+NO_ROWS = "select uniquepid from patient where hospitalid = 9"
+
+
+def test_an_unanswerable_question_expects_an_empty_output(data_dir):
     assert scoring.sql_execution("", "null", DB, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution("  \n", "null", DB, data_dir=data_dir) == 1.0
     assert scoring.sql_execution("select 1", "null", DB, data_dir=data_dir) == 0.0
-    assert scoring.sql_execution("", "select 1", DB, impossible=True, data_dir=data_dir) == 1.0
-    # An answerable question whose gold query returns nothing also expects no query (as MedHELM scores it).
-    assert scoring.sql_execution("", "select * from patient where hospitalid = 9", DB, data_dir=data_dir) == 1.0
+    # Abstaining is decided on the raw output: tags or a fence with no query inside are an answer, and wrong.
+    assert scoring.sql_execution("<sql></sql>", "null", DB, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("```sql\n```", "null", DB, data_dir=data_dir) == 0.0
+    # No database is needed to score an unanswerable question.
+    assert scoring.sql_execution("", "null", DB, data_dir=data_dir / "nowhere") == 1.0
+
+
+def test_a_gold_query_without_rows_is_compared_with_the_rows_values(data_dir):
+    value = {"patient_id": "001-1"}
+    # The values are ['001-1'], the model's rows tuples such as ('001-1',): the two sets never match, so the
+    # question scores 0, whatever the answer; abstaining no longer counts as right.
+    assert scoring.sql_execution("", NO_ROWS, DB, value=value, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("select '001-1'", NO_ROWS, DB, value=value, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution(NO_ROWS, NO_ROWS, DB, value=value, data_dir=data_dir) == 0.0
+    # A table of rows with different keys fills a row's absent keys with null: they are not values.
+    assert scoring.expected_values({"patient_id": "001-1", "drug_name": None}) == ["001-1"]
+    # Without values, an empty output is right and a query returning nothing is not (the output is not empty).
+    for value in (None, {}, {"drug_name": None}):
+        assert scoring.sql_execution("", NO_ROWS, DB, value=value, data_dir=data_dir) == 1.0
+        assert scoring.sql_execution(NO_ROWS, NO_ROWS, DB, value=value, data_dir=data_dir) == 0.0
+
+
+def test_a_failing_gold_query_falls_back_on_the_values_too(data_dir):
+    broken = "select uniquepid from no_such_table"
+    assert scoring.expected_result(broken, DB, {"patient_id": "001-1"}, data_dir) == ["001-1"]
+    assert scoring.sql_execution("", broken, DB, value={}, data_dir=data_dir) == 1.0
+    assert scoring.sql_execution("", broken, DB, value={"patient_id": "001-1"}, data_dir=data_dir) == 0.0
+
+
+def test_a_question_without_a_gold_query_scores_zero(data_dir):
+    assert scoring.sql_execution("", "", DB, data_dir=data_dir) == 0.0
+    assert scoring.sql_execution("select 1", "  ", DB, data_dir=data_dir) == 0.0
+
+
+def test_score_text_reads_the_values_from_the_instance_context(data_dir, monkeypatch):
+    monkeypatch.setenv("CLINREG_DATA_DIR", str(data_dir))
+    spec = {"method": "sql_execution", "database": DB}
+    assert scoring.score_text(spec, "", NO_ROWS, {"is_impossible": False, "value": {"patient_id": "001-1"}}) == 0.0
+    assert scoring.score_text(spec, "", NO_ROWS, {"is_impossible": False, "value": None}) == 1.0
+    assert scoring.score_text(spec, "", "null", {"is_impossible": True}) == 1.0
+
+
+def test_the_predicted_result_says_when_no_query_was_written(data_dir):
+    assert scoring.predicted_result("<sql> </sql>", DB, data_dir) == ([], "No query generated")
+    rows, error = scoring.predicted_result("select uniquepid from patient where hospitalid = 2", DB, data_dir)
+    assert rows == [("002-1",)] and error is None
+    assert scoring.predicted_result("select x from nowhere", DB, data_dir)[1] == "no such table: nowhere"
 
 
 def test_the_database_opens_read_only(data_dir):
@@ -111,40 +163,6 @@ def test_medec_scores_the_error_flag_only():
 JURY = {"rubric": "The model wrote a visit note.", "scale": [1, 5], "shows": ["input", "response", "reference"],
         "axes": [{"id": "accuracy", "question": "Right?"}, {"id": "completeness", "question": "All there?"},
                  {"id": "clarity", "question": "Clear?"}]}
-
-
-def _reply(**scores):
-    return json.dumps({axis: {"score": value, "explanation": "because"} for axis, value in scores.items()})
-
-
-def test_the_jury_score_is_the_mean_of_every_judges_rating_on_every_axis():
-    ratings = {}
-    for judge, reply in {"gpt": _reply(accuracy=4, completeness=5, clarity=3),
-                         "llama": _reply(accuracy=2, completeness=3, clarity=4),
-                         "claude": _reply(accuracy=5, completeness=4, clarity=5)}.items():
-        ratings[judge], problems = scoring.read_ratings(JURY, reply)
-        assert problems == []
-    assert scoring.mean_rating(ratings) == pytest.approx(35 / 9)  # 4+5+3 + 2+3+4 + 5+4+5 = 35, over 9 ratings
-
-
-@pytest.mark.parametrize("reply, problems", [
-    ("I would give it a four.", ["accuracy: the reply holds no JSON object", "completeness: the reply holds no JSON object",
-                                 "clarity: the reply holds no JSON object"]),
-    (_reply(accuracy=4, completeness=6, clarity=0), ["completeness: 6 is outside 1-5", "clarity: 0 is outside 1-5"]),
-    (_reply(accuracy=4.5, completeness="4", clarity=True), ["accuracy: '4.5' is not a whole number",
-                                                             "clarity: 'True' is not a whole number"]),
-    (json.dumps({"accuracy": {"score": 3}}), ["completeness: missing", "clarity: missing"]),
-    ("{not json at all}", ["accuracy: the reply holds no JSON object", "completeness: the reply holds no JSON object",
-                           "clarity: the reply holds no JSON object"]),
-])
-def test_a_missing_or_malformed_rating_is_reported_never_guessed(reply, problems):
-    ratings, found = scoring.read_ratings(JURY, reply)
-    assert found == problems
-    assert len(ratings) + len(found) == 3
-
-
-def test_no_rating_at_all_gives_no_score():
-    assert scoring.mean_rating({"gpt": {}, "llama": {}}) is None
 
 
 def test_the_judge_is_shown_what_the_jury_says_and_asked_for_json():

@@ -120,15 +120,32 @@ def test_aci_bench(registry, tmp_path):
         assert row["split"] == split and row["gold"]["value"] == source["tgt"].strip() and row["context"]["file"] == source["file"]
 
 
+def _ehr_sql_data(tmp_path):
+    """The EHRSQL sample beside a schema file: the sample holds no eicu.sql (SOURCES.md), which the build reads for
+    the prompt's schema; the as-distributed writer's shortened schema stands in for it."""
+    from distributions.ehr_sql import SCHEMA_SQL
+
+    folder = tmp_path / "data" / "glee4810__EHRSQL" / "dataset" / "ehrsql" / "eicu"
+    folder.mkdir(parents=True)
+    for name in ("valid.json", "test.json"):
+        shutil.copyfile(REALDATA / "glee4810__EHRSQL" / "dataset" / "ehrsql" / "eicu" / name, folder / name)
+    (folder / "eicu.sql").write_text(SCHEMA_SQL + "\n", encoding="utf-8")
+    return tmp_path / "data"
+
+
 def test_ehr_sql(registry, tmp_path):
     _record(registry, "ehr_sql")
     folder = REALDATA / "glee4810__EHRSQL" / "dataset" / "ehrsql" / "eicu"
     raw = [e for name in ("valid.json", "test.json") for e in json.loads((folder / name).read_text())]
-    result, rows = _build(tmp_path, "ehr_sql")
+    result, rows = _build(tmp_path, "ehr_sql", data_dir=_ehr_sql_data(tmp_path))
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
     for row, source in zip(rows, raw):
         assert row["gold"]["value"] == source["query"] and row["context"]["is_impossible"] == source["is_impossible"]
+        value = {k: v for k, v in (row["context"]["value"] or {}).items() if v is not None}
+        assert value == source.get("value", {})
+        assert "-- Database Schema:\nCREATE TABLE patient\n(\nuniquepid VARCHAR(10) NOT NULL," in row["prompt"]
+        assert row["prompt"].endswith(f"-- Question:\n{source['question']}")
 
 
 def test_medec_empty_records(registry, tmp_path):
@@ -153,9 +170,10 @@ def test_medec_empty_records(registry, tmp_path):
 
 
 @pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])
-def test_check_data_passes_on_samples(registry, dataset_id):
+def test_check_data_passes_on_samples(registry, dataset_id, tmp_path):
     _record(registry, dataset_id)
-    result = CliRunner().invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(REALDATA)])
+    data_dir = _ehr_sql_data(tmp_path) if dataset_id == "ehr_sql" else REALDATA
+    result = CliRunner().invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir)])
     assert result.exit_code == 0, result.output
     assert "0 error(s)" in result.stdout
 

@@ -120,7 +120,10 @@ roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
                                     custom_outputs=[ModelOutput.from_content("mockllm/model", text)] * 100)
          for name, text in replies.items()}
 tasks = [getattr(t, name)() for name in sys.argv[4].split(",")]
-logs = inspect_ai.eval(tasks, model="mockllm/model", model_roles=roles, log_dir=sys.argv[2], log_format="json",
+# The evaluated model: mockllm's default output, or the text given (an empty response, say).
+model = "mockllm/model" if len(sys.argv) < 6 else get_model(
+    "mockllm/model", memoize=False, custom_outputs=[ModelOutput.from_content("mockllm/model", sys.argv[5])] * 100)
+logs = inspect_ai.eval(tasks, model=model, model_roles=roles, log_dir=sys.argv[2], log_format="json",
                        display="none")
 print(json.dumps([[log.eval.task, log.status] for log in logs]))
 """
@@ -133,13 +136,13 @@ def _ratings(accuracy, middle, clarity, axis="completeness"):
                        "clarity": {"score": clarity, "explanation": "z"}})
 
 
-def _jury_run(harness_env, tmp_path, replies, mappings=JURY_MAPPINGS):
+def _jury_run(harness_env, tmp_path, replies, mappings=JURY_MAPPINGS, response=None):
     from .support import jury_export
 
     out = jury_export("inspect", tmp_path, mappings)
     log_dir = tmp_path / "logs"
     done = subprocess.run([sys.executable, "-c", JURY_SCRIPT, str(out), str(log_dir), json.dumps(replies),
-                           ",".join(f"clinreg_{m}" for m in mappings)],
+                           ",".join(f"clinreg_{m}" for m in mappings)] + ([] if response is None else [response]),
                           env=harness_env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return out, log_dir
@@ -178,29 +181,51 @@ def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_ma
         assert scores[mapping]["jury"]["rubric"].startswith(f"clinreg:{mapping}/{mapping}@")
 
 
-def test_broken_judge_replies_are_counted_and_never_scored(harness_env, tmp_path):
+def test_irregular_judge_replies_follow_medhelms_rules_and_are_counted(harness_env, tmp_path):
+    """MedHELM's rules (scoring.py; tests/interop/test_helm_scoring.py runs HELM's own code on them): a reply
+    lacking an axis or an explanation is dropped whole; a non-whole or off-scale score counts as int() reads it."""
     need(have("inspect_ai"), "inspect_ai is not installed")
-    replies = {"gpt": "I cannot rate this.", "llama": json.dumps({"accuracy": {"score": 7}, "clarity": "good"}),
-               "claude": _ratings(5, 4, 5)}
+    replies = {"gpt": "I cannot rate this.", "llama": json.dumps({"accuracy": {"score": 5}, "clarity": "good"}),
+               "claude": _ratings(7, 4.7, "2")}
     _, log_dir = _jury_run(harness_env, tmp_path, replies, ["aci_bench"])
     log = _logs(log_dir)["clinreg_aci_bench"]
     jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
     samples = log["samples"]
-    assert jury["metrics"]["jury_mean"]["value"] == pytest.approx(14 / 3)  # claude's three ratings only
-    assert jury["metrics"]["ratings_missing"]["value"] == 6 * len(samples)  # gpt's 3, llama's 3 (off-scale, missing, not a number)
-    problems = samples[0]["scores"]["jury"]["metadata"]["problems"]
-    assert sorted(problems) == ["gpt", "llama"]
-    assert any("outside 1-5" in p for p in problems["llama"]) and any("missing" in p for p in problems["llama"])
+    assert jury["metrics"]["jury_mean"]["value"] == pytest.approx(13 / 3)  # claude's 7, 4 and 2 only
+    assert jury["metrics"]["ratings_missing"]["value"] == 6 * len(samples)  # gpt's 3 and llama's 3
+    assert jury["metrics"]["replies_dropped"]["value"] == 2 * len(samples)
+    assert jury["metrics"]["ratings_irregular"]["value"] == 3 * len(samples)
+    assert jury["metrics"]["defaults_used"]["value"] == 0
+    metadata = samples[0]["scores"]["jury"]["metadata"]
+    assert metadata["ratings"]["claude"] == {"accuracy": 7, "completeness": 4, "clarity": 2}
+    assert sorted(metadata["problems"]) == ["claude", "gpt", "llama"]
+    assert "completeness: missing (the reply is dropped)" in metadata["problems"]["llama"]
+    assert "accuracy: 7 is outside 1-5; it counts as it is" in metadata["problems"]["claude"]
 
 
-def test_a_sample_no_judge_rated_is_left_out_and_counted(harness_env, tmp_path):
+def test_a_sample_no_judge_rated_scores_medhelms_default_and_is_counted(harness_env, tmp_path):
     need(have("inspect_ai"), "inspect_ai is not installed")
     _, log_dir = _jury_run(harness_env, tmp_path, {name: "no" for name in ("gpt", "llama", "claude")}, ["aci_bench"])
     log = _logs(log_dir)["clinreg_aci_bench"]
     jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
-    assert jury["metrics"]["unrated"]["value"] == len(log["samples"]) > 0
+    assert jury["metrics"]["jury_mean"]["value"] == 1.0
+    assert jury["metrics"]["defaults_used"]["value"] == jury["metrics"]["replies_dropped"]["value"] / 3 == len(log["samples"]) > 0
     results = tmp_path / "results.json"
-    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results)],
-                              catch_exceptions=False)
-    # No sample was rated: the jury mean is no number, so there is no jury score to import, and nothing is written.
-    assert done.exit_code == 1 and "CLR965" in done.output and not results.exists()
+    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
+                                     "--format", "json"], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    (score,) = json.loads(results.read_text())["scores"]
+    assert score["value"] == 1.0 and score["n_instances"] == len(log["samples"])
+
+
+def test_an_empty_response_goes_to_no_judge_and_scores_medhelms_default(harness_env, tmp_path):
+    need(have("inspect_ai"), "inspect_ai is not installed")
+    replies = {name: _ratings(5, 5, 5) for name in ("gpt", "llama", "claude")}
+    _, log_dir = _jury_run(harness_env, tmp_path, replies, ["aci_bench"], response="  ")
+    log = _logs(log_dir)["clinreg_aci_bench"]
+    jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
+    assert jury["metrics"]["jury_mean"]["value"] == 1.0
+    assert jury["metrics"]["defaults_used"]["value"] == len(log["samples"]) > 0
+    assert jury["metrics"]["replies_dropped"]["value"] == 0
+    for sample in log["samples"]:
+        assert not [e for e in sample["events"] if e["event"] == "model" and e.get("role")]

@@ -49,6 +49,8 @@ class ClinregJsonlScenario(Scenario):
                 extra = {"gold": gold}
                 if "is_impossible" in (doc.get("context") or {}):  # read by HELM's EHRSQL metric
                     extra["is_impossible"] = impossible_question(doc["context"])
+                if "value" in (doc.get("context") or {}):  # EHRSQL's expected values when the gold query returns no rows
+                    extra["value"] = {k: v for k, v in (doc["context"]["value"] or {}).items() if v is not None}
                 instances.append(Instance(input=Input(text=text), references=references, split=TEST_SPLIT, id=doc["id"],
                                           extra_data=extra))
         return instances
@@ -68,9 +70,10 @@ class ClinregNumberMetric(Metric):
 
 
 class ClinregSqlAnnotator(Annotator):
-    """Runs the gold and the predicted query against the record's SQLite database, read-only and with the record's
-    time limit, and hands HELM's EHRSQL metric the rows it compares (HELM's own annotator opens the database
-    writable, without a time limit, at a fixed path under benchmark_output)."""
+    """Runs the gold and the predicted query against the record's SQLite database and hands HELM's EHRSQL metric
+    the results it compares, as HELM's own annotator does (the row's `value`s when the gold query returns no
+    rows), but read-only and with the record's time limit (HELM's opens the database writable, without a time
+    limit, at a fixed path under benchmark_output)."""
 
     name = "ehr_sql"
 
@@ -78,17 +81,31 @@ class ClinregSqlAnnotator(Annotator):
         self.database = MAPPINGS[mapping]["scoring"]["database"]
 
     def annotate(self, request_state):
-        path = database_path(self.database)
-        limit = self.database.get("time_limit_seconds", 10)
         gold = request_state.instance.references[0].output.text.strip()
-        impossible = (request_state.instance.extra_data or {}).get("is_impossible", False)
-        gold_rows = [] if unanswerable(gold, impossible) else (run_query(path, gold, limit)[0] or [])
+        value = (request_state.instance.extra_data or {}).get("value")
+        expected = expected_result(gold, self.database, value)
         completions = request_state.result.completions if request_state.result else []
-        predicted = sql_text(completions[0].text if completions else "")
-        if not predicted:
-            return {"predicted_result": [], "ground_truth_result": gold_rows, "query_error": "No query generated"}
-        rows, error = run_query(path, predicted, limit)
-        return {"predicted_result": rows or [], "ground_truth_result": gold_rows, "query_error": error}
+        rows, error = predicted_result(completions[0].text if completions else "", self.database)
+        return {"predicted_result": rows, "ground_truth_result": expected, "query_error": error}
+
+
+class ClinregJuryCounts(Metric):
+    """Beside HELM's jury score, what lies behind it, from HELM's own annotations: judge replies dropped, ratings
+    of the jury's axes missing, ratings counted although irregular, and whether the score is the default."""
+
+    def __init__(self, mapping: str, scenario_name: str, judges: list):
+        self.jury = dict(MAPPINGS[mapping]["scoring"]["jury"], judges=judges)
+        self.scenario_name = scenario_name
+
+    def evaluate_generation(self, adapter_spec, request_state, metric_service, eval_cache_path):
+        annotations = (request_state.annotations or {}).get(self.scenario_name) or {}
+        completions = request_state.result.completions if request_state.result else []
+        response = completions[0].text if completions else ""
+        # A judge whose reply HELM's annotator dropped has no entry; the used replies go through the shared rules.
+        replies = {j: None if annotations.get(j) is None else json.dumps(annotations[j]) for j in self.jury["judges"]}
+        counts = jury_score(self.jury, response, replies)
+        return [Stat(MetricName(f"clinreg_jury_{key}")).add(float(counts[key]))
+                for key in ("replies_dropped", "ratings_missing", "ratings_irregular", "default_used")]
 
 
 def judge_models(entry, judges=None):
@@ -118,9 +135,12 @@ def text_specs(mapping, entry, judges=None):
         # HELM's annotator stores its ratings under its own name: the module's name without `_annotator`.
         scenario_name = annotator.rsplit(".", 2)[-2].removesuffix("_annotator")
         annotators = [AnnotatorSpec(class_name=annotator, args={"annotator_models": models})]
+        # MedHELM's run specs pass default_score=1.0: an instance no judge rated scores 1.0, not HELM's 0.0.
         metrics = [MetricSpec(class_name="helm.benchmark.metrics.llm_jury_metrics.LLMJuryMetric",
                               args={"metric_name": entry["metric"], "scenario_name": scenario_name,
-                                    "annotator_models": models})]
+                                    "annotator_models": models, "default_score": JURY_DEFAULT_SCORE}),
+                   MetricSpec(class_name=f"{__name__}.ClinregJuryCounts",
+                              args={"mapping": mapping, "scenario_name": scenario_name, "judges": list(models)})]
         return annotators, metrics + basic
     annotators = []
     if scoring["method"] == "sql_execution":

@@ -67,16 +67,12 @@ def medhelm_metric(name):
     return score
 
 
-# The jury's metrics read each sample's metadata: a sample no judge rated is `unrated`, left out of the mean and
-# counted, and every missing or malformed rating is counted in `ratings_missing`.
-def _rated(scores):
-    return [s.score.as_float() for s in scores if not (s.score.metadata or {}).get("unrated")]
-
-
+# The jury's metrics: the mean over every sample (one with an empty response, or that no judge rated, scores
+# MedHELM's default, 1.0, and stays in the mean), and, summed from each sample's metadata, the irregularities.
 @metric
 def jury_mean():
     def compute(scores: list[SampleScore]) -> float:
-        values = _rated(scores)
+        values = [s.score.as_float() for s in scores]
         return sum(values) / len(values) if values else float("nan")
 
     return compute
@@ -85,7 +81,7 @@ def jury_mean():
 @metric
 def jury_stderr():
     def compute(scores: list[SampleScore]) -> float:
-        values = _rated(scores)
+        values = [s.score.as_float() for s in scores]
         if len(values) < 2:
             return 0.0
         centre = sum(values) / len(values)
@@ -94,20 +90,35 @@ def jury_stderr():
     return compute
 
 
+def _count(key):
+    def compute(scores: list[SampleScore]) -> float:
+        return float(sum((s.score.metadata or {}).get(key, 0) for s in scores))
+
+    return compute
+
+
 @metric
 def ratings_missing():
-    def compute(scores: list[SampleScore]) -> float:
-        return float(sum((s.score.metadata or {}).get("ratings_missing", 0) for s in scores))
-
-    return compute
+    """Ratings of the jury's axes not received: judge x axis, less those counted."""
+    return _count("ratings_missing")
 
 
 @metric
-def unrated():
-    def compute(scores: list[SampleScore]) -> float:
-        return float(sum(1 for s in scores if (s.score.metadata or {}).get("unrated")))
+def replies_dropped():
+    """Judge replies not used: no reply, unreadable JSON, or an axis, score or explanation missing."""
+    return _count("replies_dropped")
 
-    return compute
+
+@metric
+def ratings_irregular():
+    """Ratings counted as MedHELM counts them although not a whole number on the scale, or not of an axis."""
+    return _count("ratings_irregular")
+
+
+@metric
+def defaults_used():
+    """Samples scored MedHELM's default (1.0): an empty response, or no usable reply from any judge."""
+    return _count("default_used")
 
 
 def judge_models(spec, judges=None):
@@ -126,36 +137,40 @@ def judge_models(spec, judges=None):
     return chosen
 
 
-@scorer(metrics=[jury_mean(), jury_stderr(), ratings_missing(), unrated()])
+@scorer(metrics=[jury_mean(), jury_stderr(), ratings_missing(), replies_dropped(), ratings_irregular(), defaults_used()])
 def jury(name, judges=None):
-    """MedHELM's LLM jury: every judge rates the response on every axis; the score is the mean of the ratings."""
+    """MedHELM's LLM jury: every judge rates the response on every axis; the score is the mean of the ratings,
+    under MedHELM's rules for irregular replies (see jury_score)."""
     scoring = MAPPINGS[name]["scoring"]
     spec = scoring["jury"]
 
     async def score(state: TaskState, target: Target) -> Score:
         models = judge_models(spec, judges)  # here, where the eval's model roles are bound
         response = state.output.completion
-        prompt = jury_prompt(spec, state.input_text, response, target.text)
-        ratings, problems = {}, {}
-        for judge_name, model in models:
-            try:
-                reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=4096))
-            except Exception as exc:  # an API error after the model's retries: every rating of this judge is missing
-                ratings[judge_name], problems[judge_name] = {}, [f"no reply ({type(exc).__name__}: {str(exc)[:200]})"]
-                continue
-            ratings[judge_name], bad = read_ratings(spec, reply.completion)
-            if bad:
-                problems[judge_name] = bad
-        expected = len(models) * len(spec["axes"])
-        missing = expected - sum(len(r) for r in ratings.values())
-        value = mean_rating(ratings)
-        metadata = {"ratings": ratings, "problems": problems, "ratings_missing": missing,
-                    "jury": {"rubric": scoring["rubric_id"], "judges": {n: str(m) for n, m in models}}}
-        if value is None:
-            return Score(value=0, answer=response, explanation="no judge gave a usable rating",
-                         metadata=metadata | {"unrated": True})
-        note = f"mean of {expected - missing} of {expected} ratings" + (f"; {missing} missing or malformed" if missing else "")
-        return Score(value=value, answer=response, explanation=note, metadata=metadata)
+        replies, errors = {}, {}
+        if not empty_response(response):  # MedHELM sends an empty response to no judge
+            prompt = jury_prompt(spec, state.input_text, response, target.text)
+            for judge_name, model in models:
+                try:
+                    reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=4096))
+                    replies[judge_name] = reply.completion
+                except Exception as exc:  # an API error after the model's retries: this judge gave no reply
+                    replies[judge_name] = None
+                    errors[judge_name] = f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
+        result = jury_score(spec, response, replies)
+        problems = {judge: [errors[judge]] if judge in errors else found for judge, found in result["problems"].items()}
+        metadata = {key: result[key] for key in ("ratings", "ratings_missing", "replies_dropped", "ratings_irregular",
+                                                 "default_used")}
+        metadata |= {"problems": problems, "jury": {"rubric": scoring["rubric_id"], "judges": {n: str(m) for n, m in models}}}
+        if result["default_used"]:
+            why = "the response is empty" if empty_response(response) else "no judge gave a usable reply"
+            note = f"MedHELM's default score {result['score']:g}: {why}"
+        else:
+            counted = sum(len(r) for r in result["ratings"].values())
+            note = f"mean of {counted} rating(s) from {len(models) - result['replies_dropped']} of {len(models)} judge(s)"
+            note += "".join(f"; {result[key]} {text}" for key, text in (
+                ("replies_dropped", "reply(ies) dropped"), ("ratings_irregular", "rating(s) irregular")) if result[key])
+        return Score(value=result["score"], answer=response, explanation=note, metadata=metadata)
 
     return score
 

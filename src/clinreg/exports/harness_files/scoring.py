@@ -157,28 +157,69 @@ def run_query(path, query, time_limit):
         conn.close()
 
 
-def unanswerable(gold_query, impossible=False):
-    """Whether a question expects no query: the data marks it impossible, or its gold query is empty or `null`."""
-    return bool(impossible) or str(gold_query or "").strip().casefold() in ("", "null", "none")
+# EHRSQL as HELM scores it (ehr_sql_annotator.py, EhrSqlAnnotator.annotate; ehr_sql_metrics.py,
+# EhrSqlMetric.evaluate_generation), in clinreg's words:
+#   - the expected result is the gold query's rows; when the gold query returns no rows (or fails), it is the
+#     values of the row's `value` object (the words filled into the question's template) instead;
+#   - the answer is right when its query's rows, as a set, equal the expected result, as a set. A row is a tuple
+#     and a value is not, so a question scored against its values is never right: it scores 0;
+#   - with no expected result at all (unanswerable questions, gold `null`), the answer is right only when the
+#     model wrote nothing: abstaining is decided on the raw output, so an empty <sql></sql> is not abstaining;
+#   - a question without a gold query scores 0.
+# Unlike HELM, the queries run read-only and with the record's time limit; that changes no score of a query
+# that only reads and ends in time.
+NO_GOLD_QUERY = ("null", "none")  # gold texts of unanswerable questions: not SQL, so never run
 
 
-def sql_execution(completion, gold_query, database, *, impossible=False, data_dir=None):
-    """EHRSQL's execution accuracy for one answer: 1.0 when the predicted query returns the same set of rows as the
-    gold query. A question the database cannot answer (gold `null`, or `impossible`) expects no query; so does an
-    answerable one whose gold query returns nothing. The database opens read-only; each query has a time limit."""
-    predicted = sql_text(completion)
+def expected_values(value):
+    """The values of a row's `value` object, as HELM's annotator lists them. Absent keys, which a table of rows
+    with different keys fills with null, are left out."""
+    if not isinstance(value, dict):
+        return []
+    return [item for item in value.values() if item is not None]
+
+
+def expected_result(gold_query, database, value=None, data_dir=None):
+    """What an answer is compared with: the gold query's rows, or the row's values when those are none."""
     gold = str(gold_query or "").strip()
-    if unanswerable(gold, impossible):
-        return float(not predicted)
-    path = database_path(database, data_dir)
-    limit = database.get("time_limit_seconds", 10)
-    gold_rows, _ = run_query(path, gold, limit)
+    rows = []
+    if gold and gold.casefold() not in NO_GOLD_QUERY:
+        rows = run_query(database_path(database, data_dir), gold, database.get("time_limit_seconds", 10))[0] or []
+    return rows or expected_values(value)
+
+
+def predicted_result(completion, database, data_dir=None):
+    """(rows, error) of the query in a completion; no rows and `No query generated` when it holds none."""
+    predicted = sql_text(completion)
     if not predicted:
-        return float(not gold_rows)
-    predicted_rows, _ = run_query(path, predicted, limit)
-    if gold_rows and predicted_rows:
-        return float(set(predicted_rows) == set(gold_rows))
-    return 0.0
+        return [], "No query generated"
+    rows, error = run_query(database_path(database, data_dir), predicted, database.get("time_limit_seconds", 10))
+    return rows or [], error
+
+
+def execution_match(completion, gold_query, expected, predicted):
+    """EHRSQL's execution accuracy from the two results: 1.0 or 0.0 (see the rules above)."""
+    if not str(gold_query or "").strip():
+        return 0.0
+    if expected and predicted:
+        try:
+            return float(set(predicted) == set(expected))
+        except TypeError:  # a value that is a list or an object: HELM's metric stops with an error here
+            return 0.0
+    return float(not expected and not predicted and not str(completion or "").strip())
+
+
+def sql_execution(completion, gold_query, database, *, value=None, data_dir=None):
+    """EHRSQL's execution accuracy for one answer, as HELM scores it: 1.0 when the predicted query returns the
+    gold query's rows (or, when it returns none, the row's `value`s), or when the model wrote nothing for a
+    question with no expected result. The database opens read-only; each query has a time limit."""
+    expected = expected_result(gold_query, database, value, data_dir)
+    # Without an expected result only an empty output can be right: the database is not needed to say so.
+    if not str(completion or "").strip() or not expected:
+        predicted = []
+    else:
+        predicted = predicted_result(completion, database, data_dir)[0]
+    return execution_match(completion, gold_query, expected, predicted)
 
 
 def impossible_question(context):
@@ -194,13 +235,30 @@ def score_text(scoring, completion, gold_value, context=None):
     if method == "error_flag":
         return error_flag_hit(completion, gold_value)
     if method == "sql_execution":
-        return sql_execution(completion, gold_value, scoring["database"], impossible=impossible_question(context))
+        return sql_execution(completion, gold_value, scoring["database"], value=(context or {}).get("value"))
     raise ValueError(f"{method} is not scored without a jury")
 
 
 # ------------------------------------------------------------------------------------------ LLM jury
-# Every judge rates the response on every axis of the benchmark's jury; the score is the mean of all the ratings
-# received. A rating that is missing, not a whole number or off the scale is counted, never guessed.
+# Every judge rates the response on every axis of the benchmark's jury. The rules for irregular replies are
+# MedHELM's (HELM's model_as_judge.py, LLMAsJuryAnnotator; llm_jury_metrics.py, LLMJuryMetric, with the
+# default_score of 1.0 that every MedHELM run spec passes), in clinreg's words:
+#   - an empty response (nothing but white space) goes to no judge and scores the default, 1.0;
+#   - a reply is read from its first `{` to its last `}`; JSON cut short of its final brace (Python's JSON
+#     reader expects a `,` there) is read again with one `}` added;
+#   - a reply is used only if it has every axis, each with a `score` and an `explanation`; otherwise the whole
+#     reply is dropped, the axes it did rate included;
+#   - every entry of a used reply counts, entries for other axes included, each score as Python's int() reads
+#     it: a non-whole score is cut towards zero (4.7 counts 4; "4" counts 4), and a score off the scale counts
+#     as it is (0 or 7);
+#   - the score is the mean of every rating counted, over all judges; with none (no judge answered usably),
+#     the default, 1.0.
+# Where HELM's metric stops the run with an error (a score int() cannot read, such as "4/5", 4.5 in quotes or
+# null; an entry that is not an object with a score), that reply is dropped here instead, and the problem says so.
+# Nothing is hidden: each instance counts the ratings missing, the replies dropped, the ratings counted although
+# irregular (not a whole number on the scale, or not one of the jury's axes) and whether the default was used.
+
+JURY_DEFAULT_SCORE = 1.0
 
 
 def jury_prompt(jury, input_text, response, reference):
@@ -219,50 +277,106 @@ def jury_prompt(jury, input_text, response, reference):
     return "\n".join(parts)
 
 
-def _json_object(text):
+def _reply_object(text):
+    """(object, problem) of a judge's reply, read as HELM's jury annotator reads it."""
     import json
 
-    text = str(text or "").strip()
-    fenced = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, re.DOTALL | re.IGNORECASE)
-    if fenced:
-        text = fenced.group(1)
+    text = str(text or "")
     start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        return None
+    if start >= 0 and end > start:
+        text = text[start:end + 1]
     try:
-        value = json.loads(text[start:end + 1])
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+        try:
+            return json.loads(text), None
+        except json.JSONDecodeError as exc:
+            if exc.msg != "Expecting ',' delimiter":
+                raise
+            return json.loads(text + "}"), None
+    except Exception as exc:  # noqa: BLE001 -- whatever the reader raises, the reply is unreadable
+        return None, f"the reply holds no readable JSON object ({type(exc).__name__}: {str(exc)[:80]})"
+
+
+def _whole(score):
+    """(rating, problem) of one entry's score as HELM's metric counts it: int() of the score, or a problem."""
+    try:
+        return int(score), None
+    except (TypeError, ValueError, OverflowError):
+        return None, f"{repr(score)[:40]} cannot be read as a number"
 
 
 def read_ratings(jury, text):
-    """(ratings, problems) of one judge's reply: the rating of each axis that is a whole number on the scale, and
-    one problem per axis that is missing or malformed."""
+    """(ratings, problems) of one judge's reply under MedHELM's rules (above). A used reply gives a rating for
+    each of its entries (each axis, and any other entry it holds) and a problem for each rating counted
+    although irregular; a dropped reply gives no rating and the reasons."""
     low, high = jury["scale"]
-    answer = _json_object(text)
-    if answer is None:
-        return {}, [f"{axis['id']}: the reply holds no JSON object" for axis in jury["axes"]]
-    ratings, problems = {}, []
+    answer, problem = _reply_object(text)
+    if problem:
+        return {}, [problem]
+    if not isinstance(answer, dict):
+        return {}, [f"the reply is a JSON {type(answer).__name__}, not an object"]
+    lacking = []
     for axis in jury["axes"]:
         entry = answer.get(axis["id"])
-        value = entry.get("score") if isinstance(entry, dict) else entry
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value.strip())
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if entry is None:
-            problems.append(f"{axis['id']}: missing")
-        elif isinstance(value, bool) or not isinstance(value, int):
-            problems.append(f"{axis['id']}: {str(value)[:40]!r} is not a whole number")
-        elif not low <= value <= high:
-            problems.append(f"{axis['id']}: {value} is outside {low}-{high}")
+        if axis["id"] not in answer:
+            lacking.append(f"{axis['id']}: missing")
+        elif not isinstance(entry, dict):
+            lacking.append(f"{axis['id']}: not an object with a score and an explanation")
         else:
-            ratings[axis["id"]] = value
-    return ratings, problems
+            lacking += [f"{axis['id']}: no {key}" for key in ("score", "explanation") if key not in entry]
+    if lacking:
+        return {}, [problem + " (the reply is dropped)" for problem in lacking]
+    axes = {axis["id"] for axis in jury["axes"]}
+    ratings, irregular = {}, []
+    for name, entry in answer.items():
+        if not isinstance(entry, dict) or "score" not in entry:
+            return {}, [f"{str(name)[:40]}: not an object with a score (the reply is dropped)"]
+        rating, problem = _whole(entry["score"])
+        if problem:
+            return {}, [f"{str(name)[:40]}: {problem} (the reply is dropped)"]
+        ratings[name] = rating
+        if name not in axes:
+            irregular.append(f"{str(name)[:40]}: not an axis of the jury; its rating {rating} counts")
+        elif rating != entry["score"] or isinstance(entry["score"], bool):
+            irregular.append(f"{name}: {repr(entry['score'])[:40]} is not a JSON whole number; it counts as {rating}")
+        elif not low <= rating <= high:
+            irregular.append(f"{name}: {rating} is outside {low}-{high}; it counts as it is")
+    return ratings, irregular
 
 
-def mean_rating(ratings_by_judge):
-    """The mean of every rating received (judge x axis), or None when there is none."""
+def mean_rating(ratings_by_judge, default=JURY_DEFAULT_SCORE):
+    """The mean of every rating received (judge x entry), or `default` when there is none (MedHELM's 1.0;
+    pass default=None to tell an instance no judge rated from one that was rated)."""
     values = [v for ratings in ratings_by_judge.values() for v in ratings.values()]
-    return sum(values) / len(values) if values else None
+    return sum(values) / len(values) if values else default
+
+
+def empty_response(response):
+    """Whether a response is empty as the jury sees it: nothing but white space. No judge reads it."""
+    return not str(response or "").strip()
+
+
+def jury_score(jury, response, replies, default=JURY_DEFAULT_SCORE):
+    """One instance's jury score under MedHELM's rules, with its irregularities counted. `replies` maps each
+    judge's name to its reply text, or to None when the judge gave no reply (an API error); an empty response
+    needs no replies. Returns a dict: score, ratings and problems by judge, ratings_missing, replies_dropped,
+    ratings_irregular and default_used."""
+    axes = [axis["id"] for axis in jury["axes"]]
+    expected = len(jury.get("judges") or replies) * len(axes)
+    if empty_response(response):
+        return {"score": default, "ratings": {}, "problems": {"response": ["empty: no judge is asked"]},
+                "ratings_missing": expected, "replies_dropped": 0, "ratings_irregular": 0, "default_used": True}
+    ratings, problems, irregular = {}, {}, 0
+    for judge, reply in replies.items():
+        if reply is None:
+            ratings[judge], problems[judge] = {}, ["no reply"]
+            continue
+        ratings[judge], found = read_ratings(jury, reply)
+        if found:
+            problems[judge] = found
+        if ratings[judge]:
+            irregular += len(found)
+    rated = sum(1 for judge_ratings in ratings.values() for axis in axes if axis in judge_ratings)
+    score = mean_rating(ratings, default=None)
+    return {"score": default if score is None else score, "ratings": ratings, "problems": problems,
+            "ratings_missing": expected - rated, "replies_dropped": sum(1 for r in ratings.values() if not r),
+            "ratings_irregular": irregular, "default_used": score is None}
