@@ -112,8 +112,8 @@ def export(
     and the ones whose data is not at hand are listed in `skipped`.
     """
     from clinreg.instances.canonical import canonical_lines
-    from clinreg.instances.build import instance_batches
-    from clinreg.instances.stamp import canary, stamped
+    from clinreg.instances.build import RecordBuild
+    from clinreg.instances.stamp import canary
     from clinreg.sources.locate import locate
 
     if harness not in HARNESSES:
@@ -155,11 +155,11 @@ def export(
                 if not target.resolve().is_relative_to(staged.resolve()):  # ids are checked above; never trust one
                     raise ExportProblem(f"{dataset_id}/{mapping.id}: its data file would land outside the export")
                 target.parent.mkdir(parents=True, exist_ok=True)
-                batches = instance_batches(record, mapping.id, data_dir=data_dir, limit=limit, seed=seed,
-                                           on_bad_label=on_bad_label, root=registry.root, location=location)
+                made = RecordBuild(record, registry, mapping.id, limit=limit, seed=seed, on_bad_label=on_bad_label,
+                                   location=location)
                 count = 0
                 with target.open("w", encoding="utf-8") as handle:
-                    for line in canonical_lines(stamped(batches, registry, location)):
+                    for line in canonical_lines(made.batches()):
                         handle.write(line)
                         count += 1
                 subs = sorted({placement[t][0] for t in mapping.tasks if t in placement})
