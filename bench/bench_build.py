@@ -73,11 +73,13 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
 
 def clinreg_build(data_dir: Path, out: Path, streaming: bool = False, read: bool = False) -> int:
     from clinreg.core.model import Dataset
+    from clinreg.core.store import load_registry
     from clinreg.exports.instance_files import write_instances
-    from clinreg.instances.build import instance_batches
+    from clinreg.instances.build import RecordBuild
 
     record = Dataset.model_validate(RECORD_READ if read else RECORD)
-    return write_instances(instance_batches(record, data_dir=data_dir, streaming=streaming), "jsonl", out)
+    made = RecordBuild(record, load_registry(), data_dir=data_dir, streaming=streaming)
+    return write_instances(made.batches(), "jsonl", out)
 
 
 def baseline_build(data_dir: Path, out: Path) -> int:

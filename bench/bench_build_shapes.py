@@ -147,10 +147,10 @@ def clinreg_side(repo: Path, record: str, mirror: Path, out: Path) -> int:
     sys.path.insert(0, str(repo / "src"))
     from clinreg.core.store import load_registry
     from clinreg.exports.instance_files import write_instances
-    from clinreg.instances.build import instance_batches
+    from clinreg.instances.build import RecordBuild
 
     reg = load_registry(repo)
-    return write_instances(instance_batches(reg.datasets[record], data_dir=mirror, root=reg.root), "jsonl", out)
+    return write_instances(RecordBuild(reg.datasets[record], reg, data_dir=mirror).batches(), "jsonl", out)
 
 
 def baseline_side(record: str, path: Path, out: Path) -> int:

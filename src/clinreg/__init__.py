@@ -6,7 +6,7 @@ The library API (the CLI is a thin layer over it):
   taxonomy/ and registry/, else the registry embedded in the package) into typed models.
 - `validate(root=None, *, release=None, base=None)`: load a tree and run every rule; a `Report` of diagnostics.
 - `coverage_data(registry, access=None)`: the coverage matrix as plain data (what `clinreg coverage` renders).
-- `build_instances(record, ...)`: a record's instances (needs the `build` extra).
+- `build_instances(record, ...)`: a record's instances, as `clinreg build` writes them (needs the `build` extra).
 - `export(registry, harness, output, datasets=None, ...)`: a folder for lm-eval, Inspect AI or HELM (`build` extra).
 
 They are imported on first use, so `import clinreg` stays light.

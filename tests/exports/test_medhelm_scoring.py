@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from clinreg.exports.harness import FILES
+from clinreg.exports.report import FILES
 
 _spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
 scoring = importlib.util.module_from_spec(_spec)
@@ -178,12 +178,13 @@ def test_the_judge_is_shown_what_the_jury_says_and_asked_for_json():
 def test_helm_runs_a_scoring_only_where_helm_has_its_classes():
     """A jury or metric without HELM classes (a benchmark HELM does not run) exports to HELM with token F1 as
     its reported stat, never a metric no class computes."""
-    from clinreg.exports.harness import MappingExport, _helm_main_metric, helm_scores
+    from clinreg.exports.helm import helm_scores, main_metric
+    from clinreg.exports.report import MappingExport
 
     jury = {"method": "jury", "jury": {"helm_annotator": "helm.benchmark.annotation.x_annotator.XAnnotator"}}
     assert helm_scores(jury) and not helm_scores({"method": "jury", "jury": {}})
     assert helm_scores({"method": "code_set_f1", "helm_metric": "m.M"}) and not helm_scores({"method": "error_flag"})
     export = MappingExport("d", "m", "text", "data/d/m.jsonl", 1, "public", [], [], "x_accuracy", jury)
-    assert _helm_main_metric(export) == "x_accuracy"
+    assert main_metric(export) == "x_accuracy"
     export.scoring = {"method": "jury", "jury": {}}
-    assert _helm_main_metric(export) == "f1_score"
+    assert main_metric(export) == "f1_score"

@@ -34,7 +34,7 @@ def test_skip_counts_bad_rows(tmp_path):
     out, report = build(record({"label": YES_NO}), tmp_path, on_bad_label="skip")
     assert [i.source_index for i in out] == [0, 3]
     assert report.skipped == 2 and report.tallies[0].skipped_rows == [1, 2]
-    assert any("skipped 2 row(s)" in line for line in report.notices())
+    assert any(n.kind == "skipped" and "skipped 2 row(s)" in n.text for n in report.notices())
 
 
 def test_letter_past_the_row_options_is_bad(tmp_path):

@@ -178,3 +178,23 @@ def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(mo
     struct = pa.StructArray.from_arrays([bad], names=["inner"])  # a bad list inside a struct
     with pytest.raises(SourceUnavailable, match=r"column 'wrapped'"):
         _check_nested(pa.table({"wrapped": struct}), "test", "rec")
+
+
+def test_a_split_the_mirror_lacks_is_a_split_missing_error_with_its_fields(tmp_path):
+    from clinreg.sources.errors import SplitMissing
+
+    hub_folder(tmp_path, "owner/fixture", {"train": [{"question": "q", "answer": "yes"}]})
+    with pytest.raises(SplitMissing) as err:
+        build(record({"label": YES_NO}), tmp_path)
+    assert (err.value.record, err.value.split, err.value.code) == ("fixture", "test", None)
+    assert err.value.reason and err.value.reason in str(err.value)
+    assert str(err.value).startswith("fixture: cannot read split 'test' of mirror folder ")
+
+
+def test_a_config_the_mirror_lacks_points_at_source_config(tmp_path):
+    hub_folder(tmp_path, "owner/fixture", {"test": [{"question": "q", "answer": "yes"}]})
+    rec = record({"label": YES_NO})
+    rec.source.config = "other"
+    with pytest.raises(SourceUnavailable) as err:
+        build(rec, tmp_path)
+    assert err.value.path == ("source", "config") and err.value.split == "test"

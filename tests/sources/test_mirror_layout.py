@@ -228,7 +228,9 @@ def test_build_refuses_an_open_ended_instance_whose_reference_is_in_its_input(tm
     write_csv(tmp_path / "someone__repo", "test.csv", leak_rows(leaked=2))
     with pytest.raises(GoldLeak, match=r"^fixture/fixture: split 'test', row\(s\) 2: the reference answer is in the input") as err:
         build(record(LEAK, source=github(commit=None)), tmp_path)
-    assert err.value.exit_code == 1 and "[CLR907]" in str(err.value)
+    assert err.value.exit_code == 1 and str(err.value).endswith("[CLR907]")
+    assert (err.value.code, err.value.record, err.value.split, err.value.row) == ("CLR907", "fixture", "test", 2)
+    assert "CLR907" not in err.value.message  # the code is data, named only when the line is rendered
 
 
 def test_gold_in_input_with_a_reason_builds(tmp_path):

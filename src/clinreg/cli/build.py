@@ -13,6 +13,7 @@ from clinreg.cli.common import (
     refuse_record_errors, root_option,
 )
 from clinreg.text.output import shown
+from clinreg.text.suggest import closest
 
 LOCK_FILE = "clinreg.lock.json"
 
@@ -22,9 +23,7 @@ def _record(reg, dataset: str):
         return reg.datasets[dataset]
     if any(f.kind == "dataset" and Path(f.rel).stem == dataset for f in reg.files):
         raise fail(f"{dataset}: the record does not validate; run `clinreg validate`")
-    from clinreg.text.suggest import closest
-
-    close = closest(dataset, reg.datasets)
+    close = closest(dataset, sorted(reg.datasets))
     if close:
         raise fail(f"no dataset {dataset!r} in {reg.root}; did you mean {close!r}?")
     raise fail(f"no dataset {dataset!r} in {reg.root} (known: {', '.join(sorted(reg.datasets)) or 'none'})")
@@ -86,30 +85,19 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     record = _record(reg, dataset)
     refuse_record_errors(reg, dataset)
     with guard(dataset):
-        from clinreg.instances.selection import select_mappings
-        from clinreg.sources.locate import locate
-
-        select_mappings(record, mapping, split)
-        quiet_datasets(downloads=not quiet)
-        location = locate(record, data_dir, reg.root)
-
         from clinreg.exports.instance_files import record_info, write_instances
-        from clinreg.instances.build import BuildReport, instance_batches
-        from clinreg.instances.stamp import stamped
+        from clinreg.instances.build import RecordBuild
 
-        report = BuildReport()
+        quiet_datasets(downloads=not quiet)
+        made = RecordBuild(record, reg, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label)
         with _progress(quiet) as bar:
-            batches = instance_batches(record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
-                                       root=reg.root, report=report, progress=bar, location=location)
-            count = write_instances(stamped(batches, reg, location), fmt, output, shard_rows=shard_rows,
-                                    info=record_info(record))
+            count = write_instances(made.batches(bar), fmt, output, shard_rows=shard_rows, info=record_info(record))
     if not quiet:
-        for line in location.notices:
+        for line in made.location.notices:
             click.echo(f"clinreg: {line}", err=True)
-    for tally in report.tallies:
-        for line in tally.notices():
-            if not quiet or "outside the scheme" in line:
-                click.echo(f"clinreg: {shown(line)}", err=True)
+    for notice in made.report.notices():
+        if not quiet or notice.kind == "skipped":  # skipped bad labels are told even with -q
+            click.echo(f"clinreg: {shown(notice.text)}", err=True)
     if not quiet:
         click.echo(f"built {count} instance(s) of {dataset} -> {output or 'stdout'}", err=True)
 
@@ -136,7 +124,9 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
 def check_data(dataset, data_dir, rows, fmt, root):
     """Check a copy of the data against its record: splits, columns, template variables and sampled labels.
 
-    Reads the --data-dir mirror when given, else the hub (huggingface_hub's cache first), as `build` does.
+    Finds the data as `build` does: the --data-dir mirror folder, a fixture folder inside the registry, then the
+    hub, which is asked first which commit the pinned revision is (files the local cache holds at that commit are
+    not downloaded again); offline, or when the hub cannot be reached, only huggingface_hub's cache is read.
     """
     need_build_extra("check-data")
     from clinreg.core.diagnostics import RENDERERS, Report
@@ -185,8 +175,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
 
         quiet_datasets()
         old = locking.read_lock(path) if check else None
-        fresh = locking.compute_lock(reg.datasets, data_dir, on_bad_label=on_bad_label, hub=hub, root=reg.root,
-                                     registry=reg)
+        fresh = locking.compute_lock(reg, data_dir, on_bad_label=on_bad_label, hub=hub)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
             from clinreg.text.jsonout import dumps

@@ -10,6 +10,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from clinreg.instances.batch import InstanceBatch
 from clinreg.instances.canonical import canonical_json, canonical_lines
 from clinreg.text.safeio import atomic_open
@@ -90,8 +93,6 @@ def _write_json(batches: Iterable[InstanceBatch], output: str | Path | None) -> 
 
 
 def arrow_schema():
-    import pyarrow as pa
-
     text, text_list = pa.string(), pa.list_(pa.string())
     gold = pa.struct([("kind", text), ("letter", text), ("index", pa.int64()), ("value", text), ("lower", text), ("upper", text)])
     source = pa.struct([("kind", text), ("repo", text), ("revision", text), ("content_sha256", text)])
@@ -111,8 +112,6 @@ def arrow_schema():
 
 def to_arrow(batch: InstanceBatch):
     """One instance batch as an Arrow table; `context` becomes canonical JSON text."""
-    import pyarrow as pa
-
     schema = arrow_schema()
     n = len(batch)
     stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
@@ -137,8 +136,6 @@ def to_arrow(batch: InstanceBatch):
 
 
 def _write_parquet(batches: Iterable[InstanceBatch], handle) -> int:
-    import pyarrow.parquet as pq
-
     count = 0
     with pq.ParquetWriter(handle, arrow_schema()) as writer:
         for batch in batches:
@@ -154,8 +151,6 @@ def _write_parquet_folder(batches: Iterable[InstanceBatch], output: Path, shard_
     A plain folder of same-schema files: `pyarrow.dataset.dataset(DIR)`, Spark's `read.parquet(DIR)` and Ray's
     `read_parquet(DIR)` read it as it is.
     """
-    import pyarrow.parquet as pq
-
     if shard_rows < 1:
         raise ValueError("shard rows must be at least 1")
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -202,8 +197,7 @@ def _write_hf(batches: Iterable[InstanceBatch], output: Path, info: dict[str, st
 
     `context` stays JSON text, because the `Json` feature exists only in recent `datasets` releases.
     """
-    import datasets
-    import pyarrow.parquet as pq
+    import datasets  # only this format needs it: the others write without loading datasets
 
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))

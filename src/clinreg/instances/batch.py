@@ -8,6 +8,7 @@ from typing import Any, Iterator
 import numpy as np
 import pyarrow as pa
 
+from clinreg import __version__
 from clinreg.core.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 from clinreg.instances.choices import batch_choices, fixed_is_templated
 from clinreg.sources.columns import find_column, python_values, text_column
@@ -68,8 +69,6 @@ class InstanceBatch:
 
 def record_provenance(record: Dataset) -> dict[str, Any]:
     """What the record alone says about where its instances come from; builds fill in the rest."""
-    from clinreg import __version__
-
     source = record.source
     return {
         "instance_schema": INSTANCE_SCHEMA,
@@ -231,7 +230,8 @@ class MappingBuild:
     def bad_label(self, split: str, indices: np.ndarray, values: pa.Array) -> BadLabel:
         return BadLabel(
             f"{self.where}: {self.bad_label_message(split, indices, values)} "
-            f"(rows count from 0; --on-bad-label skip skips and counts such rows)"
+            f"(rows count from 0; --on-bad-label skip skips and counts such rows)",
+            record=self.record.id, split=split, row=int(indices[0]) if len(indices) else None,
         )
 
     # ------------------------------------------------------------------ instances

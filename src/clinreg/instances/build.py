@@ -1,4 +1,6 @@
-"""Build a record's instances: pick mappings and splits, read Arrow batches, count skips, sample `--limit`."""
+"""Build a record's instances, the one way every caller does: `RecordBuild` locates the data, picks mappings and
+splits, reads Arrow batches, counts skips, samples `--limit` and stamps the provenance. `clinreg build`, the
+harness export, the lock and `clinreg.build_instances` all run it."""
 
 from __future__ import annotations
 
@@ -10,18 +12,29 @@ import numpy as np
 import pyarrow as pa
 
 from clinreg.core.model import Dataset
+from clinreg.core.store import Registry, load_registry
 from clinreg.instances.batch import InstanceBatch, MappingBuild
-from clinreg.sources.errors import GoldLeak, RecordProblem
-from clinreg.instances.schema import Instance
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
 from clinreg.instances.sampling import SplitSample, select_across
+from clinreg.instances.schema import Instance
 from clinreg.instances.selection import select_mappings
+from clinreg.instances.stamp import stamped
+from clinreg.sources.errors import GoldLeak, RecordProblem
 from clinreg.sources.locate import DataLocation, SplitReader, locate, open_reader
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One line about rows a build left out. `kind`: `dropped` by a read step or a filter, `skipped` because the
+    label is outside the scheme (`on_bad_label="skip"`), or `unlabeled` (the scheme's own no-answer values)."""
+
+    kind: Literal["dropped", "skipped", "unlabeled"]
+    text: str
 
 
 @dataclass
@@ -38,15 +51,15 @@ class SplitTally:
     skipped_rows: list[int] = field(default_factory=list)
     dropped: dict[str, int] = field(default_factory=dict)
 
-    def notices(self) -> list[str]:
+    def notices(self) -> list[Notice]:
         where = f"{self.dataset}/{self.mapping}: split {self.split!r}"
-        lines = [f"{where}: dropped {n} row(s): {reason}" for reason, n in self.dropped.items()]
+        out = [Notice("dropped", f"{where}: dropped {n} row(s): {reason}") for reason, n in self.dropped.items()]
         if self.skipped:
             rows = ", ".join(map(str, self.skipped_rows)) + (" ..." if self.skipped > len(self.skipped_rows) else "")
-            lines.append(f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows {rows})")
+            out.append(Notice("skipped", f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows {rows})"))
         if self.unlabeled:
-            lines.append(f"{where}: skipped {self.unlabeled} unlabeled row(s)")
-        return lines
+            out.append(Notice("unlabeled", f"{where}: skipped {self.unlabeled} unlabeled row(s)"))
+        return out
 
 
 @dataclass
@@ -64,8 +77,12 @@ class BuildReport:
     def skipped(self) -> int:
         return sum(t.skipped for t in self.tallies)
 
-    def notices(self) -> list[str]:
-        return [line for tally in self.tallies for line in tally.notices()]
+    @property
+    def unlabeled(self) -> int:
+        return sum(t.unlabeled for t in self.tallies)
+
+    def notices(self) -> list[Notice]:
+        return [notice for tally in self.tallies for notice in tally.notices()]
 
 
 class NoProgress:
@@ -76,43 +93,69 @@ class NoProgress:
         pass
 
 
-def instance_batches(
-    record: Dataset,
-    mapping: str | None = None,
-    split: str | None = None,
-    data_dir: str | Path | None = None,
-    limit: int | None = None,
-    seed: int = 0,
-    streaming: bool = False,
-    *,
-    on_bad_label: OnBadLabel = "error",
-    root: Path | None = None,
-    report: BuildReport | None = None,
-    progress: NoProgress | None = None,
-    location: DataLocation | None = None,
-) -> Iterator[InstanceBatch]:
-    """Instances in batches, the way the exporters and the lock consume them."""
-    if limit is not None and limit < 1:
-        raise RecordProblem(f"{record.id}: --limit must be at least 1")
-    report = report if report is not None else BuildReport()
-    progress = progress or NoProgress()
-    plans = select_mappings(record, mapping, split)
-    builds = [(MappingBuild(record, m), splits) for m, splits in plans]
-    location = location or locate(record, data_dir, root)
-    report.locations[record.id] = location
-    reader = open_reader(location, streaming=streaming)
-    try:
-        for build, splits in builds:
-            tallies = {s: SplitTally(record.id, build.mapping.id, s) for s in splits}
-            report.tallies.extend(tallies.values())
-            passing = (
-                (s, _passing_rows(reader, build, s, tallies[s], on_bad_label, progress)) for s in splits
-            )
-            for batch in _emit(build, passing, tallies, limit, seed):
-                _refuse_leaks(build, batch)
-                yield batch
-    finally:
-        reader.close()
+class RecordBuild:
+    """One build of a record, from its data to complete instances.
+
+    Made eagerly, in this order, so that nothing is read or written before a failure can stop it: `limit` is
+    checked, the mappings and splits are chosen (an unknown one stops here), the data is located (the `data_dir`
+    mirror, a fixture folder of the registry at `root`, then the hub; pass `location` to share one for several
+    builds of the record) and each chosen mapping's template is compiled. `batches()` then reads the rows and
+    yields instance batches whose provenance is complete: the registry's release and canary, and the source
+    actually read (the hub commit, or the mirror's content hash and commit). `report` counts the rows skipped
+    and dropped, per split, and keeps the location.
+    """
+
+    def __init__(
+        self,
+        record: Dataset,
+        registry: Registry,
+        mapping: str | None = None,
+        split: str | None = None,
+        data_dir: str | Path | None = None,
+        limit: int | None = None,
+        seed: int = 0,
+        streaming: bool = False,
+        *,
+        on_bad_label: OnBadLabel = "error",
+        root: Path | None = None,
+        location: DataLocation | None = None,
+        report: BuildReport | None = None,
+    ) -> None:
+        if limit is not None and limit < 1:
+            raise RecordProblem(f"{record.id}: --limit must be at least 1")
+        self.record, self.registry = record, registry
+        self.limit, self.seed, self.streaming, self.on_bad_label = limit, seed, streaming, on_bad_label
+        plans = select_mappings(record, mapping, split)
+        self.root = root if root is not None else registry.root
+        self.location = location or locate(record, data_dir, self.root)
+        self.report = report if report is not None else BuildReport()
+        self.report.locations[record.id] = self.location
+        self.plans = [(MappingBuild(record, m), splits) for m, splits in plans]
+
+    def batches(self, progress: NoProgress | None = None) -> Iterator[InstanceBatch]:
+        """The instances in batches, provenance stamped: what the writers, the export and the lock consume."""
+        return stamped(self._batches(progress or NoProgress()), self.registry, self.location)
+
+    def instances(self) -> Iterator[Instance]:
+        """The instances one by one, validated, in split order and source order."""
+        for batch in self.batches():
+            for row in batch.rows():
+                yield Instance.model_validate(row)
+
+    def _batches(self, progress: NoProgress) -> Iterator[InstanceBatch]:
+        reader = open_reader(self.location, streaming=self.streaming)
+        try:
+            for build, splits in self.plans:
+                tallies = {s: SplitTally(self.record.id, build.mapping.id, s) for s in splits}
+                self.report.tallies.extend(tallies.values())
+                passing = (
+                    (s, _passing_rows(reader, build, s, tallies[s], self.on_bad_label, progress)) for s in splits
+                )
+                for batch in _emit(build, passing, tallies, self.limit, self.seed):
+                    _refuse_leaks(build, batch)
+                    yield batch
+        finally:
+            reader.close()
 
 
 def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
@@ -121,7 +164,8 @@ def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
         return
     found = batch_leaks(batch, exempt_rows(build.mapping, batch.split))
     if found:
-        raise GoldLeak(describe(build.where, batch.split, found) + " [CLR907]")
+        raise GoldLeak(describe(build.where, batch.split, found), code="CLR907", record=build.record.id, split=batch.split,
+                       row=found[0][0])
 
 
 def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: int | None, seed: int) -> Iterator[InstanceBatch]:
@@ -188,15 +232,23 @@ def build_instances(
     on_bad_label: OnBadLabel = "error",
     root: Path | None = None,
     report: BuildReport | None = None,
+    registry: Registry | None = None,
 ) -> Iterator[Instance]:
-    """Instances of a record's mapping(s), validated, in split order and source order.
+    """Instances of a record's mapping(s), validated, in split order and source order: exactly what
+    `clinreg build` writes, provenance included.
 
-    Reads `data_dir/<owner>__<name>` when given, else the hub at the pinned revision (never offline, never
-    a loading script). `limit` keeps a seeded sample of that many source rows per mapping. Rows whose label
-    is outside the scheme raise BadLabel, or are skipped and counted in `report` with `on_bad_label="skip"`.
+    `registry` is the registry the record belongs to (its release and canary are stamped on every instance);
+    by default the one at `root`, found as `clinreg build --root` finds it (the working directory when it holds
+    a registry tree, else the registry embedded in the package). The data is read from, in this order: the
+    `data_dir/<owner>__<name>` mirror folder, a fixture folder the record names inside the registry, then the
+    hub at the pinned revision (a loading script is never run). The hub is asked which commit that revision is; offline (`HF_HUB_OFFLINE`,
+    `HF_DATASETS_OFFLINE`), or when the hub cannot be reached, huggingface_hub's cache serves a copy it holds.
+    `limit` keeps a seeded sample of that many source rows per mapping. Rows whose label is outside the scheme
+    raise BadLabel, or are skipped and counted in `report` with `on_bad_label="skip"`. A wrong mapping, split or
+    limit, or data that cannot be found, raises on the call; the rows are read as the instances are taken.
     """
-    for batch in instance_batches(
-        record, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label, root=root, report=report
-    ):
-        for row in batch.rows():
-            yield Instance.model_validate(row)
+    if registry is None:
+        registry = load_registry(root)
+    build = RecordBuild(record, registry, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label,
+                        root=root, report=report)
+    return build.instances()

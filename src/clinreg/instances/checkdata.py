@@ -14,11 +14,11 @@ from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import Dataset, Mapping, NumberScheme
 from clinreg.instances.batch import MappingBuild
 from clinreg.sources.columns import has_column
-from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
-from clinreg.sources.locate import SplitReader, locate, open_reader
+from clinreg.sources.locate import FileSplitReader, SplitReader, locate, open_reader
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 
@@ -41,7 +41,11 @@ def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, r
                summary: list[dict[str, Any]] | None = None) -> list[Diagnostic]:
     """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows.
 
-    Reads the `data_dir` mirror when it holds the record's folder, else the hub, as `build` does.
+    Finds the data as `build` does (clinreg.sources.locate.locate): the `data_dir` mirror folder, a fixture folder
+    of the registry at `root`, then the hub, asked first which commit the pinned revision is; offline, or when
+    the hub cannot be reached, huggingface_hub's cache. The rows are streamed, except that a record read by
+    clinreg's own readers (`source.read`) has each split read whole with its steps, so that a join failing past
+    the first rows is still reported.
 
     `summary`, when given, receives one entry per mapping and split: rows checked, labelled, unlabelled and
     dropped by the mapping's filters.
@@ -80,21 +84,16 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
             at = (("source", "read", "splits", split, "steps", err.step, "join")
                   if read is not None and split in read.splits and err.step is not None else path)
             check.add("CLR908", at, str(err))
+        except SplitMissing as err:
+            samples[split] = None
+            check.add("CLR902", path, f"split {split!r} is not in mirror folder {reader.location.folder.name}: {err.reason}")
         except SourceUnavailable as err:
             samples[split] = None
-            text = str(err)
-            if "BuilderConfig" in text:
-                check.add("CLR901", ("source", "config"), text)
-            elif "split" in text.lower() and ("Unknown split" in text or "Bad split" in text):
-                check.add("CLR902", path, f"split {split!r} is not in mirror folder {reader.location.folder.name}: {text.split(': ', 2)[-1]}")
-            else:
-                check.add("CLR901", path, text)
+            check.add("CLR901", err.path or path, str(err))
     return samples
 
 
 def _head(reader: SplitReader, split: str, rows: int, record_id: str) -> pa.Table:
-    from clinreg.sources.locate import FileSplitReader
-
     if isinstance(reader, FileSplitReader):
         # The whole split with its steps, as a build reads it: a join's error past the first rows (a repeated
         # one-to-one key, an unmatched row) is still reported, as `build` would stop on it.

@@ -8,7 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.model import Dataset
+from clinreg.core.store import Registry
+from clinreg.instances.build import OnBadLabel, RecordBuild
+from clinreg.instances.canonical import hash_instances
 from clinreg.sources.errors import BuildError
+from clinreg.sources.locate import locate
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
@@ -28,41 +32,33 @@ def pinned(record: Dataset) -> str | None:
 
 
 def compute_lock(
-    records: dict[str, Dataset],
+    registry: Registry,
     data_dir: str | Path | None,
     *,
-    on_bad_label: str = "error",
+    on_bad_label: OnBadLabel = "error",
     hub: bool = False,
-    root: Path | None = None,
-    registry: Any = None,
 ) -> dict[str, Any]:
-    """Build every mapping that can be built; list the others under `skipped` with the reason.
+    """Build every mapping of the registry that can be built; list the others under `skipped` with the reason.
 
-    With `registry`, instances carry the same provenance as `clinreg build` gives them, so the sha256 of a
-    built JSON-lines file equals its lock entry.
+    Each record's data is located once; each mapping is built as `clinreg build` builds it, provenance included,
+    so the sha256 of a built JSON-lines file equals its lock entry.
     """
-    from clinreg.instances.canonical import hash_instances
-    from clinreg.instances.build import BuildReport, instance_batches
-    from clinreg.instances.stamp import stamped
-    from clinreg.sources.locate import locate
-
     locked: dict[str, Any] = {}
     skipped: dict[str, str] = {}
+    records = registry.datasets
     for record_id in sorted(records):
         record = records[record_id]
         keys = [f"{record_id}/{m.id}" for m in record.mappings]
         try:
-            location = locate(record, data_dir, root, hub=hub)
+            location = locate(record, data_dir, registry.root, hub=hub)
             source = location.describe()
         except BuildError as err:
             skipped.update({key: _portable(err, data_dir) for key in keys})
             continue
         for mapping, key in zip(record.mappings, keys):
-            report = BuildReport()
             try:
-                batches = instance_batches(record, mapping.id, data_dir=data_dir, on_bad_label=on_bad_label,
-                                           root=root, report=report, location=location)
-                digest, count = hash_instances(stamped(batches, registry, location))
+                made = RecordBuild(record, registry, mapping.id, on_bad_label=on_bad_label, location=location)
+                digest, count = hash_instances(made.batches())
             except BuildError as err:
                 skipped[key] = _portable(err, data_dir)
                 continue
@@ -75,8 +71,8 @@ def compute_lock(
                 "splits": list(mapping.splits),
                 "instances": count,
                 "instances_sha256": digest,
-                "skipped_rows": report.skipped,
-                "unlabeled_rows": sum(t.unlabeled for t in report.tallies),
+                "skipped_rows": made.report.skipped,
+                "unlabeled_rows": made.report.unlabeled,
                 "on_bad_label": on_bad_label,
             }
     return {"clinreg_lock": LOCK_VERSION, "mappings": locked, "skipped": skipped}

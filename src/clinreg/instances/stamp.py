@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-if TYPE_CHECKING:
-    from clinreg.core.store import Registry
-    from clinreg.instances.batch import InstanceBatch
-    from clinreg.sources.locate import DataLocation
+from clinreg.core.store import Registry
+from clinreg.instances.batch import InstanceBatch
+from clinreg.sources.locate import DataLocation
 
 # A fixed namespace, so that the GUID depends on the taxonomy id alone and never on the machine or the date.
 CANARY_NAMESPACE = uuid.UUID("6f1c0d3e-5a43-4c8e-9b1d-2f6c1e0a7b52")
@@ -20,13 +19,13 @@ def canary_guid(taxonomy_id: str) -> str:
     return str(uuid.uuid5(CANARY_NAMESPACE, f"clinreg-registry:{taxonomy_id}"))
 
 
-def canary(registry: "Registry") -> str:
+def canary(registry: Registry) -> str:
     """The canary string stamped on every instance and export of a registry; search corpora for its GUID."""
     taxonomy_id = registry.taxonomy.id if registry.taxonomy is not None else "unnamed"
     return f"{CANARY_SENTENCE} canary GUID {canary_guid(taxonomy_id)}"
 
 
-def build_provenance(base: dict[str, Any], registry: "Registry | None", location: "DataLocation | None") -> dict[str, Any]:
+def build_provenance(base: dict[str, Any], registry: Registry | None, location: DataLocation | None) -> dict[str, Any]:
     """The record's provenance completed with the release, the canary and what `location` read."""
     out = {**base, "source": dict(base["source"])}
     if registry is not None:
@@ -44,7 +43,7 @@ def build_provenance(base: dict[str, Any], registry: "Registry | None", location
     return out
 
 
-def stamped(batches: Iterable["InstanceBatch"], registry: "Registry | None", location: "DataLocation | None") -> Iterator["InstanceBatch"]:
+def stamped(batches: Iterable[InstanceBatch], registry: Registry | None, location: DataLocation | None) -> Iterator[InstanceBatch]:
     """The batches with their provenance completed (computed once: a mirror's hash reads every file)."""
     done: dict[int, dict[str, Any]] = {}
     for batch in batches:

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from urllib.parse import urlparse
 
 from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource
-from clinreg.sources.errors import BuildError, RecordProblem, SourceUnavailable
+from clinreg.sources.errors import BuildError, RecordProblem, SourceUnavailable, SplitMissing
 
 HIDDEN_PREFIXES = (".",)
 _TRUE = {"1", "on", "yes", "true"}
@@ -453,11 +453,19 @@ class SplitReader:
         except BuildError:
             raise
         except Exception as err:  # datasets raises many types; each becomes one located line
+            # A wrong config or split is a plain ValueError that only datasets' words tell apart: read them here,
+            # once, and carry what they say as the error's fields.
+            said = str(err)
+            config = {"path": ("source", "config")} if "BuilderConfig" in said else {}
             if loc.kind == "hub":
                 problem = hub_problem(err, loc.repo, loc.revision, f"reading split {split!r}")
                 where = local_copy(loc.repo.replace("/", "__"))
-                raise SourceUnavailable(f"{record_id}: {problem.text}; {problem.advise(where)}") from None
-            raise SourceUnavailable(f"{record_id}: cannot read split {split!r} of mirror folder {loc.folder}: {_one_line(err)}") from None
+                raise SourceUnavailable(f"{record_id}: {problem.text}; {problem.advise(where)}", record=record_id,
+                                        split=split, **config) from None
+            message = f"{record_id}: cannot read split {split!r} of mirror folder {loc.folder}: {_one_line(err)}"
+            if not config and ("Unknown split" in said or "Bad split" in said):
+                raise SplitMissing(message, reason=_one_line(err), record=record_id, split=split) from None
+            raise SourceUnavailable(message, record=record_id, split=split, **config) from None
 
     def close(self) -> None:
         self._splits.clear()

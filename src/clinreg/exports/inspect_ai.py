@@ -1,0 +1,66 @@
+"""The Inspect AI export: one Python file, `clinreg_tasks.py`, with a task per mapping and the scorers they use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clinreg.exports.report import FILES, ExportReport, example, groups, python_literal, scoring_source
+
+
+def write(staged: Path, report: ExportReport, registry: Any) -> str:
+    """Write clinreg_tasks.py, one @task per mapping, into `staged`; return the README's usage section."""
+    subs, cats = groups(report)
+    mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
+                         "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
+                         "metric": m.metric, "scoring": m.scoring, "canary": report.canary} for m in report.mappings}
+    lines = [
+        f'"""Inspect AI tasks for {len(mappings)} clinreg mapping(s), written by `clinreg export inspect`.',
+        "",
+        "Run one: inspect eval clinreg_tasks.py@<task>. Run a subcategory from Python:",
+        'inspect_ai.eval(tasks_in("<subcategory id>"), model=...). Needs only inspect_ai, not clinreg.',
+        f"{report.canary}",
+        '"""',
+        "",
+        scoring_source(),
+        (FILES / "inspect_tasks.py").read_text(encoding="utf-8"),
+        "",
+        f"MAPPINGS = {python_literal(mappings)}",
+        f"SUBCATEGORIES = {python_literal(subs)}",
+        f"CATEGORIES = {python_literal(cats)}",
+        f"CANARY = {report.canary!r}",
+        "",
+    ]
+    for m in report.mappings:
+        if m.scoring and m.scoring["method"] == "jury":
+            # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
+            # `judge_<name>` replace one judge each.
+            lines += ["", "@task", f"def {m.name}(judges=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, judges)", ""]
+        else:
+            lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+    (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
+    return USAGE.format(out=report.output.resolve(), example=example(report))
+
+USAGE = """```
+inspect eval {out}/clinreg_tasks.py@clinreg_<mapping> --model MODEL
+python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_tasks as t; inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
+```
+
+Closed tasks give the stem as `input` and the options as `choices` (solver `multiple_choice()`, scorer
+`choice()`); number tasks use `numeric_range()`. Free-text tasks are scored as MedHELM scores them, with
+token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
+- `jury()`: MedHELM's LLM jury. Each judge reads the record's rubric (in clinreg's words), the texts the jury
+  is shown and the axes, and replies with JSON; the score is the mean of every judge's rating on every axis
+  (1-5). The judges are the record's (MedHELM's GPT-4o, Llama 3.3 70B and Claude 3.7 Sonnet): bind others as
+  model roles (`--model-role judge_gpt=MODEL`, `judge_llama`, `judge_claude`) or all at once with
+  `-T judges=MODEL[,MODEL,MODEL]`. Irregular replies follow MedHELM's rules (`jury_score` in this file): a
+  reply lacking an axis or an explanation is dropped whole, a non-whole score is cut towards zero and one off
+  the scale counts as it is, and a sample whose response is empty, or that no judge rated, scores 1.0; the
+  metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
+  Cost: one call per judge per instance, so three judge calls per instance with the default jury.
+- `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
+  record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
+  MEDEC's error flag.
+
+`SUBCATEGORIES` and `CATEGORIES` list the task names of each group; `tasks_in(id)` builds them."""
