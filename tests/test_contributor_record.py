@@ -138,8 +138,12 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
     shutil.copy(contributed / "registry" / "releases.yaml", root / "registry" / "releases.yaml")
     text = (contributed / "registry" / "datasets" / "triage_notes.yaml").read_text(encoding="utf-8")
     (root / "registry" / "datasets" / "triage_notes.yaml").write_text(text.replace("in_medhelm: false", "in_medhelm: true"))
-    with pytest.raises(AssertionError):
-        check_current_totals(root)  # MedHELM's own count would no longer be 37
+    # Membership follows MedHELM's editions, not the record: the counts stay MedHELM's, and validate refuses the
+    # record's claim (CLR308), naming the record and the default edition.
+    check_current_totals(root)
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR308"]
+    assert result.exit_code == 1 and [d["file"] for d in found] == ["registry/datasets/triage_notes.yaml"]
 
 
 def test_contributing_says_to_commit_the_record_and_its_writer():
