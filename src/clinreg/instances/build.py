@@ -18,7 +18,9 @@ from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
 from clinreg.instances.sampling import SplitSample, select_across
 from clinreg.instances.selection import select_mappings
-from clinreg.sources.locate import DataLocation, SplitReader, locate, open_reader
+from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.location import DataLocation
+from clinreg.sources.splits import SplitReader
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]

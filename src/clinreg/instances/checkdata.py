@@ -18,7 +18,8 @@ from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, Sourc
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
-from clinreg.sources.locate import SplitReader, locate, open_reader
+from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.splits import SplitReader
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 
@@ -93,7 +94,7 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
 
 
 def _head(reader: SplitReader, split: str, rows: int, record_id: str) -> pa.Table:
-    from clinreg.sources.locate import FileSplitReader
+    from clinreg.sources.splits import FileSplitReader
 
     if isinstance(reader, FileSplitReader):
         # The whole split with its steps, as a build reads it: a join's error past the first rows (a repeated
