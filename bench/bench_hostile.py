@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 CASES: dict[str, tuple[str, str]] = {
     "gz-bomb": ("class 7: a .csv.gz of 512 MiB of CSV (under 1 MB packed)", """
         import gzip
-        from clinreg.sources import readers
+        from clinreg.sources.files import read_text
         bomb = work / "notes.csv.gz"
         with gzip.open(bomb, "wb", compresslevel=9) as out:
             block = b"a,b\\n" * (1 << 18)
@@ -33,20 +33,20 @@ CASES: dict[str, tuple[str, str]] = {
                 out.write(block)
         mark()
         try:
-            readers._open_text(bomb, "utf-8")
+            read_text(bomb, "utf-8")
         except Exception as exc:
             print(type(exc).__name__, str(exc)[:160])
     """),
     "shared-strings": ("class 11: an .xlsx listing ten million shared strings", """
         import zipfile
-        from clinreg.sources import readers
+        from clinreg.sources.formats.office import check_office_file
         book = work / "book.xlsx"
         with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("[Content_Types].xml", "<Types/>")
             z.writestr("xl/sharedStrings.xml", b"<sst>" + b"<si><t>x</t></si>" * 10_000_000 + b"</sst>")
         mark()
         try:
-            readers.check_office_file(book, "workbook")
+            check_office_file(book, "workbook")
         except Exception as exc:
             print(type(exc).__name__, str(exc)[:160])
     """),
@@ -65,7 +65,7 @@ CASES: dict[str, tuple[str, str]] = {
     """),
     "looping-links": ("class 9: four links to `.` and a pattern 12 levels deep (4**12 paths)", """
         import os
-        from clinreg.sources.readers import match_files
+        from clinreg.sources.files import match_files
         mirror = work / "mirror"
         (mirror / "data").mkdir(parents=True)
         (mirror / "data" / "t.csv").write_text("a\\n1\\n")

@@ -10,7 +10,7 @@ import pytest
 
 from clinreg.core.model import JoinStep
 from clinreg.sources.errors import SourceUnavailable
-from clinreg.sources.readers import match_files
+from clinreg.sources.files import match_files
 from clinreg.sources.steps import join
 
 
@@ -80,7 +80,7 @@ def _office(path, members):
 
 
 def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing(tmp_path):
-    from clinreg.sources.readers import MAX_SHARED_STRINGS, check_office_file
+    from clinreg.sources.formats.office import MAX_SHARED_STRINGS, check_office_file
 
     strings = b"<sst>" + b"<si><t/></si>" * (MAX_SHARED_STRINGS + 1) + b"</sst>"
     book = _office(tmp_path / "bomb.xlsx", [("xl/sharedStrings.xml", strings)])
@@ -92,7 +92,7 @@ def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing
 
 
 def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
-    from clinreg.sources.readers import MAX_OFFICE_MEMBERS, check_office_file
+    from clinreg.sources.formats.office import MAX_OFFICE_MEMBERS, check_office_file
 
     document = _office(tmp_path / "parts.docx", [(f"p/{i}.xml", b"") for i in range(MAX_OFFICE_MEMBERS + 1)])
     with pytest.raises(SourceUnavailable, match="parts.docx: the document holds 10,001 parts"):
@@ -101,7 +101,7 @@ def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
 
 def test_a_plain_workbook_passes_the_office_checks(tmp_path):
     openpyxl = pytest.importorskip("openpyxl")
-    from clinreg.sources.readers import check_office_file
+    from clinreg.sources.formats.office import check_office_file
 
     book = openpyxl.Workbook()
     book.active.append(["a", "b"])
@@ -154,7 +154,7 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
     packed size being tiny) in 1 MiB steps, so no buffer the size of the declared or real content is allocated."""
     import tracemalloc
 
-    from clinreg.sources import readers
+    from clinreg.sources import files
 
     bomb = tmp_path / "notes.csv.gz"
     _gzip_of(bomb, b"a,b\n", 512 << 20)
@@ -162,7 +162,7 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
     tracemalloc.start()
     started = time.perf_counter()
     with pytest.raises(SourceUnavailable, match=r"notes\.csv\.gz: unpacks to more than 134,217,728 bytes"):
-        readers._open_text(bomb, "utf-8")
+        files.read_text(bomb, "utf-8")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert time.perf_counter() - started < 30
@@ -170,7 +170,7 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
 
 
 def test_a_gz_that_compresses_as_text_does_reads_whole(tmp_path):
-    from clinreg.sources import readers
+    from clinreg.sources import files
 
     plain = tmp_path / "rows.csv.gz"
     import gzip
@@ -178,23 +178,24 @@ def test_a_gz_that_compresses_as_text_does_reads_whole(tmp_path):
     text = "".join(f"{i},note number {i} for patient {i * 7919 % 10007}\n" for i in range(200_000))
     with gzip.open(plain, "wt", encoding="utf-8") as out:
         out.write(text)
-    assert readers.inflation_limit(plain.stat().st_size) >= len(text)
-    assert readers._open_text(plain, "utf-8") == text
+    assert files.inflation_limit(plain.stat().st_size) >= len(text)
+    assert files.read_text(plain, "utf-8") == text
 
 
 def test_an_office_part_is_bounded_by_the_size_of_its_file(tmp_path, monkeypatch):
     import zipfile
 
-    from clinreg.sources import readers
+    from clinreg.sources import files
+    from clinreg.sources.formats import office
 
-    monkeypatch.setattr(readers, "MIN_INFLATED", 1 << 20)  # a small floor, so the test stays small and fast
+    monkeypatch.setattr(files, "MIN_INFLATED", 1 << 20)  # a small floor, so the test stays small and fast
     docx = tmp_path / "report.docx"
     with zipfile.ZipFile(docx, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
         archive.writestr("word/document.xml", b"<w:document>" + b"<w:p/>" * (2 << 20) + b"</w:document>")
     with pytest.raises(SourceUnavailable, match=r"report\.docx: the document unpacks to 12,582,945 bytes \(at most 1,048,576\)"):
-        readers.check_office_file(docx, "document")
-    assert readers.inflation_limit(10) == 1 << 20 and readers.inflation_limit(1 << 20) == 32 << 20
+        office.check_office_file(docx, "document")
+    assert files.inflation_limit(10) == 1 << 20 and files.inflation_limit(1 << 20) == 32 << 20
 
 
 @pytest.mark.parametrize("kind", ["template", "filter"])

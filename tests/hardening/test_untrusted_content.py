@@ -102,7 +102,7 @@ def test_a_hub_cache_snapshot_reads_links_into_its_own_blobs_only(tmp_path, targ
     """huggingface_hub's snapshot files are links into `<repo folder>/blobs/`; those are read. A link from a snapshot
     into another repository's blobs, or anywhere else, is refused as any link out of a mirror folder is."""
     from clinreg.sources.errors import SourceUnavailable
-    from clinreg.sources.readers import match_files
+    from clinreg.sources.files import match_files
 
     cache = tmp_path / "hub"
     repo = cache / "datasets--owner--fine"

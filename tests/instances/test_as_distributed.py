@@ -18,7 +18,7 @@ import pytest
 from clinreg.core.store import load_registry
 from clinreg.sources.errors import SourceUnavailable
 from clinreg.instances.build import BuildReport, build_instances
-from clinreg.sources.locate import folder_name
+from clinreg.sources.mirror import folder_name
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml"))

@@ -14,7 +14,7 @@ import clinreg
 from clinreg.cli.build import build
 from clinreg.core.store import load_registry
 from clinreg.instances.canonical import canonical_json
-from clinreg.sources.locate import folder_name
+from clinreg.sources.mirror import folder_name
 
 REPO = Path(__file__).resolve().parents[2]
 WRITERS = Path(__file__).parents[1] / "distributions"

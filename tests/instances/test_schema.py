@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build
 from clinreg.instances.stamp import CANARY_SENTENCE, canary_guid
-from clinreg.sources.locate import content_hash
+from clinreg.sources.location import content_hash
 
 MCQ = {
     "input_template": "{{ question }}\nA. {{ opa }}\nB. {{ opb }}",

@@ -92,7 +92,7 @@ def distribution_mirror(base: Path, records: list[str]) -> Path:
     import importlib.util
 
     from clinreg.core.store import load_registry
-    from clinreg.sources.locate import folder_name
+    from clinreg.sources.mirror import folder_name
 
     reg = load_registry(REPO)
     writers = REPO / "tests" / "distributions"

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import TableSpec
-from clinreg.sources import readers
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.formats import csv as csv_format
 
 SPEC = TableSpec(files="x.csv")
 
@@ -33,10 +34,10 @@ def test_the_arrow_path_reads_what_the_csv_module_reads_or_steps_aside(tmp_path,
     path.write_bytes(buffer.getvalue().encode("utf-8"))
     spec = TableSpec(files="x.csv", delimiter=sep)
     try:
-        slow = readers._read_csv_python(path, spec)
-    except readers.SourceUnavailable:
+        slow = csv_format._read_csv_python(path, spec)
+    except SourceUnavailable:
         slow = None
-    fast = readers._read_csv_arrow(path, spec, ",")
+    fast = csv_format._read_csv_arrow(path, spec, ",")
     if fast is not None:
         assert slow is not None and fast.column_names == slow.column_names
         assert fast.to_pylist() == slow.to_pylist()
@@ -46,9 +47,9 @@ def test_a_plain_csv_of_notes_goes_the_arrow_way(tmp_path):
     path = tmp_path / "x.csv"
     path.write_text('note_id,text,label\n1,"Line one\nline two, with a comma",1\n2,,0\n3,"He said ""no""",\n',
                     encoding="utf-8")
-    fast = readers._read_csv_arrow(path, SPEC, ",")
+    fast = csv_format._read_csv_arrow(path, SPEC, ",")
     assert fast is not None
-    assert fast.to_pylist() == readers._read_csv_python(path, SPEC).to_pylist() == [
+    assert fast.to_pylist() == csv_format._read_csv_python(path, SPEC).to_pylist() == [
         {"note_id": "1", "text": "Line one\nline two, with a comma", "label": "1"},
         {"note_id": "2", "text": None, "label": "0"},
         {"note_id": "3", "text": 'He said "no"', "label": None}]

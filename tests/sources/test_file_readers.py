@@ -12,9 +12,11 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import TableSpec
-from clinreg.sources import readers
+from clinreg.sources import files as source_files
 from clinreg.sources.errors import RecordProblem, SourceUnavailable
-from clinreg.sources.readers import json_records, match_files, read_table
+from clinreg.sources.files import match_files
+from clinreg.sources.formats.json import json_records
+from clinreg.sources.read import read_table
 
 WHERE = "rec: split 'test'"
 
@@ -53,7 +55,7 @@ def test_csv_gz_is_decompressed(tmp_path):
 def test_gz_that_inflates_past_the_size_cap_is_refused(tmp_path, monkeypatch):
     write(tmp_path, "t.csv.gz", gzip.compress(b"a\n" + b"x" * 100_000 + b"\n"))
     assert (tmp_path / "t.csv.gz").stat().st_size < 1000
-    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(source_files, "MAX_FILE_BYTES", 1000)
     with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': t\.csv\.gz: unpacks to more than 1,000 bytes \(the most a file may have\)"):
         read(tmp_path, files="t.csv.gz")
 
@@ -499,7 +501,7 @@ def test_archive_member_over_the_size_cap_is_refused(tmp_path, monkeypatch):
     mirror.mkdir()
     with zipfile.ZipFile(mirror / "data.zip", "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("t.json", json.dumps([{"q": "x" * 5000}]))
-    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(source_files, "MAX_FILE_BYTES", 1000)
     with pytest.raises(SourceUnavailable, match="unpacks to more than 1,000 bytes"):
         read_table(mirror, TableSpec(archive="data.zip", files="t.json"), WHERE, tmp_path / "scratch")
 
@@ -527,7 +529,7 @@ def test_archive_member_whose_declared_size_lies_is_capped(tmp_path, monkeypatch
     mirror.mkdir()
     payload = json.dumps([{"q": "x" * 50_000}]).encode()
     _lying_zip(mirror / "data.zip", payload, declared=100)
-    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(source_files, "MAX_FILE_BYTES", 1000)
     with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': data\.zip") as err:
         read_table(mirror, TableSpec(archive="data.zip", files="t.json"), WHERE, tmp_path / "scratch")
     assert "\n" not in str(err.value)

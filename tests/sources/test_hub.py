@@ -22,7 +22,7 @@ from instances.test_as_distributed import _writer
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
-from clinreg.sources.locate import folder_name
+from clinreg.sources.mirror import folder_name
 
 REPO = Path(__file__).resolve().parents[2]
 REALDATA = REPO.parent / "shared" / "realdata"

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import TableSpec
-from clinreg.sources import readers
+from clinreg.sources.formats import jsonl
 
 SPEC = TableSpec(files="x.jsonl")
 
@@ -24,8 +24,8 @@ rows = st.lists(st.dictionaries(st.sampled_from(["a", "b", "options", "answer"])
 
 
 def _both(path):
-    fast = readers._read_jsonl_arrow(path, SPEC)
-    slow = readers._read_jsonl_python(path, SPEC)
+    fast = jsonl._read_jsonl_arrow(path, SPEC)
+    slow = jsonl._read_jsonl_python(path, SPEC)
     return fast, slow
 
 
@@ -39,7 +39,7 @@ def test_the_arrow_path_reads_what_the_python_path_reads_or_steps_aside(tmp_path
     if fast is not None:
         assert fast.column_names == slow.column_names
         assert fast.to_pylist() == slow.to_pylist()
-    assert readers._read_jsonl(path, SPEC).to_pylist() == slow.to_pylist()
+    assert jsonl.read_jsonl(path, SPEC).to_pylist() == slow.to_pylist()
 
 
 def test_the_real_shape_of_med_qa_goes_the_arrow_way(tmp_path):
@@ -57,5 +57,5 @@ def test_timestamps_long_integers_and_a_bom_go_the_python_way(tmp_path):
     for text in ['{"t": "2020-01-01T10:00:00"}\n', '{"n": 12345678901234567890123}\n',
                  '\ufeff{"a": 1}\n', '{"a": "x"}\n{"a": 1}\n']:
         path.write_text(text, encoding="utf-8")
-        assert readers._read_jsonl_arrow(path, SPEC) is None
-        assert readers._read_jsonl(path, SPEC).to_pylist() == readers._read_jsonl_python(path, SPEC).to_pylist()
+        assert jsonl._read_jsonl_arrow(path, SPEC) is None
+        assert jsonl.read_jsonl(path, SPEC).to_pylist() == jsonl._read_jsonl_python(path, SPEC).to_pylist()

@@ -13,7 +13,9 @@ import pytest
 
 from record_fixtures import build, hub_folder, record
 from clinreg.sources.errors import SourceUnavailable
-from clinreg.sources.locate import content_hash, folder_name, locate
+from clinreg.sources.locate import locate
+from clinreg.sources.location import content_hash
+from clinreg.sources.mirror import folder_name
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 
@@ -111,7 +113,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
     import huggingface_hub
     from huggingface_hub.errors import GatedRepoError
 
-    from clinreg.sources import locate as sources
+    from clinreg.sources import hub
 
     def gated(self, *args, **kwargs):
         err = GatedRepoError.__new__(GatedRepoError)
@@ -119,7 +121,7 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
         raise err
 
     monkeypatch.setenv("HF_TOKEN", "hf_secret_value")
-    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(hub, "hub_offline_reason", lambda: None)
     monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", gated)
     with pytest.raises(SourceUnavailable) as err:
         locate(record({"label": YES_NO}), None)
@@ -129,12 +131,12 @@ def test_gated_hub_dataset_message_never_shows_the_token(monkeypatch):
 def test_hub_transport_error_is_one_line(monkeypatch):
     import huggingface_hub
 
-    from clinreg.sources import locate as sources
+    from clinreg.sources import hub
 
     def broken(self, *args, **kwargs):
         raise RuntimeError("connection reset\nwith a second line")
 
-    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(hub, "hub_offline_reason", lambda: None)
     monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", broken)
     with pytest.raises(SourceUnavailable) as err:
         locate(record({"label": YES_NO}), None)
@@ -144,12 +146,12 @@ def test_hub_transport_error_is_one_line(monkeypatch):
 def test_hub_revision_is_resolved(monkeypatch):
     import huggingface_hub
 
-    from clinreg.sources import locate as sources
+    from clinreg.sources import hub
 
     class Info:
         sha = "a" * 40
 
-    monkeypatch.setattr(sources, "hub_offline_reason", lambda: None)
+    monkeypatch.setattr(hub, "hub_offline_reason", lambda: None)
     monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", lambda self, repo, revision=None, timeout=None: Info())
     location = locate(record({"label": YES_NO}), None)
     assert location.describe() == {"kind": "hub", "repo": "owner/fixture", "revision": "a" * 40}
@@ -162,7 +164,7 @@ def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(mo
     import datasets
     import pyarrow as pa
 
-    from clinreg.sources.locate import _check_nested
+    from clinreg.sources.splits import _check_nested
 
     offsets = pa.array([0, 2, 1], pa.int32()).buffers()[1]
     bad = pa.Array.from_buffers(pa.list_(pa.int64()), 2, [None, offsets], children=[pa.array([0, 1])])

@@ -13,7 +13,9 @@ from clinreg.cli.build import build as build_command
 from clinreg.cli.build import check_data
 from clinreg.sources.errors import GoldLeak, SourceUnavailable
 from clinreg.instances.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
-from clinreg.sources.locate import git_head, locate, open_reader, FileSplitReader
+from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.mirror import git_head
+from clinreg.sources.splits import FileSplitReader
 
 COMMIT = "a" * 40
 OTHER = "b" * 40

@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import JoinStep, Step, TableSpec
-from clinreg.sources import readers, streams
+from clinreg.sources import streams
 from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.formats import csv as csv_format
+from clinreg.sources.read import read_table
 from clinreg.sources.steps import StepRun, apply_steps
 
 # pyarrow before its streaming JSON reader reads JSON lines whole (streams.stream_table returns None).
@@ -58,7 +60,7 @@ def test_json_lines_in_batches_render_as_the_whole_file_or_stop_with_the_line(tm
     text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data).encode()
     (tmp_path / name).write_bytes(gzip.compress(text) if gz else text)
     spec = TableSpec(files=name)
-    whole = readers.read_table(tmp_path, spec, "rec: split 'test'")
+    whole = read_table(tmp_path, spec, "rec: split 'test'")
     try:
         streamed = _streamed(tmp_path, spec)
     except SourceUnavailable as err:
@@ -84,7 +86,7 @@ def test_a_file_within_one_block_reads_exactly_as_the_whole_file(tmp_path):
     lines = [{"q": "a", "n": 1}, {"q": "b", "n": "two"}, {"q": "c", "late": True}]
     (tmp_path / "x.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
     spec = TableSpec(files="x.jsonl")
-    assert _streamed(tmp_path, spec) == readers.read_table(tmp_path, spec, "w").to_pylist()
+    assert _streamed(tmp_path, spec) == read_table(tmp_path, spec, "w").to_pylist()
 
 
 csv_cells = st.one_of(st.just(""), st.text(alphabet="ab ,\"\r\n\u00e9", max_size=6))
@@ -105,7 +107,7 @@ def test_csv_in_batches_gives_the_whole_files_rows(tmp_path, small_blocks, body,
     name = "x.csv.gz" if gz else "x.csv"
     (tmp_path / name).write_bytes(gzip.compress(text.encode()) if gz else text.encode())
     spec = TableSpec(files=name)
-    whole = readers.read_table(tmp_path, spec, "w")
+    whole = read_table(tmp_path, spec, "w")
     assert _streamed(tmp_path, spec) == whole.to_pylist()
 
 
@@ -114,7 +116,7 @@ def test_a_split_over_several_csv_files_with_one_header_streams_in_file_order(tm
         (tmp_path / f"{part}.csv").write_text("id,text\n" + "".join(f"{part}{i},t{i}\n" for i in range(30)))
     spec = TableSpec(files="{part}.csv")
     assert streams.stream_table(tmp_path, spec, "w") is not None
-    assert _streamed(tmp_path, spec) == readers.read_table(tmp_path, spec, "w").to_pylist()
+    assert _streamed(tmp_path, spec) == read_table(tmp_path, spec, "w").to_pylist()
 
 
 def test_what_cannot_stream_is_read_whole(tmp_path):
@@ -184,7 +186,7 @@ def test_an_xlsx_sheet_streams_as_the_whole_file_reads_it(tmp_path):
     spec = TableSpec(files="x.xlsx")
     tables = list(streams.stream_table(tmp_path, spec, "w"))
     assert len(tables) == 3  # batches of 1000 rows
-    assert [row for t in tables for row in t.to_pylist()] == readers.read_table(tmp_path, spec, "w").to_pylist()
+    assert [row for t in tables for row in t.to_pylist()] == read_table(tmp_path, spec, "w").to_pylist()
 
 
 def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
@@ -246,7 +248,7 @@ def test_whitespace_folding_is_the_regular_expressions(text):
 @pytest.mark.parametrize("value", ['aaa"\r\n', "\r\r\n", "x\ry", "\r"])
 def test_a_quoted_line_break_split_by_a_block_boundary_keeps_every_character(tmp_path, monkeypatch, value):
     """Found by the hypothesis test: Arrow's CSV reader dropped the LF of a quoted CRLF that a block boundary
-    split ('aaa"\\r' for 'aaa"\\r\\n'). CRLF reaches it as LF (readers.LineFeeds), as the Python reader reads it;
+    split ('aaa"\\r' for 'aaa"\\r\\n'). CRLF reaches it as LF (formats.csv.LineFeeds), as the Python reader reads it;
     every block size from 16 to 160 bytes puts the boundary somewhere else."""
     import csv
     import io
@@ -258,8 +260,8 @@ def test_a_quoted_line_break_split_by_a_block_boundary_keeps_every_character(tmp
                       ["", 'aaaa""', "aa,ééé"], [value, "", ""], ["b", "c", "d"]])
     (tmp_path / "x.csv").write_text(out.getvalue(), encoding="utf-8", newline="")
     spec = TableSpec(files="x.csv")
-    expected = readers._read_csv_python(tmp_path / "x.csv", spec).to_pylist()
-    assert readers.read_table(tmp_path, spec, "w").to_pylist() == expected
+    expected = csv_format._read_csv_python(tmp_path / "x.csv", spec).to_pylist()
+    assert read_table(tmp_path, spec, "w").to_pylist() == expected
     for block in range(16, 161):
         monkeypatch.setattr(streams, "STREAM_BLOCK_BYTES", block)
         assert _streamed(tmp_path, spec) == expected, block
@@ -293,8 +295,8 @@ def test_a_cr_cr_lf_split_across_chunks_still_goes_the_python_way(tmp_path, monk
         def close(self):
             pass
 
-    stream = readers.LineFeeds(Chunks())
-    with pytest.raises(readers.CarriageReturns):
+    stream = csv_format.LineFeeds(Chunks())
+    with pytest.raises(csv_format.CarriageReturns):
         while stream.read(1 << 20):
             pass
 
@@ -309,7 +311,8 @@ def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_s
 
 def test_two_reads_of_a_streamed_split_count_their_drops_once_each(tmp_path):
     from clinreg.core.model import Read
-    from clinreg.sources.locate import DataLocation, FileSplitReader
+    from clinreg.sources.location import DataLocation
+    from clinreg.sources.splits import FileSplitReader
 
     (tmp_path / "t.csv").write_text("k,q\n1,a\n9,b\n2,c\n")
     (tmp_path / "r.csv").write_text("k,v\n1,x\n2,y\n")

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, fail, freeze_registry, load, release_option, root_option
+from clinreg.text.git import run_git
 
 
 @click.command()
@@ -36,8 +37,7 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
         reg = load(root, release)
         wanted = _registry_paths(reg.root, {f.rel for f in reg.files}, paths)
         try:
-            check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], cwd=reg.root,
-                                   capture_output=True, timeout=60)
+            check = run_git(reg.root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
         except FileNotFoundError:
             raise fail(f"--base {base}: needs git, and git is not on PATH")
         except (OSError, subprocess.SubprocessError) as exc:

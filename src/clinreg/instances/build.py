@@ -22,7 +22,9 @@ from clinreg.instances.schema import Instance
 from clinreg.instances.selection import select_mappings
 from clinreg.instances.stamp import stamped
 from clinreg.sources.errors import GoldLeak, RecordProblem
-from clinreg.sources.locate import DataLocation, SplitReader, locate, open_reader
+from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.location import DataLocation
+from clinreg.sources.splits import SplitReader
 
 BATCH_ROWS = 1000
 OnBadLabel = Literal["error", "skip"]

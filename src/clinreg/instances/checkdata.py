@@ -18,7 +18,8 @@ from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, Sourc
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
-from clinreg.sources.locate import FileSplitReader, SplitReader, locate, open_reader
+from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.splits import FileSplitReader, SplitReader
 
 Where = tuple  # a path into the record's YAML: keys and list indices
 

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Iterator
 
 from clinreg.core.store import Registry
 from clinreg.instances.batch import InstanceBatch
-from clinreg.sources.locate import DataLocation
+from clinreg.sources.location import DataLocation
 
 # A fixed namespace, so that the GUID depends on the taxonomy id alone and never on the machine or the date.
 CANARY_NAMESPACE = uuid.UUID("6f1c0d3e-5a43-4c8e-9b1d-2f6c1e0a7b52")

@@ -12,6 +12,7 @@ from clinreg.core.store import Registry, load_registry
 from clinreg.core.semver import parse_semver
 from clinreg.core.yamlsrc import DEFAULT_LIMITS
 from clinreg.reports.coverage import coverage_data
+from clinreg.text.git import run_git
 
 # Lists of records with ids are compared by id (`mappings.pubmed_qa.metric.name`), not by position.
 KEYED_LISTS = ("mappings", "variants")
@@ -47,15 +48,11 @@ def open_side(spec: str, root: str | Path | None, workdir: Path) -> tuple[Regist
     return load_registry(target), {"spec": spec, "kind": "git", "root": str(base_root), "commit": commit}
 
 
-def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False)
-
-
 def _git_commit(root: Path, ref: str) -> str | None:
     if not ref or ref.startswith("-"):
         return None
     try:
-        found = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        found = run_git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except FileNotFoundError:
         raise SideError(f"{ref}: not a registry folder or a release, and git is not on PATH to read it as a git ref") from None
     except (OSError, subprocess.SubprocessError):
@@ -70,7 +67,7 @@ MAX_TREE_BYTES = 256 * 1024 * 1024
 
 def _blob_sizes(top: Path, treeish: str) -> list[tuple[str, int]]:
     """(path, size) of every blob under taxonomy/ and registry/ at `treeish`, from the object headers alone."""
-    listing = _git(top, "ls-tree", "-r", "-l", "-z", treeish, "--", "taxonomy", "registry")
+    listing = run_git(top, "ls-tree", "-r", "-l", "-z", treeish, "--", "taxonomy", "registry")
     if listing.returncode != 0:
         raise SideError(f"{treeish}: git ls-tree failed: {listing.stderr.decode(errors='replace').strip()}")
     sizes = []
@@ -97,11 +94,11 @@ def _check_sizes(top: Path, treeish: str, commit: str) -> None:
 
 def _extract_tree(root: Path, commit: str, target: Path) -> None:
     """Write the taxonomy/ and registry/ folders of `root` as they were at `commit` into `target`."""
-    top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip()).resolve()
+    top = Path(run_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip()).resolve()
     prefix = root.resolve().relative_to(top).as_posix()
     treeish = commit if prefix == "." else f"{commit}:{prefix}"
     # Run from the top: ls-tree and archive otherwise limit themselves to the working directory's subfolder.
-    listing = _git(top, "ls-tree", "--name-only", treeish)
+    listing = run_git(top, "ls-tree", "--name-only", treeish)
     names = set(listing.stdout.decode().split("\n")) if listing.returncode == 0 else set()
     if not {"taxonomy", "registry"} <= names:
         raise SideError(f"{commit[:12]}: has no registry tree at {prefix} (it needs taxonomy/ and registry/)")
@@ -109,7 +106,7 @@ def _extract_tree(root: Path, commit: str, target: Path) -> None:
     target.mkdir(parents=True)
     tar_path = target.with_name(target.name + ".tar")
     # Streamed to a file, not held in memory: the sizes are checked, but a tree can still hold many files.
-    archive = _git(top, "archive", "--format=tar", f"--output={tar_path}", treeish, "--", "taxonomy", "registry")
+    archive = run_git(top, "archive", "--format=tar", f"--output={tar_path}", treeish, "--", "taxonomy", "registry")
     if archive.returncode != 0:
         raise SideError(f"{commit[:12]}: git archive failed: {archive.stderr.decode(errors='replace').strip()}")
     try:

@@ -8,6 +8,7 @@ from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import GitHubSource, HubSource
+from clinreg.core.specfiles import file_patterns
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 from clinreg.rules.sources import unsafe_local_path
@@ -53,9 +54,8 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
         specs = [(("source", "read", "splits", name), spec) for name, spec in read.splits.items()]
         specs += [(("source", "read", "tables", name), spec) for name, spec in read.tables.items()]
         for path, spec in specs:
-            files = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
             names = set()
-            for pattern in files:
+            for pattern in file_patterns(spec.files):
                 if "{" in pattern:
                     names.update(_PLACEHOLDER.findall(pattern))
                 why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None) \
@@ -121,7 +121,7 @@ def read_files_in_paths(ctx: Context) -> Iterable[Diagnostic]:
             if spec.archive is not None:
                 read, where = [spec.archive], path + ("archive",)
             else:
-                read = spec.files if isinstance(spec.files, list) else list(spec.files.values()) if isinstance(spec.files, dict) else [spec.files]
+                read = file_patterns(spec.files)
                 where = path + ("files",)
             for pattern in read:
                 if pattern.startswith("TODO") or any(p.startswith("TODO") for p in source.paths):

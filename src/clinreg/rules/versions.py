@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
@@ -11,6 +10,7 @@ from clinreg.core.semver import parse_semver
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
+from clinreg.text.git import run_git
 
 
 @rule("CLR601")
@@ -98,17 +98,13 @@ def _open_release_hint(hist) -> str:
     return "open the next release with `clinreg new release X.Y.Z --title ...` and name it in `added_in`"
 
 
-def _git(root, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=False, timeout=30)
-
-
 @rule("CLR603")
 def version_bumped(ctx: Context) -> Iterable[Diagnostic]:
     base = ctx.base
     if not base:
         return
     root = ctx.reg.root
-    top = _git(root, "rev-parse", "--show-toplevel")
+    top = run_git(root, "rev-parse", "--show-toplevel", timeout=30)
     if top.returncode != 0:
         return
     from pathlib import Path
@@ -117,7 +113,7 @@ def version_bumped(ctx: Context) -> Iterable[Diagnostic]:
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         rel_to_git = sf.path.resolve().relative_to(toplevel).as_posix()
-        old = _git(root, "show", f"{base}:{rel_to_git}")
+        old = run_git(root, "show", f"{base}:{rel_to_git}", timeout=30)
         if old.returncode != 0:
             continue  # a new record: nothing to compare against
         old_doc = parse_yaml(old.stdout)

@@ -74,3 +74,10 @@ class GoldLeak(BuildError):
     """An open-ended instance whose reference answer is in its own input (CLR907)."""
 
     exit_code = 1
+
+
+def one_line(err: BaseException) -> str:
+    """An error's text on one line, at most 300 characters (its type's name when it has no text), to quote in a
+    build failure's message."""
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -26,7 +26,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.sources.errors import RecordProblem, TemplateFailure
+from clinreg.sources.errors import RecordProblem, TemplateFailure, one_line
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0
@@ -296,7 +296,7 @@ class InputTemplate:
             self.globals = dict(self.template.globals)
             self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
         except TemplateError as err:
-            raise RecordProblem(f"{where}: input_template does not compile: {_one_line(err)}") from None
+            raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
         self.plain = _plain_parts(tree)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
@@ -385,13 +385,13 @@ class InputTemplate:
                     raise SecurityError(f"template output is longer than {MAX_OUTPUT_CHARS} characters")
                 env.check_deadline()
         except (TemplateError, SecurityError, OverflowError, TypeError, ValueError, ArithmeticError) as err:
-            raise TemplateFailure(_one_line(err)) from None
+            raise TemplateFailure(one_line(err)) from None
         except MemoryError:
             raise TemplateFailure("template ran out of memory") from None
         except RecursionError:
             raise TemplateFailure("template recursed too deeply") from None
         except Exception as err:  # anything else a filter or method raises on odd data
-            raise TemplateFailure(f"{type(err).__name__}: {_one_line(err)}") from None
+            raise TemplateFailure(f"{type(err).__name__}: {one_line(err)}") from None
         finally:
             env.stop()
             self.spent += time.perf_counter() - began
@@ -499,8 +499,3 @@ def _row_keys(tree: nodes.Template) -> set[str]:
             elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
                 keys.add(node.arg.value)
     return keys
-
-
-def _one_line(err: BaseException) -> str:
-    text = " ".join(str(err).split()) or type(err).__name__
-    return text if len(text) <= 300 else text[:297] + "..."

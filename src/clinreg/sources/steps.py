@@ -6,12 +6,16 @@ import re
 import time
 from typing import Any, Callable
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
+from clinreg.sources.adapters import run_adapter
 from clinreg.sources.columns import as_strings, find_column, python_values
-from clinreg.sources.errors import JoinFailure, RecordProblem
+from clinreg.sources.errors import JoinFailure, RecordProblem, TemplateFailure
+from clinreg.sources.filters import FilterExpression
+from clinreg.sources.sandbox import InputTemplate
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000
@@ -90,21 +94,15 @@ class StepRun:
                 table = remove(table, step.remove, here)
             elif step.render is not None:
                 if state is None:
-                    from clinreg.sources.sandbox import InputTemplate
-
                     state = self.state[number] = InputTemplate(step.render.template, f"{here} render {step.render.column!r}")
                 table = render(table, step.render, here, template=state, offset=offset)
             elif step.dedupe is not None:
                 table = dedupe(table, step.dedupe, here, self.counts)
             elif step.keep is not None:
                 if state is None:
-                    from clinreg.sources.filters import FilterExpression
-
                     state = self.state[number] = FilterExpression(step.keep, "the split's rows", here)
                 table = keep_rows(table, step.keep, here, compiled=state, offset=offset)
             elif step.adapter is not None:
-                from clinreg.sources.adapters import run_adapter
-
                 table = run_adapter(step.adapter.name, table, step.adapter.options, self.tables, here, self.counts)
         self.offset += rows
         return table
@@ -114,10 +112,6 @@ def keep_rows(table: pa.Table, expression: str, where: str, *, compiled: Any = N
     """The rows where `expression` is true: the split's share of a file that holds several (not counted as dropped).
 
     `compiled` is the expression compiled once (StepRun reuses it batch after batch); `offset`, the rows before."""
-    import numpy as np
-
-    from clinreg.sources.filters import FilterExpression
-
     check = compiled or FilterExpression(expression, "the split's rows", where)
     mask = check.keep(table, "", offset)
     return table.filter(pa.array(np.asarray(mask, dtype=bool)))
@@ -453,9 +447,6 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
 
     `template` is the step's compiled template when the split is rendered batch by batch (its time budget then
     spans the split); `offset` is the rows before this batch."""
-    from clinreg.sources.errors import TemplateFailure
-    from clinreg.sources.sandbox import InputTemplate
-
     template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
     values = [python_values(table.column(n).combine_chunks()) for n in names]

@@ -29,7 +29,7 @@ def main() -> None:
     import importlib.util
 
     from clinreg.core.store import load_registry
-    from clinreg.sources.locate import folder_name
+    from clinreg.sources.mirror import folder_name
 
     reg = load_registry(REPO)
     work = Path(tempfile.mkdtemp(prefix="clinreg-helm-record-"))

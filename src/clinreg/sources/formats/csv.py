@@ -1,0 +1,230 @@
+"""CSV and TSV files, whole or in batches: through Arrow's C++ reader where the file is plain UTF-8 and Arrow
+reads it exactly as the Python reader would, else with the csv module. Every value is text, as the file has it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pcsv
+
+from clinreg.core.model import TableSpec
+from clinreg.sources.errors import SourceUnavailable
+from clinreg.sources.files import checked_size, open_bytes, read_text
+from clinreg.sources.formats.arrow import ARROW_ERRORS
+
+MAX_CELL_CHARS = 50_000_000
+
+
+class CarriageReturns(OSError):
+    """Raised inside Arrow's read when the text holds what LineFeeds cannot hand it safely (an OSError, so that
+    the reader's own error handling sends the file the Python way)."""
+
+
+class LineFeeds(io.RawIOBase):
+    """A byte stream with every CRLF as LF, as the Python readers read text (`files.read_text`), also inside quoted
+    values. Arrow's CSV reader loses the LF of a quoted CRLF that a block boundary splits (found by the
+    streamed-CSV hypothesis test), so it is never given one. A CR that ends a chunk waits for the next."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.pending = b""
+        self.held = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.pending:
+            chunk = self.inner.read(1 << 20)
+            if not chunk:
+                self.pending, self.held = self.held, b""
+                break
+            chunk = self.held + chunk
+            self.held = b""
+            kept = chunk.rstrip(b"\r")  # every trailing CR waits: CR CR | LF must meet the check below whole
+            chunk, self.held = kept, chunk[len(kept):]
+            self.pending = chunk.replace(b"\r\n", b"\n")
+            if b"\r\n" in self.pending:
+                # CR CR LF reads as CR LF, which Arrow could split at a block boundary: the Python reader decides.
+                raise CarriageReturns("a CR before a CRLF")
+        n = min(len(buffer), len(self.pending))
+        buffer[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        return n
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
+def csv_bytes(path: Path) -> Any:
+    """The file's bytes for Arrow's CSV reader: unpacked within the bound (`open_bytes`), CRLF read as LF."""
+    return io.BufferedReader(LineFeeds(open_bytes(path)), buffer_size=1 << 20)
+
+
+def read_csv(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
+    """Every value as text, as the file has it. Through Arrow's C++ reader where the file is plain UTF-8 and
+    Arrow reads it as the Python reader would; else with the csv module, as before."""
+    table = _read_csv_arrow(path, spec, delimiter)
+    return table if table is not None else _read_csv_python(path, spec, delimiter)
+
+
+def _arrow_header(path: Path, spec: TableSpec, sep: str) -> list[str] | None:
+    """The header, when Arrow's reader may try the file (the whole file, or in batches); else None."""
+    if spec.encoding.lower().replace("-", "").replace("_", "") != "utf8" or not checked_size(path):
+        return None
+    with open_bytes(path) as handle:  # a .gz file unpacks as a stream, within the inflation bound
+        first = handle.readline(1 << 20)
+    line = first[:-2] if first.endswith(b"\r\n") else first.rstrip(b"\n")
+    if first.startswith(b"\xef\xbb\xbf") or b'"' in line or b"\r" in line:
+        return None  # a byte-order mark, or a header the csv module parses its own way: the Python reader decides
+    header = line.decode("utf-8", errors="replace").split(sep)
+    if len(set(header)) != len(header) or any(not h for h in header):
+        return None  # the Python reader names repeated columns
+    return header
+
+
+def _convert_options(header: list[str]) -> pcsv.ConvertOptions:
+    """Every column as text, an empty field as null: as the Python reader reads them."""
+    return pcsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=True,
+                               null_values=[""], quoted_strings_can_be_null=True)
+
+
+def _read_csv_arrow(path: Path, spec: TableSpec, delimiter: str) -> pa.Table | None:
+    sep = spec.delimiter or delimiter
+    header = _arrow_header(path, spec, sep)
+    if header is None:
+        return None
+    try:
+        with csv_bytes(path) as source:
+            table = pcsv.read_csv(
+                source,
+                read_options=pcsv.ReadOptions(use_threads=False, block_size=8 << 20),
+                parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
+                convert_options=_convert_options(header),
+            )
+    except ARROW_ERRORS:
+        return None  # ragged rows, bad UTF-8, a field over Arrow's limits: the Python reader decides
+    if table.column_names != header:
+        return None
+    columns = []
+    for column in table.columns:
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+        if pc.any(pc.match_substring(column, "\r")).as_py():
+            # The Python reader reads the text with CRLF as LF, inside quoted values too.
+            column = pc.replace_substring(column, "\r\n", "\n")
+        columns.append(column)
+    return pa.table(columns, names=header)
+
+
+def _read_csv_python(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Table:
+    text = read_text(path, spec.encoding)
+    csv.field_size_limit(MAX_CELL_CHARS)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=spec.delimiter or delimiter)
+    header = next(reader, None)
+    if header is None:
+        return pa.table({})
+    if len(set(header)) != len(header):
+        dupes = sorted({h for h in header if header.count(h) > 1})
+        raise SourceUnavailable(f"{path.name}: the header repeats column(s) {', '.join(map(repr, dupes))}")
+    columns: list[list[str | None]] = [[] for _ in header]
+    line_no = reader.line_num + 1  # the file line a record starts on (a quoted field can span lines)
+    for record in reader:
+        start, line_no = line_no, reader.line_num + 1
+        if not record:
+            continue  # a blank line is no record (pandas, and so `datasets`, skip them too)
+        if len(record) > len(header):
+            # Some files end every record in empty fields the header does not name (Medbullets' `,,,,,`).
+            if any(field.strip() for field in record[len(header):]):
+                raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has {len(header)}")
+            record = record[: len(header)]
+        for i, column in enumerate(columns):
+            value = record[i] if i < len(record) else ""
+            column.append(value if value != "" else None)
+    # Every value stays text, as the file has it: `0`/`1` labels, ids with leading zeros, `TRUE`/`FALSE`.
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
+
+
+def csv_batches(path: Path, spec: TableSpec, delimiter: str, block_bytes: int) -> Iterator[pa.Table]:
+    """The file's rows in batches, each exactly the rows read_csv gives for them: through Arrow's streaming
+    reader in blocks of `block_bytes` where read_csv would use Arrow, else (or from where Arrow fails) the csv
+    module's, a thousand rows at a time. At least one table."""
+    sep = spec.delimiter or delimiter
+    done = 0
+    header = _arrow_header(path, spec, sep)
+    if header is not None:
+        stack = ExitStack()
+        try:
+            reader = pcsv.open_csv(
+                stack.enter_context(csv_bytes(path)),
+                read_options=pcsv.ReadOptions(use_threads=False, block_size=block_bytes),
+                parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True, ignore_empty_lines=True),
+                convert_options=_convert_options(header),
+            )
+            if reader.schema.names != header:
+                raise pa.ArrowInvalid("columns differ from the header")
+            seen = False
+            for batch in reader:  # CRLF arrives as LF (csv_bytes), as the Python reader reads it
+                seen = True
+                yield pa.Table.from_batches([batch])
+                done += batch.num_rows
+            if not seen:
+                yield pa.table({h: pa.array([], pa.string()) for h in header})
+            return
+        except ARROW_ERRORS:
+            pass  # ragged rows, bad UTF-8, a field over Arrow's limits: the Python reader decides, from here on
+        finally:
+            stack.close()
+    yield from _csv_python_batches(path, spec, sep, done)
+
+
+def _csv_python_batches(path: Path, spec: TableSpec, sep: str, skip: int, batch_rows: int = 1000) -> Iterator[pa.Table]:
+    """_read_csv_python, a batch at a time, leaving out the first `skip` records (Arrow read them)."""
+    encoding = spec.encoding
+    if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
+        encoding = "utf-8-sig"
+    csv.field_size_limit(MAX_CELL_CHARS)
+    with io.TextIOWrapper(open_bytes(path), encoding=encoding, newline="") as handle:
+        reader = csv.reader(handle, delimiter=sep)
+        header = next(reader, None)
+        if header is None:
+            yield pa.table({})
+            return
+        if len(set(header)) != len(header):
+            dupes = sorted({h for h in header if header.count(h) > 1})
+            raise SourceUnavailable(f"{path.name}: the header repeats column(s) {', '.join(map(repr, dupes))}")
+        rows: list[list[str]] = []
+        count = 0
+        line_no = reader.line_num + 1
+        for record in reader:
+            start, line_no = line_no, reader.line_num + 1
+            if not record:
+                continue
+            if len(record) > len(header):
+                if any(field.strip() for field in record[len(header):]):
+                    raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has {len(header)}")
+                record = record[: len(header)]
+            count += 1
+            if count <= skip:
+                continue
+            rows.append(record)
+            if len(rows) == batch_rows:
+                yield _csv_table(header, rows)
+                rows = []
+        if rows or not skip:
+            yield _csv_table(header, rows)
+
+
+def _csv_table(header: list[str], rows: list[list[str]]) -> pa.Table:
+    # The whole-file reader reads CRLF as LF before parsing, inside quoted values too.
+    columns = [
+        [(v.replace("\r\n", "\n") if "\r" in v else v) if (v := (r[i] if i < len(r) else "")) != "" else None for r in rows]
+        for i in range(len(header))
+    ]
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
