@@ -237,3 +237,44 @@ request_changes = _review_command("request-changes", "changes_requested",
 review_commands = [approve, reject, request_changes]
 for _command in review_commands:
     review.add_command(_command)
+
+
+@review.command("adjudicate")
+@click.argument("item")
+@click.option("--decision", type=click.Choice(["approved", "rejected", "changes_requested"]), required=True,
+              help="The maintainer's decision, which closes the item.")
+@click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
+@click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
+@click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
+@click.option("--kind", type=click.Choice(["task", "subcategory"]), default=None,
+              help="Only needed when a task and a subcategory share the id.")
+@root_option
+@format_option
+def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
+    """Close a split item (the review panel disagrees, or two reviewers conflict) with a maintainer's decision.
+
+    The decision is appended to the item's history marked `adjudication: true`, with the reason as its note.
+    It decides the item while it covers the current content; it is not counted as a reviewer's vote (in
+    `review agreement`, for example). An item that is not split is refused.
+    """
+    from clinreg.review.signoff import SignOffError, sign_off
+
+    today = parse_date(on_date)
+    reg = load(root, for_writing=True)
+    try:
+        result = sign_off(reg, item, decision, maintainer, note=reason, today=today, kind=kind, adjudication=True)
+    except SignOffError as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_adjudication", result.to_dict()))
+    else:
+        click.echo(f"{result.file}:{result.line}: adjudicated {result.kind} {result.id!r}: "
+                   f"{decision.replace('_', ' ')} by {shown(result.reviewer['name'])} on {result.date.isoformat()} "
+                   f"(now {result.state.replace('_', ' ')})")
+
+
+review_commands.append(adjudicate)
