@@ -278,3 +278,49 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
 
 
 review_commands.append(adjudicate)
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+@review.command("agreement")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def review_agreement(root, fmt):
+    """How far the review panel agrees, overall, per category and per subcategory.
+
+    Items are tasks and subcategories; each reviewer's latest decision on an item's current wording is their
+    value (approved, changes requested, rejected) and a reviewer who has not decided is missing. Reports the
+    reviewers and the items each reviewed, pairwise percent agreement, Krippendorff's alpha (nominal; n/a
+    where no two decisions can be compared or all agree on one value) and the items the panel splits on.
+    """
+    from clinreg.reports.panel import review_agreement as agreement
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review agreement")
+    data = agreement(reg)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_agreement", data))
+        return
+    from clinreg.reports.table import safe_text
+
+    def line(label: str, s: dict) -> str:
+        return (f"{label}: {s['reviewers']} reviewer(s), {s['items']} item(s) reviewed, "
+                f"{s['pairable_items']} by two or more; percent agreement {_number(s['percent_agreement'])}, "
+                f"alpha {_number(s['alpha'])}; split on {len(s['split'])}")
+
+    overall = data["overall"]
+    click.echo(line("panel", overall))
+    for r in overall["items_by_reviewer"]:
+        click.echo(safe_text(f"  {r['reviewer']}: {r['items']} item(s)"))
+    for s in overall["split"]:
+        decided = ", ".join(f"{name}: {d.replace('_', ' ')}" for name, d in s["decisions"].items())
+        click.echo(safe_text(f"  split: {s['kind']} {s['id']} ({decided}; now {s['state'].replace('_', ' ')}"
+                             f"{', adjudicated' if s['adjudicated'] else ''})"))
+    for c in data["categories"]:
+        click.echo(line(f"category {c['id']}", c))
+    for s in data["subcategories"]:
+        click.echo(line(f"subcategory {s['id']}", s))
