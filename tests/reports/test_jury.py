@@ -109,3 +109,30 @@ def test_bad_ratings_are_located_exit_2_without_traceback(tmp_path, content, exp
 def test_missing_file_is_exit_2(tmp_path):
     out = _agreement(tmp_path / "absent.csv")
     assert out.exit_code == 2 and "cannot read it" in out.output
+
+
+def test_a_jury_validation_is_shown_on_the_card(tmp_path):
+    from trees import GOOD_TREE, write_tree
+
+    rel = "registry/datasets/plans.yaml"
+    text = GOOD_TREE[rel].replace(
+        '        axes: [{id: accuracy, question: "Is it right?"}, {id: clarity, question: "Is it clear?"}]\n',
+        '        axes: [{id: accuracy, question: "Is it right?"}, {id: clarity, question: "Is it clear?"}]\n'
+        '        validation:\n'
+        '          - {kind: published, statistic: ICC between the jury and clinicians, value: 0.47,\n'
+        '             citation: {text: A validation paper, doi: 10.1000/xyz}}\n'
+        '          - {kind: ratings, ratings: registry/validation/plans.csv}\n')
+    assert text != GOOD_TREE[rel]
+    root = write_tree(tmp_path / "tree", {rel: text})
+    assert CliRunner().invoke(main, ["validate", "--root", str(root)]).exit_code == 0
+    site = tmp_path / "site"
+    out = CliRunner().invoke(main, ["site", "--root", str(root), "-o", str(site)])
+    assert out.exit_code == 0, out.output
+    [page] = [p for p in site.rglob("*.html") if "plans" in p.name]
+    html = page.read_text(encoding="utf-8")
+    assert "ICC between the jury and clinicians: 0.47" in html and "https://doi.org/10.1000/xyz" in html
+    assert "registry/validation/plans.csv" in html
+    # a published figure without its source is refused
+    bad = text.replace(",\n             citation: {text: A validation paper, doi: 10.1000/xyz}", "")
+    broken = write_tree(tmp_path / "bad", {rel: bad})
+    assert CliRunner().invoke(main, ["validate", "--root", str(broken)]).exit_code == 1
