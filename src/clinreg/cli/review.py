@@ -237,3 +237,90 @@ request_changes = _review_command("request-changes", "changes_requested",
 review_commands = [approve, reject, request_changes]
 for _command in review_commands:
     review.add_command(_command)
+
+
+@review.command("adjudicate")
+@click.argument("item")
+@click.option("--decision", type=click.Choice(["approved", "rejected", "changes_requested"]), required=True,
+              help="The maintainer's decision, which closes the item.")
+@click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
+@click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
+@click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
+@click.option("--kind", type=click.Choice(["task", "subcategory"]), default=None,
+              help="Only needed when a task and a subcategory share the id.")
+@root_option
+@format_option
+def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
+    """Close a split item (the review panel disagrees, or two reviewers conflict) with a maintainer's decision.
+
+    The decision is appended to the item's history marked `adjudication: true`, with the reason as its note.
+    It decides the item while it covers the current content; it is not counted as a reviewer's vote (in
+    `review agreement`, for example). An item that is not split is refused.
+    """
+    from clinreg.review.signoff import SignOffError, sign_off
+
+    today = parse_date(on_date)
+    reg = load(root, for_writing=True)
+    try:
+        result = sign_off(reg, item, decision, maintainer, note=reason, today=today, kind=kind, adjudication=True)
+    except SignOffError as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_adjudication", result.to_dict()))
+    else:
+        click.echo(f"{result.file}:{result.line}: adjudicated {result.kind} {result.id!r}: "
+                   f"{decision.replace('_', ' ')} by {shown(result.reviewer['name'])} on {result.date.isoformat()} "
+                   f"(now {result.state.replace('_', ' ')})")
+
+
+review_commands.append(adjudicate)
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+@review.command("agreement")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def review_agreement(root, fmt):
+    """How far the review panel agrees, overall, per category and per subcategory.
+
+    Items are tasks and subcategories; each reviewer's latest decision on an item's current wording is their
+    value (approved, changes requested, rejected) and a reviewer who has not decided is missing. Reports the
+    reviewers and the items each reviewed, pairwise percent agreement, Krippendorff's alpha (nominal; n/a
+    where no two decisions can be compared or all agree on one value) and the items the panel splits on.
+    """
+    from clinreg.reports.panel import review_agreement as agreement
+
+    reg = load(root)
+    refuse_load_errors(reg, "a review agreement")
+    data = agreement(reg)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("review_agreement", data))
+        return
+    from clinreg.reports.table import safe_text
+
+    def line(label: str, s: dict) -> str:
+        return (f"{label}: {s['reviewers']} reviewer(s), {s['items']} item(s) reviewed, "
+                f"{s['pairable_items']} by two or more; percent agreement {_number(s['percent_agreement'])}, "
+                f"alpha {_number(s['alpha'])}; split on {len(s['split'])}")
+
+    overall = data["overall"]
+    click.echo(line("panel", overall))
+    for r in overall["items_by_reviewer"]:
+        click.echo(safe_text(f"  {r['reviewer']}: {r['items']} item(s)"))
+    for s in overall["split"]:
+        decided = ", ".join(f"{name}: {d.replace('_', ' ')}" for name, d in s["decisions"].items())
+        click.echo(safe_text(f"  split: {s['kind']} {s['id']} ({decided}; now {s['state'].replace('_', ' ')}"
+                             f"{', adjudicated' if s['adjudicated'] else ''})"))
+    for c in data["categories"]:
+        click.echo(line(f"category {c['id']}", c))
+    for s in data["subcategories"]:
+        click.echo(line(f"subcategory {s['id']}", s))

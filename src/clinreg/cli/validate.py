@@ -17,7 +17,7 @@ from clinreg.text.git import run_git
 @click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
-@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801) and conflicting reviews (CLR802) as errors.")
+@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801), conflicting reviews (CLR802) and split panels (CLR803) as errors.")
 @click.option("--no-cache", is_flag=True, help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def validate(root, release, base, fmt, show_info, strict, no_cache, paths):

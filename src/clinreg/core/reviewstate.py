@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from clinreg.core.hashing import review_hash, reviewed_content
@@ -12,8 +13,24 @@ from clinreg.core.hashing import review_hash, reviewed_content
 # requested (or the item rejected) and the content has changed since, so it awaits re-review. conflicting:
 # two reviewers' current decisions on this content disagree. proposed: nobody has decided yet.
 STATES = ("approved", "proposed", "stale", "revised", "changes_requested", "rejected", "conflicting")
-PENDING = ("proposed", "stale", "revised", "conflicting")  # what a clinician is asked to look at
+# With a panel policy (the taxonomy's `review_policy`) two more: split: the panel's current decisions disagree
+# and the policy does not settle it, until a maintainer adjudicates; awaiting_reviews: every current decision
+# approves, but fewer than the policy's `min_approvals`. A panel never reports `conflicting`.
+PANEL_STATES = ("split", "awaiting_reviews")
+PENDING = ("proposed", "stale", "revised", "conflicting", "split", "awaiting_reviews")  # what a clinician is asked to look at
 AWAITING = PENDING + ("changes_requested",)  # not approved and not rejected
+
+
+def states_for(policy: Any) -> tuple[str, ...]:
+    """The states an item can be in: STATES, and with a panel policy PANEL_STATES too (so that a tree without a
+    policy counts exactly the states it always did)."""
+    return STATES + PANEL_STATES if policy is not None else STATES
+
+
+def policy_of(reg: Any) -> Any:
+    """The registry's panel policy (the taxonomy's `review_policy`), or None."""
+    taxonomy = getattr(reg, "taxonomy", None)
+    return getattr(taxonomy, "review_policy", None) if taxonomy is not None else None
 
 
 @dataclass
@@ -22,13 +39,20 @@ class ReviewState:
     content_hash: str
     current: list[Any] = field(default_factory=list)  # latest decision per reviewer on this content
     previous: Any = None  # for stale and revised: the latest decision, on older content
+    adjudication: Any = None  # a maintainer's adjudication on this content, which closed a split
+    panel: dict[str, Any] | None = None  # with a panel policy: the tally of current decisions against it
 
     def to_dict(self) -> dict[str, Any]:
         def entry(r):
             return None if r is None else r.model_dump(mode="json", exclude_none=True)
 
-        return {"state": self.state, "content_hash": self.content_hash,
-                "current": [entry(r) for r in self.current], "previous": entry(self.previous)}
+        out = {"state": self.state, "content_hash": self.content_hash,
+               "current": [entry(r) for r in self.current], "previous": entry(self.previous)}
+        if self.adjudication is not None:
+            out["adjudication"] = entry(self.adjudication)
+        if self.panel is not None:
+            out["panel"] = self.panel
+        return out
 
 
 def item_content(kind: str, item: Any, placement: str | None) -> dict[str, str]:
@@ -45,10 +69,68 @@ def _who(reviewer: Any) -> str:
     return (reviewer.orcid or "").strip() or " ".join(reviewer.name.lower().split())
 
 
-def derive_state(review: Any, current_hash: str) -> ReviewState:
-    """Replay the decisions: each reviewer's latest one counts, and only if it covers `current_hash`."""
+def panel_tally(current: list[Any], policy: Any) -> dict[str, Any]:
+    """The current decisions counted against the policy: approvals, requested changes, rejections, and how
+    many approvals the policy needs."""
+    decisions = [e.decision for e in current]
+    return {"approvals": decisions.count("approved"), "changes_requested": decisions.count("changes_requested"),
+            "rejections": decisions.count("rejected"), "min_approvals": policy.min_approvals,
+            "open_rejection_blocks": policy.open_rejection_blocks}
+
+
+def panel_state(current: list[Any], policy: Any) -> str:
+    """The state of an item with current decisions under a panel policy.
+
+    All agree: approved once `min_approvals` approve (awaiting_reviews before that); rejected or
+    changes_requested when every current decision says so. They disagree: approved when enough approve and the
+    policy lets an open objection (a rejection or a request for changes) stand beside them
+    (`open_rejection_blocks: false`); otherwise split."""
+    decisions = {e.decision for e in current}
+    approvals = sum(1 for e in current if e.decision == "approved")
+    if decisions == {"approved"}:
+        return "approved" if approvals >= policy.min_approvals else "awaiting_reviews"
+    if len(decisions) == 1:
+        return decisions.pop()
+    if approvals >= policy.min_approvals and not policy.open_rejection_blocks:
+        return "approved"
+    return "split"
+
+
+def sealed(state: ReviewState) -> bool:
+    """Whether the panel is still deciding the item (awaiting reviews, or split and not adjudicated): then the
+    documents given to reviewers show the tally of current decisions, not who decided what or their notes, so
+    that no reviewer reads another's note before deciding."""
+    return state.panel is not None and state.adjudication is None and state.state in PANEL_STATES
+
+
+def tally_words(panel: dict[str, Any]) -> str:
+    """The tally in words, e.g. `1 of 2 approvals needed, 1 rejection`."""
+    parts = [f"{panel['approvals']} of {panel['min_approvals']} approval{'s' if panel['min_approvals'] != 1 else ''} needed"]
+    if panel["changes_requested"]:
+        parts.append(f"{panel['changes_requested']} request{'s' if panel['changes_requested'] != 1 else ''} for changes")
+    if panel["rejections"]:
+        parts.append(f"{panel['rejections']} rejection{'s' if panel['rejections'] != 1 else ''}")
+    return ", ".join(parts)
+
+
+def derive_state(review: Any, current_hash: str, policy: Any = None) -> ReviewState:
+    """Replay the decisions: each reviewer's latest one counts, and only if it covers `current_hash`.
+
+    With a panel `policy` the current decisions are judged by it (see panel_state). A maintainer's
+    adjudication (`adjudication: true`) on the current content closes the item with its decision, whatever
+    the reviewers' decisions; it is not one of the reviewers' votes."""
     if review is None:
         return ReviewState("proposed", current_hash)
+    adjudications = [r for r in review.reviewers if r.decision and getattr(r, "adjudication", None)]
+    if adjudications:
+        votes = SimpleNamespace(status=review.status, content_hash=review.content_hash,
+                                reviewers=[r for r in review.reviewers if not getattr(r, "adjudication", None)])
+        result = derive_state(votes, current_hash, policy)
+        closing = [r for r in adjudications if r.content_hash == current_hash]
+        if closing:
+            result.adjudication = closing[-1]
+            result.state = closing[-1].decision
+        return result
     entries = [r for r in review.reviewers if r.decision]
     if not entries:
         if review.status == "approved":  # a hand-written approval without history
@@ -64,6 +146,8 @@ def derive_state(review: Any, current_hash: str) -> ReviewState:
         latest[_who(entry)] = (entry, digest)
     current = [e for e, h in latest.values() if h == current_hash]
     if current:
+        if policy is not None:
+            return ReviewState(panel_state(current, policy), current_hash, current, panel=panel_tally(current, policy))
         decisions = {e.decision for e in current}
         state = "conflicting" if len(decisions) > 1 else decisions.pop()
         return ReviewState(state, current_hash, current)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterable
 
-from clinreg.core.reviewstate import AWAITING, STATES, derive_state, item_hash
+from clinreg.core.reviewstate import AWAITING, STATES, derive_state, item_hash, policy_of, states_for
 from clinreg.core.store import Registry, gc_paused
 
 TIERS = ("public", "gated", "private")
@@ -28,9 +28,10 @@ def tier_summary(by_tier: dict[str, dict[str, int]]) -> str:
 REVIEW_STATES = STATES
 
 
-def review_state(kind: str, item, placement: str) -> str:
-    """The derived review state of a task (placement: its subcategory id) or subcategory (its category id)."""
-    return derive_state(item.review, item_hash(kind, item, placement)).state
+def review_state(kind: str, item, placement: str, policy=None) -> str:
+    """The derived review state of a task (placement: its subcategory id) or subcategory (its category id),
+    under the taxonomy's panel policy when it has one."""
+    return derive_state(item.review, item_hash(kind, item, placement), policy).state
 
 
 def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected: int) -> str:
@@ -79,7 +80,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "subcategory": sub.id,
                 "category": category.id,
                 "provenance": t.provenance.kind,
-                "review": review_state("task", t, sub.id),
+                "review": review_state("task", t, sub.id, policy_of(reg)),
                 "datasets": task_datasets.get(t.id, []),
                 "benchmarks": task_benchmarks.get(t.id, 0),
             } for t in sub.tasks]
@@ -110,8 +111,8 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "instances": sum(m.instances.evaluated or 0 for d, m in mappings if datasets[d].in_medhelm),
                 "not_in_medhelm": [d for d in ds_ids if not datasets[d].in_medhelm],
                 "thin": len(ds_ids) == 1,
-                "review": {s: states.count(s) for s in REVIEW_STATES},
-                "subcategory_review": review_state("subcategory", sub, category.id),
+                "review": {s: states.count(s) for s in states_for(policy_of(reg))},
+                "subcategory_review": review_state("subcategory", sub, category.id, policy_of(reg)),
             }
             cat_subs.append(row)
             subcategories.append(row)

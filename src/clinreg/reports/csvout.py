@@ -39,12 +39,13 @@ def _tier_cells(row: dict[str, Any]) -> list[int]:
 
 
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    states = list(data["subcategories"][0]["review"]) if data["subcategories"] else list(REVIEW_STATES)
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
               "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *TIERS, "benchmarks", "instances", "thin",
-              *(f"review_{s}" for s in REVIEW_STATES), "subcategory_review", "dataset_ids", "not_in_medhelm_ids", "uncovered_task_ids"]
+              *(f"review_{s}" for s in states), "subcategory_review", "dataset_ids", "not_in_medhelm_ids", "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
              *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
-             "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in REVIEW_STATES), s["subcategory_review"],
+             "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in states), s["subcategory_review"],
              _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
 

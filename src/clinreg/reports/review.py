@@ -9,7 +9,9 @@ from typing import Any
 
 from clinreg.core.model import Citation, Review
 from clinreg.core.provenance import dataset_names, plain_note
-from clinreg.core.reviewstate import AWAITING, PENDING, STATES, derive_state, item_content, item_hash
+from clinreg.core.reviewstate import (
+    AWAITING, PENDING, derive_state, item_content, item_hash, policy_of, sealed, states_for, tally_words,
+)
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 
@@ -88,13 +90,20 @@ def _changes(kind: str, previous: dict[str, Any] | None, now: dict[str, Any],
     return out
 
 
-def _review(kind: str, item: Any, placement: str, places: dict[str, str] | None = None) -> dict[str, Any]:
+def _reviewer(r: Any) -> dict[str, Any]:
+    # `adjudication` only where it is set, so that a tree without adjudications reads as it always did
+    return {**r.model_dump(mode="json", exclude=None if r.adjudication else {"adjudication"}),
+            "href": f"https://orcid.org/{r.orcid}" if r.orcid else None}
+
+
+def _review(kind: str, item: Any, placement: str, places: dict[str, str] | None = None,
+            policy: Any = None) -> dict[str, Any]:
     review: Review | None = item.review
-    reviewers = [] if review is None else [
-        {**r.model_dump(mode="json"), "href": f"https://orcid.org/{r.orcid}" if r.orcid else None}
-        for r in review.reviewers
-    ]
-    derived = derive_state(review, item_hash(kind, item, placement))
+    derived = derive_state(review, item_hash(kind, item, placement), policy)
+    history = [] if review is None else list(review.reviewers)
+    if sealed(derived):  # the panel is still deciding: no reviewer reads another's decision or note before deciding
+        history = [r for r in history if r.content_hash != derived.content_hash]
+    reviewers = [_reviewer(r) for r in history]
     previous = derived.previous.reviewed.model_dump(mode="json") if derived.previous and derived.previous.reviewed else None
     return {
         "state": derived.state,
@@ -107,6 +116,9 @@ def _review(kind: str, item: Any, placement: str, places: dict[str, str] | None 
         "status": review.status if review else None,
         "date": review.date.isoformat() if review and review.date else None,
         "reviewers": reviewers,
+        **({} if policy is None else {"panel": None if derived.panel is None else {
+            **derived.panel, "words": tally_words(derived.panel), "sealed": sealed(derived)},
+            "adjudication": None if derived.adjudication is None else _reviewer(derived.adjudication)}),
     }
 
 
@@ -122,6 +134,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
     places = {c.id: c.name for c, _ in reg.ordered_categories()}  # a placement shown by name in what changed
     places.update({s.id: s.name for s, *_ in reg.subcategories()})
     names = dataset_names(reg)
+    policy = policy_of(reg)
     categories = []
     for cat, _ in reg.ordered_categories():
         if category is not None and cat.id != category:
@@ -144,7 +157,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                                    # for a clinician: display names for ids, the placement in a sentence
                                    "benchmark_names": [names.get(b, b) for b in task.provenance.benchmarks],
                                    "note_words": note_words, "placement_words": placement_words},
-                    "review": _review("task", task, sub.id, places),
+                    "review": _review("task", task, sub.id, places, policy),
                     "datasets": datasets,
                 })
             expected = None if sub.tasks_expected is None else {
@@ -153,7 +166,7 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
             subcategories.append({"id": sub.id, "name": sub.name, "definition": sub.definition, "note": sub.note,
                                   "note_words": plain_note(sub.note, names)[0],
                                   "tasks_expected": expected,
-                                  "review": _review("subcategory", sub, cat.id, places), "tasks": tasks})
+                                  "review": _review("subcategory", sub, cat.id, places, policy), "tasks": tasks})
         categories.append({"id": cat.id, "name": cat.name, "definition": cat.definition,
                            "subcategories": subcategories})
     if pending:
@@ -191,9 +204,10 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
         "tasks_without_dataset": sum(1 for t in all_tasks if not t["datasets"]),
         "datasets": len({d["id"] for t in all_tasks for d in t["datasets"]}),
         "datasets_not_in_medhelm": len({d["id"] for t in all_tasks for d in t["datasets"] if not d["in_medhelm"]}),
-        "review": {s: states.count(s) for s in STATES},
+        "review": {s: states.count(s) for s in states_for(policy)},
     }
     taxonomy = reg.taxonomy
+    panel = {} if policy is None else {"review_policy": policy.model_dump(mode="json")}
     return {
         "release": reg.current_release,
         "date": coverage["date"],
@@ -215,17 +229,20 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
             f"benchmark in the registry measures it."
         ),
         "categories": categories,
+        **panel,
     }
 
 
 def status_rows(reg: Registry, only: str | None = None) -> list[dict[str, Any]]:
     """Every task and subcategory with its derived review state; `only` is pending, stale or conflicts."""
-    wanted = {"pending": PENDING, "stale": ("stale",), "conflicts": ("conflicting",)}.get(only or "", STATES)
+    policy = policy_of(reg)
+    wanted = {"pending": PENDING, "stale": ("stale",), "conflicts": ("conflicting", "split")}.get(
+        only or "", states_for(policy))
     rows = []
     for sub, cat, sf, _ in reg.subcategories():
         items = [("subcategory", sub, cat.id)] + [("task", t, sub.id) for t in sub.tasks]
         for kind, item, placement in items:
-            state = derive_state(item.review, item_hash(kind, item, placement))
+            state = derive_state(item.review, item_hash(kind, item, placement), policy)
             if state.state not in wanted:
                 continue
             prev = state.previous
@@ -239,5 +256,10 @@ def status_rows(reg: Registry, only: str | None = None) -> list[dict[str, Any]]:
                     "name": prev.name, "decision": prev.decision, "date": prev.date.isoformat() if prev.date else None,
                     "reviewed": prev.reviewed.model_dump(mode="json") if prev.reviewed else None,
                     "now": item_content(kind, item, placement)},
+                **({} if state.panel is None else {"panel": state.panel}),
+                **({} if state.adjudication is None else {"adjudication": {
+                    "maintainer": state.adjudication.name, "decision": state.adjudication.decision,
+                    "date": state.adjudication.date.isoformat() if state.adjudication.date else None,
+                    "reason": state.adjudication.note}}),
             })
     return rows

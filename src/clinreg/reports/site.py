@@ -65,7 +65,10 @@ def _fact(ds: Dataset, field: str, label: str) -> dict[str, Any]:
 
 
 def _citation_links(ds: Dataset) -> list[dict[str, str]]:
-    c = ds.citation
+    return _links(ds.citation)
+
+
+def _links(c: Any) -> list[dict[str, str]]:
     links = []
     if c.doi:
         links.append({"text": f"doi:{c.doi}", "href": f"https://doi.org/{c.doi}"})
@@ -92,6 +95,20 @@ def _source(ds: Dataset) -> dict[str, Any]:
             "note": s.description}
 
 
+def _jury_validation(mapping: Any) -> list[dict[str, Any]] | None:
+    """The jury's validation evidence for the card, or None when the benchmark has no jury or the jury has none."""
+    jury = mapping.scoring.jury if mapping.scoring is not None else None
+    if jury is None or not jury.validation:
+        return None
+    out = []
+    for v in jury.validation:
+        href = _https(v.ratings) if v.ratings else None
+        out.append({"kind": v.kind, "ratings": v.ratings, "ratings_href": href, "statistic": v.statistic,
+                    "value": v.value, "note": v.note,
+                    "citation": None if v.citation is None else {"text": v.citation.text, "links": _links(v.citation)}})
+    return out
+
+
 def _scores_answer(mappings: list[dict[str, Any]]) -> str:
     parts = []
     for m in mappings:
@@ -114,6 +131,7 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
                       for t in m.tasks],
             "splits": m.splits, "evaluated": m.instances.evaluated, "source_rows": m.instances.source,
             "instances_note": m.instances.note, "note": m.note,
+            **({"jury_validation": validation} if (validation := _jury_validation(m)) else {}),
         })
     subs = sorted({t["subcategory"] for m in mappings for t in m["tasks"] if t["subcategory"]})
     cats = sorted({tasks[t]["category"] for m in ds.mappings for t in m.tasks if t in tasks})

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.provenance import dataset_names, plain_note
-from clinreg.core.reviewstate import derive_state, item_hash
+from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.safeio import atomic_open
@@ -89,10 +89,16 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
             datasets: str, provenance: str) -> dict[str, Any]:
         digest = item_hash(kind, item, placement)
-        state = derive_state(item.review, digest)
+        state = derive_state(item.review, digest, policy_of(reg))
+        history = list(item.review.reviewers) if item.review else []
+        if sealed(state):  # the panel is still deciding: a tally, not who said what
+            history = [r for r in history if r.content_hash != digest]
         earlier = "; ".join(f"{r.date or ''} {r.name}: {(r.decision or 'comment').replace('_', ' ')}"
                             + (f" ({' '.join(r.note.split())})" if r.note else "")
-                            for r in (item.review.reviewers if item.review else []))
+                            for r in history)
+        if sealed(state):
+            earlier = "; ".join(filter(None, [earlier, f"this wording: {tally_words(state.panel)} "
+                                                       "(who decided what is shown once the panel has decided)"]))
         changed = ""
         if state.state == "stale" and state.previous and state.previous.reviewed:
             before = state.previous.reviewed

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from clinreg.core.model import Category, Review, Subcategory, Task
-from clinreg.core.reviewstate import derive_state, item_content, item_hash
+from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.text.safeio import atomic_write_bytes, file_lock
@@ -129,6 +129,7 @@ class Request:
     kind: str | None = None
     expected_hash: str | None = None
     date: dt.date | None = None  # the day the reviewer decided (a sheet's date column, the form's save time)
+    adjudication: bool = False  # a maintainer's decision closing a split item; `note` is its reason
 
 
 class AlreadyRecorded(SignOffError):
@@ -137,14 +138,15 @@ class AlreadyRecorded(SignOffError):
 
 def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid: str | None = None,
              note: str | None = None, today: dt.date | None = None, kind: str | None = None,
-             expected_hash: str | None = None) -> SignOff:
+             expected_hash: str | None = None, adjudication: bool = False) -> SignOff:
     """Record `decision` on the item and write its file atomically. Only the item's review block changes.
 
     The file is locked and read afresh, and the decision is applied to what is there now, so concurrent
     writers never lose each other's updates. With `expected_hash` (a decision made on a form or spreadsheet)
     the decision is refused with StaleDecision when the item's content no longer has that hash.
     """
-    (outcome,) = sign_off_many(reg, [Request(item_id, decision, reviewer, orcid, note, kind, expected_hash)], today=today)
+    request = Request(item_id, decision, reviewer, orcid, note, kind, expected_hash, adjudication=adjudication)
+    (outcome,) = sign_off_many(reg, [request], today=today)
     if isinstance(outcome, SignOffError):
         raise outcome
     return outcome
@@ -167,7 +169,7 @@ def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | No
             continue
         by_file.setdefault(real, []).append((i, request, target))
     for real, items in by_file.items():
-        for (i, _, _), outcome in zip(items, _sign_file(real, items, today)):
+        for (i, _, _), outcome in zip(items, _sign_file(real, items, today, policy_of(reg))):
             outcomes[i] = outcome
     return outcomes  # type: ignore[return-value]
 
@@ -181,9 +183,12 @@ def _check_request(request: Request) -> None:
         raise SignOffError("--reviewer must name the reviewer")
     if request.orcid is not None and not ORCID.match(request.orcid.strip()):
         raise SignOffError(f"--orcid {request.orcid!r} is not an ORCID iD such as 0000-0002-1825-0097")
+    if request.adjudication and (request.decision == COMMENT or not (request.note or "").strip()):
+        raise SignOffError("an adjudication needs a decision and its reason (--reason)")
 
 
-def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today: dt.date) -> list[SignOff | SignOffError]:
+def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today: dt.date,
+               policy: Any = None) -> list[SignOff | SignOffError]:
     """The decisions on one file, applied to what the file holds now, under its lock."""
     rel = items[0][2].file.rel
     with file_lock(real):
@@ -203,7 +208,7 @@ def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today
         pending = []
         for n, (_, request, target) in enumerate(items):
             try:
-                path, entry, digest, review = _decide(data, request, target, reviews, today)
+                path, entry, digest, review = _decide(data, request, target, reviews, today, policy)
             except SignOffError as exc:
                 outcomes[n] = exc
                 continue
@@ -227,18 +232,18 @@ def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today
             atomic_write_bytes(real, bom + new_text.encode("utf-8"))
     if failed is not None:
         if len(items) > 1:  # one odd item must not sink the others: apply them one at a time (lock released)
-            return [outcome for item in items for outcome in _sign_file(real, [item], today)]
+            return [outcome for item in items for outcome in _sign_file(real, [item], today, policy)]
         return [failed if outcome is None else outcome for outcome in outcomes]  # type: ignore[misc]
     for n, path, entry, digest, review, target, decision in pending:
         line = new_text.count("\n", 0, starts[path]) + 1
-        state = derive_state(Review.model_validate(review), digest).state
+        state = derive_state(Review.model_validate(review), digest, policy).state
         outcomes[n] = SignOff(target.kind, target.item.id, rel, line, decision, entry, entry["date"], digest,
                               len(review["reviewers"]), state)
     return outcomes  # type: ignore[return-value]
 
 
 def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tuple, dict],
-            today: dt.date) -> tuple[tuple, dict, str, dict]:
+            today: dt.date, policy: Any = None) -> tuple[tuple, dict, str, dict]:
     """(path, reviewer entry, content hash, new review block) of one decision on freshly read data."""
     path, placement = _locate(data, target.kind, request.item_id)
     item_data = _get(data, path)
@@ -253,6 +258,11 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
                             f"{expected.split(':')[-1][:12]}, now {digest.split(':')[-1][:12]}); its decision "
                             "was not recorded: review the current wording again")
     old_review = reviews[path] if path in reviews else (item_data.get("review") or {})
+    if request.adjudication:
+        now = derive_state(Review.model_validate(old_review), digest, policy) if old_review else None
+        if now is None or now.state not in ("split", "conflicting"):
+            raise SignOffError(f"{target.kind} {request.item_id!r} is {(now.state if now else 'proposed').replace('_', ' ')}, "
+                               "not split: only a split panel (or conflicting reviewers) is adjudicated")
     name = " ".join(request.reviewer.split())
     note = request.note.strip() if request.note and request.note.strip() else None
     comment = request.decision == COMMENT
@@ -270,6 +280,8 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
     entry["date"] = day
     if not comment:
         entry["decision"] = request.decision
+    if request.adjudication:
+        entry["adjudication"] = True
     if request.note and request.note.strip():
         entry["note"] = request.note.strip()
     entry["content_hash"] = digest

@@ -1,15 +1,16 @@
-"""Review rules: an approval must cover the current content, and reviewers' current decisions must agree."""
+"""Review rules: an approval must cover the current content, reviewers' current decisions must agree, and a
+panel's split must be adjudicated."""
 
 from __future__ import annotations
 
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.reviewstate import derive_state, item_content, item_hash
+from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of, tally_words
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
-STRICT_CODES = ("CLR801", "CLR802")  # `validate --strict` fails on these
+STRICT_CODES = ("CLR801", "CLR802", "CLR803")  # `validate --strict` fails on these
 
 
 def review_items(ctx: Context):
@@ -34,7 +35,7 @@ def stale_review(ctx: Context) -> Iterable[Diagnostic]:
         rv = item.review
         if rv is None:
             continue
-        state = derive_state(rv, item_hash(kind, item, placement))
+        state = derive_state(rv, item_hash(kind, item, placement), policy_of(ctx.reg))
         if state.state != "stale":
             continue
         prev = state.previous
@@ -54,8 +55,24 @@ def conflicting_review(ctx: Context) -> Iterable[Diagnostic]:
     for kind, item, placement, sf, path in review_items(ctx):
         if item.review is None:
             continue
-        state = derive_state(item.review, item_hash(kind, item, placement))
+        state = derive_state(item.review, item_hash(kind, item, placement), policy_of(ctx.reg))
         if state.state == "conflicting":
             who = "; ".join(f"{r.name}: {r.decision.replace('_', ' ')}" for r in state.current)
             yield ctx.at("CLR802", sf, path + ("review",), f"{kind} {item.id!r} has conflicting current decisions ({who})",
                          "the reviewers should agree; one of them records a new decision with `clinreg review`")
+
+
+@rule("CLR803")
+def split_review(ctx: Context) -> Iterable[Diagnostic]:
+    policy = policy_of(ctx.reg)
+    if policy is None:
+        return
+    for kind, item, placement, sf, path in review_items(ctx):
+        if item.review is None:
+            continue
+        state = derive_state(item.review, item_hash(kind, item, placement), policy)
+        if state.state == "split":
+            yield ctx.at("CLR803", sf, path + ("review",),
+                         f"the review panel splits on {kind} {item.id!r} ({tally_words(state.panel)})",
+                         f"a reviewer changes their decision, or a maintainer adjudicates: clinreg review adjudicate "
+                         f"{item.id} --decision DECISION --reason TEXT --maintainer NAME")

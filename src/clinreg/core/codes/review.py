@@ -23,4 +23,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             Reviewers agree, or one records a new decision: clinreg review approve ITEM --reviewer B
     """),
+    "CLR803": ("split-review", "warning", "The review panel splits on an item", """
+        With a panel policy (`review_policy` in taxonomy/taxonomy.yaml), an item whose reviewers' current
+        decisions disagree, and which the policy does not settle (enough approvals while
+        `open_rejection_blocks: false`), is `split`. It stays split until a reviewer changes their decision
+        or a maintainer adjudicates, recording the decision and its reason. `validate --strict` fails on this.
+
+        Bad:
+            review_policy: {min_approvals: 2}
+            reviewers: [{name: A, decision: approved, ...}, {name: B, decision: rejected, ...}]
+        Good:
+            clinreg review adjudicate ITEM --decision rejected --reason "..." --maintainer NAME
+    """),
 }

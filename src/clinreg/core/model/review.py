@@ -33,6 +33,13 @@ class Reviewer(Strict):
     reviewed: ReviewedContent | None = Field(
         None, description="The wording this decision covers, so that a later change can be shown old beside new."
     )
+    adjudication: bool | None = Field(
+        None,
+        description=(
+            "True for a maintainer's adjudication (`clinreg review adjudicate`), which closes a split item with "
+            "its decision while it covers the current content; `note` is its reason. Not a reviewer's vote."
+        ),
+    )
 
 
 class Review(Strict):

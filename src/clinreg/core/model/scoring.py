@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from clinreg.core.model.base import Id, NonEmpty, Strict
+from clinreg.core.model.base import Citation, Id, NonEmpty, Strict
 
 
 class Metric(Strict):
@@ -47,6 +47,32 @@ class JuryAxis(Strict):
     question: NonEmpty = Field(description="What the judge asks on this axis, in clinreg's words.")
 
 
+class JuryValidation(Strict):
+    """Evidence of how far the jury agrees with clinicians: a ratings file (for `clinreg jury agreement`) or a
+    figure a publication reports, with its source."""
+
+    kind: Literal["ratings", "published"] = Field(
+        description="`ratings`: a file of per-instance ratings by the judges and clinicians. `published`: a reported figure."
+    )
+    ratings: str | None = Field(
+        None, description="For `ratings`: the file (CSV or JSON lines: instance_id, rater, axis, score), relative to the registry root or an https URL."
+    )
+    statistic: str | None = Field(
+        None, description="For `published`: what the figure is, e.g. `ICC between the jury and clinicians' ratings`."
+    )
+    value: float | None = Field(None, description="For `published`: the figure, e.g. `0.47`.")
+    citation: Citation | None = Field(None, description="Where the figure or the ratings come from. Required for `published`.")
+    note: str | None = Field(None, description="How far the evidence reaches, e.g. which benchmarks the clinicians rated.")
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> "JuryValidation":
+        if self.kind == "ratings" and not self.ratings:
+            raise ValueError("a `ratings` validation needs `ratings`, the file")
+        if self.kind == "published" and (self.statistic is None or self.value is None or self.citation is None):
+            raise ValueError("a `published` validation needs `statistic`, `value` and `citation`")
+        return self
+
+
 class Jury(Strict):
     """How an LLM jury rates a free-text answer: who judges, on which axes, on what scale, seeing what."""
 
@@ -70,6 +96,13 @@ class Jury(Strict):
     shows: list[Literal["input", "response", "reference"]] = Field(
         default_factory=lambda: ["input", "response", "reference"], min_length=1,
         description="What the judge is shown: the model's input, its response and the reference answer.",
+    )
+    validation: list[JuryValidation] | None = Field(
+        None,
+        description=(
+            "Evidence that the jury agrees with clinicians: a ratings file or a published figure with its source. "
+            "The dataset card shows it."
+        ),
     )
     helm_annotator: str | None = Field(
         None,

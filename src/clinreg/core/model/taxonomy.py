@@ -49,6 +49,22 @@ class Category(Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
+class ReviewPolicy(Strict):
+    """How a clinician panel decides an item. Without it, one reviewer's approval approves an item and two
+    reviewers who disagree make it `conflicting`."""
+
+    min_approvals: int = Field(1, ge=1, description="How many reviewers' current approvals an item needs to be approved.")
+    open_rejection_blocks: bool = Field(
+        True,
+        description=(
+            "Whether a current rejection or request for changes beside the approvals leaves the item `split` "
+            "(until a maintainer adjudicates with `clinreg review adjudicate`). When false, enough approvals "
+            "approve the item despite it."
+        ),
+    )
+    note: str | None = Field(None, description="Who the panel is and how it was convened.")
+
+
 class Taxonomy(Strict):
     id: Id = Field(description="snake_case id of the taxonomy, e.g. `medhelm`.")
     name: NonEmpty = Field(description="Display name of the taxonomy.")
@@ -62,3 +78,10 @@ class Taxonomy(Strict):
         description="Category ids in display order. Each must have a file `taxonomy/<id>.yaml`.",
     )
     note: str | None = Field(None, description="Anything a reader should know about how this taxonomy was assembled.")
+    review_policy: ReviewPolicy | None = Field(
+        None,
+        description=(
+            "The clinician panel's policy: an item's review state (approved, rejected, split or awaiting more "
+            "reviews) follows from it. Without it, one approval suffices."
+        ),
+    )
