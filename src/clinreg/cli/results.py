@@ -46,8 +46,8 @@ def _collect(root, sources, fmt, strict=False):
             click.echo(render_text(report), err=True)
         raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
     refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
-    if refused:
-        click.echo(render_text(Report(refused, len(sources))), err=True)
+    if refused or findings.warnings:
+        click.echo(render_text(Report(refused + findings.warnings, len(sources))), err=True)
     return reg, scores, reported, refused, findings.stand_ins
 
 
@@ -102,6 +102,48 @@ def import_results(sources, root, fmt, output, force, strict):
                    f"{len(document['benchmarks'])} benchmark(s){left}")
 
 
+@results.command("published")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def published(fmt):
+    """List the published leaderboards shipped with clinreg: MedHELM's releases, each a results file to put beside
+    your own with `clinreg leaderboard MY_RESULTS --with ID`."""
+    from clinreg.results.published import published_releases
+
+    rows = [{"id": r["id"], "date": r["date"], "name": r["name"], "source": r["source"], "edition": r["edition"],
+             "edition_note": r.get("edition_note"), "models": r["models"], "benchmarks": r["benchmarks"]}
+            for r in published_releases()]
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("results_published", {"releases": rows}))
+        return
+    for r in rows:
+        source = f"{r['source']['repository']}@{r['source']['commit'][:12]}:{r['source']['file']}"
+        click.echo(f"{r['id']}  {r['date']}  {r['models']} models x {r['benchmarks']} benchmarks  "
+                   f"edition {r['edition'] or 'none'}  {source}")
+
+
+def _with_published(ids):
+    """The shipped files of the published release ids given with --with; an unknown id is a usage error."""
+    from clinreg.results.published import RELEASES, published_file
+
+    paths = []
+    for release_id in ids:
+        path = published_file(release_id)
+        if path is None:
+            known = ", ".join(r["id"] for r in RELEASES)
+            raise click.BadParameter(f"no published release {release_id!r} (known: {known}; see `clinreg results "
+                                     "published`)", param_hint="--with")
+        paths.append(path)
+    return paths
+
+
+with_option = click.option(
+    "--with", "with_", multiple=True, metavar="ID",
+    help="Put a published leaderboard beside SOURCES, by its id (see `clinreg results published`); repeatable.",
+)
+
+
 @click.command("leaderboard")
 @sources_argument
 @root_option
@@ -113,7 +155,8 @@ def import_results(sources, root, fmt, output, force, strict):
 @output_option
 @force_option
 @strict_option
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
+@with_option
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -126,6 +169,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict):
     from clinreg.results.leaderboard import leaderboard_data
 
     tiers = access_tiers(access)
+    sources = tuple(sources) + tuple(_with_published(with_))
     _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
     view = load(root, release) if release else None
     if view is not None:

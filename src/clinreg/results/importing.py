@@ -42,15 +42,47 @@ def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[Repor
             findings.add("CLR966", *where, f"{score.key} for {score.model}: {score.value} is outside the metric's "
                          f"range [{lo:g}, {hi:g}]", "check that the column holds the main metric, not a percentage")
             continue
-        seen = first.get((score.model, score.key))
+        seen = first.get((score.model, score.key, score.published))
         if seen is not None:
             findings.add("CLR967", *where, f"{score.model} already has a score for {score.key} "
                          f"(from {seen.source.get('via') or seen.source['file']}:{seen.source.get('line', 1)})")
             continue
-        first[(score.model, score.key)] = score
+        first[(score.model, score.key, score.published)] = score
         kept.append(score)
+    keep_releases_apart(kept, reading.reported, findings)
     kept.sort(key=lambda s: (s.model, s.key))
     return kept, reading.reported, findings
+
+
+def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], findings: Findings) -> None:
+    """Scores of one model and benchmark from two published releases (or a release and other results) are both
+    kept: every model of a release involved is renamed `<model> [<release id>]`, and one CLR967 warning per pair
+    of sources says so, naming both (a second score is never dropped in favour of the first file's)."""
+    origins: dict[tuple[str, str], dict[str | None, Score]] = {}
+    for score in scores:
+        origins.setdefault((score.model, score.key), {})[score.published] = score
+    pairs: dict[tuple[str, str], list[tuple[Score, Score]]] = {}
+    for by_origin in origins.values():
+        if len(by_origin) > 1:
+            ordered = sorted(by_origin.items(), key=lambda item: (item[0] is not None, item[0] or ""))
+            for (a, sa), (b, sb) in zip(ordered, ordered[1:]):
+                pairs.setdefault((a or "", b or ""), []).append((sa, sb))
+    renamed = {release for pair in pairs for release in pair if release}
+    for (a, b), both in sorted(pairs.items()):
+        sa, sb = both[0]
+        where = (sb.source.get("via") or sb.source["file"], sb.source.get("line", 1), sb.source.get("column", 1))
+        first = f"published release {a}" if a else "results that are no published release"
+        findings.add("CLR967", *where, f"{len(both)} score(s) of {len({s.model for s, _ in both})} model(s) are in "
+                     f"both {first} ({sa.source.get('via') or sa.source['file']}) and published release {b} "
+                     f"({sb.source.get('via') or sb.source['file']}); kept apart: each release's models are named "
+                     "`<model> [<release>]`", severity="warning")
+    for score in scores:
+        if score.published in renamed:
+            score.model = f"{score.model} [{score.published}]"
+    for r in reported:
+        release = r.source.get("published")
+        if release in renamed:
+            r.model = f"{r.model} [{release}]"
 
 
 def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate],
