@@ -21,7 +21,15 @@ strict_option = click.option(
 )
 
 
-def _collect(root, sources, fmt, strict=False):
+export_option = click.option(
+    "--export", "exports", multiple=True, type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+    help="A folder `clinreg export` wrote that the harness runs used (repeatable): each score of a benchmark it "
+         "exports records the export's id, registry release and instance set. An export a run names by an absolute "
+         "path is found without it.",
+)
+
+
+def _collect(root, sources, fmt, strict=False, exports=()):
     """Read every source against the current registry.
 
     Every score that maps is kept; each refused source or score is a located warning on stderr, and the
@@ -35,7 +43,7 @@ def _collect(root, sources, fmt, strict=False):
 
     reg = load(root)
     refuse_load_errors(reg, "reading results")
-    scores, reported, findings = collect(reg, list(sources))
+    scores, reported, findings = collect(reg, list(sources), list(exports))
     if findings.errors and (strict or not scores):
         report = Report(findings.diagnostics, len(sources))
         if fmt == "json":
@@ -68,7 +76,8 @@ def results():
 @output_option
 @force_option
 @strict_option
-def import_results(sources, root, fmt, output, force, strict):
+@export_option
+def import_results(sources, root, fmt, output, force, strict, exports):
     """Read SOURCES and write one results file: model, benchmark, metric, value, range, instances, source.
 
     A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
@@ -80,7 +89,7 @@ def import_results(sources, root, fmt, output, force, strict):
     """
     from clinreg.results.importing import results_document, results_text
 
-    reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict)
+    reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict, exports)
     document = results_document(reg, scores, reported, stand_ins)
     text = results_text(document)
     if output is None:
@@ -156,7 +165,8 @@ with_option = click.option(
 @force_option
 @strict_option
 @with_option
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_):
+@export_option
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -170,7 +180,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
 
     tiers = access_tiers(access)
     sources = tuple(sources) + tuple(_with_published(with_))
-    _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
+    _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict, exports)
     view = load(root, release) if release else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")

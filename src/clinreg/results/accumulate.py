@@ -7,6 +7,7 @@ from typing import Any
 
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.results.index import Ambiguous, Benchmark, BenchmarkIndex
+from clinreg.results.provenance import export_folder_of
 from clinreg.results.score import ReportedWinRate, Score
 
 
@@ -45,6 +46,13 @@ class Reading:
         self.findings = Findings()
         self.scores: list[Score] = []
         self.reported: list[ReportedWinRate] = []
+        self.export_folders: set[str] = set()  # export folders a harness run points into, where they are here
+
+    def points_into(self, data_file: Any) -> None:
+        """Note the export folder of a data file a run names (`<export>/data/<record>/<mapping>.jsonl`)."""
+        folder = export_folder_of(data_file) if isinstance(data_file, str) and data_file else None
+        if folder is not None:
+            self.export_folders.add(str(folder))
 
     def error(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
         self.findings.add(code, file, line, column, message, hint)
@@ -92,7 +100,7 @@ def checked_jury(value: Any) -> dict[str, Any] | None | bool:
     return {"rubric": value["rubric"][:300], "judges": {k[:100]: v[:300] for k, v in value["judges"].items()}}
 
 
-PROVENANCE_TEXT = ("harness", "harness_version", "export", "instance_set", "registry_release", "edition")
+PROVENANCE_TEXT = ("harness", "harness_version", "export", "instance_set", "registry_release", "edition", "data_file")
 
 
 def checked_provenance(value: Any) -> dict[str, Any]:

@@ -10,18 +10,31 @@ from clinreg.core.store import Registry
 from clinreg.results.accumulate import Findings, Reading
 from clinreg.results.detect import read_source
 from clinreg.results.index import BenchmarkIndex
+from clinreg.results.provenance import export_of, fill_exports
 from clinreg.results.resultsfile import RESULTS_FORMAT
 from clinreg.results.score import ReportedWinRate, Score
 
 RANGE_SLACK = 1e-9
 
 
-def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[ReportedWinRate], Findings]:
-    """Every score of every source, each checked: a declared range, a value inside it, one score per model and benchmark."""
+def collect(reg: Registry, sources: list[Path], exports: list[Path] | None = None,
+            ) -> tuple[list[Score], list[ReportedWinRate], Findings]:
+    """Every score of every source, each checked: a declared range, a value inside it, one score per model and
+    benchmark; each harness score's export found among `exports` (folders with a manifest.json) and those its run
+    names."""
     reading = Reading(BenchmarkIndex(reg))
     for path in sources:
         read_source(reading, path)
     findings = reading.findings
+    folders = [str(p) for p in exports or []] + sorted(reading.export_folders - {str(p) for p in exports or []})
+    found = []
+    for folder in folders:
+        export = export_of(Path(folder))
+        if export is None:
+            findings.add("CLR961", folder, 1, 1, "no readable manifest.json: not a folder `clinreg export` wrote")
+        else:
+            found.append(export)
+    fill_exports(reading.scores, found)
     kept: list[Score] = []
     first: dict[tuple[str, str], Score] = {}
     missing_range: set[str] = set()
