@@ -166,7 +166,10 @@ with_option = click.option(
 @strict_option
 @with_option
 @export_option
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports):
+@click.option("--comparable-only", is_flag=True,
+              help="Rank, on each benchmark, only the largest group of scores that agree in harness, export, instance "
+                   "set, MedHELM edition, generation settings and jury; say what was left out.")
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -184,7 +187,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     view = load(root, release) if release else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")
-    data = leaderboard_data(view or load(root), scores, reported, access=tiers)
+    data = leaderboard_data(view or load(root), scores, reported, access=tiers, comparable_only=comparable_only)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
         from clinreg.text.jsonout import envelope
