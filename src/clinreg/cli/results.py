@@ -29,7 +29,14 @@ export_option = click.option(
 )
 
 
-def _collect(root, sources, fmt, strict=False, exports=()):
+aliases_option = click.option(
+    "--aliases", "aliases", multiple=True, type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+    help="More model names to merge, in the format of the shipped table (src/clinreg/results/aliases.json); "
+         "repeatable. Only names a table lists are merged.",
+)
+
+
+def _collect(root, sources, fmt, strict=False, exports=(), aliases=()):
     """Read every source against the current registry.
 
     Every score that maps is kept; each refused source or score is a located warning on stderr, and the
@@ -43,7 +50,13 @@ def _collect(root, sources, fmt, strict=False, exports=()):
 
     reg = load(root)
     refuse_load_errors(reg, "reading results")
-    scores, reported, findings = collect(reg, list(sources), list(exports))
+    from clinreg.results.aliases import AliasError, load_aliases
+
+    try:
+        table = load_aliases(list(aliases))
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), param_hint="--aliases") from None
+    scores, reported, findings = collect(reg, list(sources), list(exports), table)
     if findings.errors and (strict or not scores):
         report = Report(findings.diagnostics, len(sources))
         if fmt == "json":
@@ -56,7 +69,7 @@ def _collect(root, sources, fmt, strict=False, exports=()):
     refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
     if refused or findings.warnings:
         click.echo(render_text(Report(refused + findings.warnings, len(sources))), err=True)
-    return reg, scores, reported, refused, findings.stand_ins
+    return reg, scores, reported, refused, findings.stand_ins, findings.merged
 
 
 def _refused_hint(hint):
@@ -77,7 +90,8 @@ def results():
 @force_option
 @strict_option
 @export_option
-def import_results(sources, root, fmt, output, force, strict, exports):
+@aliases_option
+def import_results(sources, root, fmt, output, force, strict, exports, aliases):
     """Read SOURCES and write one results file: model, benchmark, metric, value, range, instances, source.
 
     A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
@@ -89,7 +103,7 @@ def import_results(sources, root, fmt, output, force, strict, exports):
     """
     from clinreg.results.importing import results_document, results_text
 
-    reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict, exports)
+    reg, scores, reported, refused, stand_ins, _ = _collect(root, sources, fmt, strict, exports, aliases)
     document = results_document(reg, scores, reported, stand_ins)
     text = results_text(document)
     if output is None:
@@ -169,7 +183,9 @@ with_option = click.option(
 @click.option("--comparable-only", is_flag=True,
               help="Rank, on each benchmark, only the largest group of scores that agree in harness, export, instance "
                    "set, MedHELM edition, generation settings and jury; say what was left out.")
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only):
+@aliases_option
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only,
+                aliases):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
@@ -183,11 +199,13 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
 
     tiers = access_tiers(access)
     sources = tuple(sources) + tuple(_with_published(with_))
-    _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict, exports)
+    _, scores, reported, _, _, merged = _collect(root, sources, "json" if fmt == "json" else "text", strict, exports,
+                                                 aliases)
     view = load(root, release) if release else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")
-    data = leaderboard_data(view or load(root), scores, reported, access=tiers, comparable_only=comparable_only)
+    data = leaderboard_data(view or load(root), scores, reported, access=tiers, comparable_only=comparable_only,
+                            merged=merged)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
         from clinreg.text.jsonout import envelope

@@ -40,6 +40,9 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
     if data["excluded"]:
         lines.append(f"{len(data['excluded'])} score(s) left out (not in this release or access filter)")
     lines.append(data["provenance_note"])
+    if data.get("aliases"):
+        lines.append("One model, one row: " + "; ".join(
+            f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"]))
     if data.get("comparability"):
         lines.append(comparability_line(data))
     if data.get("comparable_only", {}).get("dropped"):

@@ -20,6 +20,8 @@ class Findings:
     # Scores read beside a benchmark's main metric and never ranked as it: lm-eval's token-overlap stand-in for a
     # jury score, each {"model", "record", "mapping", "metric", "value", "source"}.
     stand_ins: list[dict[str, Any]] = field(default_factory=list)
+    # Names of one model merged through the alias table: [{"model": id, "names": [{"kind", "name", "files"}]}].
+    merged: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None,
             severity: str | None = None) -> None:
@@ -100,7 +102,8 @@ def checked_jury(value: Any) -> dict[str, Any] | None | bool:
     return {"rubric": value["rubric"][:300], "judges": {k[:100]: v[:300] for k, v in value["judges"].items()}}
 
 
-PROVENANCE_TEXT = ("harness", "harness_version", "export", "instance_set", "registry_release", "edition", "data_file")
+PROVENANCE_TEXT = ("harness", "harness_version", "export", "instance_set", "registry_release", "edition", "data_file",
+                   "model_type", "model_name")
 
 
 def checked_provenance(value: Any) -> dict[str, Any]:

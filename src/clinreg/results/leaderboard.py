@@ -90,7 +90,8 @@ def placement(reg: Registry) -> dict[str, dict[str, Any]]:
 
 
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
-                     access: Iterable[str] | None = None, comparable_only: bool = False) -> dict[str, Any]:
+                     access: Iterable[str] | None = None, comparable_only: bool = False,
+                     merged: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything every leaderboard format shows; renderers format it and recompute nothing.
 
     Where scores on a benchmark differ in provenance (results.comparability), they are still ranked, and the data
@@ -275,4 +276,5 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         "reported_tolerance": REPORTED_TOLERANCE,
         **({"comparability": comparability} if comparability else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
+        **({"aliases": merged} if merged else {}),
     }

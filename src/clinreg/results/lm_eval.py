@@ -88,8 +88,9 @@ def _lm_eval_provenance(reading: Reading, data: dict[str, Any], task: str) -> di
     data_file = files.get("test") if isinstance(files.get("test"), str) else None
     reading.points_into(data_file)
     version = data.get("lm_eval_version")
+    model_type = config.get("model") if isinstance(config.get("model"), str) else None
     out = {"harness": "lm-eval", "harness_version": version if isinstance(version, str) else None,
-           "generation": settings(generation), "data_file": data_file}
+           "model_type": model_type, "generation": settings(generation), "data_file": data_file}
     return {k: v for k, v in out.items() if v}
 
 
