@@ -167,7 +167,72 @@ with_option = click.option(
 )
 
 
-@click.command("leaderboard")
+class _LeaderboardCommand(click.Command):
+    """`clinreg leaderboard RESULTS...`, and `clinreg leaderboard diff OLD NEW` when the first argument is `diff`
+    (a results file named `diff` is given as `./diff`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        if args and args[0] == "diff":
+            return leaderboard_diff.make_context(f"{info_name} diff", list(args[1:]), parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx):
+        return ctx.command.invoke(ctx) if ctx.command is not self else super().invoke(ctx)
+
+
+@click.command("diff")
+@click.argument("old")
+@click.argument("new")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@aliases_option
+@output_option
+@force_option
+def leaderboard_diff(old, new, root, fmt, aliases, output, force):
+    """Why each model's mean win rate changed from OLD to NEW (results files, anything `results import` reads,
+    or published release ids such as medhelm-2025-05-04): the change split, in order, into the benchmark set,
+    the cohort of models, and the scores; the three parts sum to the change."""
+    from clinreg.results.board_diff import board_diff
+
+    sides = []
+    for given in (old, new):
+        path = Path(given)
+        if not path.exists():
+            (path,) = _with_published([given])
+        reg, scores, _, _, _, _ = _collect(root, (path,), "json" if fmt == "json" else "text", aliases=aliases)
+        sides.append(scores)
+    data = {"old": old, "new": new, **board_diff(reg, *sides)}
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        text = dumps("leaderboard_diff", data)
+    else:
+        text = _diff_table(data)
+    emit(text, output, force=force)
+
+
+def _diff_table(data):
+    from clinreg.text.output import defuse, shown
+
+    b, c = data["benchmarks"], data["cohort"]
+    lines = [f"clinreg leaderboard diff: {shown(data['old'])} -> {shown(data['new'])}",
+             f"benchmarks {b['old']} -> {b['new']} (+{len(b['added'])} -{len(b['removed'])}); "
+             f"models {c['old']} -> {c['new']} (+{len(c['added'])} -{len(c['removed'])}); "
+             f"{len(data['benchmarks_with_changed_scores'])} benchmark(s) with changed scores"]
+    head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores"]
+    rows = [[shown(m["model"]), f"{m['old']:.3f}", f"{m['new']:.3f}",
+             *(f"{m['change'][k]:+.3f}" for k in ("total", "benchmarks", "cohort", "scores"))] for m in data["models"]]
+    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j]) for j in range(len(head))]
+    for r in [head, *rows]:
+        lines.append("  ".join([r[0].ljust(widths[0]), *(r[j].rjust(widths[j]) for j in range(1, len(head)))]))
+    if data["unchanged"]:
+        lines.append(f"unchanged: {', '.join(shown(m) for m in data['unchanged'])}")
+    lines.append("Change = Benchmarks + Cohort + Scores, taken in that order: the benchmark set changes first (old "
+                 "models and scores), then the models ranked beside (new cohort), then the scores themselves.")
+    return defuse("\n".join(line.rstrip() for line in lines))
+
+
+@click.command("leaderboard", cls=_LeaderboardCommand)
 @sources_argument
 @root_option
 @release_option
@@ -187,6 +252,7 @@ with_option = click.option(
 def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only,
                 aliases):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
+    `clinreg leaderboard diff OLD NEW` explains how each model's mean win rate changed between two boards.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
     the macro average on a 0-1 scale (each metric rescaled by its declared range), the benchmarks and instances
