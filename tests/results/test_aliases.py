@@ -39,7 +39,7 @@ def test_lm_eval_and_the_published_results_give_gpt4o_one_row(tmp_path, release)
         assert own["provenance"]["model_name"] == "gpt-4o-2024-05-13"
     other = next(b for b in data["benchmarks"] if b["key"] == "pubmed_qa/pubmed_qa")
     (published,) = [s for s in other["scores"] if s["model"] == "openai/gpt-4o-2024-05-13"]
-    assert published["source"]["published"] == release  # each score keeps its own provenance
+    assert published["provenance"]["published"]["id"] == release  # each score keeps its own provenance
 
 
 def test_names_the_table_does_not_list_are_never_merged(tmp_path):

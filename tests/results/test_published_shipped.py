@@ -59,7 +59,7 @@ def test_a_hand_imported_csv_says_which_release_it_is():
     result = invoke("results", "import", "--root", ROOT, str(PUBLISHED / "2025-05-04" / "leaderboard.csv"))
     assert result.exit_code == 0, result.output
     scores = json.loads(result.stdout)["scores"]
-    assert {s["source"]["published"] for s in scores} == {"medhelm-2025-05-04"}
+    assert {s["provenance"]["published"]["id"] for s in scores} == {"medhelm-2025-05-04"}
     assert scores[0]["provenance"]["published"]["date"] == "2025-05-04"
 
 

@@ -76,7 +76,6 @@ def mark_published(reading: Reading, release: dict[str, Any], first: int, first_
     if release.get("edition"):
         provenance["edition"] = release["edition"]
     for score in reading.scores[first:]:
-        score.source["published"] = release["id"]
         score.provenance = {**provenance, **(score.provenance or {})}
     for reported in reading.reported[first_reported:]:
         reported.source["published"] = release["id"]

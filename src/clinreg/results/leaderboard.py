@@ -241,8 +241,10 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                             "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
                             "jury": s.jury, "source": s.source,
                             **({"differs": marks.get((model, k), []),
-                                "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), [])),
-                                "provenance": s.provenance or {}} if k in mixed else {})})
+                                "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), []))}
+                               if k in mixed else {}),
+                            # a board that mixes sources (or merges names) shows where each score comes from
+                            **({"provenance": s.provenance or {}} if k in mixed or merged else {})})
         benchmarks.append({
             "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
             "in_medhelm": record.in_medhelm,

@@ -24,6 +24,9 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
         return
     published = data.get("published") if isinstance(data.get("published"), dict) else {}
     release = published.get("id") if isinstance(published.get("id"), str) else None
+    # a published file's block stands for every score's provenance that does not name its release itself
+    block = {"published": {"id": release, **{k: published[k] for k in ("date",) if isinstance(published.get(k), str)}}} \
+        if release else {}
     offset = 0
     positions = Positions(text)
     for i, entry in enumerate(data["scores"]):
@@ -67,12 +70,10 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
             reading.error("CLR966", name, *where, f"scores[{i}]: jury needs a rubric and judges {{name: model}}")
             continue
         source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
-        if release and not isinstance(source.get("published"), str):
-            source = {**source, "published": release}
         reading.score(b, entry["model"], value, {**source, "via": name, "line": where[0], "column": where[1]},
                       n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
                       stderr=stderr, per_instance=per_instance, jury=jury,
-                      provenance=checked_provenance(entry.get("provenance")))
+                      provenance={**block, **checked_provenance(entry.get("provenance"))})
     for entry in data.get("reported_win_rates") or []:
         if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \
                 is not None and isinstance(entry.get("benchmarks"), list):

@@ -35,7 +35,8 @@ class Score:
     @property
     def published(self) -> str | None:
         """The id of the published leaderboard release the score was read from, if it was."""
-        value = self.source.get("published")
+        published = (self.provenance or {}).get("published")
+        value = published.get("id") if isinstance(published, dict) else None
         return value if isinstance(value, str) else None
 
     @property

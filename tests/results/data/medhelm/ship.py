@@ -39,7 +39,7 @@ def shipped_document(release: dict) -> dict:
     if release["edition"]:
         provenance["edition"] = release["edition"]
     for entry in document["scores"]:
-        entry["source"] = {**entry["source"], "file": named, "published": release["id"]}
+        entry["source"] = {**entry["source"], "file": named}
         entry["provenance"] = provenance
     for entry in document["reported_win_rates"]:
         entry["source"] = {**entry["source"], "file": named, "published": release["id"]}
