@@ -30,3 +30,12 @@ def test_the_readme_shows_the_commands_real_output(monkeypatch):
     result = invoke("leaderboard", "docs/examples/results.json")
     assert result.exit_code == 0, result.output
     assert result.stdout.rstrip("\n") == shown
+
+
+def test_the_readme_shows_the_real_diff_of_the_two_releases():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = "$ clinreg leaderboard diff medhelm-2025-05-04 medhelm-2025-07-31\n"
+    shown = readme.split(command, 1)[1].split("\n```", 1)[0]
+    result = invoke("leaderboard", "diff", "medhelm-2025-05-04", "medhelm-2025-07-31")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip("\n") == shown

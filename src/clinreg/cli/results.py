@@ -21,7 +21,22 @@ strict_option = click.option(
 )
 
 
-def _collect(root, sources, fmt, strict=False):
+export_option = click.option(
+    "--export", "exports", multiple=True, type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+    help="A folder `clinreg export` wrote that the harness runs used (repeatable): each score of a benchmark it "
+         "exports records the export's id, registry release and instance set. An export a run names by an absolute "
+         "path is found without it.",
+)
+
+
+aliases_option = click.option(
+    "--aliases", "aliases", multiple=True, type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+    help="More model names to merge, in the format of the shipped table (src/clinreg/results/aliases.json); "
+         "repeatable. Only names a table lists are merged.",
+)
+
+
+def _collect(root, sources, fmt, strict=False, exports=(), aliases=()):
     """Read every source against the current registry.
 
     Every score that maps is kept; each refused source or score is a located warning on stderr, and the
@@ -35,7 +50,13 @@ def _collect(root, sources, fmt, strict=False):
 
     reg = load(root)
     refuse_load_errors(reg, "reading results")
-    scores, reported, findings = collect(reg, list(sources))
+    from clinreg.results.aliases import AliasError, load_aliases
+
+    try:
+        table = load_aliases(list(aliases))
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), param_hint="--aliases") from None
+    scores, reported, findings = collect(reg, list(sources), list(exports), table)
     if findings.errors and (strict or not scores):
         report = Report(findings.diagnostics, len(sources))
         if fmt == "json":
@@ -46,9 +67,9 @@ def _collect(root, sources, fmt, strict=False):
             click.echo(render_text(report), err=True)
         raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
     refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
-    if refused:
-        click.echo(render_text(Report(refused, len(sources))), err=True)
-    return reg, scores, reported, refused, findings.stand_ins
+    if refused or findings.warnings:
+        click.echo(render_text(Report(refused + findings.warnings, len(sources))), err=True)
+    return reg, scores, reported, refused, findings.stand_ins, findings.merged
 
 
 def _refused_hint(hint):
@@ -68,7 +89,9 @@ def results():
 @output_option
 @force_option
 @strict_option
-def import_results(sources, root, fmt, output, force, strict):
+@export_option
+@aliases_option
+def import_results(sources, root, fmt, output, force, strict, exports, aliases):
     """Read SOURCES and write one results file: model, benchmark, metric, value, range, instances, source.
 
     A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
@@ -80,7 +103,7 @@ def import_results(sources, root, fmt, output, force, strict):
     """
     from clinreg.results.importing import results_document, results_text
 
-    reg, scores, reported, refused, stand_ins = _collect(root, sources, fmt, strict)
+    reg, scores, reported, refused, stand_ins, _ = _collect(root, sources, fmt, strict, exports, aliases)
     document = results_document(reg, scores, reported, stand_ins)
     text = results_text(document)
     if output is None:
@@ -102,7 +125,114 @@ def import_results(sources, root, fmt, output, force, strict):
                    f"{len(document['benchmarks'])} benchmark(s){left}")
 
 
-@click.command("leaderboard")
+@results.command("published")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def published(fmt):
+    """List the published leaderboards shipped with clinreg: MedHELM's releases, each a results file to put beside
+    your own with `clinreg leaderboard MY_RESULTS --with ID`."""
+    from clinreg.results.published import published_releases
+
+    rows = [{"id": r["id"], "date": r["date"], "name": r["name"], "source": r["source"], "edition": r["edition"],
+             "edition_note": r.get("edition_note"), "models": r["models"], "benchmarks": r["benchmarks"]}
+            for r in published_releases()]
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("results_published", {"releases": rows}))
+        return
+    for r in rows:
+        source = f"{r['source']['repository']}@{r['source']['commit'][:12]}:{r['source']['file']}"
+        click.echo(f"{r['id']}  {r['date']}  {r['models']} models x {r['benchmarks']} benchmarks  "
+                   f"edition {r['edition'] or 'none'}  {source}")
+
+
+def _with_published(ids):
+    """The shipped files of the published release ids given with --with; an unknown id is a usage error."""
+    from clinreg.results.published import RELEASES, published_file
+
+    paths = []
+    for release_id in ids:
+        path = published_file(release_id)
+        if path is None:
+            known = ", ".join(r["id"] for r in RELEASES)
+            raise click.BadParameter(f"no published release {release_id!r} (known: {known}; see `clinreg results "
+                                     "published`)", param_hint="--with")
+        paths.append(path)
+    return paths
+
+
+with_option = click.option(
+    "--with", "with_", multiple=True, metavar="ID",
+    help="Put a published leaderboard beside SOURCES, by its id (see `clinreg results published`); repeatable.",
+)
+
+
+class _LeaderboardCommand(click.Command):
+    """`clinreg leaderboard RESULTS...`, and `clinreg leaderboard diff OLD NEW` when the first argument is `diff`
+    (a results file named `diff` is given as `./diff`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        if args and args[0] == "diff":
+            return leaderboard_diff.make_context(f"{info_name} diff", list(args[1:]), parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx):
+        return ctx.command.invoke(ctx) if ctx.command is not self else super().invoke(ctx)
+
+
+@click.command("diff")
+@click.argument("old")
+@click.argument("new")
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@aliases_option
+@output_option
+@force_option
+def leaderboard_diff(old, new, root, fmt, aliases, output, force):
+    """Why each model's mean win rate changed from OLD to NEW (results files, anything `results import` reads,
+    or published release ids such as medhelm-2025-05-04): the change split, in order, into the benchmark set,
+    the cohort of models, and the scores; the three parts sum to the change."""
+    from clinreg.results.board_diff import board_diff
+
+    sides = []
+    for given in (old, new):
+        path = Path(given)
+        if not path.exists():
+            (path,) = _with_published([given])
+        reg, scores, _, _, _, _ = _collect(root, (path,), "json" if fmt == "json" else "text", aliases=aliases)
+        sides.append(scores)
+    data = {"old": old, "new": new, **board_diff(reg, *sides)}
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        text = dumps("leaderboard_diff", data)
+    else:
+        text = _diff_table(data)
+    emit(text, output, force=force)
+
+
+def _diff_table(data):
+    from clinreg.text.output import defuse, shown
+
+    b, c = data["benchmarks"], data["cohort"]
+    lines = [f"clinreg leaderboard diff: {shown(data['old'])} -> {shown(data['new'])}",
+             f"benchmarks {b['old']} -> {b['new']} (+{len(b['added'])} -{len(b['removed'])}); "
+             f"models {c['old']} -> {c['new']} (+{len(c['added'])} -{len(c['removed'])}); "
+             f"{len(data['benchmarks_with_changed_scores'])} benchmark(s) with changed scores"]
+    head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores"]
+    rows = [[shown(m["model"]), f"{m['old']:.3f}", f"{m['new']:.3f}",
+             *(f"{m['change'][k]:+.3f}" for k in ("total", "benchmarks", "cohort", "scores"))] for m in data["models"]]
+    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j]) for j in range(len(head))]
+    for r in [head, *rows]:
+        lines.append("  ".join([r[0].ljust(widths[0]), *(r[j].rjust(widths[j]) for j in range(1, len(head)))]))
+    if data["unchanged"]:
+        lines.append(f"unchanged: {', '.join(shown(m) for m in data['unchanged'])}")
+    lines.append("Change = Benchmarks + Cohort + Scores, taken in that order: the benchmark set changes first (old "
+                 "models and scores), then the models ranked beside (new cohort), then the scores themselves.")
+    return defuse("\n".join(line.rstrip() for line in lines))
+
+
+@click.command("leaderboard", cls=_LeaderboardCommand)
 @sources_argument
 @root_option
 @release_option
@@ -113,9 +243,17 @@ def import_results(sources, root, fmt, output, force, strict):
 @output_option
 @force_option
 @strict_option
+@with_option
+@export_option
+@click.option("--comparable-only", is_flag=True,
+              help="Rank, on each benchmark, only the largest group of scores that agree in harness, export, instance "
+                   "set, MedHELM edition, generation settings and jury; say what was left out.")
+@aliases_option
 @medhelm_option
-def leaderboard(sources, root, release, by, access, fmt, output, force, strict, medhelm):
+def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only,
+                aliases, medhelm):
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
+    `clinreg leaderboard diff OLD NEW` explains how each model's mean win rate changed between two boards.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
     the macro average on a 0-1 scale (each metric rescaled by its declared range), the benchmarks and instances
@@ -127,11 +265,14 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     from clinreg.results.leaderboard import leaderboard_data
 
     tiers = access_tiers(access)
-    _, scores, reported, _, _ = _collect(root, sources, "json" if fmt == "json" else "text", strict)
+    sources = tuple(sources) + tuple(_with_published(with_))
+    _, scores, reported, _, _, merged = _collect(root, sources, "json" if fmt == "json" else "text", strict, exports,
+                                                 aliases)
     view = load(root, release, medhelm=medhelm) if release or medhelm else None
     if view is not None:
         refuse_load_errors(view, "a leaderboard")
-    data = leaderboard_data(view or load(root), scores, reported, access=tiers)
+    data = leaderboard_data(view or load(root), scores, reported, access=tiers, comparable_only=comparable_only,
+                            merged=merged)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
         from clinreg.text.jsonout import envelope

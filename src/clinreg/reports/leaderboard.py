@@ -43,7 +43,30 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
     lines.append(data["provenance_note"])
     if data.get("medhelm_edition"):
         lines.append(edition_line(data["medhelm_edition"]))
+    if data.get("aliases"):
+        lines.append("One model, one row: " + "; ".join(
+            f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"]))
+    if data.get("comparability"):
+        lines.append(comparability_line(data))
+    if data.get("comparable_only", {}).get("dropped"):
+        lines.append(dropped_line(data))
     return lines
+
+
+def comparability_line(data: dict[str, Any]) -> str:
+    """One line: on which benchmarks the scores differ, and in what."""
+    parts = [f"{e['benchmark']} ({e['what']})" for e in data["comparability"]]
+    return (f"Not like for like: scores differ on {len(parts)} benchmark(s): {'; '.join(parts)}. Each score that "
+            "differs from its benchmark's majority is marked `differs`; all are ranked together "
+            "(--comparable-only ranks within the largest comparable group).")
+
+
+def dropped_line(data: dict[str, Any]) -> str:
+    dropped = data["comparable_only"]["dropped"]
+    parts = [f"{d['model']} on {d['benchmark']} ({d['what']})" for d in dropped[:5]]
+    more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+    return (f"--comparable-only: left out {len(dropped)} score(s) outside their benchmark's largest comparable "
+            f"group: {'; '.join(parts)}{more}.")
 
 
 # --------------------------------------------------------------------------------------------- terminal
@@ -71,7 +94,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     for r in data["tables"][by]:
         flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
                                      if r["missing_benchmarks"] else "",
-                                     f"jury differs on {len(r['jury_differs'])}" if r.get("jury_differs") else "") if f)
+                                     f"jury differs on {len(r['jury_differs'])}" if r.get("jury_differs") else "",
+                                     f"differs on {len(r['differs'])}" if r.get("differs") else "") if f)
         # model and group names come from results files: shown() escapes control characters
         rows.append([str(r["rank"] or "–"), shown(r["model"]), *([] if by == "overall" else [shown(r["group_name"])]),
                      num(r["mean_win_rate"]), pct(r["macro_average"]), interval(r["macro_interval"]),
@@ -86,7 +110,10 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
                   "jury differs = a jury score from other judges or rubric than other models', ranked only with its own; "
-                  "Tasks (dr) = tasks covered / in the group (drafted among them).")
+                  "Tasks (dr) = tasks covered / in the group (drafted among them)."
+                  + (" differs on N = on N benchmarks the row's score differs from the benchmark's majority in "
+                     "harness, export, instance set, edition, generation settings or jury."
+                     if data.get("comparability") else ""))
     out += buf.getvalue().rstrip("\n").splitlines()
     return defuse("\n".join(line.rstrip() for line in out))
 
@@ -120,14 +147,18 @@ def _layout(head: list[str], rows: list[list[str]], wrap: dict[int, int], left: 
 def render_markdown(data: dict[str, Any], by: str) -> str:
     from clinreg.reports.markdown import code, escape
 
+    mixed = bool(data.get("comparability"))
     lines = [f"# Leaderboard by {by}", ""]
     lines += [escape(line) for line in header_lines(data, by)[:1]]
     lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
     if data.get("medhelm_edition"):
         lines += [escape(edition_line(data["medhelm_edition"])) + ".", ""]
+    if mixed or data.get("comparable_only", {}).get("dropped"):
+        lines += [f"> {escape(line)}" for line in header_lines(data, by)
+                  if line.startswith(("Not like for like", "--comparable-only"))] + [""]
     lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
-              "Tasks covered | Drafted | Thin | Missing | Jury differs |",
-              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|"]
+              "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else ""),
+              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|" + ("---|" if mixed else "")]
     for r in data["tables"][by]:
         lines.append(
             f"| {r['rank'] or '–'} | {escape(r['model'])} | {escape(r['group_name'])} | {num(r['mean_win_rate'])} | "
@@ -135,20 +166,27 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
             f"{r['benchmarks_total']} | {r['instances']} | {r['tasks_covered']}/{r['tasks_total']} | "
             f"{r['tasks_drafted']} | {'thin' if r['thin'] else ''} | "
             f"{', '.join(code(k) for k in r['missing_benchmarks'])} | "
-            f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |")
-    lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |",
-              "|---|---|---|---|--:|--:|--:|---|"]
+            f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |"
+            + (f" {'; '.join(escape(note) for note in r.get('differs', []))} |" if mixed else ""))
+    lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |"
+              + (" Differs |" if mixed else ""),
+              "|---|---|---|---|--:|--:|--:|---|" + ("---|" if mixed else "")]
     for b in data["benchmarks"]:
         for s in b["scores"]:
             beyond = " (not in MedHELM)" if not b["in_medhelm"] else ""
             lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
                          f"{num(b['range'][0])}–{num(b['range'][1])} | {escape(s['model'])} | {num(s['value'])} | "
                          f"{num(s['win_rate'])} | {s['n_instances'] if s['n_instances'] is not None else '–'} | "
-                         f"{interval(s['interval'])} |")
+                         f"{interval(s['interval'])} |" + (f" {differs_words(s)} |" if mixed else ""))
     lines += ["", "Mean win rate: " + escape(data["method"]["mean_win_rate"]) + ". Macro average: "
               + escape(data["method"]["macro_average"]) + ". Intervals: " + escape(data["method"]["interval"])
               + f". Generated by clinreg {__version__}."]
     return defuse("\n".join(lines), "markdown")
+
+
+def differs_words(score: dict[str, Any]) -> str:
+    """A score's mark: `differs: harness, instance set`, or nothing where it is with its benchmark's majority."""
+    return f"differs: {score['differs_what']}" if score.get("differs") else ""
 
 
 # --------------------------------------------------------------------------------------------- csv
@@ -159,13 +197,16 @@ def render_csv(data: dict[str, Any], by: str) -> str:
     buf = io.StringIO()
     for key, value in (("clinreg leaderboard", f"one row per model and {by}"), ("release", str(data["release"])),
                        ("access", ",".join(data["access_filter"])), ("provenance", data["provenance_note"]),
-                       ("medhelm edition", (data.get("medhelm_edition") or {}).get("id", ""))):
+                       ("medhelm edition", (data.get("medhelm_edition") or {}).get("id", "")),
+                       *((("comparability", comparability_line(data)),) if data.get("comparability") else ()),
+                       *((("comparable-only", dropped_line(data)),)
+                         if data.get("comparable_only", {}).get("dropped") else ())):
         buf.write(f"# {key}: {shown(' '.join(value.split()))}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["rank", "model", "group", "level", "group_name", "mean_win_rate", "reported_mean_win_rate",
                      "macro_average", "macro_low", "macro_high", "benchmarks", "benchmarks_total", "instances",
                      "tasks_covered", "tasks_total", "tasks_drafted", "thin", "missing_benchmarks", "benchmark_ids",
-                     "jury_differs"])
+                     "jury_differs", *(["differs"] if data.get("comparability") else [])])
     for r in data["tables"][by]:
         iv = r["macro_interval"] or {}
         writer.writerow([csv_cell(v) for v in (
@@ -175,7 +216,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
             "" if r["macro_average"] is None else repr(r["macro_average"]), iv.get("low", ""), iv.get("high", ""),
             len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r["tasks_covered"], r["tasks_total"],
             r["tasks_drafted"], "true" if r["thin"] else "false", ";".join(r["missing_benchmarks"]),
-            ";".join(r["benchmarks"]), " | ".join(r.get("jury_differs", [])))])
+            ";".join(r["benchmarks"]), " | ".join(r.get("jury_differs", [])),
+            *([" | ".join(r.get("differs", []))] if data.get("comparability") else []))])
     return defuse(buf.getvalue())
 
 
@@ -211,7 +253,9 @@ def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
         heatmap.append({"model": model, "overall": overall.get(model), "cells": row})
     return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
             "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
-            "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words}
+            "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words,
+            "differs_words": differs_words, "comparability_line": comparability_line if data.get("comparability")
+            else None, "dropped_line": dropped_line if data.get("comparable_only", {}).get("dropped") else None}
 
 
 def render_html(data: dict[str, Any]) -> str:

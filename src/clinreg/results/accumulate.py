@@ -7,6 +7,7 @@ from typing import Any
 
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.results.index import Ambiguous, Benchmark, BenchmarkIndex
+from clinreg.results.provenance import export_folder_of
 from clinreg.results.score import ReportedWinRate, Score
 
 
@@ -19,13 +20,20 @@ class Findings:
     # Scores read beside a benchmark's main metric and never ranked as it: lm-eval's token-overlap stand-in for a
     # jury score, each {"model", "record", "mapping", "metric", "value", "source"}.
     stand_ins: list[dict[str, Any]] = field(default_factory=list)
+    # Names of one model merged through the alias table: [{"model": id, "names": [{"kind", "name", "files"}]}].
+    merged: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
-        self.diagnostics.append(make(code, file, line, column, message, hint))
+    def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None,
+            severity: str | None = None) -> None:
+        self.diagnostics.append(make(code, file, line, column, message, hint, severity))  # type: ignore[arg-type]
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
 
     @property
     def unreadable(self) -> bool:
@@ -40,13 +48,20 @@ class Reading:
         self.findings = Findings()
         self.scores: list[Score] = []
         self.reported: list[ReportedWinRate] = []
+        self.export_folders: set[str] = set()  # export folders a harness run points into, where they are here
+
+    def points_into(self, data_file: Any) -> None:
+        """Note the export folder of a data file a run names (`<export>/data/<record>/<mapping>.jsonl`)."""
+        folder = export_folder_of(data_file) if isinstance(data_file, str) and data_file else None
+        if folder is not None:
+            self.export_folders.add(str(folder))
 
     def error(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None) -> None:
         self.findings.add(code, file, line, column, message, hint)
 
     def score(self, b: Benchmark, model: str, value: float, source: dict[str, Any], n: int | None = None,
               stderr: float | None = None, per_instance: dict[str, Any] | None = None,
-              jury: dict[str, Any] | None = None) -> None:
+              jury: dict[str, Any] | None = None, provenance: dict[str, Any] | None = None) -> None:
         m = b.mapping
         from_registry = n is None and m.instances.evaluated is not None
         self.scores.append(Score(
@@ -54,7 +69,7 @@ class Reading:
             range=list(m.metric.range) if m.metric.range else None,
             n_instances=m.instances.evaluated if from_registry else n,
             n_instances_from="registry" if from_registry else ("results" if n is not None else None),
-            source=source, stderr=stderr, per_instance=per_instance, jury=jury))
+            source=source, stderr=stderr, per_instance=per_instance, jury=jury, provenance=provenance))
 
 
 def task_benchmark(reading: Reading, task: str, file: str, where: tuple[int, int]) -> Benchmark | None:
@@ -85,3 +100,23 @@ def checked_jury(value: Any) -> dict[str, Any] | None | bool:
             or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in value["judges"].items()):
         return False
     return {"rubric": value["rubric"][:300], "judges": {k[:100]: v[:300] for k, v in value["judges"].items()}}
+
+
+PROVENANCE_TEXT = ("harness", "harness_version", "export", "instance_set", "registry_release", "edition", "data_file",
+                   "model_type", "model_name")
+
+
+def checked_provenance(value: Any) -> dict[str, Any]:
+    """A score's provenance as a results file gives it, kept only where well-formed (anything else is unknown):
+    short texts for the PROVENANCE_TEXT keys, `generation` a flat object of settings, `published` {id, date, source}."""
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, Any] = {k: value[k][:300] for k in PROVENANCE_TEXT if isinstance(value.get(k), str) and value[k]}
+    generation = value.get("generation")
+    if isinstance(generation, dict):
+        out["generation"] = {str(k)[:100]: v if not isinstance(v, str) else v[:300] for k, v in
+                             list(generation.items())[:50] if v is None or isinstance(v, (str, int, float, bool))}
+    published = value.get("published")
+    if isinstance(published, dict) and isinstance(published.get("id"), str):
+        out["published"] = {k: published[k][:300] for k in ("id", "date", "source") if isinstance(published.get(k), str)}
+    return out

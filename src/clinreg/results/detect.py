@@ -14,6 +14,7 @@ from clinreg.results.accumulate import Reading
 from clinreg.results.helm import read_helm_csv, read_helm_groups, read_helm_runs, run_folders
 from clinreg.results.inspect_logs import read_inspect_eval, read_inspect_log
 from clinreg.results.lm_eval import read_lm_eval
+from clinreg.results.published import release_by_text
 from clinreg.results.resultsfile import read_clinreg_results
 from clinreg.results.strictinput import JSON_CONSTANT, Unreadable, parse_json, read_text
 
@@ -40,7 +41,12 @@ def read_source(reading: Reading, path: Path) -> None:
             return
         suffix = path.suffix.casefold()
         if suffix == ".csv":
-            read_helm_csv(reading, name, read_text(path))
+            text = read_text(path)
+            first, first_reported = len(reading.scores), len(reading.reported)
+            read_helm_csv(reading, name, text)
+            release = release_by_text(text)
+            if release is not None:  # a published leaderboard's CSV as its source holds it: say which release
+                mark_published(reading, release, first, first_reported)
         elif suffix == ".eval":
             read_inspect_eval(reading, path)
         elif suffix == ".json":
@@ -61,6 +67,18 @@ def read_source(reading: Reading, path: Path) -> None:
         reading.error("CLR961", name, exc.line, exc.column, str(exc))
     except OSError as exc:  # a folder or file that vanished or cannot be listed or opened midway
         reading.error("CLR961", name, 1, 1, f"cannot read it: {exc.strerror or exc}")
+
+
+def mark_published(reading: Reading, release: dict[str, Any], first: int, first_reported: int) -> None:
+    """Tag the scores and win rates read since `first` as the published release's, with its provenance."""
+    named = "{repository}@{commit}:{file}".format(**release["source"])
+    provenance = {"harness": "helm", "published": {"id": release["id"], "date": release["date"], "source": named}}
+    if release.get("edition"):
+        provenance["edition"] = release["edition"]
+    for score in reading.scores[first:]:
+        score.provenance = {**provenance, **(score.provenance or {})}
+    for reported in reading.reported[first_reported:]:
+        reported.source["published"] = release["id"]
 
 
 def _inspect_log_text(text: str) -> bool:

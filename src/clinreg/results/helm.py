@@ -9,6 +9,7 @@ from typing import Any
 
 from clinreg.results.accumulate import Reading, checked_jury
 from clinreg.results.index import Ambiguous, Benchmark
+from clinreg.results.provenance import instance_set, settings
 from clinreg.results.score import ReportedWinRate
 from clinreg.results.strictinput import (
     Unreadable,
@@ -169,7 +170,8 @@ def read_board(reading: Reading, name: str, rows: list[tuple[list[str], list[tup
                 reading.error("CLR966", name, *at[j], f"{b.key} for {model}: {parsed}")
             elif parsed is not None:
                 reading.score(b, model, parsed, {"format": fmt, "file": name, "line": at[j][0],
-                                                  "column": at[j][1], "where": " ".join(header[j].split())})
+                                                  "column": at[j][1], "where": " ".join(header[j].split())},
+                              provenance={"harness": "helm"})
         if win_rate_column is not None:
             parsed = parse_cell(fields[win_rate_column])
             if isinstance(parsed, str) or (parsed is not None and not 0 <= parsed <= 1):
@@ -183,6 +185,10 @@ def read_board(reading: Reading, name: str, rows: list[tuple[list[str], list[tup
 
 
 # --------------------------------------------------------------------------------------------- HELM run folders
+
+# The adapter settings that change what a model is asked and how it answers (prompt text aside: that is the export's).
+GENERATION_SETTINGS = ("method", "temperature", "max_tokens", "num_outputs", "max_train_instances", "num_trials",
+                       "stop_sequences")
 
 
 def run_folders(path: Path) -> list[Path]:
@@ -264,7 +270,13 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
             continue
         slot = merged.setdefault((model.strip(), b.key), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
                                                            "min": math.inf, "max": -math.inf, "runs": [],
-                                                           "jury": _helm_jury(spec)})
+                                                           "jury": _helm_jury(spec), "ids": [], "generation": []})
+        slot["ids"].extend(picked.get("ids") or [])
+        slot["generation"].append(settings({k: adapter.get(k) for k in GENERATION_SETTINGS}))
+        scenario = spec.get("scenario_spec") if isinstance(spec.get("scenario_spec"), dict) else {}
+        args = scenario.get("args") if isinstance(scenario.get("args"), dict) else {}
+        if isinstance(args.get("data_file"), str):
+            slot["data_file"] = args["data_file"]
         for key in ("count", "sum", "sum_squared"):
             slot[key] += picked[key]
         slot["min"], slot["max"] = min(slot["min"], picked["min"]), max(slot["max"], picked["max"])
@@ -276,8 +288,12 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         binary = slot["min"] >= 0 and slot["max"] <= 1 and abs(slot["sum"] - slot["sum_squared"]) <= 1e-9 * max(1, n)
         source = {"format": "helm_runs", "file": slot["runs"][0], "line": 1, "column": 1,
                   "where": f"{len(slot['runs'])} run(s)", "runs": slot["runs"]}
+        generation = slot["generation"][0] if all(g == slot["generation"][0] for g in slot["generation"]) else None
+        provenance = {"harness": "helm", "instance_set": instance_set(slot["ids"]), "generation": generation,
+                      "data_file": slot.get("data_file")}
         reading.score(slot["b"], model, mean, source, n=n,
-                      per_instance={"n": n, "mean": mean, "sd": sd, "binary": binary}, jury=slot["jury"])
+                      per_instance={"n": n, "mean": mean, "sd": sd, "binary": binary}, jury=slot["jury"],
+                      provenance={k: v for k, v in provenance.items() if v})
 
 
 def _helm_jury(spec: dict[str, Any]) -> dict[str, Any] | None:
@@ -346,7 +362,7 @@ def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, tex
                       f"per-instance stats for {metric} on several splits ({', '.join(sorted(values))}) and none is test or valid")
         return None
     per = [sum(v) / len(v) for v in values[split].values()]
-    return {"count": len(per), "sum": sum(per), "sum_squared": sum(v * v for v in per), "min": min(per), "max": max(per)}
+    return {"ids": list(values[split]), "count": len(per), "sum": sum(per), "sum_squared": sum(v * v for v in per), "min": min(per), "max": max(per)}
 
 
 def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str) -> dict[str, Any] | None:

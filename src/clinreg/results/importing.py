@@ -8,20 +8,35 @@ from typing import Any
 
 from clinreg.core.store import Registry
 from clinreg.results.accumulate import Findings, Reading
+from clinreg.results.aliases import load_aliases, merge_names
 from clinreg.results.detect import read_source
 from clinreg.results.index import BenchmarkIndex
+from clinreg.results.provenance import export_of, fill_exports
 from clinreg.results.resultsfile import RESULTS_FORMAT
 from clinreg.results.score import ReportedWinRate, Score
 
 RANGE_SLACK = 1e-9
 
 
-def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[ReportedWinRate], Findings]:
-    """Every score of every source, each checked: a declared range, a value inside it, one score per model and benchmark."""
+def collect(reg: Registry, sources: list[Path], exports: list[Path] | None = None,
+            aliases: dict[tuple[str, str], str] | None = None) -> tuple[list[Score], list[ReportedWinRate], Findings]:
+    """Every score of every source, each checked: a declared range, a value inside it, one score per model and
+    benchmark; each harness score's export found among `exports` (folders with a manifest.json) and those its run
+    names."""
     reading = Reading(BenchmarkIndex(reg))
     for path in sources:
         read_source(reading, path)
     findings = reading.findings
+    folders = [str(p) for p in exports or []] + sorted(reading.export_folders - {str(p) for p in exports or []})
+    found = []
+    for folder in folders:
+        export = export_of(Path(folder))
+        if export is None:
+            findings.add("CLR961", folder, 1, 1, "no readable manifest.json: not a folder `clinreg export` wrote")
+        else:
+            found.append(export)
+    fill_exports(reading.scores, found)
+    findings.merged = merge_names(reading.scores, reading.reported, aliases if aliases is not None else load_aliases())
     kept: list[Score] = []
     first: dict[tuple[str, str], Score] = {}
     missing_range: set[str] = set()
@@ -42,15 +57,65 @@ def collect(reg: Registry, sources: list[Path]) -> tuple[list[Score], list[Repor
             findings.add("CLR966", *where, f"{score.key} for {score.model}: {score.value} is outside the metric's "
                          f"range [{lo:g}, {hi:g}]", "check that the column holds the main metric, not a percentage")
             continue
-        seen = first.get((score.model, score.key))
+        seen = first.get((score.model, score.key, score.published))
         if seen is not None:
             findings.add("CLR967", *where, f"{score.model} already has a score for {score.key} "
                          f"(from {seen.source.get('via') or seen.source['file']}:{seen.source.get('line', 1)})")
             continue
-        first[(score.model, score.key)] = score
+        first[(score.model, score.key, score.published)] = score
         kept.append(score)
+    kept = keep_releases_apart(kept, reading.reported, findings)
     kept.sort(key=lambda s: (s.model, s.key))
     return kept, reading.reported, findings
+
+
+def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], findings: Findings) -> list[Score]:
+    """One model's scores on one benchmark from more than one origin (a published release, or results that are
+    none), with one CLR967 warning per pair of origins naming both (never a silent first-file-wins):
+
+    - two published releases are two cohorts, so both are kept: every model of a release involved is renamed
+      `<model> [<release id>]`;
+    - your own result and a published release's: your result stands for the model (one model, one row), and the
+      release's score on that benchmark is left out.
+    """
+    origins: dict[tuple[str, str], dict[str | None, Score]] = {}
+    for score in scores:
+        origins.setdefault((score.model, score.key), {})[score.published] = score
+    pairs: dict[tuple[str, str], list[tuple[Score, Score]]] = {}
+    set_aside: set[int] = set()
+    for by_origin in origins.values():
+        if len(by_origin) < 2:
+            continue
+        releases = sorted(r for r in by_origin if r is not None)
+        if None in by_origin:
+            for release in releases:
+                pairs.setdefault(("", release), []).append((by_origin[None], by_origin[release]))
+                set_aside.add(id(by_origin[release]))
+            continue
+        for a, b in zip(releases, releases[1:]):
+            pairs.setdefault((a, b), []).append((by_origin[a], by_origin[b]))
+    renamed = {release for pair in pairs for release in pair if release and pair[0]}
+    for (a, b), both in sorted(pairs.items()):
+        sa, sb = both[0]
+        where = (sb.source.get("via") or sb.source["file"], sb.source.get("line", 1), sb.source.get("column", 1))
+        count = f"{len(both)} score(s) of {len({s.model for s, _ in both})} model(s)"
+        if a:
+            message = (f"{count} are in both published release {a} ({sa.source.get('via') or sa.source['file']}) "
+                       f"and published release {b} ({sb.source.get('via') or sb.source['file']}); kept apart: each "
+                       "release's models are named `<model> [<release>]`")
+        else:
+            message = (f"{count} are in both {sa.source.get('via') or sa.source['file']} and published release {b}; "
+                       f"the results given stand for the model, and {b}'s score(s) there are left out")
+        findings.add("CLR967", *where, message, severity="warning")
+    kept = [s for s in scores if id(s) not in set_aside]
+    for score in kept:
+        if score.published in renamed:
+            score.model = f"{score.model} [{score.published}]"
+    for r in reported:
+        release = r.source.get("published")
+        if release in renamed:
+            r.model = f"{r.model} [{release}]"
+    return kept
 
 
 def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate],

@@ -7,10 +7,11 @@ import math
 import struct
 import zipfile
 import zlib
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from clinreg.results.accumulate import Reading, checked_jury, stand_in_hint, task_benchmark
+from clinreg.results.provenance import instance_set, settings
 from clinreg.results.score import summarise
 from clinreg.results.strictinput import Unreadable, count, decode, finite_number, locate, parse_json
 
@@ -179,7 +180,29 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     reading.score(b, model.strip(), value, {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
                                             "where": f"results.scores.{scorer}.{metric_name}"},
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
-                  jury=jury)
+                  jury=jury, provenance=_inspect_provenance(reading, info, samples))
+
+
+def _inspect_provenance(reading: Reading, info: dict[str, Any], samples: Any) -> dict[str, Any]:
+    """Harness and version (`packages`), the samples' ids, the generate config (and epochs), the export's data file."""
+    packages = info.get("packages") if isinstance(info.get("packages"), dict) else {}
+    dataset = info.get("dataset") if isinstance(info.get("dataset"), dict) else {}
+    ids = dataset.get("sample_ids") if isinstance(dataset.get("sample_ids"), list) else None
+    if not ids and isinstance(samples, list):
+        ids = [s.get("id") for s in samples if isinstance(s, dict) and s.get("id") is not None]
+    config = info.get("config") if isinstance(info.get("config"), dict) else {}
+    generation = dict(info.get("model_generate_config") or {}) if isinstance(info.get("model_generate_config"), dict) \
+        else {}
+    if isinstance(config.get("epochs"), int) and config["epochs"] != 1:
+        generation["epochs"] = config["epochs"]
+    metadata = info.get("metadata") if isinstance(info.get("metadata"), dict) else {}
+    task_file = info.get("task_file")
+    if isinstance(task_file, str) and isinstance(metadata.get("data_file"), str):
+        if PurePath(task_file).is_absolute():
+            reading.points_into(str(PurePath(task_file).parent / metadata["data_file"]))
+    out = {"harness": "inspect", "harness_version": packages.get("inspect_ai"), "instance_set": instance_set(ids or []),
+           "generation": settings(generation), "data_file": metadata.get("data_file")}
+    return {k: v for k, v in out.items() if v}
 
 
 def _inspect_jury(info: dict[str, Any], samples: Any, scorer: str) -> dict[str, Any] | bool:

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import TIERS, edition_summary
+from clinreg.results.comparability import WORDS, compare, largest_comparable
 from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
 
@@ -89,8 +90,14 @@ def placement(reg: Registry) -> dict[str, dict[str, Any]]:
 
 
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
-                     access: Iterable[str] | None = None) -> dict[str, Any]:
-    """Everything every leaderboard format shows; renderers format it and recompute nothing."""
+                     access: Iterable[str] | None = None, comparable_only: bool = False,
+                     merged: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Everything every leaderboard format shows; renderers format it and recompute nothing.
+
+    Where scores on a benchmark differ in provenance (results.comparability), they are still ranked, and the data
+    gain `comparability` (one entry per such benchmark), each row `differs` and each score there `differs` and
+    its `provenance`; with `comparable_only`, each benchmark keeps only its largest comparable group and
+    `comparable_only` lists what was left out. A board that mixes nothing has none of these keys."""
     tiers = tuple(access) if access else TIERS
     places = placement(reg)
     kept, excluded = [], []
@@ -103,6 +110,9 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                              f"is not counted (--access {','.join(tiers)})"})
         else:
             kept.append(s)
+    dropped: list[dict[str, Any]] = []
+    if comparable_only:
+        kept, dropped = largest_comparable(kept)
     models = sorted({s.model for s in kept})
     by_key: dict[str, dict[str, Score]] = {}
     for s in kept:
@@ -121,6 +131,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             win[k].update(column_win_rates(values, lower[k]))
         if len(groups_by_jury) > 1:
             juries[k] = {str(j or "no jury recorded"): sorted(ms) for j, ms in groups_by_jury.items()}
+    comparability, marks = compare(by_key)
+    mixed = {e["benchmark"]: e for e in comparability}
     intervals = {(m, k): score_interval(s) for k, v in by_key.items() for m, s in v.items()}
     norm = {(m, k): normalised(s.value, *s.range, lower[k]) for k, v in by_key.items() for m, s in v.items()}
 
@@ -180,6 +192,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                     peers = sum(1 for s in by_key[k].values() if s.jury_key == own) - 1
                     jury_notes.append(f"{k}: jury differs ({own or 'no jury recorded'}); ranked only against {peers} "
                                       "model(s) with the same jury")
+            differs = [f"{k}: {', '.join(WORDS[d] for d in marks[(model, k)])} differ from the benchmark's majority"
+                       for k in has if (model, k) in marks]
             rows.append({
                 "model": model,
                 "group": g["id"],
@@ -202,6 +216,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 "thin": len(has) == 1,
                 "thin_in_registry": info["thin_in_registry"],
                 "jury_differs": jury_notes,
+                **({"differs": differs} if comparability else {}),
             })
         # A row's rank is 1 + the rows with a strictly higher mean win rate: one sort and a binary search each.
         rates = sorted(r["mean_win_rate"] for r in rows if r["mean_win_rate"] is not None)
@@ -224,7 +239,12 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             entries.append({"model": model, "value": s.value, "normalised": norm[(model, k)],
                             "win_rate": win[k].get(model), "n_instances": s.n_instances,
                             "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
-                            "jury": s.jury, "source": s.source})
+                            "jury": s.jury, "source": s.source,
+                            **({"differs": marks.get((model, k), []),
+                                "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), []))}
+                               if k in mixed else {}),
+                            # a board that mixes sources (or merges names) shows where each score comes from
+                            **({"provenance": s.provenance or {}} if k in mixed or merged else {})})
         benchmarks.append({
             "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
             "in_medhelm": record.in_medhelm,
@@ -257,4 +277,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         "benchmarks": benchmarks,
         "excluded": excluded,
         "reported_tolerance": REPORTED_TOLERANCE,
+        **({"comparability": comparability} if comparability else {}),
+        **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
+        **({"aliases": merged} if merged else {}),
     }

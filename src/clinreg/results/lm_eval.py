@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clinreg.results.accumulate import Reading, stand_in_hint, task_benchmark
+from clinreg.results.provenance import settings
 from clinreg.results.strictinput import count, finite_number, locate, quoted
 
 
@@ -65,7 +66,32 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
         n = count(n_info.get("effective")) or count(n_info.get("original"))
         reading.score(b, model, value, {"format": "lm_eval", "file": name, "line": where[0], "column": where[1],
                                         "where": f"results.{task}.{metric},{filt}" if filt else f"results.{task}.{metric}"},
-                      n=n, stderr=stderr if stderr is not None and stderr >= 0 else None)
+                      n=n, stderr=stderr if stderr is not None and stderr >= 0 else None,
+                      provenance=_lm_eval_provenance(reading, data, task))
+
+
+def _lm_eval_provenance(reading: Reading, data: dict[str, Any], task: str) -> dict[str, Any]:
+    """Harness and version, the task's generation settings (its generation_kwargs, the run's gen_kwargs and
+    few-shot count) and the export data file the task read."""
+    configs = data.get("configs") if isinstance(data.get("configs"), dict) else {}
+    task_config = configs.get(task) if isinstance(configs.get(task), dict) else {}
+    generation = dict(task_config.get("generation_kwargs") or {}) \
+        if isinstance(task_config.get("generation_kwargs"), dict) else {}
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    if isinstance(config.get("gen_kwargs"), dict):
+        generation.update(config["gen_kwargs"])
+    shots = data.get("n-shot") if isinstance(data.get("n-shot"), dict) else {}
+    if isinstance(shots.get(task), int):
+        generation["num_fewshot"] = shots[task]
+    kwargs = task_config.get("dataset_kwargs") if isinstance(task_config.get("dataset_kwargs"), dict) else {}
+    files = kwargs.get("data_files") if isinstance(kwargs.get("data_files"), dict) else {}
+    data_file = files.get("test") if isinstance(files.get("test"), str) else None
+    reading.points_into(data_file)
+    version = data.get("lm_eval_version")
+    model_type = config.get("model") if isinstance(config.get("model"), str) else None
+    out = {"harness": "lm-eval", "harness_version": version if isinstance(version, str) else None,
+           "model_type": model_type, "generation": settings(generation), "data_file": data_file}
+    return {k: v for k, v in out.items() if v}
 
 
 def _lm_eval_model(data: dict[str, Any]) -> str | None:

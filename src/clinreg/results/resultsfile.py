@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinreg.results.accumulate import Reading, checked_jury
+from clinreg.results.accumulate import Reading, checked_jury, checked_provenance
 from clinreg.results.score import ReportedWinRate
 from clinreg.results.strictinput import Positions, count, finite_number, locate
 
@@ -22,6 +22,11 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
         reading.error("CLR962", name, *locate(text, '"clinreg_results"'),
                       f"expected clinreg_results: {RESULTS_FORMAT} and a list of scores")
         return
+    published = data.get("published") if isinstance(data.get("published"), dict) else {}
+    release = published.get("id") if isinstance(published.get("id"), str) else None
+    # a published file's block stands for every score's provenance that does not name its release itself
+    block = {"published": {"id": release, **{k: published[k] for k in ("date",) if isinstance(published.get(k), str)}}} \
+        if release else {}
     offset = 0
     positions = Positions(text)
     for i, entry in enumerate(data["scores"]):
@@ -67,12 +72,14 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
         source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
         reading.score(b, entry["model"], value, {**source, "via": name, "line": where[0], "column": where[1]},
                       n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
-                      stderr=stderr, per_instance=per_instance, jury=jury)
+                      stderr=stderr, per_instance=per_instance, jury=jury,
+                      provenance={**block, **checked_provenance(entry.get("provenance"))})
     for entry in data.get("reported_win_rates") or []:
         if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \
                 is not None and isinstance(entry.get("benchmarks"), list):
             reading.reported.append(ReportedWinRate(entry["model"], float(entry["value"]),
-                                                    [str(k) for k in entry["benchmarks"]], {"via": name}))
+                                                    [str(k) for k in entry["benchmarks"]],
+                                                    {"via": name, **({"published": release} if release else {})}))
 
 
 def _text(value: Any) -> bool:

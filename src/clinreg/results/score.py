@@ -23,10 +23,21 @@ class Score:
     stderr: float | None = None
     per_instance: dict[str, Any] | None = None  # {"n", "mean", "sd", "binary"} where instance-level data exist
     jury: dict[str, Any] | None = None  # {"rubric": id, "judges": {name: model}} for a jury score
+    # Where the score comes from, as far as its source says (missing keys are unknown): harness, harness_version,
+    # export (the export's id), instance_set (hash), registry_release, edition, generation (settings), published
+    # ({id, date, source} of a published leaderboard). Jury and rubric are `jury` above.
+    provenance: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
         return f"{self.record}/{self.mapping}"
+
+    @property
+    def published(self) -> str | None:
+        """The id of the published leaderboard release the score was read from, if it was."""
+        published = (self.provenance or {}).get("published")
+        value = published.get("id") if isinstance(published, dict) else None
+        return value if isinstance(value, str) else None
 
     @property
     def jury_key(self) -> str | None:
@@ -39,7 +50,7 @@ class Score:
         return {"model": self.model, "record": self.record, "mapping": self.mapping, "metric": self.metric,
                 "value": self.value, "range": self.range, "n_instances": self.n_instances,
                 "n_instances_from": self.n_instances_from, "stderr": self.stderr, "per_instance": self.per_instance,
-                "jury": self.jury, "source": self.source}
+                "jury": self.jury, "provenance": self.provenance or {}, "source": self.source}
 
 
 @dataclass
