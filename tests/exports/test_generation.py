@@ -238,15 +238,16 @@ def test_a_replacement_needs_its_reason():
 
 def test_the_readme_names_each_judges_serving_and_replacement(tmp_path):
     from clinreg.exports.harness import _judge_lines
+    from clinreg.reports.markdown import escape
 
     report = report_of(tmp_path, "inspect")
     served = [j for _, mapping in RECORDS if mapping.scoring and mapping.scoring.jury
               for j in mapping.scoring.jury.judges if j.serving]
     assert served  # the Inspect Llama judge is Together's Turbo serving
-    assert all(j.serving in _judge_lines(report) for j in served)
+    assert all(escape(j.serving) in _judge_lines(report) for j in served)
     m = _with_replacement(report)
     lines = _judge_lines(report)
-    assert "REPLACES openai/gpt-4o-2024-05-13" in lines and m.name in lines
+    assert "REPLACES openai/gpt-4o-2024-05-13" in lines and escape(m.name) in lines
 
 
 def test_the_inspect_jury_score_says_which_judges_were_replaced(tmp_path, stand_ins):

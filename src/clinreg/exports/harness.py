@@ -210,12 +210,15 @@ def _generation_lines(report: ExportReport) -> str:
             lines.append(f"- {m.name}: the harness's defaults (the record gives no generation settings)")
             continue
         stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
-        limit = f"at most {g['max_tokens']} tokens"
+        if m.kind == "choice":
+            limit = f"output limit {g['max_tokens']} (HELM's adapter only; the others score or ask for the letter)"
+        else:
+            limit = f"at most {g['max_tokens']} tokens"
         if g.get("reasoning_max_tokens"):
             limit += f" ({g['reasoning_max_tokens']} for reasoning models in MedHELM's runs)"
-        origin = f"MedHELM's run spec `{escape(g['run_spec'])}`" if g.get("run_spec") else "clinreg's choice (no MedHELM run spec)"
+        origin = f"MedHELM's run spec {g['run_spec']}" if g.get("run_spec") else "clinreg's choice (no MedHELM run spec)"
         said = "MedHELM's instructions sent" if g.get("instructions") and m.kind != "choice" else "no instructions sent"
-        lines.append(f"- {m.name}: temperature {g['temperature']:g}, {limit}, stop {escape(stop)}; {said}; {origin}")
+        lines.append("- " + escape(f"{m.name}: temperature {g['temperature']:g}, {limit}, stop {stop}; {said}; {origin}"))
     return "\n".join(lines) or "- none"
 
 
@@ -230,9 +233,9 @@ def _judge_lines(report: ExportReport) -> str:
             if judge.get("replaces"):
                 parts.append(f"REPLACES {judge['replaces']}, which MedHELM used: {judge.get('replaced_because', '')}")
             if parts:
-                line = f"judge `{judge['name']}` ({judge.get('inspect_model') or judge['model']}): " + "; ".join(parts)
-                seen.setdefault(escape(line), []).append(m.name)
-    return "\n".join(f"- {line} (tasks: {', '.join(names)})" for line, names in seen.items()) or "- none"
+                line = f"judge {judge['name']} ({judge.get('inspect_model') or judge['model']}): " + "; ".join(parts)
+                seen.setdefault(line, []).append(m.name)
+    return "\n".join("- " + escape(f"{line} (tasks: {', '.join(names)})") for line, names in seen.items()) or "- none"
 
 
 EXPORT_README = """# clinreg export for {harness}

@@ -163,7 +163,7 @@ class Generation(Strict):
             "lm-eval's `description`, an Inspect system message); closed tasks keep clinreg's letter instruction."
         ),
     )
-    run_spec: str | None = Field(None, description="MedHELM's run spec function the values were read from, e.g. `med_dialog`.")
+    run_spec: Id | None = Field(None, description="MedHELM's run spec function the values were read from, e.g. `med_dialog`.")
     source: NonEmpty = Field(description="Where the values were read (file and commit or package version), or why clinreg chose them.")
     note: str | None = Field(None, description="How clinreg's prompt differs from what MedHELM sends, and anything else a user should know.")
 
