@@ -51,6 +51,11 @@ def scoring_spec(dataset_id: str, mapping: Any) -> dict[str, Any] | None:
     return spec
 
 
+def generation_spec(mapping: Any) -> dict[str, Any] | None:
+    """A mapping's generation settings as the exports carry them (JSON-shaped), or None when the record gives none."""
+    return None if mapping.generation is None else mapping.generation.model_dump(mode="json", exclude_none=True)
+
+
 def gold_kind(scheme: object) -> str:
     if isinstance(scheme, NumberScheme):
         return "number"
@@ -128,7 +133,8 @@ def export(
                 cats = sorted({placement[t][1] for t in mapping.tasks if t in placement})
                 report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label), rel, count,
                                                      record.access.tier, subs, cats, mapping.metric.name,
-                                                     scoring_spec(dataset_id, mapping)))
+                                                     scoring_spec(dataset_id, mapping),
+                                                     generation_spec(mapping)))
         if not report.mappings:
             reasons = "; ".join(f"{k}: {v}" for k, v in sorted(report.skipped.items())[:3])
             raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
@@ -191,8 +197,46 @@ def _readme(staged: Path, report: ExportReport, usage: str) -> None:
     # Skip reasons quote paths and record text: escaped, one line each, never live Markdown.
     skipped = "\n".join(f"- {escape(k)}: {escape(v)}" for k, v in sorted(report.skipped.items())) or "- none"
     text = EXPORT_README.format(harness=report.harness, release=report.release, canary=report.canary, rows=rows,
-                                skipped=skipped, usage=usage)
+                                skipped=skipped, generation=_generation_lines(report), judges=_judge_lines(report),
+                                usage=usage)
     (staged / "README.md").write_text(text, encoding="utf-8")
+
+def _generation_lines(report: ExportReport) -> str:
+    """One line per task: the generation settings the export passes to the harness, and where they come from."""
+    lines = []
+    for m in report.mappings:
+        g = m.generation
+        if g is None:
+            lines.append(f"- {m.name}: the harness's defaults (the record gives no generation settings)")
+            continue
+        stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
+        if m.kind == "choice":
+            limit = f"output limit {g['max_tokens']} (HELM's adapter only; the others score or ask for the letter)"
+        else:
+            limit = f"at most {g['max_tokens']} tokens"
+        if g.get("reasoning_max_tokens"):
+            limit += f" ({g['reasoning_max_tokens']} for reasoning models in MedHELM's runs)"
+        origin = f"MedHELM's run spec {g['run_spec']}" if g.get("run_spec") else "clinreg's choice (no MedHELM run spec)"
+        said = "MedHELM's instructions sent" if g.get("instructions") and m.kind != "choice" else "no instructions sent"
+        lines.append("- " + escape(f"{m.name}: temperature {g['temperature']:g}, {limit}, stop {stop}; {said}; {origin}"))
+    return "\n".join(lines) or "- none"
+
+
+def _judge_lines(report: ExportReport) -> str:
+    """The jury's judges whose serving differs from MedHELM's, or that replace a retired judge, with their tasks."""
+    seen: dict[str, list[str]] = {}
+    for m in report.mappings:
+        for judge in ((m.scoring or {}).get("jury") or {}).get("judges", []):
+            parts = []
+            if judge.get("serving"):
+                parts.append(f"served as: {judge['serving']}")
+            if judge.get("replaces"):
+                parts.append(f"REPLACES {judge['replaces']}, which MedHELM used: {judge.get('replaced_because', '')}")
+            if parts:
+                line = f"judge {judge['name']} ({judge.get('inspect_model') or judge['model']}): " + "; ".join(parts)
+                seen.setdefault(line, []).append(m.name)
+    return "\n".join("- " + escape(f"{line} (tasks: {', '.join(names)})") for line, names in seen.items()) or "- none"
+
 
 EXPORT_README = """# clinreg export for {harness}
 
@@ -207,6 +251,16 @@ Canary, also in every instance: `{canary}`. Keep these files out of training dat
 
 Not exported (no data at hand):
 {skipped}
+
+Generation settings passed to the harness (the record's `generation`, read from MedHELM's run specs; see
+`manifest.json`). MedHELM runs every benchmark at temperature 0. clinreg's prompts word each task in clinreg's own
+words, so a number or free-text task reads MedHELM's instructions followed by clinreg's prompt, without MedHELM's
+input and output labels; closed tasks keep clinreg's letter instruction and layout:
+{generation}
+
+Judges that differ from MedHELM's (a provider's serving, or a replacement for a retired judge; every jury score
+made with them says so):
+{judges}
 
 ## Running it
 

@@ -17,7 +17,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
     usage section."""
     subs, cats = groups(report)
     mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name,
-                            "metric": m.metric, "scoring": m.scoring if helm_scores(m.scoring) else None}
+                            "metric": m.metric, "scoring": m.scoring if helm_scores(m.scoring) else None,
+                            "generation": m.generation}
                 for m in report.mappings}
     source = "\n".join([
         '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',

@@ -13,7 +13,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
     subs, cats = groups(report)
     mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
                          "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
-                         "metric": m.metric, "scoring": m.scoring, "canary": report.canary} for m in report.mappings}
+                         "metric": m.metric, "scoring": m.scoring, "generation": m.generation,
+                         "canary": report.canary} for m in report.mappings}
     lines = [
         f'"""Inspect AI tasks for {len(mappings)} clinreg mapping(s), written by `clinreg export inspect`.',
         "",

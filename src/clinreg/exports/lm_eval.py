@@ -27,6 +27,16 @@ Dumper.add_representer(Function, lambda dumper, value: dumper.represent_scalar("
 METRICS = {"choice": "acc", "number": "range_accuracy", "text": "reference_f1"}
 
 
+def generation_kwargs(m: MappingExport) -> dict[str, Any]:
+    """lm-eval's generation_kwargs from the record's generation settings (clinreg's former defaults without them)."""
+    g = m.generation
+    if g is None:
+        return {"until": ["\n\n"] if m.kind == "number" else [], "do_sample": False,
+                "max_gen_toks": 64 if m.kind == "number" else 1024}
+    return {"until": list(g.get("stop", [])), "do_sample": g["temperature"] > 0, "temperature": g["temperature"],
+            "max_gen_toks": g["max_tokens"]}
+
+
 def task_config(m: MappingExport, data_path: Path, canary_text: str | None) -> dict[str, Any]:
     """The task YAML of one mapping, as a dict."""
     task: dict[str, Any] = {
@@ -52,10 +62,12 @@ def task_config(m: MappingExport, data_path: Path, canary_text: str | None) -> d
             "output_type": "generate_until",
             "doc_to_text": "{{prompt}}",
             "doc_to_target": "{{gold.value}}",
-            "generation_kwargs": {"until": ["\n\n"] if m.kind == "number" else [], "do_sample": False,
-                                  "max_gen_toks": 64 if m.kind == "number" else 1024},
+            "generation_kwargs": generation_kwargs(m),
             "process_results": Function(f"utils.process_{m.kind}"),
         })
+        if m.generation and m.generation.get("instructions"):
+            # lm-eval puts a task's `description` before every prompt: MedHELM's instructions.
+            task["description"] = m.generation["instructions"] + "\n"
     task["metric_list"] = [{"metric": name, "aggregation": "mean", "higher_is_better": True} for name in metrics]
     task["metadata"] = {"version": 1.0, "dataset": m.dataset, "mapping": m.mapping, "canary": canary_text}
     return task

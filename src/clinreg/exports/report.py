@@ -27,6 +27,7 @@ class MappingExport:
     categories: list[str]
     metric: str
     scoring: dict[str, Any] | None = None  # the record's scoring (JSON-shaped), with the jury's rubric id
+    generation: dict[str, Any] | None = None  # the record's generation settings (JSON-shaped)
 
     @property
     def name(self) -> str:
@@ -52,7 +53,7 @@ class ExportReport:
             "release": self.release,
             "canary": self.canary,
             "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "metric": m.metric,
-                          "scoring": m.scoring,
+                          "scoring": m.scoring, "generation": m.generation,
                           "instances": m.instances, "data_file": m.data_file, "access": m.access,
                           "subcategories": m.subcategories, "categories": m.categories} for m in self.mappings],
             "skipped": self.skipped,

@@ -14,7 +14,7 @@ from clinreg.core.model.card import NOT_ASSESSED, UNKNOWN, CompareWith, Fact, Fi
 from clinreg.core.model.dataset import Dataset
 from clinreg.core.model.edition import Edition, EditionSource, MedhelmEditions
 from clinreg.core.model.mapping import (
-    Choices, FreeTextScheme, GoldInInputRows, IndexScheme, InstanceCounts, LabelScheme, LetterScheme, MappedScheme,
+    Choices, FreeTextScheme, Generation, GoldInInputRows, IndexScheme, InstanceCounts, LabelScheme, LetterScheme, MappedScheme,
     Mapping, NumberScheme, OptionIdScheme, Variant,
 )
 from clinreg.core.model.read import (
@@ -42,7 +42,7 @@ __all__ = [
     "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
     "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
-    "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "GitHubSource",
+    "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation", "GitHubSource",
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
     "Judge", "Jury", "JuryAxis", "LabelScheme", "Languages", "LetterScheme", "Licence", "LocalSource", "MappedScheme",
     "Mapping", "Metric", "NonEmpty", "NumberScheme", "OptionIdScheme", "PhysioNetSource", "PickStep", "Provenance",

@@ -138,6 +138,36 @@ class InstanceCounts(Strict):
     note: str | None = Field(None, description="How the counts relate, where they differ.")
 
 
+class Generation(Strict):
+    """How the model generates its answer, as MedHELM's run spec sets it; every export passes these to its harness."""
+
+    temperature: float = Field(ge=0, description="Sampling temperature. MedHELM runs every benchmark at 0.")
+    max_tokens: int = Field(
+        ge=1,
+        description=(
+            "The output limit in tokens (HELM's `max_tokens`): lm-eval's `max_gen_toks`, Inspect's `max_tokens`, "
+            "HELM's adapter spec. A closed task's limit applies where the harness generates the letter (HELM); "
+            "lm-eval scores options by likelihood and Inspect's multiple-choice solver needs room for its `ANSWER:` line."
+        ),
+    )
+    reasoning_max_tokens: int | None = Field(
+        None, ge=1,
+        description="The limit MedHELM's run-entry confs give reasoning models (`num_output_tokens=4000`), when they do.",
+    )
+    stop: list[str] = Field(default_factory=list, description="Stop sequences (HELM's `stop_sequences`); empty for none.")
+    instructions: str | None = Field(
+        None,
+        description=(
+            "MedHELM's instructions for the benchmark (HELM's adapter `instructions`), as its run spec gives them. "
+            "The exports send them before the prompt of a number or free-text task (HELM's adapter instructions, "
+            "lm-eval's `description`, an Inspect system message); closed tasks keep clinreg's letter instruction."
+        ),
+    )
+    run_spec: Id | None = Field(None, description="MedHELM's run spec function the values were read from, e.g. `med_dialog`.")
+    source: NonEmpty = Field(description="Where the values were read (file and commit or package version), or why clinreg chose them.")
+    note: str | None = Field(None, description="How clinreg's prompt differs from what MedHELM sends, and anything else a user should know.")
+
+
 class Mapping(Strict):
     id: Id = Field(description="snake_case id, unique within the record. Usually the HELM scenario name.")
     helm_names: list[NonEmpty] = Field(
@@ -193,6 +223,7 @@ class Mapping(Strict):
             "and the reason. CLR907 still checks every other row."
         ),
     )
+    generation: Generation | None = Field(None, description="The generation settings (temperature, output limit, stop, instructions).")
     metric: Metric = Field(description="The main metric.")
     scoring: Scoring | None = Field(
         None,

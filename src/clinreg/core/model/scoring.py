@@ -26,6 +26,27 @@ class Judge(Strict):
     inspect_model: str | None = Field(
         None, description="The judge as Inspect AI names a model (`provider/model`), when that differs from `model`."
     )
+    serving: str | None = Field(
+        None,
+        description=(
+            "How the provider behind `inspect_model` serves the judge, where it is not the deployment HELM used "
+            "(e.g. Together's `Turbo` serving of Llama 3.3 70B, not HELM's stanfordhealthcare deployment)."
+        ),
+    )
+    replaces: str | None = Field(
+        None,
+        description=(
+            "The judge model this one stands in for, when a provider has retired it (e.g. `openai/gpt-4o-2024-05-13`); "
+            "every export and every jury score made with this judge says so."
+        ),
+    )
+    replaced_because: str | None = Field(None, description="With `replaces`: why, and where that was read.")
+
+    @model_validator(mode="after")
+    def _replacement(self) -> "Judge":
+        if (self.replaces is None) != (self.replaced_because is None):
+            raise ValueError("give `replaced_because` exactly when `replaces` is given")
+        return self
 
 
 def medhelm_judges() -> list[Judge]:
@@ -35,7 +56,8 @@ def medhelm_judges() -> list[Judge]:
               inspect_model="openai/gpt-4o-2024-05-13"),
         Judge(name="llama", model="meta/llama-3.3-70b-instruct",
               helm_deployment="stanfordhealthcare/llama-3.3-70b-instruct",
-              inspect_model="together/meta-llama/Llama-3.3-70B-Instruct-Turbo"),
+              inspect_model="together/meta-llama/Llama-3.3-70B-Instruct-Turbo",
+              serving="Together's Turbo serving for Inspect; HELM's stanfordhealthcare deployment otherwise"),
         Judge(name="claude", model="anthropic/claude-3-7-sonnet-20250219",
               helm_deployment="stanfordhealthcare/claude-3-7-sonnet-20250219",
               inspect_model="anthropic/claude-3-7-sonnet-20250219"),

@@ -93,9 +93,10 @@ class ClinregJuryCounts(Metric):
     """Beside HELM's jury score, what lies behind it, from HELM's own annotations: judge replies dropped, ratings
     of the jury's axes missing, ratings counted although irregular, and whether the score is the default."""
 
-    def __init__(self, mapping: str, scenario_name: str, judges: list):
+    def __init__(self, mapping: str, scenario_name: str, judges: list, replacements: dict = None):
         self.jury = dict(MAPPINGS[mapping]["scoring"]["jury"], judges=judges)
         self.scenario_name = scenario_name
+        self.replacements = replacements or {}  # also in run_spec.json, as this metric's argument
 
     def evaluate_generation(self, adapter_spec, request_state, metric_service, eval_cache_path):
         annotations = (request_state.annotations or {}).get(self.scenario_name) or {}
@@ -104,8 +105,11 @@ class ClinregJuryCounts(Metric):
         # A judge whose reply HELM's annotator dropped has no entry; the used replies go through the shared rules.
         replies = {j: None if annotations.get(j) is None else json.dumps(annotations[j]) for j in self.jury["judges"]}
         counts = jury_score(self.jury, response, replies)
-        return [Stat(MetricName(f"clinreg_jury_{key}")).add(float(counts[key]))
-                for key in ("replies_dropped", "ratings_missing", "ratings_irregular", "default_used")]
+        stats = [Stat(MetricName(f"clinreg_jury_{key}")).add(float(counts[key]))
+                 for key in ("replies_dropped", "ratings_missing", "ratings_irregular", "default_used")]
+        if self.replacements:  # judges standing in for the record's or for retired ones: the score says how many
+            stats.append(Stat(MetricName("clinreg_judges_replaced")).add(float(len(self.replacements))))
+        return stats
 
 
 def judge_models(entry, judges=None):
@@ -140,7 +144,10 @@ def text_specs(mapping, entry, judges=None):
                               args={"metric_name": entry["metric"], "scenario_name": scenario_name,
                                     "annotator_models": models, "default_score": JURY_DEFAULT_SCORE}),
                    MetricSpec(class_name=f"{__name__}.ClinregJuryCounts",
-                              args={"mapping": mapping, "scenario_name": scenario_name, "judges": list(models)})]
+                              args={"mapping": mapping, "scenario_name": scenario_name, "judges": list(models),
+                                    "replacements": judge_replacements(
+                                        scoring["jury"], {j["name"]: j["model"] for j in scoring["jury"]["judges"]},
+                                        {n: m.model_name for n, m in models.items()})})]
         return annotators, metrics + basic
     annotators = []
     if scoring["method"] == "sql_execution":
@@ -160,11 +167,15 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
         # One instruction, asking for the letter HELM scores; a line break between the question and option A.
         adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=LETTER_INSTRUCTION,
                                                         input_noun=None, output_noun="Answer", max_train_instances=0,
-                                                        input_suffix="\n")
+                                                        input_suffix="\n",
+                                                        max_tokens=(entry.get("generation") or {}).get("max_tokens", 1))
         metric_specs = get_exact_match_metric_specs()
     else:
-        adapter_spec = get_generation_adapter_spec(instructions="", input_noun=None, output_noun="Answer",
-                                                   max_tokens=1024 if entry["kind"] == "text" else 64, max_train_instances=0)
+        settings = entry.get("generation") or {}
+        adapter_spec = get_generation_adapter_spec(
+            instructions=settings.get("instructions", ""), input_noun=None, output_noun="Answer",
+            max_tokens=settings.get("max_tokens", 1024 if entry["kind"] == "text" else 64),
+            temperature=settings.get("temperature", 0.0), stop_sequences=settings.get("stop"), max_train_instances=0)
         if entry["kind"] == "number":
             metric_specs = [MetricSpec(class_name=f"{__name__}.ClinregNumberMetric", args={"name": entry["metric"]})]
             metric_specs += get_basic_metric_specs([])

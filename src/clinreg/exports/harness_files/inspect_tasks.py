@@ -9,7 +9,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr
-from inspect_ai.solver import TaskState, generate, multiple_choice
+from inspect_ai.solver import TaskState, generate, multiple_choice, system_message
 
 HERE = Path(__file__).resolve().parent
 
@@ -161,7 +161,12 @@ def jury(name, judges=None):
         problems = {judge: [errors[judge]] if judge in errors else found for judge, found in result["problems"].items()}
         metadata = {key: result[key] for key in ("ratings", "ratings_missing", "replies_dropped", "ratings_irregular",
                                                  "default_used")}
-        metadata |= {"problems": problems, "jury": {"rubric": scoring["rubric_id"], "judges": {n: str(m) for n, m in models}}}
+        used = {n: str(m) for n, m in models}
+        metadata |= {"problems": problems, "jury": {"rubric": scoring["rubric_id"], "judges": used}}
+        planned = {j["name"]: j.get("inspect_model") or j["model"] for j in spec["judges"]}
+        replaced = judge_replacements(spec, planned, used)
+        if replaced:  # a judge stands in for the record's or for a retired one: the score says so
+            metadata["jury"]["replacements"] = replaced
         if result["default_used"]:
             why = "the response is empty" if empty_response(response) else "no judge gave a usable reply"
             note = f"MedHELM's default score {result['score']:g}: {why}"
@@ -175,12 +180,25 @@ def jury(name, judges=None):
     return score
 
 
+def generate_config(name, kind):
+    """The record's generation settings as Inspect's GenerateConfig. A closed task keeps the provider's output limit:
+    Inspect's multiple_choice() solver asks for an `ANSWER:` line, longer than the one letter MedHELM allows."""
+    settings = MAPPINGS[name].get("generation")
+    if not settings:
+        return GenerateConfig()
+    if kind == "choice":
+        return GenerateConfig(temperature=settings["temperature"])
+    return GenerateConfig(temperature=settings["temperature"], max_tokens=settings["max_tokens"],
+                          stop_seqs=settings.get("stop") or None)
+
+
 def clinreg_task(name, kind, data_file, judges=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
     dataset = MemoryDataset(read_samples(data_file), name=name)
     if kind == "choice":
-        return Task(dataset=dataset, solver=multiple_choice(), scorer=choice(), name=name, metadata=MAPPINGS[name])
+        return Task(dataset=dataset, solver=multiple_choice(), scorer=choice(), name=name, metadata=MAPPINGS[name],
+                    config=generate_config(name, kind))
     if kind == "number":
         scorers = numeric_range()
     else:
@@ -191,7 +209,10 @@ def clinreg_task(name, kind, data_file, judges=None):
             scorers = [jury(name, judges), reference_overlap()]
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
-    return Task(dataset=dataset, solver=generate(), scorer=scorers, name=name, metadata=MAPPINGS[name])
+    instructions = (MAPPINGS[name].get("generation") or {}).get("instructions")
+    solver = [system_message(instructions), generate()] if instructions else generate()
+    return Task(dataset=dataset, solver=solver, scorer=scorers, name=name, metadata=MAPPINGS[name],
+                config=generate_config(name, kind))
 
 
 def tasks_in(group):

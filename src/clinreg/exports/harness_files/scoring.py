@@ -380,3 +380,21 @@ def jury_score(jury, response, replies, default=JURY_DEFAULT_SCORE):
     return {"score": default if score is None else score, "ratings": ratings, "problems": problems,
             "ratings_missing": expected - rated, "replies_dropped": sum(1 for r in ratings.values() if not r),
             "ratings_irregular": irregular, "default_used": score is None}
+
+
+def judge_replacements(jury, planned, used):
+    """The judges of a jury score that stand in for another: a record's judge replacing one a provider retired
+    (its `replaces`), or a run's judge replacing the record's. `planned` and `used` map each judge's name to the
+    model the record names and the model the run used. Returns {name: {"replaces", "by", "why"}}; empty if none."""
+    found = {}
+    for judge in jury.get("judges") or []:
+        name = judge["name"]
+        if judge.get("replaces"):
+            found[name] = {"replaces": judge["replaces"], "by": planned.get(name), "why": judge.get("replaced_because")}
+        if name in used and used[name] != planned.get(name):
+            before = found.get(name)
+            found[name] = {"replaces": before["replaces"] if before else planned.get(name), "by": used[name],
+                           "why": "replaced for this run" + (f" (the record's judge already replaces it: {before['why']})"
+                                                              if before else "")}
+    return found
+
