@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.exports.harness import FILES
+from clinreg.exports.report import FILES
 
 from .support import REPO, have, jury_export, need
 

@@ -32,7 +32,11 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
         "",
     ]
     for m in report.mappings:
-        if m.scoring and m.scoring["method"] == "jury":
+        if m.scoring and m.scoring["method"] == "rubric":
+            # `grader`: a model replacing the record's grader (`-T grader=...`); the model role `grader` does too.
+            lines += ["", "@task", f"def {m.name}(grader=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader)", ""]
+        elif m.scoring and m.scoring["method"] == "jury":
             # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
             # `judge_<name>` replace one judge each.
             lines += ["", "@task", f"def {m.name}(judges=None):",
@@ -59,6 +63,12 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   the scale counts as it is, and a sample whose response is empty, or that no judge rated, scores 1.0; the
   metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
   Cost: one call per judge per instance, so three judge calls per instance with the default jury.
+- `rubric_grader()`: rubric grading (HealthBench), as its authors compute it (openai/simple-evals). For each
+  criterion of the sample's own rubric, the grader (the record's, GPT-4.1 for HealthBench; bind another with
+  `--model-role grader=MODEL` or `-T grader=MODEL`) says whether the response meets it; the sample scores the
+  points met, negative ones included, over its positive points, and `rubric_clipped_mean` is the mean clipped to
+  [0, 1]. A grader reply without a readable true or false counts as not met (`criteria_ungraded`). Cost: one
+  grader call per criterion (about 11 per HealthBench conversation).
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.

@@ -27,6 +27,8 @@ def read_samples(data_file):
                 samples.append(Sample(input=doc["input"], choices=doc["choices"], target=gold["letter"],
                                       id=doc["id"], metadata=metadata))
             else:
+                if gold["kind"] == "text":  # the input without the instruction: what a rubric grader reads
+                    metadata["input"] = doc["input"]
                 samples.append(Sample(input=doc["prompt"], target=gold["value"], id=doc["id"], metadata=metadata))
     return samples
 
@@ -175,6 +177,58 @@ def jury(name, judges=None):
     return score
 
 
+# Rubric grading (HealthBench): the mean of the instances' scores clipped to [0, 1], as the authors report it, and
+# beside it the criteria the grader's reply could not settle (counted as not met).
+@metric
+def rubric_clipped_mean():
+    def compute(scores: list[SampleScore]) -> float:
+        return rubric_mean([None if (s.score.metadata or {}).get("no_positive_points") else s.score.as_float()
+                            for s in scores])
+
+    return compute
+
+
+@metric
+def criteria_ungraded():
+    """Criteria whose grader reply held no readable true or false `criteria_met`: counted as not met."""
+    return _count("criteria_ungraded")
+
+
+@scorer(metrics=[rubric_clipped_mean(), criteria_ungraded()])
+def rubric_grader(name, grader=None):
+    """Rubric grading: the grader decides, for each criterion of the sample's own rubric, whether the response
+    meets it; the sample scores the points met over its positive points (see rubric_score)."""
+    spec = MAPPINGS[name]["scoring"]["rubric"]
+
+    async def score(state: TaskState, target: Target) -> Score:
+        model = get_model(grader) if grader else get_model(
+            role="grader", default=spec["grader"].get("inspect_model") or spec["grader"]["model"])
+        response = state.output.completion
+        items = rubric_items(spec, state.metadata.get("context"))
+        conversation = state.metadata.get("input") or state.input_text
+        met, problems = [], []
+        for criterion, points in items:
+            prompt = rubric_grader_prompt(conversation, response, criterion, points)
+            try:
+                reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=2048))
+                hit, problem = criterion_met(reply.completion)
+            except Exception as exc:  # an API error after the model's retries: this criterion is ungraded
+                hit, problem = None, f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
+            met.append(hit)
+            if problem:
+                problems.append(f"{criterion[:60]}: {problem}")
+        result = rubric_score(items, met)
+        value = result["score"]
+        metadata = dict(result, no_positive_points=value is None, problems=problems, grader=str(model),
+                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met)])
+        note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
+                f"({result['criteria_met']} of {len(items)} criteria met")
+        note += f", {result['criteria_ungraded']} ungraded)" if result["criteria_ungraded"] else ")"
+        return Score(value=0.0 if value is None else value, answer=response, explanation=note, metadata=metadata)
+
+    return score
+
+
 def clinreg_task(name, kind, data_file, judges=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
@@ -189,6 +243,8 @@ def clinreg_task(name, kind, data_file, judges=None):
             scorers = reference_overlap()
         elif scoring["method"] == "jury":
             scorers = [jury(name, judges), reference_overlap()]
+        elif scoring["method"] == "rubric":
+            scorers = [rubric_grader(name, judges), reference_overlap()]
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
     return Task(dataset=dataset, solver=generate(), scorer=scorers, name=name, metadata=MAPPINGS[name])
