@@ -73,3 +73,15 @@ def test_the_rubric_is_read_from_the_instance_context_and_shown_to_the_grader():
     assert "user: My father's face droops.\n\nassistant: Call 911 now." in prompt
     assert "[-8] Suggests waiting to see if the symptoms pass." in prompt
     assert '"criteria_met": <true or false>' in prompt
+
+
+def test_lm_eval_reports_only_the_stand_in_for_a_rubric_benchmark():
+    """lm-eval has no grader model: its hook keeps token F1 and does not try to score the rubric."""
+    namespace: dict = {"RUBRIC": RUBRIC}
+    source = (FILES / "scoring.py").read_text() + (FILES / "lm_eval_utils.py").read_text()
+    exec(compile(source + "\nSCORING = {'health_bench': {'method': 'rubric', 'rubric': RUBRIC}}\nMETRICS = {}\n",
+                 "utils.py", "exec"), namespace)
+    doc = {"mapping": "health_bench", "gold": {"value": "[10] Tells the user to call emergency services now."},
+           "context": {"rubrics": [{"criterion": "Tells the user to call emergency services now.", "points": 10}]}}
+    out = namespace["process_text"](doc, ["Call emergency services now."])
+    assert set(out) == {"reference_f1", "score"}
