@@ -43,6 +43,10 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
                       f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, judges)", ""]
         else:
             lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+    if any(m.scoring and m.scoring["method"] in ("jury", "rubric") for m in report.mappings):
+        # The jury over an lm-eval run's recorded responses (`-T samples_file=PATH`, `--model none`).
+        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None):",
+                  "    return lm_eval_judged_task(samples_file, judges)", ""]
     (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
     return USAGE.format(out=report.output.resolve(), example=example(report))
 
@@ -72,5 +76,15 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.
+
+lm-eval has no model-graded metric: to judge an lm-eval run of a jury (or rubric) benchmark, run it with
+`--log_samples`, then judge the responses it recorded, with the same scorer and judges as above:
+
+```
+inspect eval {out}/clinreg_tasks.py@clinreg_lm_eval_judged -T samples_file=PATH/samples_clinreg_<mapping>_<time>.jsonl --model none
+```
+
+The task's metadata names the samples file and its sha256, for `clinreg results import` to join the jury score
+to the lm-eval run.
 
 `SUBCATEGORIES` and `CATEGORIES` list the task names of each group; `tasks_in(id)` builds them."""

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr
-from inspect_ai.solver import TaskState, generate, multiple_choice
+from inspect_ai.solver import TaskState, generate, multiple_choice, solver
 
 HERE = Path(__file__).resolve().parent
 
@@ -248,6 +248,62 @@ def clinreg_task(name, kind, data_file, judges=None):
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
     return Task(dataset=dataset, solver=generate(), scorer=scorers, name=name, metadata=MAPPINGS[name])
+
+
+# Judging after an lm-eval run (lm-eval has no model-graded metric): read the samples file lm-eval wrote with
+# --log_samples for one exported jury mapping, and apply the same jury to the responses it recorded. No model
+# generates here (run it with `--model none`); the judges are bound as for the jury tasks.
+def lm_eval_samples(samples_file):
+    """(mapping name, samples) of an lm-eval samples file: each doc as this export wrote it, with the response
+    lm-eval recorded (after its filters) in the metadata."""
+    samples, names = [], set()
+    with open(samples_file, encoding="utf-8") as handle:
+        for line in handle:
+            entry = json.loads(line)
+            doc = entry["doc"]
+            names |= {n for n, spec in MAPPINGS.items()
+                      if (spec["dataset"], spec["mapping"]) == (doc["dataset"], doc["mapping"])}
+            response = (entry.get("filtered_resps") or entry["resps"])[0]
+            while isinstance(response, list):
+                response = response[0] if response else ""
+            metadata = {key: doc.get(key) for key in ("dataset", "mapping", "split", "tasks", "variant", "gold",
+                                                      "references", "context", "provenance")}
+            metadata |= {"input": doc.get("input"), "response": response, "lm_eval_doc_id": entry.get("doc_id")}
+            samples.append(Sample(input=doc["prompt"], target=doc["gold"]["value"], id=doc["id"], metadata=metadata))
+    if len(names) != 1:
+        raise ValueError(f"{samples_file}: the docs belong to {sorted(names) or 'no mapping'} of this export, not to one")
+    return names.pop(), samples
+
+
+@solver
+def recorded_response():
+    """The model's output is the response lm-eval recorded: nothing is generated."""
+
+    async def solve(state: TaskState, generate) -> TaskState:
+        state.output = ModelOutput.from_content(model="lm-eval", content=state.metadata["response"])
+        state.messages.append(state.output.message)
+        return state
+
+    return solve
+
+
+def lm_eval_judged_task(samples_file, judges=None):
+    """The jury (or rubric grader) of the mapping an lm-eval samples file belongs to, over its recorded responses.
+    The task's metadata names the samples file and its sha256, which `clinreg results import` joins on."""
+    import hashlib
+
+    name, samples = lm_eval_samples(samples_file)
+    scoring = MAPPINGS[name].get("scoring") or {}
+    if scoring.get("method") == "jury":
+        scorers = [jury(name, judges), reference_overlap()]
+    elif scoring.get("method") == "rubric":
+        scorers = [rubric_grader(name, judges), reference_overlap()]
+    else:
+        raise ValueError(f"{name} is not scored by a jury or a grader: lm-eval already scores it")
+    digest = hashlib.sha256(Path(samples_file).read_bytes()).hexdigest()
+    metadata = dict(MAPPINGS[name], judged_lm_eval_samples={"file": Path(samples_file).name, "sha256": digest})
+    return Task(dataset=MemoryDataset(samples, name=name), solver=recorded_response(), scorer=scorers,
+                name=f"{name}_lm_eval_judged", metadata=metadata)
 
 
 def tasks_in(group):
