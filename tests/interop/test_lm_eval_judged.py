@@ -71,3 +71,19 @@ def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harn
     assert {sid: completion for sid, (completion, _) in log["samples"].items()} == recorded
     assert all(value == pytest.approx(4.0) for _, value in log["samples"].values())
     assert log["scores"]["jury"]["jury_mean"] == pytest.approx(4.0)
+    # `clinreg results import` joins the jury score to the lm-eval run: the lm-eval model, the jury's rubric and
+    # judges, and the samples file judged; lm-eval's own token F1 stays a stand-in beside it.
+    from clinreg.cli.main import main
+
+    imported = tmp_path / "imported.json"
+    result = CliRunner().invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
+                                       "--root", str(REPO), "-o", str(imported)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(imported.read_text())
+    model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]
+    (score,) = [s for s in doc["scores"] if s["record"] == "aci_bench"]
+    assert (score["model"], score["value"]) == (model, pytest.approx(4.0))
+    assert score["source"]["judged_lm_eval"]["file"] == samples_file.name
+    assert score["jury"]["rubric"].startswith("clinreg:aci_bench/")
+    assert sorted(score["jury"]["judges"]) == ["claude", "gpt", "llama"]
+    assert [s["model"] for s in doc["stand_ins"]] == [model]

@@ -300,8 +300,14 @@ def lm_eval_judged_task(samples_file, judges=None):
         scorers = [rubric_grader(name, judges), reference_overlap()]
     else:
         raise ValueError(f"{name} is not scored by a jury or a grader: lm-eval already scores it")
-    digest = hashlib.sha256(Path(samples_file).read_bytes()).hexdigest()
-    metadata = dict(MAPPINGS[name], judged_lm_eval_samples={"file": Path(samples_file).name, "sha256": digest})
+    path = Path(samples_file)
+    judged = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    # The run's results file, beside the samples file with the same time stamp, names the model that answered.
+    results = path.with_name("results_" + path.stem.rsplit("_", 1)[-1] + ".json")
+    if results.is_file():
+        run = json.loads(results.read_text(encoding="utf-8"))
+        judged |= {"results_file": results.name, "config": run.get("config"), "model_name": run.get("model_name")}
+    metadata = dict(MAPPINGS[name], judged_lm_eval_samples=judged)
     return Task(dataset=MemoryDataset(samples, name=name), solver=recorded_response(), scorer=scorers,
                 name=f"{name}_lm_eval_judged", metadata=metadata)
 
