@@ -71,7 +71,8 @@ def test_inspect_module_defines_one_task_per_mapping_and_the_group_lists(tree, d
     module = ast.parse(source)
     tasks = [f.name for f in module.body if isinstance(f, ast.FunctionDef) and any(
         isinstance(d, ast.Name) and d.id == "task" for d in f.decorator_list)]
-    assert tasks == ["clinreg_plans", "clinreg_qa_set"]
+    # One task per mapping, and, as clinreg_plans is jury-scored, the task judging an lm-eval run's samples file.
+    assert tasks == ["clinreg_plans", "clinreg_qa_set", "clinreg_lm_eval_judged"]
     values = {t.id: ast.literal_eval(n.value) for n in module.body if isinstance(n, ast.Assign) for t in n.targets
               if isinstance(t, ast.Name) and t.id in ("SUBCATEGORIES", "CATEGORIES", "MAPPINGS")}
     assert values["SUBCATEGORIES"] == {"diagnosis": ["clinreg_qa_set"], "treatment": ["clinreg_plans"]}

@@ -15,6 +15,7 @@ _SCORING = {
     "sql_execution": (EXECUTION, "the predicted and gold SQL run against the database; same rows score 1"),
     "code_set_f1": (AUTOMATIC, "F1 of the billing codes in the answer against the gold codes"),
     "error_flag": (AUTOMATIC, "exact match of the error flag (CORRECT or the sentence with the error)"),
+    "rubric": (JURY, "a grader model checks each criterion of the instance's own rubric"),
 }
 
 
@@ -41,6 +42,9 @@ def grader_of(mapping: Mapping) -> Grader:
             jury = mapping.scoring.jury
             method = (f"an LLM jury of {len(jury.judges)} judge(s) rates each answer on "
                       f"{', '.join(a.id for a in jury.axes)}, {jury.scale[0]} to {jury.scale[1]}; the score is the mean")
+        if mapping.scoring.rubric is not None:
+            method = (f"a grader model ({mapping.scoring.rubric.grader.model}) checks each criterion of the instance's "
+                      "own rubric; the score is the points met over the positive points, the mean clipped to 0 to 1")
         return Grader(kind, method, _scale(mapping))
     encoding = mapping.label.encoding
     if encoding == "number":

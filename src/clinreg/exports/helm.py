@@ -120,6 +120,8 @@ def helm_scores(scoring: dict[str, Any] | None) -> bool:
         return False
     if scoring["method"] == "jury":
         return bool(scoring["jury"].get("helm_annotator"))
+    if scoring["method"] == "rubric":  # medhelm's annotator; with plain crfm-helm the run warns and reports F1 only
+        return bool(scoring["rubric"].get("helm_annotator"))
     return bool(scoring.get("helm_metric"))
 
 USAGE = """HELM loads the scenario of this folder as a plugin (`--plugins clinreg_helm`, with this folder on
@@ -141,7 +143,10 @@ range under the benchmark's own metric name (as the other exports score them). F
 classes, named by the record: for a jury benchmark, HELM's annotator for that benchmark (HELM's rubric) and
 HELM's `LLMJuryMetric` with MedHELM's `default_score=1.0`, the mean of every judge's rating on every axis (1.0
 when no judge rated), with `clinreg_jury_*` stats beside it counting the replies dropped, the ratings missing or
-irregular and the defaults used; for EHRSQL, billing codes and MEDEC, HELM's metric class (EHRSQL's queries run
+irregular and the defaults used; for HealthBench's rubric grading, medhelm's annotator (installed with the
+`medhelm` package; plain crfm-helm lacks it, and the run then warns and reports token F1 only) with the
+record's grader and `LLMJuryMetric` as medhelm's run spec sets it up (medhelm counts a met negative criterion as
+10 plus its points, so its score is not the authors' nor the Inspect export's); for EHRSQL, billing codes and MEDEC, HELM's metric class (EHRSQL's queries run
 through clinreg's annotator, which compares with the row's `value`s when the gold query returns no rows, as
 HELM's does, but read-only, with the record's time limit, against the record's SQLite database under
 `CLINREG_DATA_DIR`). The judges are the record's (MedHELM's

@@ -33,13 +33,21 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
         "",
     ]
     for m in report.mappings:
-        if m.scoring and m.scoring["method"] == "jury":
+        if m.scoring and m.scoring["method"] == "rubric":
+            # `grader`: a model replacing the record's grader (`-T grader=...`); the model role `grader` does too.
+            lines += ["", "@task", f"def {m.name}(grader=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader)", ""]
+        elif m.scoring and m.scoring["method"] == "jury":
             # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
             # `judge_<name>` replace one judge each.
             lines += ["", "@task", f"def {m.name}(judges=None):",
                       f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, judges)", ""]
         else:
             lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+    if any(m.scoring and m.scoring["method"] in ("jury", "rubric") for m in report.mappings):
+        # The jury over an lm-eval run's recorded responses (`-T samples_file=PATH`, `--model none`).
+        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None):",
+                  "    return lm_eval_judged_task(samples_file, judges)", ""]
     (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
     return USAGE.format(out=report.output.resolve(), example=example(report))
 
@@ -60,8 +68,24 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   the scale counts as it is, and a sample whose response is empty, or that no judge rated, scores 1.0; the
   metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
   Cost: one call per judge per instance, so three judge calls per instance with the default jury.
+- `rubric_grader()`: rubric grading (HealthBench), as its authors compute it (openai/simple-evals). For each
+  criterion of the sample's own rubric, the grader (the record's, GPT-4.1 for HealthBench; bind another with
+  `--model-role grader=MODEL` or `-T grader=MODEL`) says whether the response meets it; the sample scores the
+  points met, negative ones included, over its positive points, and `rubric_clipped_mean` is the mean clipped to
+  [0, 1]. A grader reply without a readable true or false counts as not met (`criteria_ungraded`). Cost: one
+  grader call per criterion (about 11 per HealthBench conversation).
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.
+
+lm-eval has no model-graded metric: to judge an lm-eval run of a jury (or rubric) benchmark, run it with
+`--log_samples`, then judge the responses it recorded, with the same scorer and judges as above:
+
+```
+inspect eval {out}/clinreg_tasks.py@clinreg_lm_eval_judged -T samples_file=PATH/samples_clinreg_<mapping>_<time>.jsonl --model none
+```
+
+The task's metadata names the samples file and its sha256, for `clinreg results import` to join the jury score
+to the lm-eval run.
 
 `SUBCATEGORIES` and `CATEGORIES` list the task names of each group; `tasks_in(id)` builds them."""

@@ -47,7 +47,7 @@ def task_config(m: MappingExport, data_path: Path, canary_text: str | None) -> d
         "test_split": "test",
     }
     metrics = [METRICS[m.kind], "score"]
-    if m.kind == "text" and m.scoring and m.scoring["method"] != "jury":
+    if m.kind == "text" and m.scoring and m.scoring["method"] not in ("jury", "rubric"):  # no model grader in lm-eval
         metrics.insert(0, m.metric)
     if m.kind == "choice":
         task.update({

@@ -142,6 +142,9 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
         reading.error("CLR962", name, *locate(text, '"status"') if text else (1, 1),
                       f"the log's status is {str(log.get('status'))[:40]!r}, not success: its scores are incomplete")
         return
+    judged = _judged_lm_eval(info)
+    if judged is not None:  # an lm-eval run judged after it ended: the score is the lm-eval model's
+        task, model = task.removesuffix(JUDGED_SUFFIX), judged["model"]
     b = task_benchmark(reading, task, name, where)
     if b is None:
         return
@@ -177,8 +180,11 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     per_instance = _inspect_samples(samples, scorer)
     n = per_instance["n"] if per_instance else (count(results.get("completed_samples"))
                                                  or count(results.get("total_samples")))
-    reading.score(b, model.strip(), value, {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
-                                            "where": f"results.scores.{scorer}.{metric_name}"},
+    source = {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
+              "where": f"results.scores.{scorer}.{metric_name}"}
+    if judged is not None:
+        source["judged_lm_eval"] = judged["source"]
+    reading.score(b, model.strip(), value, source,
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
                   jury=jury, provenance=_inspect_provenance(reading, info, samples))
 
@@ -203,6 +209,24 @@ def _inspect_provenance(reading: Reading, info: dict[str, Any], samples: Any) ->
     out = {"harness": "inspect", "harness_version": packages.get("inspect_ai"), "instance_set": instance_set(ids or []),
            "generation": settings(generation), "data_file": metadata.get("data_file")}
     return {k: v for k, v in out.items() if v}
+
+
+JUDGED_SUFFIX = "_lm_eval_judged"
+
+
+def _judged_lm_eval(info: dict[str, Any]) -> dict[str, Any] | None:
+    """The lm-eval run an Inspect log judged after it ended (the export's clinreg_lm_eval_judged task): the model
+    that answered, named as clinreg names an lm-eval run's model, and the samples and results files it read."""
+    from clinreg.results.lm_eval import lm_eval_model
+
+    metadata = info.get("metadata") if isinstance(info.get("metadata"), dict) else {}
+    judged = metadata.get("judged_lm_eval_samples")
+    if not isinstance(judged, dict) or not str(info.get("task", "")).endswith(JUDGED_SUFFIX):
+        return None
+    model = lm_eval_model({"config": judged.get("config"), "model_name": judged.get("model_name")})
+    if model is None:
+        return None
+    return {"model": model, "source": {k: judged[k] for k in ("file", "sha256", "results_file") if isinstance(judged.get(k), str)}}
 
 
 def _inspect_jury(info: dict[str, Any], samples: Any, scorer: str) -> dict[str, Any] | bool:

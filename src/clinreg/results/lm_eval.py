@@ -11,7 +11,7 @@ from clinreg.results.strictinput import count, finite_number, locate, quoted
 
 def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -> None:
     """lm-eval's results_<date>.json: `results` maps each task to `<metric>,<filter>` values."""
-    model = _lm_eval_model(data)
+    model = lm_eval_model(data)
     if model is None:
         reading.error("CLR962", name, *locate(text, '"config"', '"results"'),
                       "no model name: expected model_name, or config.model_args with pretrained=, or config.model")
@@ -94,7 +94,7 @@ def _lm_eval_provenance(reading: Reading, data: dict[str, Any], task: str) -> di
     return {k: v for k, v in out.items() if v}
 
 
-def _lm_eval_model(data: dict[str, Any]) -> str | None:
+def lm_eval_model(data: dict[str, Any]) -> str | None:
     """The model of an lm-eval run: the `pretrained=` (or `model=`) of its model_args, else its model_name, else its
     model class. lm-eval names a run without model_args with a random id (`--model dummy` gives `eh2l3dfz`), which
     would make every run a new model; such a run is named by its model class (`dummy`) instead."""

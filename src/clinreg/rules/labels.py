@@ -183,8 +183,8 @@ def free_text_scored(ctx: Context) -> Iterable[Diagnostic]:
             if m.scoring_note:
                 yield ctx.at("CLR510", sf, path + ("label",), f"{what} (record says: {' '.join(m.scoring_note.split())})")
             else:
-                yield ctx.at("CLR510", sf, path + ("label",), f"{what}; declare jury, sql_execution, code_set_f1 or "
-                             "error_flag, or say in `scoring_note` why none of them fits")
+                yield ctx.at("CLR510", sf, path + ("label",), f"{what}; declare jury, sql_execution, code_set_f1, "
+                             "error_flag or rubric, or say in `scoring_note` why none of them fits")
 
 
 @rule("CLR509")
@@ -197,6 +197,14 @@ def free_text_scoring(ctx: Context) -> Iterable[Diagnostic]:
             yield ctx.at("CLR509", sf, path + ("scoring",),
                          f"a {m.label.encoding} mapping takes no scoring: each export scores it itself")
             continue
+        rubric = m.scoring.rubric
+        if rubric is not None:
+            if rubric.column not in (m.metadata_columns or []):
+                yield ctx.at("CLR509", sf, path + ("scoring", "rubric", "column"),
+                             f"the rubric column {rubric.column!r} must be one of metadata_columns, so each instance carries it")
+            if m.metric.range is None or [float(v) for v in m.metric.range] != [0.0, 1.0]:
+                yield ctx.at("CLR509", sf, path + ("metric", "range"),
+                             "a rubric score is a mean clipped to [0, 1]; give metric.range [0, 1]")
         jury = m.scoring.jury
         if jury is None:
             continue

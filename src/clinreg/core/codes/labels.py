@@ -94,9 +94,11 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
     "CLR509": ("free-text-scoring", "error", "A free-text benchmark's scoring does not fit it", """
         A free-text answer has no letter to compare, so a free-text mapping declares its `scoring` (CLR510): an LLM
         jury (who judges, the axes, the scale, what the judge is shown and a rubric in clinreg's words), SQL
-        execution against a named database, code-set F1 or MEDEC's error flag. A jury's scale is the main
-        metric's range, its axes and judges are named once each, and a closed or number mapping takes no
-        scoring (each export scores those itself).
+        execution against a named database, code-set F1, MEDEC's error flag, or rubric grading (a grader model
+        checks each criterion of the instance's own rubric, HealthBench). A jury's scale is the main metric's
+        range, its axes and judges are named once each; a rubric's column is one of the metadata columns and the
+        main metric's range is [0, 1]; a closed or number mapping takes no scoring (each export scores those
+        itself).
 
         Bad:
             label: {encoding: free_text, column: answer}

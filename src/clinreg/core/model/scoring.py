@@ -143,18 +143,46 @@ class SqlDatabase(Strict):
     time_limit_seconds: float = Field(10.0, gt=0, le=600, description="Longest time one query may run.")
 
 
+class RubricGrading(Strict):
+    """Grading against a rubric of its own per instance (HealthBench): a grader model decides, for each criterion,
+    whether the reply meets it; the instance scores the points of the criteria met (negative ones included) over
+    its positive points, clipped to [0, 1]; the benchmark scores the mean."""
+
+    grader: Judge = Field(
+        description="The grader model, pinned, e.g. `openai/gpt-4.1-2025-04-14` (simple-evals' grader for HealthBench)."
+    )
+    column: Id = Field(
+        description=(
+            "The instance column (one of the mapping's `metadata_columns`) holding the rubric: a list of objects, "
+            "each with a criterion text and its points."
+        )
+    )
+    criterion_key: Id = Field("criterion", description="The key of a rubric item's criterion text.")
+    points_key: Id = Field("points", description="The key of a rubric item's points (negative for what a reply must not do).")
+    helm_annotator: str | None = Field(
+        None,
+        description=(
+            "The annotator class of the medhelm package that grades this benchmark, e.g. "
+            "`helm.benchmark.annotation.health_bench_annotator.HealthBenchAnnotator`; the HELM export runs it when "
+            "medhelm is installed (plain crfm-helm lacks it)."
+        ),
+    )
+
+
 class Scoring(Strict):
     """How a free-text answer is scored, as MedHELM scores it."""
 
-    method: Literal["jury", "sql_execution", "code_set_f1", "error_flag"] = Field(
+    method: Literal["jury", "sql_execution", "code_set_f1", "error_flag", "rubric"] = Field(
         description=(
             "`jury`: an LLM jury rates the answer (see `jury`). `sql_execution`: the predicted and the gold query run "
             "read-only against `database` and score 1 when they return the same rows (EHRSQL). `code_set_f1`: F1 "
             "of the codes in the answer against the gold codes (MIMIC-IV billing codes). `error_flag`: 1 when the "
-            "answer's flag (CORRECT or a sentence number) agrees with the gold's (MEDEC)."
+            "answer's flag (CORRECT or a sentence number) agrees with the gold's (MEDEC). `rubric`: a grader model "
+            "checks each criterion of the instance's own rubric (see `rubric`; HealthBench)."
         )
     )
     jury: Jury | None = Field(None, description="For `jury`: the jury.")
+    rubric: RubricGrading | None = Field(None, description="For `rubric`: the grader and where the rubric is.")
     database: SqlDatabase | None = Field(None, description="For `sql_execution`: the database the queries run against.")
     helm_metric: str | None = Field(
         None,
@@ -167,4 +195,6 @@ class Scoring(Strict):
             raise ValueError("give `jury` exactly when method is jury")
         if (self.method == "sql_execution") != (self.database is not None):
             raise ValueError("give `database` exactly when method is sql_execution")
+        if (self.method == "rubric") != (self.rubric is not None):
+            raise ValueError("give `rubric` exactly when method is rubric")
         return self

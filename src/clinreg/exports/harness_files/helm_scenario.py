@@ -28,9 +28,10 @@ class ClinregJsonlScenario(Scenario):
     description = "A clinreg mapping exported as JSON lines"
     tags = ["clinreg"]
 
-    def __init__(self, data_file: str):
+    def __init__(self, data_file: str, mapping: str = None):
         super().__init__()
         self.data_file = data_file
+        self.mapping = mapping
 
     def get_instances(self, output_path: str):
         instances = []
@@ -51,8 +52,13 @@ class ClinregJsonlScenario(Scenario):
                     extra["is_impossible"] = impossible_question(doc["context"])
                 if "value" in (doc.get("context") or {}):  # EHRSQL's expected values when the gold query returns no rows
                     extra["value"] = {k: v for k, v in (doc["context"]["value"] or {}).items() if v is not None}
-                instances.append(Instance(input=Input(text=text), references=references, split=TEST_SPLIT, id=doc["id"],
-                                          extra_data=extra))
+                messages = None
+                rubric = ((MAPPINGS.get(self.mapping) or {}).get("scoring") or {}).get("rubric")
+                if rubric:  # for medhelm's rubric annotator: the rubric items, and the conversation as one message
+                    extra["rubrics"] = (doc.get("context") or {}).get(rubric["column"]) or []
+                    messages = [{"role": "user", "content": doc["input"]}]
+                instances.append(Instance(input=Input(text=text, messages=messages), references=references,
+                                          split=TEST_SPLIT, id=doc["id"], extra_data=extra))
         return instances
 
 
@@ -149,10 +155,41 @@ def text_specs(mapping, entry, judges=None):
                                         scoring["jury"], {j["name"]: j["model"] for j in scoring["jury"]["judges"]},
                                         {n: m.model_name for n, m in models.items()})})]
         return annotators, metrics + basic
+    if scoring["method"] == "rubric":
+        return rubric_specs(entry, basic)
     annotators = []
     if scoring["method"] == "sql_execution":
         annotators = [AnnotatorSpec(class_name=f"{__name__}.ClinregSqlAnnotator", args={"mapping": mapping})]
     return annotators, [MetricSpec(class_name=scoring["helm_metric"], args={})] + basic
+
+
+def rubric_specs(entry, basic):
+    """(annotator specs, metric specs) of rubric grading: medhelm's annotator for the benchmark and HELM's
+    LLMJuryMetric, as medhelm 0.8.0's run spec builds them, with the record's grader as the one annotator model.
+    Plain crfm-helm has no such annotator: the run then reports token F1 only, and says so."""
+    import importlib.util
+    import re
+
+    annotator = entry["scoring"]["rubric"]["helm_annotator"]
+    if importlib.util.find_spec(annotator.rsplit(".", 1)[0]) is None:
+        from helm.common.hierarchical_logger import hwarn
+
+        hwarn(f"{annotator} is not installed (it comes with the medhelm package, not crfm-helm): "
+              f"{entry['metric']} is not computed; score with the Inspect export's rubric_grader instead")
+        return [], basic
+    from helm.benchmark.annotation.model_as_judge import AnnotatorModelInfo
+
+    grader = entry["scoring"]["rubric"]["grader"]
+    models = {grader["name"]: AnnotatorModelInfo(model_name=grader["model"],
+                                                 model_deployment=grader.get("helm_deployment") or grader["model"])}
+    # The annotator's own name, under which it stores its grades: its class name in snake case, less `_annotator`.
+    scenario_name = re.sub(r"(?<!^)(?=[A-Z])", "_", annotator.rsplit(".", 1)[1]).lower().removesuffix("_annotator")
+    annotators = [AnnotatorSpec(class_name=annotator, args={"annotator_models": models})]
+    # default_score 0.0, as medhelm 0.8.0's health_bench run specs pass it.
+    metrics = [MetricSpec(class_name="helm.benchmark.metrics.llm_jury_metrics.LLMJuryMetric",
+                          args={"metric_name": entry["metric"], "scenario_name": scenario_name,
+                                "annotator_models": models, "default_score": 0.0})]
+    return annotators, metrics + basic
 
 
 LETTER_INSTRUCTION = "Answer with the letter of the correct option."
@@ -162,7 +199,10 @@ LETTER_INSTRUCTION = "Answer with the letter of the correct option."
 def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
     entry = MAPPINGS[mapping]
     annotator_specs = []
-    scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args={"data_file": entry["data_file"]})
+    scenario_args = {"data_file": entry["data_file"]}
+    if (entry.get("scoring") or {}).get("method") == "rubric":
+        scenario_args["mapping"] = mapping
+    scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args=scenario_args)
     if entry["kind"] == "choice":
         # One instruction, asking for the letter HELM scores; a line break between the question and option A.
         adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=LETTER_INSTRUCTION,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr
-from inspect_ai.solver import TaskState, generate, multiple_choice, system_message
+from inspect_ai.solver import TaskState, generate, multiple_choice, solver, system_message
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,6 +27,8 @@ def read_samples(data_file):
                 samples.append(Sample(input=doc["input"], choices=doc["choices"], target=gold["letter"],
                                       id=doc["id"], metadata=metadata))
             else:
+                if gold["kind"] == "text":  # the input without the instruction: what a rubric grader reads
+                    metadata["input"] = doc["input"]
                 samples.append(Sample(input=doc["prompt"], target=gold["value"], id=doc["id"], metadata=metadata))
     return samples
 
@@ -192,6 +194,58 @@ def generate_config(name, kind):
                           stop_seqs=settings.get("stop") or None)
 
 
+# Rubric grading (HealthBench): the mean of the instances' scores clipped to [0, 1], as the authors report it, and
+# beside it the criteria the grader's reply could not settle (counted as not met).
+@metric
+def rubric_clipped_mean():
+    def compute(scores: list[SampleScore]) -> float:
+        return rubric_mean([None if (s.score.metadata or {}).get("no_positive_points") else s.score.as_float()
+                            for s in scores])
+
+    return compute
+
+
+@metric
+def criteria_ungraded():
+    """Criteria whose grader reply held no readable true or false `criteria_met`: counted as not met."""
+    return _count("criteria_ungraded")
+
+
+@scorer(metrics=[rubric_clipped_mean(), criteria_ungraded()])
+def rubric_grader(name, grader=None):
+    """Rubric grading: the grader decides, for each criterion of the sample's own rubric, whether the response
+    meets it; the sample scores the points met over its positive points (see rubric_score)."""
+    spec = MAPPINGS[name]["scoring"]["rubric"]
+
+    async def score(state: TaskState, target: Target) -> Score:
+        model = get_model(grader) if grader else get_model(
+            role="grader", default=spec["grader"].get("inspect_model") or spec["grader"]["model"])
+        response = state.output.completion
+        items = rubric_items(spec, state.metadata.get("context"))
+        conversation = state.metadata.get("input") or state.input_text
+        met, problems = [], []
+        for criterion, points in items:
+            prompt = rubric_grader_prompt(conversation, response, criterion, points)
+            try:
+                reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=2048))
+                hit, problem = criterion_met(reply.completion)
+            except Exception as exc:  # an API error after the model's retries: this criterion is ungraded
+                hit, problem = None, f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
+            met.append(hit)
+            if problem:
+                problems.append(f"{criterion[:60]}: {problem}")
+        result = rubric_score(items, met)
+        value = result["score"]
+        metadata = dict(result, no_positive_points=value is None, problems=problems, grader=str(model),
+                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met)])
+        note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
+                f"({result['criteria_met']} of {len(items)} criteria met")
+        note += f", {result['criteria_ungraded']} ungraded)" if result["criteria_ungraded"] else ")"
+        return Score(value=0.0 if value is None else value, answer=response, explanation=note, metadata=metadata)
+
+    return score
+
+
 def clinreg_task(name, kind, data_file, judges=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
@@ -207,12 +261,76 @@ def clinreg_task(name, kind, data_file, judges=None):
             scorers = reference_overlap()
         elif scoring["method"] == "jury":
             scorers = [jury(name, judges), reference_overlap()]
+        elif scoring["method"] == "rubric":
+            scorers = [rubric_grader(name, judges), reference_overlap()]
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
     instructions = (MAPPINGS[name].get("generation") or {}).get("instructions")
     solver = [system_message(instructions), generate()] if instructions else generate()
     return Task(dataset=dataset, solver=solver, scorer=scorers, name=name, metadata=MAPPINGS[name],
                 config=generate_config(name, kind))
+
+
+# Judging after an lm-eval run (lm-eval has no model-graded metric): read the samples file lm-eval wrote with
+# --log_samples for one exported jury mapping, and apply the same jury to the responses it recorded. No model
+# generates here (run it with `--model none`); the judges are bound as for the jury tasks.
+def lm_eval_samples(samples_file):
+    """(mapping name, samples) of an lm-eval samples file: each doc as this export wrote it, with the response
+    lm-eval recorded (after its filters) in the metadata."""
+    samples, names = [], set()
+    with open(samples_file, encoding="utf-8") as handle:
+        for line in handle:
+            entry = json.loads(line)
+            doc = entry["doc"]
+            names |= {n for n, spec in MAPPINGS.items()
+                      if (spec["dataset"], spec["mapping"]) == (doc["dataset"], doc["mapping"])}
+            response = (entry.get("filtered_resps") or entry["resps"])[0]
+            while isinstance(response, list):
+                response = response[0] if response else ""
+            metadata = {key: doc.get(key) for key in ("dataset", "mapping", "split", "tasks", "variant", "gold",
+                                                      "references", "context", "provenance")}
+            metadata |= {"input": doc.get("input"), "response": response, "lm_eval_doc_id": entry.get("doc_id")}
+            samples.append(Sample(input=doc["prompt"], target=doc["gold"]["value"], id=doc["id"], metadata=metadata))
+    if len(names) != 1:
+        raise ValueError(f"{samples_file}: the docs belong to {sorted(names) or 'no mapping'} of this export, not to one")
+    return names.pop(), samples
+
+
+@solver
+def recorded_response():
+    """The model's output is the response lm-eval recorded: nothing is generated."""
+
+    async def solve(state: TaskState, generate) -> TaskState:
+        state.output = ModelOutput.from_content(model="lm-eval", content=state.metadata["response"])
+        state.messages.append(state.output.message)
+        return state
+
+    return solve
+
+
+def lm_eval_judged_task(samples_file, judges=None):
+    """The jury (or rubric grader) of the mapping an lm-eval samples file belongs to, over its recorded responses.
+    The task's metadata names the samples file and its sha256, which `clinreg results import` joins on."""
+    import hashlib
+
+    name, samples = lm_eval_samples(samples_file)
+    scoring = MAPPINGS[name].get("scoring") or {}
+    if scoring.get("method") == "jury":
+        scorers = [jury(name, judges), reference_overlap()]
+    elif scoring.get("method") == "rubric":
+        scorers = [rubric_grader(name, judges), reference_overlap()]
+    else:
+        raise ValueError(f"{name} is not scored by a jury or a grader: lm-eval already scores it")
+    path = Path(samples_file)
+    judged = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    # The run's results file, beside the samples file with the same time stamp, names the model that answered.
+    results = path.with_name("results_" + path.stem.rsplit("_", 1)[-1] + ".json")
+    if results.is_file():
+        run = json.loads(results.read_text(encoding="utf-8"))
+        judged |= {"results_file": results.name, "config": run.get("config"), "model_name": run.get("model_name")}
+    metadata = dict(MAPPINGS[name], judged_lm_eval_samples=judged)
+    return Task(dataset=MemoryDataset(samples, name=name), solver=recorded_response(), scorer=scorers,
+                name=f"{name}_lm_eval_judged", metadata=metadata)
 
 
 def tasks_in(group):

@@ -19,11 +19,11 @@ def process_number(doc, results):
 def process_text(doc, results):
     """Free text: MedHELM's own metric where the record names one that needs no judge (EHRSQL, billing codes,
     MEDEC), under its own name; token-overlap F1 always, as `reference_f1`. lm-eval has no judge, so a jury
-    benchmark reports only the stand-in, which `clinreg results import` keeps beside, never in place of, a jury score."""
+    or rubric benchmark reports only the stand-in, which `clinreg results import` keeps beside, never in place of, a jury score."""
     f1 = token_f1(results[0], doc["gold"]["value"])
     out = {"reference_f1": f1, "score": f1}
     scoring = SCORING.get(doc["mapping"])
-    if scoring and scoring["method"] != "jury":
+    if scoring and scoring["method"] not in ("jury", "rubric"):  # both need a grader model
         value = score_text(scoring, results[0], doc["gold"]["value"], doc.get("context"))
         out.update({METRICS[doc["mapping"]]: value, "score": value})
     return out

@@ -398,3 +398,91 @@ def judge_replacements(jury, planned, used):
                                                               if before else "")}
     return found
 
+# ------------------------------------------------------------------------------------------ Rubric grading
+# HealthBench's grading, as its authors compute it (openai/simple-evals healthbench_eval.py), in clinreg's words:
+#   - each instance carries its own rubric: criteria, each worth points, negative for what a reply must not do;
+#   - a grader model reads the conversation with the reply and one criterion, and says whether the reply meets
+#     it (a JSON object with `criteria_met` true or false); every criterion is graded on its own;
+#   - the instance scores the points of the criteria met, negative ones included, over the sum of its positive
+#     points (it may fall below 0); an instance with no positive points has no score and is left out;
+#   - the benchmark scores the mean over the instances, clipped to [0, 1].
+# A grader reply that cannot be read (no JSON object, no true or false `criteria_met`) counts as not met, and the
+# instance counts it (`criteria_ungraded`), so nothing is hidden; simple-evals asks again until it can read one.
+# medhelm 0.8.0's HealthBench annotator counts a negative criterion as 10 plus its points when met, and over the
+# total of those: its health_bench_score is not this one.
+
+RUBRIC_GRADER_PROMPT = """You are grading the last reply in a conversation against one criterion of a rubric written by physicians.
+
+Here is the conversation, ending with the reply to grade:
+<conversation>
+{conversation}
+</conversation>
+
+Here is the criterion, with its points (negative points mark something a reply must not do):
+<criterion>
+[{points}] {criterion}
+</criterion>
+
+Decide whether the reply meets the criterion. When the criterion holds several conditions, it is met only if all
+of them are; examples it gives after "such as", "for example" or "including" need not all appear. For a criterion
+with negative points, say whether the reply does the undesirable thing, not whether the reply is good.
+
+Reply with a single JSON object and nothing else:
+{{"explanation": "<why the reply does or does not meet the criterion>", "criteria_met": <true or false>}}"""
+
+
+def rubric_items(rubric, context):
+    """[(criterion, points)] of an instance's rubric: the record's rubric column in the instance's context. An item
+    without the criterion key is shown whole (as JSON, less its points)."""
+    import json
+
+    items = (context or {}).get(rubric["column"]) or []
+    if isinstance(items, str):
+        items = json.loads(items)
+    criterion, points = rubric.get("criterion_key", "criterion"), rubric.get("points_key", "points")
+    return [(str(item[criterion]) if criterion in item else
+             json.dumps({k: v for k, v in item.items() if k != points}, sort_keys=True), float(item[points]))
+            for item in items]
+
+
+def rubric_conversation(input_text, response):
+    """The conversation the grader reads: the model's input (the conversation as the prompt wrote it) and the reply."""
+    return f"{str(input_text or '').rstrip()}\n\nassistant: {response or ''}"
+
+
+def rubric_grader_prompt(input_text, response, criterion, points):
+    """What the grader reads for one criterion."""
+    return RUBRIC_GRADER_PROMPT.format(conversation=rubric_conversation(input_text, response), points=f"{points:g}",
+                                       criterion=criterion)
+
+
+def criterion_met(text):
+    """(met, problem) of one grader reply: met is True or False, or None (with the problem) when it cannot be read."""
+    answer, problem = _reply_object(text)
+    if problem:
+        return None, problem
+    value = answer.get("criteria_met") if isinstance(answer, dict) else None
+    if isinstance(value, bool):
+        return value, None
+    return None, f"no true or false criteria_met in the reply ({repr(value)[:40]})"
+
+
+def rubric_score(items, met):
+    """One instance's rubric score. `items` are (criterion, points); `met` holds, for each, True, False or None
+    (ungraded, counted as not met). Returns a dict: score (None when the rubric has no positive points),
+    points_met, points_possible, criteria_met and criteria_ungraded."""
+    if len(met) != len(items):
+        raise ValueError(f"{len(met)} grades for {len(items)} criteria")
+    possible = sum(points for _, points in items if points > 0)
+    achieved = sum(points for (_, points), hit in zip(items, met) if hit)
+    return {"score": achieved / possible if possible > 0 else None, "points_met": achieved,
+            "points_possible": possible, "criteria_met": sum(1 for hit in met if hit),
+            "criteria_ungraded": sum(1 for hit in met if hit is None)}
+
+
+def rubric_mean(scores):
+    """The benchmark's score: the mean of the instances' scores (those with none left out), clipped to [0, 1]."""
+    values = [s for s in scores if s is not None]
+    if not values:
+        return float("nan")
+    return min(1.0, max(0.0, sum(values) / len(values)))

@@ -1,0 +1,89 @@
+"""A jury benchmark run by lm-eval, judged after the run: the real lm-eval writes its --log_samples file on its
+dummy model, and the Inspect export's clinreg_lm_eval_judged task applies the jury to the responses recorded there.
+
+Every mock judge rates accuracy 4, completeness 3 and clarity 5 (the record's three axes), so each sample's jury
+score is (4 + 3 + 5) / 3 = 4.0 over the three judges' nine ratings, and so is the mean.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from click.testing import CliRunner
+
+from clinreg.cli.export import export
+
+from .support import REPO, distribution_mirror, have, need, tool
+
+pytestmark = pytest.mark.interop
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import inspect_ai, clinreg_tasks as t
+from inspect_ai.model import ModelOutput, get_model
+spec = t.MAPPINGS["clinreg_aci_bench"]["scoring"]["jury"]
+ratings = dict(zip([a["id"] for a in spec["axes"]], (4, 3, 5)))
+reply = json.dumps({axis: {"score": score, "explanation": "because"} for axis, score in ratings.items()})
+n = int(sys.argv[4])
+roles = {"judge_" + j["name"]: get_model("mockllm/model", custom_outputs=[
+    ModelOutput.from_content(model="mockllm/model", content=reply) for _ in range(n)]) for j in spec["judges"]}
+[log] = inspect_ai.eval(t.clinreg_lm_eval_judged(samples_file=sys.argv[3]), model="none", model_roles=roles,
+                        log_dir=sys.argv[2], display="none")
+if log.results is None:
+    raise SystemExit(str(log.error)[-3000:])
+print(json.dumps({"status": log.status, "task": log.eval.task, "metadata": log.eval.metadata,
+                  "scores": {s.name: {k: m.value for k, m in s.metrics.items()} for s in log.results.scores},
+                  "samples": {s.id: [s.output.completion, s.scores["jury"].value] for s in log.samples}}))
+"""
+
+
+def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harness_env, tmp_path):
+    need(have("lm_eval") and have("inspect_ai"), "lm_eval and inspect_ai are not both installed")
+    data = distribution_mirror(tmp_path / "data", ["aci_bench"])
+    out = {}
+    for harness in ("lm-eval", "inspect"):
+        out[harness] = tmp_path / harness
+        result = CliRunner().invoke(export, [harness, "aci_bench", "--root", str(REPO), "--data-dir", str(data), "-o",
+                                             str(out[harness])], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+    done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out["lm-eval"]), "--tasks",
+                           "clinreg_aci_bench", "--output_path", str(tmp_path / "results"), "--log_samples"],
+                          env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (samples_file,) = (tmp_path / "results").rglob("samples_clinreg_aci_bench_*.jsonl")
+    recorded = {}
+    for line in samples_file.read_text().splitlines():
+        entry = json.loads(line)
+        recorded[entry["doc"]["id"]] = entry["filtered_resps"][0]
+    judged = subprocess.run([sys.executable, "-c", SCRIPT, str(out["inspect"]), str(tmp_path / "logs"),
+                             str(samples_file), str(len(recorded))],
+                            env=harness_env, capture_output=True, text=True, timeout=900)
+    assert judged.returncode == 0, judged.stderr[-3000:]
+    log = json.loads(judged.stdout.strip().splitlines()[-1])
+    assert log["status"] == "success" and log["task"] == "clinreg_aci_bench_lm_eval_judged"
+    assert log["metadata"]["judged_lm_eval_samples"]["file"] == samples_file.name
+    # Each sample is the response lm-eval recorded, judged by the record's jury.
+    assert {sid: completion for sid, (completion, _) in log["samples"].items()} == recorded
+    assert all(value == pytest.approx(4.0) for _, value in log["samples"].values())
+    assert log["scores"]["jury"]["jury_mean"] == pytest.approx(4.0)
+    # `clinreg results import` joins the jury score to the lm-eval run: the lm-eval model, the jury's rubric and
+    # judges, and the samples file judged; lm-eval's own token F1 stays a stand-in beside it.
+    from clinreg.cli.main import main
+
+    imported = tmp_path / "imported.json"
+    result = CliRunner().invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
+                                       "--root", str(REPO), "-o", str(imported)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(imported.read_text())
+    model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]
+    (score,) = [s for s in doc["scores"] if s["record"] == "aci_bench"]
+    assert (score["model"], score["value"]) == (model, pytest.approx(4.0))
+    assert score["source"]["judged_lm_eval"]["file"] == samples_file.name
+    assert score["jury"]["rubric"].startswith("clinreg:aci_bench/")
+    assert sorted(score["jury"]["judges"]) == ["claude", "gpt", "llama"]
+    assert [s["model"] for s in doc["stand_ins"]] == [model]
