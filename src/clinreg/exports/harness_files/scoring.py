@@ -322,12 +322,25 @@ def jury_prompt(jury, input_text, response, reference):
     parts = ["You are a clinician rating a response written by an AI model.", "", " ".join(jury["rubric"].split()), ""]
     for key in jury["shows"]:
         label, text = shown[key]
-        parts += [f"Here is {label}, between <{key}> tags:", f"<{key}>", str(text or ""), f"</{key}>", ""]
+        tag = _section_tag(key, str(text or ""))
+        parts += [f"Here is {label}, between <{tag}> tags:", f"<{tag}>", str(text or ""), f"</{tag}>", ""]
     parts.append(f"Rate the response on each of these axes with a whole number from {low} (very poor) to {high} (excellent):")
     parts += [f"- {axis['id']}: {axis['question']}" for axis in jury["axes"]]
     example = ", ".join(f'"{axis["id"]}": {{"score": <{low}-{high}>, "explanation": "<one sentence>"}}' for axis in jury["axes"])
     parts += ["", "Reply with a single JSON object and nothing else, with one entry per axis:", "{" + example + "}"]
     return "\n".join(parts)
+
+
+def _section_tag(key, text):
+    """The tag around a text in the judge's prompt: the key itself, unless the text writes a tag of that name
+    (it could then close its section and write prompt structure); then the key and a digest of the text, a tag
+    that the text cannot hold, since it would have to contain its own digest."""
+    import hashlib
+
+    if not re.search(rf"<\s*(?:/\s*)?{re.escape(key)}", text, re.IGNORECASE):
+        return key
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return next(tag for tag in (f"{key}-{digest[:16]}", f"{key}-{digest}") if f"</{tag}>" not in text)
 
 
 def _reply_object(text):
@@ -350,9 +363,12 @@ def _reply_object(text):
 
 
 def _whole(score):
-    """(rating, problem) of one entry's score as HELM's metric counts it: int() of the score, or a problem."""
+    """(rating, problem) of one entry's score as HELM's metric counts it: int() of the score, or a problem. A
+    whole number too large for a float, which no mean can hold (HELM's metric stops there), is a problem too."""
     try:
-        return int(score), None
+        rating = int(score)
+        float(rating)
+        return rating, None
     except (TypeError, ValueError, OverflowError):
         return None, f"{repr(score)[:40]} cannot be read as a number"
 
