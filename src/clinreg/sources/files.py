@@ -286,6 +286,20 @@ def read_text(path: Path, encoding: str) -> str:
 MAX_MEMBERS = 100_000
 
 
+def _member_clash(target: Path, name: str) -> str | None:
+    """Why a member cannot be written where the members already unpacked are, in the archive's own names."""
+    parts = PurePosixPath(name).parts
+    for depth in range(1, len(parts)):
+        if (target.joinpath(*parts[:depth])).is_file():
+            return f"member {'/'.join(parts[:depth])!r} is a file, but this member needs it to be a folder"
+    out = target.joinpath(*parts)
+    if out.is_dir():
+        return "other members need it to be a folder"
+    if out.exists():
+        return "the archive holds it twice"
+    return None
+
+
 def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) -> Path:
     """The archive members that `files` names, extracted into `scratch` after checking names and sizes."""
     matched = match_files(folder, spec.archive, {}, where)
@@ -313,8 +327,11 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             if info.file_size > limit:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
             out = target / name
-            out.parent.mkdir(parents=True, exist_ok=True)
+            clash = _member_clash(target, name)
+            if clash:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: {clash}")
             try:
+                out.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(info) as source, open(out, "wb") as sink:
                     copied = 0
                     while chunk := source.read(1 << 20):
@@ -325,5 +342,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
                 # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: {one_line(err)}") from None
+            except OSError as err:  # told without the path of the scratch folder, which means nothing to the user
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: "
+                                        f"{err.strerror or type(err).__name__}") from None
     target.mkdir(parents=True, exist_ok=True)
     return target
