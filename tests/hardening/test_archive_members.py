@@ -35,3 +35,15 @@ def test_members_that_clash_are_named_without_the_scratch_path(tmp_path, members
     message = str(err.value)
     assert message == f"{WHERE}: {words}"
     assert "clinreg-cache" not in message and str(tmp_path) not in message and "\n" not in message
+
+
+def test_two_reads_of_the_same_members_into_one_scratch_folder_both_work(tmp_path):
+    # Two splits or tables may read the same member of one archive within a build: not a member held twice.
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    with zipfile.ZipFile(mirror / "archive.zip", "w") as archive:
+        archive.writestr("d/x.csv", "a\n1\n")
+    scratch = tmp_path / "scratch"
+    for _ in range(2):
+        table = read_table(mirror, TableSpec(archive="archive.zip", files="d/*.csv"), WHERE, scratch)
+        assert table.column("a").to_pylist() == ["1"]

@@ -286,17 +286,21 @@ def read_text(path: Path, encoding: str) -> str:
 MAX_MEMBERS = 100_000
 
 
-def _member_clash(target: Path, name: str) -> str | None:
-    """Why a member cannot be written where the members already unpacked are, in the archive's own names."""
+def _member_clash(name: str, files: set[str], folders: set[str]) -> str | None:
+    """Why a member cannot be unpacked beside the members already unpacked from the same archive (`files`, and
+    the `folders` they need), in the archive's own names; records it when it can."""
     parts = PurePosixPath(name).parts
-    for depth in range(1, len(parts)):
-        if (target.joinpath(*parts[:depth])).is_file():
-            return f"member {'/'.join(parts[:depth])!r} is a file, but this member needs it to be a folder"
-    out = target.joinpath(*parts)
-    if out.is_dir():
+    prefixes = ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+    clash = next((p for p in prefixes if p in files), None)
+    key = "/".join(parts)
+    if clash is not None:
+        return f"member {clash!r} is a file, but this member needs it to be a folder"
+    if key in folders:
         return "other members need it to be a folder"
-    if out.exists():
+    if key in files:
         return "the archive holds it twice"
+    files.add(key)
+    folders.update(prefixes)
     return None
 
 
@@ -311,6 +315,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
         archive = zipfile.ZipFile(matched[0].path)
     except (zipfile.BadZipFile, OSError) as err:
         raise SourceUnavailable(f"{where}: {spec.archive} is not a readable zip archive: {one_line(err)}") from None
+    files: set[str] = set()
+    folders: set[str] = set()
     with archive:
         members = archive.infolist()
         if len(members) > MAX_MEMBERS:
@@ -327,7 +333,7 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             if info.file_size > limit:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
             out = target / name
-            clash = _member_clash(target, name)
+            clash = _member_clash(name, files, folders)
             if clash:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: {clash}")
             try:
