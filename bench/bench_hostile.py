@@ -116,6 +116,20 @@ CASES: dict[str, tuple[str, str]] = {
         except Exception as exc:
             print(type(exc).__name__, str(exc)[:160])
     """),
+    "yaml11-trap": ("YAML: the YAML 1.1 trap check on a 1 MiB underscored float (once quadratic)", """
+        from clinreg.core.yamlsrc.tags import is_yaml11_trap
+        text = "1" + "_1" * 500_000 + ".5"
+        mark()
+        print("trap:", is_yaml11_trap(text, 1.5))
+    """),
+    "yaml-shapes": ("YAML: 1 MiB of nested flow lists, and a billion-laughs document", """
+        from clinreg.core.yamlsrc import parse_yaml
+        laughs = b"a0: &a0 [x]\\n" + b"".join(
+            b"a%d: &a%d [" % (i, i) + b", ".join([b"*a%d" % (i - 1)] * 10) + b"]\\n" for i in range(1, 10))
+        mark()
+        for raw in (b"a: " + b"[" * (1 << 19) + b"]" * (1 << 19), laughs):
+            print([p.code for p in parse_yaml(raw[: 1 << 20]).problems][:1])
+    """),
 }
 
 LAUNCHER = """

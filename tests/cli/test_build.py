@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
-import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -132,9 +132,10 @@ def test_unknown_dataset_mapping_and_split_are_usage_errors(setup):
 def test_offline_without_data_dir_fails_fast_in_one_line(setup, monkeypatch):
     root, _ = setup
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    started = time.perf_counter()
+    asked = []
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: asked.append(a))
     result = run(build, "fixture", "--root", root)
-    assert time.perf_counter() - started < 1.0
+    assert asked == []  # fast because it asks nobody
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "fixture" in result.stderr and "--data-dir" in result.stderr
 
@@ -143,9 +144,8 @@ def test_offline_failure_as_a_process(setup):
     root, _ = setup
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     code = "import sys; from clinreg.cli.build import build; build(sys.argv[1:])"
-    started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code, "fixture", "--root", str(root)], capture_output=True, text=True, env=env)
-    assert time.perf_counter() - started < 10  # loose: interpreter start-up included
+    proc = subprocess.run([sys.executable, "-c", code, "fixture", "--root", str(root)], capture_output=True, text=True,
+                          env=env, timeout=120)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 

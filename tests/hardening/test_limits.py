@@ -4,7 +4,6 @@ or a tab never moves a reported location."""
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -20,10 +19,6 @@ def codes(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> list[str]:
     return [p.code for p in parse_yaml(raw, limits).problems]
 
 
-def timed(raw: bytes, limits: Limits = DEFAULT_LIMITS):
-    start = time.perf_counter()
-    doc = parse_yaml(raw, limits)
-    return doc, time.perf_counter() - start
 
 
 def test_documented_limits():
@@ -96,9 +91,8 @@ def _laughs(levels: int, width: int) -> bytes:
     ids=["billion-laughs", "billion-laughs-no-alias-limit", "wide-16-aliases", "corpus-wide"],
 )
 def test_alias_bombs_are_rejected_fast(raw, limits):
-    doc, seconds = timed(raw, limits)
-    assert [p.code for p in doc.problems] == ["CLR007"]
-    assert seconds < 0.5, f"{seconds:.2f}s"
+    doc = parse_yaml(raw, limits)
+    assert [p.code for p in doc.problems] == ["CLR007"]  # the bound that fired (times: bench/bench_hostile.py)
 
 
 @pytest.mark.parametrize(
@@ -114,16 +108,14 @@ def test_alias_bombs_are_rejected_fast(raw, limits):
     ids=["flow-lists", "flow-maps", "block-lists", "underscored-float", "sexagesimal", "long-hex"],
 )
 def test_hostile_shapes_are_rejected_fast(raw):
-    doc, seconds = timed(raw[: MiB])
+    doc = parse_yaml(raw[: MiB])
     assert doc.problems and doc.problems[0].code in ("CLR001", "CLR007")
-    assert seconds < 1.0, f"{seconds:.2f}s"
 
 
 def test_yaml11_trap_check_is_linear():
     # The regex once backtracked quadratically: 60 KB took 10 s, 1 MiB would take most of an hour.
-    start = time.perf_counter()
-    is_yaml11_trap("1" + "_1" * 500_000 + ".5", 1.5)
-    assert time.perf_counter() - start < 0.5
+    # The time is measured in bench/bench_hostile.py (case yaml11-trap); here, that 1 MiB gives the right answer.
+    assert is_yaml11_trap("1" + "_1" * 500_000 + ".5", 1.5) is False
 
 
 def _locations(raw: bytes):

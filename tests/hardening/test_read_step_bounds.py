@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 import pyarrow as pa
 import pytest
@@ -14,15 +13,22 @@ from clinreg.sources.files import match_files
 from clinreg.sources.steps import join
 
 
-def test_links_that_loop_back_into_the_mirror_visit_each_folder_once(tmp_path):
+def test_links_that_loop_back_into_the_mirror_visit_each_folder_once(tmp_path, monkeypatch):
     mirror = tmp_path / "mirror"
     (mirror / "data").mkdir(parents=True)
     (mirror / "data" / "t.csv").write_text("a\n1\n")
     for name in ("x", "y", "z", "w"):  # four links to the folder itself: 4**12 paths 12 levels down
         os.symlink(".", mirror / "data" / name)
-    started = time.perf_counter()
+    listed = []
+    real_iterdir = type(mirror).iterdir
+
+    def spy(self):
+        listed.append(os.path.realpath(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(type(mirror), "iterdir", spy)
     found = match_files(mirror, "data/" + "*/" * 12 + "t.csv", {}, "rec: split 'test'")
-    assert time.perf_counter() - started < 5
+    assert 0 < len(listed) <= 2 * 13, len(listed)  # a listing per folder and level at most, never 4**12
     assert len(found) <= 1
 
 
@@ -47,10 +53,8 @@ def test_keys_repeated_on_both_sides_of_a_one_to_many_join_are_refused_before_th
     left = pa.table({"k": ["same"] * 2000})
     right = pa.table({"k": ["same"] * 2000, "note": ["x" * 1000] * 2000})  # 2 MB: 4 GB of joined text
     spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
-    started = time.perf_counter()
     with pytest.raises(SourceUnavailable, match="would build more than"):
         join(left, right, spec, "rec: split 'test'", {})
-    assert time.perf_counter() - started < 5
 
 
 def test_a_one_to_many_join_within_the_bound_is_unchanged():
@@ -85,10 +89,8 @@ def test_a_workbook_listing_millions_of_shared_strings_is_refused_before_parsing
     strings = b"<sst>" + b"<si><t/></si>" * (MAX_SHARED_STRINGS + 1) + b"</sst>"
     book = _office(tmp_path / "bomb.xlsx", [("xl/sharedStrings.xml", strings)])
     assert book.stat().st_size < 1_000_000  # a small file that would make openpyxl hold millions of strings
-    started = time.perf_counter()
     with pytest.raises(SourceUnavailable, match="bomb.xlsx: the workbook lists more than"):
         check_office_file(book, "workbook")
-    assert time.perf_counter() - started < 5
 
 
 def test_an_office_file_with_too_many_parts_is_refused(tmp_path):
@@ -117,10 +119,8 @@ def test_a_results_json_of_millions_of_empty_objects_is_refused_before_parsing(t
 
     path = tmp_path / "results.json"
     path.write_text("[" + ",".join(["{}"] * 3_000_000) + "]", encoding="utf-8")  # 9 MB: 3 million dicts
-    started = time.perf_counter()
     result = CliRunner().invoke(main, ["results", "import", str(path)])
     assert result.exit_code == 2 and "objects and arrays; refusing to parse it" in result.output
-    assert time.perf_counter() - started < 10
 
 
 def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
@@ -134,10 +134,8 @@ def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
     monkeypatch.setattr(steps, "EXTRACT_SECONDS_PER_ROW", 0.001)
     table = pa.table({"note": ["a" * 19] * 100})
     spec = ExtractStep(column="note", patterns=[r"(?P<x>(a|a)*b)"])  # overlapping alternatives: slow, not nested
-    started = time.perf_counter()
     with pytest.raises(RecordProblem, match=r"extract patterns took .* s for \d+ row\(s\), more than the budget"):
         steps.extract(table, spec, "rec: split 'test'")
-    assert time.perf_counter() - started < 5
 
 
 def _gzip_of(path, line: bytes, total: int) -> None:
@@ -160,12 +158,10 @@ def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is
     _gzip_of(bomb, b"a,b\n", 512 << 20)
     assert bomb.stat().st_size < 2 << 20
     tracemalloc.start()
-    started = time.perf_counter()
     with pytest.raises(SourceUnavailable, match=r"notes\.csv\.gz: unpacks to more than 134,217,728 bytes"):
         files.read_text(bomb, "utf-8")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert time.perf_counter() - started < 30
     assert peak < 300 << 20, f"peak {peak >> 20} MiB"
 
 
@@ -211,7 +207,6 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
     monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)
     slow = "{% for i in range(500) %}{{ note ~ i }}{% endfor %}"
     table = pa.table({"note": ["x"] * 5000})
-    started = time.perf_counter()
     with pytest.raises(RecordProblem, match=r"took .* s for \d+ row\(s\), more than the budget of 0.05 s"):
         if kind == "template":
             t = templates.InputTemplate(slow, "rec: render step")
@@ -220,7 +215,6 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
         else:
             FilterExpression("note and (range(500) | map('string') | join) | length > 0", "test", "rec").keep(
                 table, "test", 0)
-    assert time.perf_counter() - started < 5
 
 
 def test_a_plain_template_never_counts_against_the_budget(monkeypatch):

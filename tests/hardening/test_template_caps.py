@@ -1,19 +1,17 @@
 """Input-template caps that hold whatever the template does: loops, concatenation, big integers, amplifying filters.
 
 Each hostile shape must fail with a TemplateFailure that names the cap it hit (not a MemoryError, not the wall
-clock of the machine), in a time bounded relative to a benign render, and `clinreg build` must report it as one
-located line naming the record, the mapping and the row, with exit code 1.
+clock of the machine), and `clinreg build` must report it as one located line naming the record, the mapping and
+the row, with exit code 1. What such a refusal costs in time is measured in bench/bench_hostile.py, not here.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import yaml
 
-from clinreg.sources import sandbox as templates
 from clinreg.sources.errors import TemplateFailure
 from clinreg.sources.sandbox import InputTemplate
 
@@ -64,31 +62,15 @@ def _render(source: str) -> str:
     return InputTemplate(source, "hostile/m").render({"text": TEXT, "row": {"text": TEXT}})
 
 
-def _baseline() -> float:
-    """A benign render that loops over every column of a wide row a few times."""
-    source = "{% for k, v in row|dictsort %}{{ k }}={{ v }};{% endfor %}" * 5
-    row = {f"c{i}": "value " * 20 for i in range(200)}
-    template = InputTemplate(source, "benign/m")
-    start = time.perf_counter()
-    for _ in range(20):
-        template.render({"row": row})
-    return (time.perf_counter() - start) / 20
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_each_hostile_shape_hits_a_cap(shape):
     source, words = SHAPES[shape]
-    baseline = _baseline()
-    start = time.perf_counter()
     with pytest.raises(TemplateFailure) as failure:
         _render(source)
-    elapsed = time.perf_counter() - start
     message = str(failure.value)
     assert "\n" not in message
     assert any(w in message for w in words.split("|")), message
-    assert "memory" not in message.lower()
-    # bounded by the caps, not by the machine: at most the time cap plus a margin, whatever the baseline
-    assert elapsed < templates.MAX_RENDER_SECONDS * 3 + 1000 * baseline, (elapsed, baseline)
+    assert "memory" not in message.lower()  # the cap that fired is named
 
 
 def test_benign_templates_are_unaffected():
@@ -132,28 +114,14 @@ def _hub_fixture(tmp_path, template: str):
     return root, tmp_path / "data"
 
 
-@pytest.fixture(scope="module")
-def build_baseline(tmp_path_factory):
-    """The wall time of `clinreg build` on the same one-row data with a benign template."""
-    root, data = _hub_fixture(tmp_path_factory.mktemp("benign"), "{{ question }}")
-    start = time.perf_counter()
-    benign = run_cli("build", "fixture", "--root", str(root), "--data-dir", str(data), "--quiet", timeout=120)
-    assert benign.returncode == 0, benign.stderr
-    return time.perf_counter() - start
-
-
 @pytest.mark.parametrize("shape", ["nested-range-loops", "concat-doubling", "chained-power", "set-block-buffer"])
-def test_build_reports_each_cap_as_one_located_line(tmp_path, shape, build_baseline):
+def test_build_reports_each_cap_as_one_located_line(tmp_path, shape):
     root, data = _hub_fixture(tmp_path, SHAPES[shape][0])
     out = tmp_path / "out.jsonl"
-    start = time.perf_counter()
     result = run_cli("build", "fixture", "--root", str(root), "--data-dir", str(data), "--quiet", "-o", str(out), timeout=120)
-    elapsed = time.perf_counter() - start
 
     assert_no_traceback(result)
     assert result.returncode == 1, result.stderr
     line = result.stderr.strip()
     assert "\n" not in line and "fixture/hostile" in line and "row 0" in line, line
     assert not out.exists()  # nothing half-written
-    # the hostile build costs at most the benign one plus the caps (and a generous margin for a loaded machine)
-    assert elapsed < 2 * build_baseline + 3 * templates.MAX_RENDER_SECONDS + 10, (elapsed, build_baseline)

@@ -75,16 +75,14 @@ def test_the_unrolled_string_pattern_finds_what_the_plain_one_found(text):
     assert _JSON_STRING.findall(text) == _CHARACTER_BY_CHARACTER.findall(text)
 
 
-def test_one_long_string_is_scanned_in_linear_time_and_memory():
-    import time
+def test_one_long_string_is_scanned_in_linear_memory():
     import tracemalloc
 
     from clinreg.results.strictinput import parse_json
 
     text = '{"pad": "' + "a" * (16 << 20) + '"}'
     tracemalloc.start()
-    started = time.perf_counter()
     assert parse_json(text) == {"pad": "a" * (16 << 20)}
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert time.perf_counter() - started < 10 and peak < 200 << 20, (time.perf_counter() - started, peak >> 20)
+    assert peak < 200 << 20, peak >> 20  # the time is in bench/bench_results.py

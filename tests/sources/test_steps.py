@@ -190,7 +190,6 @@ def test_extract_refuses_a_repetition_nested_in_another():
 def test_a_slow_match_stops_the_build_naming_the_row(monkeypatch):
     """A pattern the static check lets through can still backtrack for long (overlapping alternatives in a
     repetition); the time limit interrupts it and names the row."""
-    import time
 
     import clinreg.sources.steps as steps
 
@@ -198,10 +197,8 @@ def test_a_slow_match_stops_the_build_naming_the_row(monkeypatch):
     slow = r"^(?P<x>(?:a|a)*)$"  # (a|a)* tries 2^n ways on a text of n a's followed by a mismatch
     assert steps.nested_repetition(slow) is None, "the static check does not catch this one"
     table = pa.table({"note": ["quick", "a" * 60 + "!"]})
-    start = time.monotonic()
-    with pytest.raises(RecordProblem, match=r"ran for more than 0.3 s on row 1"):
+    with pytest.raises(RecordProblem, match=r"ran for more than 0.3 s on row 1"):  # the bound that fired
         extract(table, ExtractStep(column="note", patterns=[slow]), WHERE)
-    assert time.monotonic() - start < 10
 
 
 def test_remove_takes_out_every_occurrence():

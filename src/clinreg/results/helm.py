@@ -95,6 +95,8 @@ def read_helm_groups(reading: Reading, name: str, text: str, tables: list) -> No
         return
     def cell(c: Any) -> str:
         value = c.get("value") if isinstance(c, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and finite_number(value) is None:
+            return str(value)  # too large for a float: the cell is then reported as not a finite number
         return "" if value is None else value if isinstance(value, str) else repr(float(value)) \
             if isinstance(value, (int, float)) and not isinstance(value, bool) else "?"
     header = [cell(c) for c in table["header"]]
@@ -346,7 +348,12 @@ def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, tex
         if not isinstance(entry, dict) or entry.get("perturbation") is not None:
             continue
         instance = entry.get("instance_id")
-        for stat in entry.get("stats") or []:
+        stats = entry.get("stats")
+        if stats is not None and not isinstance(stats, list):
+            reading.error("CLR962", file, *locate(text, quoted(str(instance))),
+                          f"instance {str(instance)[:80]}: `stats` must be a list of stats, not {type(stats).__name__}")
+            return None
+        for stat in stats or []:
             name = stat.get("name") if isinstance(stat, dict) else None
             if not isinstance(name, dict) or name.get("name") != metric or name.get("perturbation") is not None:
                 continue

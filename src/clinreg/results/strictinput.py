@@ -178,10 +178,14 @@ def quoted(value: str) -> str:
 
 
 def finite_number(value: Any) -> float | None:
-    """A JSON number as a float; None for anything else (bools, strings, NaN, infinities)."""
+    """A JSON number as a float; None for anything else (bools, strings, NaN, infinities, and whole numbers too
+    large for a float, such as 401 digits, which are as unusable as an infinity)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
     return number if math.isfinite(number) else None
 
 

@@ -75,6 +75,13 @@ def local_paths(ctx: Context) -> Iterable[Diagnostic]:
                     reason = "it resolves (through a link) to a place outside the registry root"
             if reason:
                 yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}", "use a relative path inside the folder")
+    # The SQLite file a SQL benchmark's scorer opens, relative to the data folder (`--data-dir`).
+    for sf, path, m in ctx.mappings:
+        database = getattr(m.scoring, "database", None)
+        reason = unsafe_local_path(database.file) if database is not None else None
+        if reason:
+            yield ctx.at("CLR703", sf, path + ("scoring", "database", "file"), f"database file {database.file!r} is "
+                         f"refused: {reason}", "use a relative path inside the data folder")
 
 
 @rule("CLR704")

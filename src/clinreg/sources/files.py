@@ -286,6 +286,24 @@ def read_text(path: Path, encoding: str) -> str:
 MAX_MEMBERS = 100_000
 
 
+def _member_clash(name: str, files: set[str], folders: set[str]) -> str | None:
+    """Why a member cannot be unpacked beside the members already unpacked from the same archive (`files`, and
+    the `folders` they need), in the archive's own names; records it when it can."""
+    parts = PurePosixPath(name).parts
+    prefixes = ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+    clash = next((p for p in prefixes if p in files), None)
+    key = "/".join(parts)
+    if clash is not None:
+        return f"member {clash!r} is a file, but this member needs it to be a folder"
+    if key in folders:
+        return "other members need it to be a folder"
+    if key in files:
+        return "the archive holds it twice"
+    files.add(key)
+    folders.update(prefixes)
+    return None
+
+
 def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) -> Path:
     """The archive members that `files` names, extracted into `scratch` after checking names and sizes."""
     matched = match_files(folder, spec.archive, {}, where)
@@ -297,6 +315,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
         archive = zipfile.ZipFile(matched[0].path)
     except (zipfile.BadZipFile, OSError) as err:
         raise SourceUnavailable(f"{where}: {spec.archive} is not a readable zip archive: {one_line(err)}") from None
+    files: set[str] = set()
+    folders: set[str] = set()
     with archive:
         members = archive.infolist()
         if len(members) > MAX_MEMBERS:
@@ -313,8 +333,11 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             if info.file_size > limit:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
             out = target / name
-            out.parent.mkdir(parents=True, exist_ok=True)
+            clash = _member_clash(name, files, folders)
+            if clash:
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: {clash}")
             try:
+                out.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(info) as source, open(out, "wb") as sink:
                     copied = 0
                     while chunk := source.read(1 << 20):
@@ -325,5 +348,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
                 # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: {one_line(err)}") from None
+            except OSError as err:  # told without the path of the scratch folder, which means nothing to the user
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: "
+                                        f"{err.strerror or type(err).__name__}") from None
     target.mkdir(parents=True, exist_ok=True)
     return target

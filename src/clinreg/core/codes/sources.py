@@ -23,7 +23,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
     """),
     "CLR703": ("path-escape", "error", "A local path leaves the registry root", """
         Paths in records are relative and stay inside their folder: no absolute paths, no `..`, no links that
-        lead out. A pull request must not be able to make CI read files elsewhere on the machine.
+        lead out. A pull request must not be able to make CI read files elsewhere on the machine. This holds for
+        a SQL benchmark's `scoring.database.file` too, which stays inside the data folder.
 
         Bad:
             source: {type: local, description: x, path: ../../etc}

@@ -100,6 +100,10 @@ class SqlScoringError(Exception):
 
 
 MAX_SQL_ROWS = 1_000_000
+MAX_SQL_VALUE_BYTES = 1 << 24  # one string or blob a query makes or returns (SQLite's own default is 1e9)
+MAX_SQL_RESULT_BYTES = 1 << 27  # the strings and blobs of all the rows fetched
+MAX_SQL_HEAP_BYTES = 1 << 29  # Python 3.10, which cannot set SQLite's value length: all SQLite's memory instead
+_heap = {"users": 0, "saved": 0}
 
 
 def sql_text(completion):
@@ -116,7 +120,11 @@ def database_path(database, data_dir=None):
     if not root:
         raise SqlScoringError(f"set CLINREG_DATA_DIR to the data folder holding {database['file']} "
                               "(the SQLite database the queries run against)")
-    path = os.path.join(root, database["file"])
+    name = str(database["file"])
+    parts = name.replace("\\", "/").split("/")
+    if not name or "\x00" in name or os.path.isabs(name) or name[:1] in "/\\~" or name[1:2] == ":" or ".." in parts:
+        raise SqlScoringError(f"the record's database file {name[:200]!r} is not a plain path inside the data folder")
+    path = os.path.join(root, name)
     if not os.path.isfile(path):
         raise SqlScoringError(f"no database at {path} (the record names {database['file']}"
                               + (f", from {database['source']}" if database.get("source") else "") + ")")
@@ -142,19 +150,64 @@ def run_query(path, query, time_limit):
                    getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
         conn.set_authorizer(lambda action, *_: sqlite3.SQLITE_OK if action in allowed else sqlite3.SQLITE_DENY)
         conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
-        cursor = conn.execute(query)
-        rows = cursor.fetchmany(MAX_SQL_ROWS + 1)
-        if len(rows) > MAX_SQL_ROWS:
-            return None, f"more than {MAX_SQL_ROWS} rows"
-        return rows, None
+        # The progress handler cannot stop one function call: zeroblob(800000000) is a single step. Bound the
+        # length of any value SQLite makes (Python 3.11 and later), else the memory SQLite may hold (3.10).
+        if hasattr(conn, "setlimit"):
+            conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_SQL_VALUE_BYTES)
+        else:
+            _bound_heap(+1)
+        try:
+            return _fetch(conn.execute(query))
+        finally:
+            if not hasattr(conn, "setlimit"):
+                _bound_heap(-1)
     except sqlite3.DatabaseError as exc:
         if "interrupted" in str(exc):
             return None, f"stopped after {time_limit} s"
+        if "too big" in str(exc):
+            return None, f"a value longer than {MAX_SQL_VALUE_BYTES} bytes"
         return None, str(exc)
+    except MemoryError:  # only SQLite's heap bound (Python 3.10) raises it here
+        return None, f"more than {MAX_SQL_HEAP_BYTES} bytes of memory in SQLite"
     except (sqlite3.Error, ValueError, OverflowError) as exc:  # a malformed query, or a value sqlite cannot hold
         return None, str(exc)
     finally:
         conn.close()
+
+
+def _fetch(cursor):
+    """(rows, error) of a query's rows, at most MAX_SQL_ROWS rows and MAX_SQL_RESULT_BYTES of strings and blobs."""
+    rows, size = [], 0
+    while True:
+        batch = cursor.fetchmany(10_000)
+        if not batch:
+            return rows, None
+        rows += batch
+        if len(rows) > MAX_SQL_ROWS:
+            return None, f"more than {MAX_SQL_ROWS} rows"
+        size += sum(len(value) for row in batch for value in row if isinstance(value, (str, bytes)))
+        if size > MAX_SQL_RESULT_BYTES:
+            return None, f"more than {MAX_SQL_RESULT_BYTES} bytes of results"
+
+
+def _bound_heap(step):
+    """Python 3.10: SQLite's hard heap limit, which is the whole process's, set while any query runs, then put
+    back as it was (a lower limit set by someone else is kept)."""
+    import sqlite3
+    import threading
+
+    with _heap.setdefault("lock", threading.Lock()):
+        setting = sqlite3.connect(":memory:")  # any connection: the limit is SQLite's, not the connection's
+        try:
+            if step > 0 and _heap["users"] == 0:
+                _heap["saved"] = int(setting.execute("PRAGMA hard_heap_limit").fetchone()[0])
+                if not 0 < _heap["saved"] <= MAX_SQL_HEAP_BYTES:
+                    setting.execute(f"PRAGMA hard_heap_limit = {MAX_SQL_HEAP_BYTES}")
+            _heap["users"] += step
+            if step < 0 and _heap["users"] == 0:
+                setting.execute(f"PRAGMA hard_heap_limit = {_heap['saved']}")
+        finally:
+            setting.close()
 
 
 # EHRSQL as HELM scores it (ehr_sql_annotator.py, EhrSqlAnnotator.annotate; ehr_sql_metrics.py,
@@ -269,12 +322,25 @@ def jury_prompt(jury, input_text, response, reference):
     parts = ["You are a clinician rating a response written by an AI model.", "", " ".join(jury["rubric"].split()), ""]
     for key in jury["shows"]:
         label, text = shown[key]
-        parts += [f"Here is {label}, between <{key}> tags:", f"<{key}>", str(text or ""), f"</{key}>", ""]
+        tag = _section_tag(key, str(text or ""))
+        parts += [f"Here is {label}, between <{tag}> tags:", f"<{tag}>", str(text or ""), f"</{tag}>", ""]
     parts.append(f"Rate the response on each of these axes with a whole number from {low} (very poor) to {high} (excellent):")
     parts += [f"- {axis['id']}: {axis['question']}" for axis in jury["axes"]]
     example = ", ".join(f'"{axis["id"]}": {{"score": <{low}-{high}>, "explanation": "<one sentence>"}}' for axis in jury["axes"])
     parts += ["", "Reply with a single JSON object and nothing else, with one entry per axis:", "{" + example + "}"]
     return "\n".join(parts)
+
+
+def _section_tag(key, text):
+    """The tag around a text in the judge's prompt: the key itself, unless the text writes a tag of that name
+    (it could then close its section and write prompt structure); then the key and a digest of the text, a tag
+    that the text cannot hold, since it would have to contain its own digest."""
+    import hashlib
+
+    if not re.search(rf"<\s*(?:/\s*)?{re.escape(key)}", text, re.IGNORECASE):
+        return key
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return next(tag for tag in (f"{key}-{digest[:16]}", f"{key}-{digest}") if f"</{tag}>" not in text)
 
 
 def _reply_object(text):
@@ -297,9 +363,12 @@ def _reply_object(text):
 
 
 def _whole(score):
-    """(rating, problem) of one entry's score as HELM's metric counts it: int() of the score, or a problem."""
+    """(rating, problem) of one entry's score as HELM's metric counts it: int() of the score, or a problem. A
+    whole number too large for a float, which no mean can hold (HELM's metric stops there), is a problem too."""
     try:
-        return int(score), None
+        rating = int(score)
+        float(rating)
+        return rating, None
     except (TypeError, ValueError, OverflowError):
         return None, f"{repr(score)[:40]} cannot be read as a number"
 
