@@ -26,6 +26,8 @@ CASES = [
     ("unquoted-yes-key", DS, [('map: {"yes": A', "map: {yes: A")], "CLR005", "map: {yes", "error"),
     ("unquoted-yes-choice", DS, [('fixed: ["yes", "no"', 'fixed: [yes, "no"')], "CLR005", "fixed: [yes", "error"),
     ("octal-id", CAT, [("id: plan_treatment", "id: 012")], "CLR005", "id: 012", "error"),
+    ("comment-cuts-note", DS, [("description: Yes/no/maybe questions.", "description: Yes/no/maybe questions (PR #12).")],
+     "CLR010", "description: Yes/no", "error"),
     ("merge-key", DS, [("access: {tier: public}", "access: {<<: {tier: public}}")], "CLR008", "access:", "error"),
     ("unknown-key", DS, [("licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}")], "CLR101", "licence:", "error"),
     ("wrong-type", DS, [("    splits: [test]", "    splits: test")], "CLR102", "    splits: test", "error"),

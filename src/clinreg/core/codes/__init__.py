@@ -3,7 +3,8 @@
 One module per family holds its entries as plain data (`ENTRIES`), so this package imports nothing from the rest
 of clinreg: creating a diagnostic needs only the catalogue, never the rules or their engine. The checks that
 raise the codes live in clinreg.rules; codes raised while reading files (parse, schema), by `check-data` (data)
-and by `results import` (results) have no check function.
+and by `results import` (results) have no check function, except CLR010 (parse), which reports what the
+reader noted beside the values.
 """
 
 from __future__ import annotations
