@@ -96,10 +96,15 @@ CASES = [
     ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
                            "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source: {type: local", "error"),
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
-    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
+    ("licence-unknown", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: other, note: Own terms.}")],
+     "CLR705", "licence:", "warning"),
+    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR708", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
     ("sourced-no-citation", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}", "provenance: {kind: derived, benchmarks: [x]}")],
      "CLR707", "provenance: {kind: derived", "error"),
+    ("derived-from-unmapped", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}",
+                                     "provenance: {kind: derived, benchmarks: [x], citation: {text: A paper}}")],
+     "CLR709", "provenance: {kind: derived", "warning"),
     ("stale-approval", CAT, [("""        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: proposed}""", """        definition: Rank candidate diagnoses.

@@ -24,3 +24,6 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             Reviewers agree, or one records a new decision: clinreg review approve ITEM --reviewer B
     """),
 }
+
+# Severity under `validate --strict` (used on pull requests), and when.
+STRICT = {code: ("error", "under validate --strict") for code in ("CLR801", "CLR802")}
