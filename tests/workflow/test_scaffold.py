@@ -405,13 +405,20 @@ def test_new_release_opens_the_next_release_and_refuses_a_second(tmp_path):
     assert result.exit_code == 2 and "1.5.0 is still open" in result.output
 
 
-def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_path):
+def test_without_an_open_release_nothing_is_written_and_the_command_to_open_one_is_named(tmp_path):
+    # Issue 40, item 4: a skeleton naming the published release would fail validate (CLR604).
     root = write_tree(tmp_path / "reg")
     result = new_dataset(root, "new_set", "--task", "answer_questions")
+    assert result.exit_code == 2, result.output
+    assert "no release is open" in result.output and "clinreg new release 1.2.0 --title" in result.output
+    assert not (root / REL).exists()
+    from clinreg.cli.main import main
+    from clinreg.rules.engine import validate
+
+    assert run(main, "new", "release", "1.2.0", "--root", str(root), "--title", "New").exit_code == 0
+    result = new_dataset(root, "new_set", "--task", "answer_questions")
     assert result.exit_code == 0, result.output
-    assert "no release is open" in result.output and "clinreg new release" in result.output
-    (d,) = [d for d in findings(root, REL) if d.code == "CLR604"]
-    assert "published release" in d.message and d.line == (root / REL).read_text().splitlines().index("added_in: 1.1.0") + 1
+    assert [d for d in validate(root).diagnostics if d.severity == "error"] == []
 
 
 def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_filled(tree):
