@@ -195,14 +195,45 @@ def new_release(version, root, title, fmt):
         atomic_write_text(path, text, overwrite=True)
     except OSError as exc:
         raise fail(f"cannot write {RELEASES_FILE}: {exc.strerror or exc}")
+    row, readme = _readme_release_row(reg.root, version, title, dt.date.today())
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("new_release", {"path": RELEASES_FILE, "version": version, "status": "open"}))
     else:
         click.echo(f"opened release {version} in {RELEASES_FILE} (status: open, now current)")
+        if readme:
+            click.echo(f"added its row to README.md's release table (update `added` as records join):\n  {row}")
+        else:
+            click.echo(f"the README's release table needs its row (tests/test_readme_releases.py checks it):\n  {row}")
         click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
                    "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
+
+
+def _readme_release_row(root: Path, version: str, title: str, today) -> tuple[str, bool]:
+    """The README release table's row for the release just opened, and whether it was added to README.md."""
+    from clinreg.contrib.releases import add_readme_row, readme_row
+    from clinreg.core.store import load_registry
+    from clinreg.text.safeio import atomic_write_text
+
+    reg = load_registry(root)  # at the new release: every current record
+    access: dict[str, int] = {}
+    for ds in reg.datasets.values():
+        access[ds.access.tier] = access.get(ds.access.tier, 0) + 1
+    row = readme_row(version, today, title, access)
+    path = root / "README.md"
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() and not path.is_symlink() else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    new = add_readme_row(text, row) if text is not None else None
+    if new is None:
+        return row, False
+    try:
+        atomic_write_text(path, new, overwrite=True)
+    except OSError:
+        return row, False
+    return row, True
 
 
 def _next_minor(version: str | None) -> str:
