@@ -164,6 +164,24 @@ def test_check_data_clean_and_corrupted(tmp_path):
     assert "column: cop" in text[diag["line"] - 1] and "row 4" in diag["message"]
 
 
+def test_check_data_compares_the_scheme_letters_with_the_options_of_the_rows(tmp_path):
+    # Issue 40, item 7: `letters: [A, B, C, D]` against a 10-option struct passed every check.
+    data = tmp_path / "data"
+    options = {letter: f"option {letter}" for letter in "ABCDEFGHIJ"}
+    hub_folder(data, "owner/fixture", {"test": [{"question": f"q{i}", "options": options, "label": "B"} for i in range(5)]})
+    mapping = {"input_template": "{{ question }}", "choices": {"struct": "options"},
+               "label": {"encoding": "letter", "column": "label", "letters": ["A", "B", "C", "D"]}}
+    root = write_root(tmp_path, [record_dict(mapping)])
+    result = run(check_data, "fixture", "--root", root, "--data-dir", data, "--format", "json")
+    assert result.exit_code == 1, result.output
+    (diag,) = json.loads(result.stdout)["data"]["diagnostics"]
+    assert diag["code"] == "CLR909", diag
+    assert "4 letters (A-D)" in diag["message"] and "up to 10 options" in diag["message"]
+    mapping["label"]["letters"] = list("ABCDEFGHIJ")
+    root = write_root(tmp_path, [record_dict(mapping)])
+    assert run(check_data, "fixture", "--root", root, "--data-dir", data).exit_code == 0
+
+
 def test_check_data_reports_missing_split_and_columns(tmp_path):
     data = tmp_path / "data"
     hub_folder(data, "owner/fixture", {"train": _rows(3)})

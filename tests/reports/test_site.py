@@ -88,6 +88,17 @@ def test_card_shows_sources_unknowns_with_reasons_and_derived_graders(embedded_s
     assert "LLM jury" in jury and "not a share of correct answers" in jury
 
 
+def test_a_record_whose_scoring_cannot_be_expressed_is_not_graded_automatic(embedded_site):
+    # Issue 40, item 2: CPC-Bench and First Do NOHARM say NOT EXPRESSIBLE in their scoring_note.
+    index = (embedded_site / "index.html").read_text(encoding="utf-8")
+    for ds_id in ("cpc_bench", "first_donoharm"):
+        card = index.split(f'data-id="{ds_id}"', 1)[1].split("</li>", 1)[0]
+        assert "graded: not expressible" in card and "graded: automatic" not in card, ds_id
+        page = (embedded_site / f"dataset-{ds_id}.html").read_text(encoding="utf-8")
+        assert ">not expressible</span>" in page and ">automatic</span>" not in page, ds_id
+        assert "graded automatic" not in page
+
+
 def test_drafted_tasks_say_whose_words_they_are(embedded_site):
     reg = load_registry()
     drafted = next(t for t in reg.tasks().values() if t.task.provenance.kind == "drafted")

@@ -276,6 +276,13 @@ def test_inspect_problems_are_findings(tmp_path, log, code):
     assert code in out
 
 
+def test_a_scorer_that_rated_no_sample_says_no_judge_rated_any(tmp_path):
+    # Issue 40, item 12: the scorer did report the main metric, with no value, as every sample was unrated.
+    log = json.dumps(inspect_log(metrics={"accuracy": {"name": "accuracy", "value": "NAN_HERE"}}))
+    _, out = imported(write(tmp_path / "log.json", log.replace('"NAN_HERE"', "NaN")), expect=1)
+    assert "CLR965" in out and "no judge rated any sample" in out and "no scorer reports" not in out
+
+
 @pytest.mark.parametrize("build", [
     lambda z: z.writestr("other.json", "{}"),
     lambda z: z.writestr("header.json", "{not json"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clinreg.core.grader import AUTOMATIC, EXECUTION, JURY, grader_of
+from clinreg.core.grader import AUTOMATIC, EXECUTION, JURY, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.store import load_registry
 from trees import write_tree
 
@@ -25,8 +25,21 @@ def test_every_embedded_benchmark_has_the_grader_its_scoring_implies():
             expected = JURY if m.scoring is not None and m.scoring.method == "jury" else None
             if expected:
                 assert kinds[m.id] == JURY, m.id
+            elif m.scoring is None and m.scoring_note is not None:
+                assert kinds[m.id] == NOT_EXPRESSIBLE, m.id
             elif m.label.encoding != "free_text":
                 assert kinds[m.id] == AUTOMATIC, m.id
+
+
+def test_a_scoring_note_without_scoring_is_graded_not_expressible(tmp_path):
+    from trees import GOOD_TREE
+
+    rel = "registry/datasets/plans.yaml"
+    text = GOOD_TREE[rel]
+    text = text[:text.index("    scoring:")] + "    scoring_note: NOT EXPRESSIBLE. A rubric per case.\n"
+    reg = load_registry(write_tree(tmp_path / "reg", {rel: text}))
+    g = grader_of(reg.datasets["plans"].mappings[0])
+    assert g.kind == NOT_EXPRESSIBLE and "cannot express" in g.method
 
 
 def test_compare_with_a_record_added_in_a_later_release_is_no_error_at_the_older_release():

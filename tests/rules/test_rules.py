@@ -26,6 +26,8 @@ CASES = [
     ("unquoted-yes-key", DS, [('map: {"yes": A', "map: {yes: A")], "CLR005", "map: {yes", "error"),
     ("unquoted-yes-choice", DS, [('fixed: ["yes", "no"', 'fixed: [yes, "no"')], "CLR005", "fixed: [yes", "error"),
     ("octal-id", CAT, [("id: plan_treatment", "id: 012")], "CLR005", "id: 012", "error"),
+    ("comment-cuts-note", DS, [("description: Yes/no/maybe questions.", "description: Yes/no/maybe questions (PR #12).")],
+     "CLR010", "description: Yes/no", "error"),
     ("merge-key", DS, [("access: {tier: public}", "access: {<<: {tier: public}}")], "CLR008", "access:", "error"),
     ("unknown-key", DS, [("licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}")], "CLR101", "licence:", "error"),
     ("wrong-type", DS, [("    splits: [test]", "    splits: test")], "CLR102", "    splits: test", "error"),
@@ -94,10 +96,15 @@ CASES = [
     ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
                            "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source: {type: local", "error"),
     ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
-    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR705", "licence:", "error"),
+    ("licence-unknown", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: other, note: Own terms.}")],
+     "CLR705", "licence:", "warning"),
+    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR708", "licence:", "error"),
     ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
     ("sourced-no-citation", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}", "provenance: {kind: derived, benchmarks: [x]}")],
      "CLR707", "provenance: {kind: derived", "error"),
+    ("derived-from-unmapped", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}",
+                                     "provenance: {kind: derived, benchmarks: [x], citation: {text: A paper}}")],
+     "CLR709", "provenance: {kind: derived", "warning"),
     ("stale-approval", CAT, [("""        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: proposed}""", """        definition: Rank candidate diagnoses.

@@ -108,8 +108,28 @@ def test_missing_folder_names_the_expected_path(tmp_path):
         locate(record(QA, source=github()), tmp_path)
     physionet = record(QA, source={"type": "physionet", "project": "MIMIC-RRS", "read": {"splits": {"test": {"files": "t.csv"}}}},
                        access={"tier": "gated", "instructions": "credentialed access"})
-    with pytest.raises(SourceUnavailable, match=r"no folder fixture in --data-dir .* DIR/fixture"):
+    with pytest.raises(SourceUnavailable, match=r"no folder fixture in --data-dir .* DIR/fixture; the files come from "
+                                                 r"the PhysioNet project MIMIC-RRS; the record reads t.csv"):
         locate(physionet, tmp_path)
+
+
+def test_every_missing_folder_says_where_the_files_come_from_and_which_are_read(tmp_path):
+    # Issue 40, item 11: MedMCQA's error named neither Google Drive nor dev.json.
+    from clinreg.core.store import load_registry
+
+    reg = load_registry()
+    with pytest.raises(SourceUnavailable, match=r"the files come from Google Drive, https://drive\.google\.com/.*; "
+                                                 r"the record reads dev\.json$"):
+        locate(reg.datasets["med_mcqa"], tmp_path)
+    for ds in reg.datasets.values():
+        if ds.source.type == "huggingface":
+            continue  # read from the hub when no folder is given
+        try:
+            locate(ds, tmp_path)
+        except SourceUnavailable as exc:
+            assert "the files come from" in str(exc), ds.id
+            if getattr(ds.source, "read", None) is not None:
+                assert "the record reads" in str(exc), ds.id
 
 
 def test_record_with_read_uses_clinregs_readers(tmp_path):

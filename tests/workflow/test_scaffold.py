@@ -405,13 +405,43 @@ def test_new_release_opens_the_next_release_and_refuses_a_second(tmp_path):
     assert result.exit_code == 2 and "1.5.0 is still open" in result.output
 
 
-def test_without_an_open_release_the_skeleton_says_so_and_validate_flags_it(tmp_path):
+def test_new_release_adds_its_row_to_the_readme_release_table(tmp_path):
+    # Issue 40, item 5: opening a release as CONTRIBUTING says left tests/test_readme_releases.py failing.
+    from clinreg.cli.main import main
+    from clinreg.contrib.releases import README_TABLE_HEADER
+
+    root = write_tree(tmp_path / "reg")
+    (root / "README.md").write_text(f"# x\n\n{README_TABLE_HEADER}\n|---|---|---|---|---|\n"
+                                    "| 1.0.0 | 2025-01-01 | 1 | 1 / 0 / 0 | qa_set |\n"
+                                    "| 1.1.0 | 2025-02-01 | 2 | 1 / 0 / 1 | plans |\n\nAfter.\n", encoding="utf-8")
+    result = run(main, "new", "release", "1.2.0", "--root", str(root), "--title", "Next records")
+    assert result.exit_code == 0, result.output
+    text = (root / "README.md").read_text(encoding="utf-8")
+    row = text.splitlines()[6]
+    assert row.startswith("| 1.2.0 | ") and row.endswith(" | 2 | 1 / 0 / 1 | none yet (open): Next records |")
+    assert text.endswith(row + "\n\nAfter.\n") and row in result.output
+    coverage = json.loads(run(main, "coverage", "--root", str(root), "--release", "1.2.0", "--format", "json").output)
+    assert coverage["data"]["totals"]["datasets"] == 2
+    (root / "README.md").unlink()
+    root2 = write_tree(tmp_path / "reg2")
+    result = run(main, "new", "release", "1.2.0", "--root", str(root2), "--title", "Next")
+    assert "needs its row" in result.output and "| 1.2.0 |" in result.output
+
+
+def test_without_an_open_release_nothing_is_written_and_the_command_to_open_one_is_named(tmp_path):
+    # Issue 40, item 4: a skeleton naming the published release would fail validate (CLR604).
     root = write_tree(tmp_path / "reg")
     result = new_dataset(root, "new_set", "--task", "answer_questions")
+    assert result.exit_code == 2, result.output
+    assert "no release is open" in result.output and "clinreg new release 1.2.0 --title" in result.output
+    assert not (root / REL).exists()
+    from clinreg.cli.main import main
+    from clinreg.rules.engine import validate
+
+    assert run(main, "new", "release", "1.2.0", "--root", str(root), "--title", "New").exit_code == 0
+    result = new_dataset(root, "new_set", "--task", "answer_questions")
     assert result.exit_code == 0, result.output
-    assert "no release is open" in result.output and "clinreg new release" in result.output
-    (d,) = [d for d in findings(root, REL) if d.code == "CLR604"]
-    assert "published release" in d.message and d.line == (root / REL).read_text().splitlines().index("added_in: 1.1.0") + 1
+    assert [d for d in validate(root).diagnostics if d.severity == "error"] == []
 
 
 def test_in_a_clone_the_skeleton_comes_with_a_test_writer_that_fails_until_filled(tree):

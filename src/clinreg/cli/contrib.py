@@ -121,9 +121,12 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
                                      value_proc=lambda v: _check_tasks(_split_tasks(v), known))
     if not task_list:
         raise fail("name at least one --task that the benchmark measures (`clinreg coverage --by task --format markdown` lists the ids)")
+    if reg.open_release is None:  # added_in would name a published release, which never gains a record (CLR604)
+        raise fail(f"no release is open, and a new record names the open release in `added_in`: open the next with "
+                   f"`clinreg new release {_next_minor(reg.current_release)} --title ...`, then run this again")
     answers = Answers(id=dataset_id, name=name, repo=hf_repo or gh_repo, source=source, config=config, url=url,
                       access=access, tasks=task_list,
-                      release=reg.open_release or reg.current_release, card=card,
+                      release=reg.open_release, card=card,
                       features_file=" + ".join(p.name for p in features) if features else None)
     text, guess = render_dataset(answers)
     try:
@@ -142,9 +145,6 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
                                          "guesses": guess.reasons if guess else [], "problems": problems}))
     else:
         click.echo(f"wrote {rel}")
-        if reg.open_release is None:
-            click.echo(f"no release is open, so added_in names the published {reg.current_release} (CLR604): open the next "
-                       "with `clinreg new release X.Y.Z --title ...` and name it in added_in")
         if card is not None and not card.columns:
             click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
                        "{column: type} file to --from-hub-features for that")
@@ -195,14 +195,53 @@ def new_release(version, root, title, fmt):
         atomic_write_text(path, text, overwrite=True)
     except OSError as exc:
         raise fail(f"cannot write {RELEASES_FILE}: {exc.strerror or exc}")
+    row, readme = _readme_release_row(reg.root, version, title, dt.date.today())
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("new_release", {"path": RELEASES_FILE, "version": version, "status": "open"}))
     else:
         click.echo(f"opened release {version} in {RELEASES_FILE} (status: open, now current)")
+        if readme:
+            click.echo(f"added its row to README.md's release table (update `added` as records join):\n  {row}")
+        else:
+            click.echo(f"the README's release table needs its row (tests/test_readme_releases.py checks it):\n  {row}")
         click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
                    "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
+
+
+def _readme_release_row(root: Path, version: str, title: str, today) -> tuple[str, bool]:
+    """The README release table's row for the release just opened, and whether it was added to README.md."""
+    from clinreg.contrib.releases import add_readme_row, readme_row
+    from clinreg.core.store import load_registry
+    from clinreg.text.safeio import atomic_write_text
+
+    reg = load_registry(root)  # at the new release: every current record
+    access: dict[str, int] = {}
+    for ds in reg.datasets.values():
+        access[ds.access.tier] = access.get(ds.access.tier, 0) + 1
+    row = readme_row(version, today, title, access)
+    path = root / "README.md"
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() and not path.is_symlink() else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    new = add_readme_row(text, row) if text is not None else None
+    if new is None:
+        return row, False
+    try:
+        atomic_write_text(path, new, overwrite=True)
+    except OSError:
+        return row, False
+    return row, True
+
+
+def _next_minor(version: str | None) -> str:
+    """The release after `version` that adds records: the next minor version ("X.Y.Z" when there is none)."""
+    parts = (version or "").split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return "X.Y.Z"
+    return f"{parts[0]}.{int(parts[1]) + 1}.0"
 
 
 def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, record_text: str) -> str | None:

@@ -45,6 +45,7 @@ def _collect(root, sources, fmt, strict=False, exports=(), aliases=()):
     """
     from dataclasses import replace
 
+    from clinreg.core.codes import CODES
     from clinreg.core.diagnostics import Report, render_json, render_text
     from clinreg.results.importing import collect
 
@@ -66,7 +67,8 @@ def _collect(root, sources, fmt, strict=False, exports=(), aliases=()):
         else:
             click.echo(render_text(report), err=True)
         raise click.exceptions.Exit(EXIT_USAGE if findings.unreadable else EXIT_FINDINGS)
-    refused = [replace(d, severity="warning", hint=_refused_hint(d.hint)) for d in findings.errors]
+    refused = [replace(d, severity=CODES[d.code].severity_in(strict=False), hint=_refused_hint(d.hint))
+               for d in findings.errors]
     if refused or findings.warnings:
         click.echo(render_text(Report(refused + findings.warnings, len(sources))), err=True)
     return reg, scores, reported, refused, findings.stand_ins, findings.merged

@@ -48,9 +48,9 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
     if strict:
         import dataclasses
 
-        from clinreg.rules.review import STRICT_CODES
+        from clinreg.core.codes import CODES
 
-        report.diagnostics = [dataclasses.replace(d, severity="error") if d.code in STRICT_CODES else d
+        report.diagnostics = [dataclasses.replace(d, severity=CODES[d.code].strict) if CODES[d.code].strict else d
                               for d in report.diagnostics]
     if wanted is not None:
         report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
@@ -108,11 +108,13 @@ def list_rules(fmt):
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
-        click.echo(dumps("rules", [{"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
-                                    "title": r.title} for r in rules]))
+        click.echo(dumps("rules", [{"code": r.code, "name": r.name, "severity": r.severity,
+                                    "strict_severity": r.severity_in(True), "family": r.family, "title": r.title}
+                                   for r in rules]))
         return
     for r in rules:
-        click.echo(f"{r.code}  {r.severity:<7}  {r.name:<30} {r.title}")
+        strict = f" ({r.strict} {r.strict_when})" if r.strict else ""
+        click.echo(f"{r.code}  {r.severity:<7}  {r.name:<30} {r.title}{strict}")
 
 
 @click.command()
@@ -128,7 +130,8 @@ def explain(code, fmt):
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
-        click.echo(dumps("rule", {"code": rule.code, "name": rule.name, "severity": rule.severity, "family": rule.family,
+        click.echo(dumps("rule", {"code": rule.code, "name": rule.name, "severity": rule.severity,
+                                  "strict_severity": rule.severity_in(True), "family": rule.family,
                                   "title": rule.title, "explanation": rule.explanation}))
         return
-    click.echo(f"{rule.code} {rule.name} ({rule.severity}, {rule.family})\n{rule.title}\n\n{rule.explanation}")
+    click.echo(f"{rule.code} {rule.name} ({rule.severities}, {rule.family})\n{rule.title}\n\n{rule.explanation}")

@@ -39,3 +39,25 @@ def open_release(text: str, history: ReleaseHistory, version: str, title: str, t
     entry = (f"  - version: {version}\n    date: {today.isoformat()}\n    title: {yaml_scalar(title.strip())}\n"
              "    status: open\n")
     return text.rstrip("\n") + "\n" + entry
+
+
+README_TABLE_HEADER = "| release | date | datasets | access public/gated/private | added |"
+
+
+def readme_row(version: str, today: dt.date, title: str, access: dict[str, int]) -> str:
+    """The README release table's row for a release just opened: the records it holds so far (every current
+    record; it has added none yet) by access tier. tests/test_readme_releases.py checks the table."""
+    counts = " / ".join(str(access.get(t, 0)) for t in ("public", "gated", "private"))
+    return f"| {version} | {today.isoformat()} | {sum(access.values())} | {counts} | none yet (open): {title.strip()} |"
+
+
+def add_readme_row(text: str, row: str) -> str | None:
+    """README's text with `row` after the release table's last row, or None when it has no such table."""
+    start = text.find(README_TABLE_HEADER)
+    if start < 0:
+        return None
+    lines = text[start:].split("\n")
+    end = 2
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return text[:start] + "\n".join(lines[:end] + [row] + lines[end:])

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from clinreg.core.model import Mapping
 
 # kind: the grader family a reader filters by; method: how, named plainly.
-AUTOMATIC, EXECUTION, JURY = "automatic", "execution", "LLM jury"
-GRADER_KINDS = (AUTOMATIC, EXECUTION, JURY)
+AUTOMATIC, EXECUTION, JURY, NOT_EXPRESSIBLE = "automatic", "execution", "LLM jury", "not expressible"
+GRADER_KINDS = (AUTOMATIC, EXECUTION, JURY, NOT_EXPRESSIBLE)
 
 _SCORING = {
     "jury": (JURY, "an LLM jury rates each answer"),
@@ -35,7 +35,11 @@ def _scale(mapping: Mapping) -> str:
 
 
 def grader_of(mapping: Mapping) -> Grader:
-    """The grader of one benchmark: a declared scoring method wins; else the label scheme decides."""
+    """The grader of one benchmark: a declared scoring method wins; a `scoring_note` (why none of clinreg's
+    methods can express the authors' scoring) makes it not expressible; else the label scheme decides."""
+    if mapping.scoring is None and mapping.scoring_note is not None:
+        return Grader(NOT_EXPRESSIBLE, "clinreg cannot express how the authors grade it (see the record's scoring "
+                      "note); an export's token-overlap score is only a stand-in", _scale(mapping))
     if mapping.scoring is not None:
         kind, method = _SCORING[mapping.scoring.method]
         if mapping.scoring.jury is not None:

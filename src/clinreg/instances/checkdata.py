@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from clinreg.core.codes import CODES
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import Dataset, Mapping, NumberScheme
+from clinreg.core.model import LETTERS, Dataset, IndexScheme, LetterScheme, Mapping, MappedScheme, NumberScheme
 from clinreg.instances.batch import MappingBuild
 from clinreg.sources.columns import has_column
 from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure
@@ -200,6 +200,8 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
     keep = status == OK
     try:
         batch = build.instances(table.filter(pa.array(keep)), split, indices[keep])
+        if build.closed:
+            _check_option_count(check, label_path, build.scheme, split, batch)
         if not build.closed and not build.mapping.gold_in_input:
             found = batch_leaks(batch, exempt_rows(build.mapping, split))
             if found:
@@ -208,6 +210,31 @@ def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, 
         check.add("CLR906", path + ("input_template",), str(err))
     except BuildError as err:
         check.add("CLR903", path, str(err))
+
+
+def _letter_count(scheme: object) -> int | None:
+    """How many letters a closed scheme lets a gold answer be (None where the options themselves decide)."""
+    if isinstance(scheme, LetterScheme):
+        return len(scheme.letters)
+    if isinstance(scheme, IndexScheme):
+        return scheme.count
+    if isinstance(scheme, MappedScheme):
+        return len(set(scheme.map.values()))
+    return None
+
+
+def _check_option_count(check: DataCheck, label_path: Where, scheme: object, split: str, batch) -> None:
+    """CLR909: sampled rows that offer more options than the scheme has letters."""
+    letters = _letter_count(scheme)
+    if letters is None:
+        return
+    over = [(row, len(options)) for row, options in zip(batch.source_index, batch.choices) if len(options) > letters]
+    if over:
+        most = max(n for _, n in over)
+        rows = ", ".join(str(row) for row, _ in over[:10]) + (" ..." if len(over) > 10 else "")
+        check.add("CLR909", label_path, f"the label scheme has {letters} letters ({LETTERS[0]}-{LETTERS[letters - 1]}), "
+                  f"but {len(over)} row(s) of split {split!r} offer up to {most} options (rows {rows}); the prompt "
+                  f"names letters up to {LETTERS[most - 1]}", "give the scheme a letter per option, or read fewer options")
 
 
 def _empty_records(table: pa.Table) -> np.ndarray:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
-from clinreg.core.grader import GRADER_KINDS, grader_of
+from clinreg.core.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
@@ -112,6 +112,10 @@ def _jury_validation(mapping: Any) -> list[dict[str, Any]] | None:
 def _scores_answer(mappings: list[dict[str, Any]]) -> str:
     parts = []
     for m in mappings:
+        if m["grader"]["kind"] == NOT_EXPRESSIBLE:
+            parts.append(f"{m['id']}: {m['metric']} on a scale of {m['grader']['scale']}, not expressible here: "
+                         f"{m['grader']['method']}.")
+            continue
         text = f"{m['id']}: {m['metric']} on a scale of {m['grader']['scale']}, graded {m['grader']['kind']} ({m['grader']['method']})."
         if m["grader"]["kind"] == "LLM jury":
             text += " A jury score is the judges' mean rating, not a share of correct answers."

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinreg.core.codes import CODES
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.results.index import Ambiguous, Benchmark, BenchmarkIndex
 from clinreg.results.provenance import export_folder_of
@@ -25,7 +26,11 @@ class Findings:
 
     def add(self, code: str, file: str, line: int, column: int, message: str, hint: str | None = None,
             severity: str | None = None) -> None:
-        self.diagnostics.append(make(code, file, line, column, message, hint, severity))  # type: ignore[arg-type]
+        """Record a finding at its strict severity (an error) unless `severity` says otherwise; the import leaves
+        the source or score out and prints it at the code's default severity unless it stops (see
+        clinreg.core.codes.results)."""
+        self.diagnostics.append(make(code, file, line, column, message, hint,  # type: ignore[arg-type]
+                                     severity or CODES[code].severity_in(strict=True)))
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -151,6 +151,7 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     results = log.get("results") if isinstance(log.get("results"), dict) else {}
     scores = results.get("scores") if isinstance(results.get("scores"), list) else []
     candidates = []
+    unrated: list[str] = []
     for score in scores:
         if not isinstance(score, dict) or not isinstance(score.get("metrics"), dict):
             continue
@@ -158,12 +159,19 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
         for metric_name, metric in score["metrics"].items():
             value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
             own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
-            if value is not None and (b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}")
-                                      or own):
+            main = b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}") or own
+            if value is None and main:
+                unrated.append(f"{scorer}/{metric_name}" if scorer else metric_name)
+            if value is not None and main:
                 stderr = score["metrics"].get("jury_stderr" if metric_name == "jury_mean" else "stderr")
                 stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
                 candidates.append((scorer, metric_name, value, stderr))
     rwhere = locate(text, '"results"') if text else (1, 1)
+    if not candidates and unrated:  # the scorer ran, but every sample was left unrated (a mean of nothing)
+        reading.error("CLR965", name, *rwhere, f"{', '.join(unrated)} reports {b.key}'s main metric "
+                      f"{b.mapping.metric.name} with no value: no judge rated any sample",
+                      "check that the judge models ran (names, keys, network), then score the log again")
+        return
     if not candidates:
         reading.error("CLR965", name, *rwhere, f"no scorer reports {b.key}'s main metric {b.mapping.metric.name}",
                       stand_in_hint(b))

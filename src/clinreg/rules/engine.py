@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clinreg.core.diagnostics import Diagnostic, Report
 from clinreg.core.store import Registry, gc_paused, load_registry
-from clinreg.rules import coverage, identity, labels, reads, refs, review, schema, sources, versions  # noqa: F401
+from clinreg.rules import coverage, identity, labels, parse, reads, refs, review, schema, sources, versions  # noqa: F401
 from clinreg.rules.base import CHECKS
 from clinreg.rules.context import Context
 

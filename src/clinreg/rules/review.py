@@ -10,8 +10,6 @@ from clinreg.core.reviewstate import derive_state, item_content, item_hash, poli
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
-STRICT_CODES = ("CLR801", "CLR802", "CLR803")  # `validate --strict` fails on these
-
 
 def review_items(ctx: Context):
     """Every reviewable item: (kind, item, placement, file, path) for subcategories and tasks."""

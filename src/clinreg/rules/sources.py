@@ -93,12 +93,16 @@ def urls(ctx: Context) -> Iterable[Diagnostic]:
 def licence(ctx: Context) -> Iterable[Diagnostic]:
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
-        if ds.licence.spdx.lower() in {"unknown", "other"}:
-            if ds.licence.note:
-                yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} (record says: {' '.join(ds.licence.note.split())})")
-            else:
-                yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} and no `note` says why",
-                             "add licence.note", severity="error")
+        if ds.licence.spdx.lower() in {"unknown", "other"} and ds.licence.note:  # without a note: CLR708
+            yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} (record says: {' '.join(ds.licence.note.split())})")
+
+
+@rule("CLR708")
+def licence_unexplained(ctx: Context) -> Iterable[Diagnostic]:
+    for ds_id, ds in ctx.reg.datasets.items():
+        if ds.licence.spdx.lower() in {"unknown", "other"} and not ds.licence.note:
+            yield ctx.at("CLR708", ctx.reg.dataset_files[ds_id], ("licence", "spdx"),
+                         f"licence is {ds.licence.spdx} and no `note` says why", "add licence.note")
 
 
 @rule("CLR706")
@@ -111,7 +115,6 @@ def access_instructions(ctx: Context) -> Iterable[Diagnostic]:
 
 @rule("CLR707")
 def sourced_citation(ctx: Context) -> Iterable[Diagnostic]:
-    mappings = {m.id for ds in ctx.reg.datasets.values() for m in ds.mappings}
     for entry in ctx.tasks.values():
         prov, task_id = entry.task.provenance, entry.task.id
         where = entry.path + ("provenance",)
@@ -120,13 +123,21 @@ def sourced_citation(ctx: Context) -> Iterable[Diagnostic]:
         if prov.kind == "published" and not (prov.quote or "").strip():
             yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked published but quotes no name",
                          "add `quote:` with the name exactly as the source writes it")
-        if prov.kind == "derived":
-            if not prov.benchmarks:
-                yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked derived but names no benchmark",
-                             "add `benchmarks: [id]` with the benchmark whose description the wording follows")
-            elif ctx.reg.datasets:
-                for i, bench in enumerate(prov.benchmarks):
-                    if bench not in mappings:
-                        yield ctx.at("CLR707", entry.file, where + ("benchmarks", i),
-                                     f"task {task_id!r} is derived from benchmark {bench!r}, which no dataset record maps",
-                                     severity="warning")
+        if prov.kind == "derived" and not prov.benchmarks:
+            yield ctx.at("CLR707", entry.file, where, f"task {task_id!r} is marked derived but names no benchmark",
+                         "add `benchmarks: [id]` with the benchmark whose description the wording follows")
+
+
+@rule("CLR709")
+def derived_from_unmapped(ctx: Context) -> Iterable[Diagnostic]:
+    if not ctx.reg.datasets:
+        return
+    mappings = {m.id for ds in ctx.reg.datasets.values() for m in ds.mappings}
+    for entry in ctx.tasks.values():
+        prov = entry.task.provenance
+        if prov.kind != "derived":
+            continue
+        for i, bench in enumerate(prov.benchmarks or ()):
+            if bench not in mappings:
+                yield ctx.at("CLR709", entry.file, entry.path + ("provenance", "benchmarks", i),
+                             f"task {entry.task.id!r} is derived from benchmark {bench!r}, which no dataset record maps")

@@ -40,7 +40,7 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
         if fixture.is_dir() and fixture.is_relative_to(root.resolve()):
             return DataLocation("mirror", config, folder=fixture, read=read, record_id=record.id)
     expected = expected_folder(record)
-    where = f"--data-dir DIR with its files in DIR/{expected}"
+    where = f"--data-dir DIR with its files in DIR/{expected}; {origin(record)}"
     missing = f"no folder {expected} in --data-dir {data_dir}; " if data_dir is not None else ""
     if is_private(record):
         what = "private" if record.access.tier == "private" else f"{record.access.tier}, held as local files,"
@@ -53,6 +53,49 @@ def locate(record: Dataset, data_dir: str | Path | None, root: Path | None = Non
     location = hub_location(record, config, name, missing)
     location.read, location.record_id = read, record.id
     return location
+
+
+# Hosts a reader knows by name.
+_HOSTS = {"drive.google.com": "Google Drive", "docs.google.com": "Google Drive", "physionet.org": "PhysioNet",
+          "github.com": "GitHub", "zenodo.org": "Zenodo", "huggingface.co": "the Hugging Face hub"}
+
+
+def origin(record: Dataset) -> str:
+    """Where a record's files come from and which of them it reads, in words, for a message about a missing
+    folder: "the files come from Google Drive, https://...; the record reads dev.json"."""
+    source = record.source
+    kind = source.type
+    if kind == "huggingface":
+        where = f"the hub repository {source.repo}"
+    elif kind == "github":
+        where = f"the GitHub repository {source.repo}"
+    elif kind == "url":
+        host = source.url.split("/")[2].lower() if source.url.count("/") >= 2 else source.url
+        where = f"{_HOSTS.get(host, host)}, {source.url}"
+    elif kind == "physionet":
+        where = f"the PhysioNet project {source.project}" + (f", {source.url}" if source.url else "")
+    else:
+        where = f"whoever holds them ({' '.join(source.description.split()).rstrip('.')})"
+    files = _files_read(record)
+    return f"the files come from {where}" + (f"; the record reads {', '.join(files)}" if files else "")
+
+
+def _files_read(record: Dataset) -> list[str]:
+    """The files of the splits the mappings read (by `read.splits`), else the files the source lists."""
+    source = record.source
+    read = getattr(source, "read", None)
+    used = {split for m in record.mappings for split in m.splits}
+    out: list[str] = []
+    if read is not None and getattr(read, "splits", None):
+        for split, spec in read.splits.items():
+            if used and split not in used:
+                continue
+            files = spec.files
+            for name in ([files] if isinstance(files, str) else list(files.values()) if isinstance(files, dict) else files):
+                if name not in out:
+                    out.append(name)
+        return out
+    return list(getattr(source, "paths", None) or getattr(source, "files", None) or [])
 
 
 def open_reader(location: DataLocation, streaming: bool = False) -> FileSplitReader | SplitReader:

@@ -89,4 +89,15 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             - join: {table: targets, keys: [hadm_id], cardinality: one_to_many, many: first}
     """),
+    "CLR909": ("letters-options-mismatch", "error", "Rows hold more options than the label scheme has letters", """
+        A closed label scheme names the letters a gold answer may be (`letters`, an index's `count`, a map's
+        letters), and the prompt offers every option of the row with its letter. When the sampled rows hold more
+        options than that, the prompt names letters no gold can be, and the options past the last letter can
+        never be right: the scheme's letters or the options column are wrong.
+
+        Bad:
+            label: {encoding: letter, column: label, letters: [A, B, C, D]}   # the options struct holds 10
+        Good:
+            label: {encoding: letter, column: label, letters: [A, B, C, D, E, F, G, H, I, J]}
+    """),
 }

@@ -97,4 +97,19 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             registry/datasets/x.yaml is a regular file inside the tree.
     """),
+    "CLR010": ("comment-cuts-value", "error", "A comment that cuts an unquoted value short", """
+        YAML starts a comment at a `#` that follows a space, also in the middle of an unquoted value, and drops
+        it without a word: the note below reads "Added to MedHELM on 2025-08-07 (HELM PR". clinreg flags a
+        comment after an unquoted value when it looks like part of the text: the `#` starts a word (`#3781`),
+        the value leaves a bracket open, or a single space separates it from a mapping value or from text.
+        Quote the value to keep the text; for a real comment, put two spaces before the `#` (yamllint's
+        `comments: min-spaces-from-content`).
+
+        Bad:
+            notes:
+              - Added to MedHELM on 2025-08-07 (HELM PR #3781).
+        Good:
+            notes:
+              - "Added to MedHELM on 2025-08-07 (HELM PR #3781)."
+    """),
 }

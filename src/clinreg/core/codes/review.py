@@ -36,3 +36,6 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             clinreg review adjudicate ITEM --decision rejected --reason "..." --maintainer NAME
     """),
 }
+
+# Severity under `validate --strict` (used on pull requests), and when.
+STRICT = {code: ("error", "under validate --strict") for code in ("CLR801", "CLR802", "CLR803")}

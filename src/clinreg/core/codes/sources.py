@@ -42,10 +42,10 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
     """),
     "CLR705": ("licence-unknown", "warning", "The licence is unknown or non-standard", """
         Users need to know whether they may use the data. `unknown` and `other` are allowed, but draw a warning
-        that quotes the record's reason; without a `note` they are errors.
+        that quotes the record's reason; without a `note` they are errors (CLR708).
 
         Bad:
-            licence: {spdx: unknown}
+            licence: {spdx: unknown, note: Private data.}   (allowed, with this warning)
         Good:
             licence: {spdx: unknown, note: Private institutional data; no licence is published.}
     """),
@@ -67,5 +67,23 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
             provenance: {kind: derived, citation: {text: HELM schema}}
         Good:
             provenance: {kind: derived, benchmarks: [medcalc_bench], citation: {text: HELM schema, url: "https://..."}}
+    """),
+    "CLR708": ("licence-unexplained", "error", "An unknown or non-standard licence with no note saying why", """
+        `unknown` and `other` are allowed only with a `note` that says why (what was searched, or what the
+        terms are); otherwise a user cannot tell a licence nobody looked for from one nobody publishes.
+
+        Bad:
+            licence: {spdx: unknown}
+        Good:
+            licence: {spdx: unknown, note: Private institutional data; no licence is published.}
+    """),
+    "CLR709": ("derived-from-unmapped", "warning", "A derived task names a benchmark no record maps", """
+        A `derived` task lists the benchmarks whose descriptions its wording follows. A benchmark that no
+        dataset record maps may be a typo, or a record not yet added; the task's wording is then unchecked.
+
+        Bad:
+            provenance: {kind: derived, benchmarks: [medcalc_bench_v2], citation: {...}}
+        Good:
+            provenance: {kind: derived, benchmarks: [medcalc_bench], citation: {...}}
     """),
 }

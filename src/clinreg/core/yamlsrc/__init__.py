@@ -2,7 +2,7 @@
 
 `parse_yaml` decodes the bytes (`decode`), reads an ordinary file with the fast reader (`fast`) and anything
 unusual with the reference reader (`reference`), which reports every problem; both fill a `YamlDoc` (`doc`)
-and share the YAML 1.1 tag handling in `tags`."""
+and share the YAML 1.1 tag handling in `tags`. `comments` finds the comments that cut a plain value short."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from clinreg.core.treewalk import read_limited
+from clinreg.core.yamlsrc.comments import cut_comments
 from clinreg.core.yamlsrc.decode import byte_location, decode_bytes
 from clinreg.core.yamlsrc.doc import DEFAULT_LIMITS, Limits, Path_, Problem, YamlDoc  # noqa: F401
 from clinreg.core.yamlsrc.fast import read_fast
@@ -49,6 +50,7 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
         fast = read_fast(text, limits)
         if fast is not None:
             fast.first_line = first_line
+            fast.cut_comments = cut_comments(text)
             return fast
     doc.first_line = first_line
     try:
@@ -71,6 +73,8 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
     except RecursionError:
         doc.data = None
         doc.problems.append(Problem("CLR007", 1, 1, "the file nests too deeply to read"))
+    if not doc.problems:
+        doc.cut_comments = cut_comments(text)
     return doc
 
 

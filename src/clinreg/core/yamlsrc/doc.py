@@ -60,6 +60,8 @@ class YamlDoc:
     scalar_items: list = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_line: str = ""
+    # Comments that probably cut a plain value short (`comments.CutComment`); the CLR010 rule reports them.
+    cut_comments: list = field(default_factory=list)
     # Dict form (reference reader), or None once packed.
     _values: dict | None = field(default_factory=dict, repr=False)
     _keys: dict | None = field(default_factory=dict, repr=False)
