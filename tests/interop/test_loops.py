@@ -149,6 +149,10 @@ rating = json.dumps({axis: {"score": 4, "explanation": "test"} for axis in ("acc
 roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
                                     custom_outputs=[ModelOutput.from_content("mockllm/model", rating)] * 10000)
          for name in ("gpt", "llama", "claude")}
+# HealthBench's rubric grader: a mock that finds every criterion met.
+graded = json.dumps({"explanation": "test", "criteria_met": True})
+roles["grader"] = get_model("mockllm/model", memoize=False,
+                            custom_outputs=[ModelOutput.from_content("mockllm/model", graded)] * 100000)
 tasks = [getattr(t, name)() for name in sorted(t.MAPPINGS)]
 logs = inspect_ai.eval(tasks, model=["mockllm/model", "mockllm/other"], model_roles=roles, log_dir=sys.argv[2],
                        display="none", max_tasks=4)
