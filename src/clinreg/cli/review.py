@@ -206,16 +206,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
     @root_option
     @format_option
     def command(item, reviewer, orcid, note, on_date, kind, root, fmt):
-        from clinreg.review.signoff import SignOffError, sign_off
-
-        today = parse_date(on_date)
-        reg = load(root, for_writing=True)
-        try:
-            result = sign_off(reg, item, decision, reviewer, orcid=orcid, note=note, today=today, kind=kind)
-        except SignOffError as exc:
-            raise fail(str(exc))
-        except OSError as exc:
-            raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+        result = _sign_off(root, on_date, item, decision, reviewer, orcid=orcid, note=note, kind=kind)
         if fmt == "json":
             from clinreg.text.jsonout import dumps
 
@@ -227,6 +218,21 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
 
     command.__name__ = name.replace("-", "_")
     return command
+
+
+def _sign_off(root, on_date, item, decision, name, **kwargs):
+    """Record one decision in the taxonomy file (a reviewer's or a maintainer's adjudication); a refused item or an
+    unwritable file is a one-line usage error."""
+    from clinreg.review.signoff import SignOffError, sign_off
+
+    today = parse_date(on_date)
+    reg = load(root, for_writing=True)
+    try:
+        return sign_off(reg, item, decision, name, today=today, **kwargs)
+    except SignOffError as exc:
+        raise fail(str(exc))
+    except OSError as exc:
+        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
 
 
 approve = _review_command("approve", "approved", "Record a clinician's approval of a task or subcategory.")
@@ -257,16 +263,7 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
     It decides the item while it covers the current content; it is not counted as a reviewer's vote (in
     `review agreement`, for example). An item that is not split is refused.
     """
-    from clinreg.review.signoff import SignOffError, sign_off
-
-    today = parse_date(on_date)
-    reg = load(root, for_writing=True)
-    try:
-        result = sign_off(reg, item, decision, maintainer, note=reason, today=today, kind=kind, adjudication=True)
-    except SignOffError as exc:
-        raise fail(str(exc))
-    except OSError as exc:
-        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+    result = _sign_off(root, on_date, item, decision, maintainer, note=reason, kind=kind, adjudication=True)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
