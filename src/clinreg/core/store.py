@@ -11,7 +11,9 @@ from typing import Any, Iterator, get_args
 from pydantic import BaseModel, ValidationError
 
 from clinreg.core.diagnostics import Diagnostic, make
-from clinreg.core.model import Category, Dataset, Edition, MedhelmEditions, ReleaseHistory, Subcategory, Task, Taxonomy
+from clinreg.core.model import (
+    FILE_MODELS, Category, Dataset, Edition, MedhelmEditions, ReleaseHistory, Subcategory, Task, Taxonomy,
+)
 from clinreg.core.paths import resolve_root
 from clinreg.core.scalars import scan_file
 from clinreg.core.schema_errors import schema_diagnostics
@@ -123,8 +125,6 @@ class Registry:
         return self.releases.releases[-1].version
 
 
-_MODELS = {"taxonomy": Taxonomy, "category": Category, "dataset": Dataset, "releases": ReleaseHistory,
-           "editions": MedhelmEditions}
 _SCHEMA_FILES = {
     "taxonomy": "taxonomy.schema.json",
     "category": "category.schema.json",
@@ -232,7 +232,7 @@ def _check_file(reg: Registry, sf: SourceFile, keep_data: bool, compact: bool) -
     if not doc.first_line.startswith("# yaml-language-server: $schema="):
         reg.diagnostics.append(make("CLR107", rel, 1, 1, "the file does not start with a `# yaml-language-server: $schema=` line",
                                     f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first line"))
-    model_cls = _MODELS[kind]
+    model_cls = FILE_MODELS[kind]
     try:
         sf.model = model_cls.model_validate(doc.data)
     except ValidationError as exc:
