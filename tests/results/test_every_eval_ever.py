@@ -180,3 +180,17 @@ def test_another_tools_record_is_read_by_its_evaluation_name(tmp_path):
     (score,) = _import(tmp_path, path)["scores"]
     assert (score["record"], score["value"]) == ("medcalc_bench", result["score_details"]["score"])
     assert score["model"] == record["model_info"]["name"] and score["provenance"]["harness"] == "helm"
+
+
+def test_a_record_named_as_helm_names_the_benchmark_is_read(tmp_path):
+    folder, _ = _export(tmp_path, *_published_path())
+    path = next(p for p in sorted(folder.rglob("*.json")) if "/med_dialog/" in p.as_posix())
+    record = json.loads(path.read_text(encoding="utf-8"))
+    result = record["evaluation_results"][0]
+    del result["metric_config"]["additional_details"]
+    result["evaluation_name"], result["metric_config"]["metric_name"] = "MedDialog", "Jury Score"
+    result["metric_config"].pop("metric_id")
+    path.write_text(json.dumps(record), encoding="utf-8")
+    (score,) = _import(tmp_path, path)["scores"]
+    assert (score["record"], score["metric"], score["value"]) == ("med_dialog", "med_dialog_accuracy",
+                                                                  result["score_details"]["score"])

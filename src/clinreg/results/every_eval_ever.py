@@ -377,6 +377,11 @@ def _benchmark(reading: Reading, name: str, where: tuple[int, int], result: dict
             reading.error("CLR963", name, *where, f"{own['clinreg_record']}/{own['clinreg_mapping']} is no benchmark "
                           "of the registry")
         return b
+    metric_name = result["metric_config"].get("metric_name")
+    if metric_name:  # a HELM leaderboard's way of naming it: `<benchmark> - <metric>`
+        matches, _ = reading.index.by_header(f"{result['evaluation_name']} - {metric_name}")
+        if len(matches) == 1:
+            return matches[0]
     return task_benchmark(reading, result["evaluation_name"], name, where)
 
 
