@@ -38,6 +38,8 @@ def test_the_published_medhelm_results_become_eval_results_files(tmp_path):
     assert len(files) == len(on_hub) == len(summary["files"])
     (left,) = [item for item in summary["left_out"] if item["what"] == "scores of benchmarks with no Hub dataset id"]
     assert left["count"] == elsewhere
+    assert left["benchmarks"] == sorted({f"{s['record']}/{s['mapping']}" for s in shipped["scores"]
+                                         if reg.datasets[s["record"]].source.type != "huggingface"})
     values = {}
     for path in files:
         rel = path.relative_to(out).parts
@@ -85,3 +87,13 @@ def test_the_notes_name_the_metric_its_range_and_the_edition(tmp_path):
         assert f"clinreg benchmark {path.stem}/" in entry["notes"]
         assert "MedHELM edition helm-63754d05" in entry["notes"]
         assert lo <= entry["value"] <= hi
+
+
+def test_the_readme_shows_the_exports_real_output(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    command = "$ clinreg results export medhelm-2025-07-31 --format hf-eval-results -o medhelm-hf\n"
+    shown = readme.split(command, 1)[1].split("\n```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    result = invoke("results", "export", RELEASE, "--format", "hf-eval-results", "-o", "medhelm-hf")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip("\n") == shown

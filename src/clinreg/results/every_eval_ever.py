@@ -299,7 +299,7 @@ def read_every_eval_ever(reading: Reading, name: str, text: str, data: dict[str,
     problems = schema_errors(data)
     if problems:
         path, message = problems[0]
-        key = path.rsplit("/", 1)[-1]
+        key = next((p for p in reversed(path.split("/")) if not p.isdigit()), "schema_version")
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         reading.error("CLR962", name, *locate(text, json.dumps(key)),
                       f"not a valid Every Eval Ever {SCHEMA_VERSION} record at {path}: {message}{more}")

@@ -51,8 +51,9 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
     left = []
     if no_hub:
         left.append({"what": "scores of benchmarks with no Hub dataset id", "count": sum(no_hub.values()),
-                     "why": "the Hub files a result under a benchmark dataset of the Hub; these records read their "
-                            f"data elsewhere: {', '.join(sorted(no_hub))}"})
+                     "why": f"the Hub files a result under a benchmark dataset of the Hub; these {len(no_hub)} "
+                            "benchmarks read their data elsewhere (listed under `benchmarks` in --report json)",
+                     "benchmarks": sorted(no_hub)})
     left.append({"what": "standard errors, instance counts, juries and generation settings", "count": len(scores),
                  "why": "an eval results entry holds one value; the notes name the metric, its range and the "
                         "harness, and the Every Eval Ever export keeps the rest"})
