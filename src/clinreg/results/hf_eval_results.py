@@ -46,8 +46,11 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
         if score.model != model_id and score.published and score.model.endswith(f"[{score.published}]"):
             folder += f"/{path_component(score.published)}"  # two releases' scores of one model kept apart
         name = b.record.id if b.mapping.id == b.record.id else f"{b.record.id}_{b.mapping.id}"
-        entry = _entry(b, score)
-        files[f"{folder}/{FOLDER}/{path_component(name)}.yaml"] = _text(score, entry)
+        path = f"{folder}/{FOLDER}/{path_component(name)}.yaml"
+        if path in files:  # two origins of one model's score (names the alias table merges): both kept, apart
+            origin = score.published or (score.provenance or {}).get("harness") or "results"
+            path = f"{folder}/{FOLDER}/{path_component(name + '_' + origin)}.yaml"
+        files[path] = _text(score, _entry(b, score))
     left = []
     if no_hub:
         left.append({"what": "scores of benchmarks with no Hub dataset id", "count": sum(no_hub.values()),
