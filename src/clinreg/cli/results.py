@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_USAGE, access_tiers, emit, force_option, load, medhelm_option, output_option,
+    EXIT_FINDINGS, EXIT_USAGE, access_tiers, emit, fail, force_option, load, medhelm_option, output_option,
     refuse_load_errors, release_option, root_option,
 )
 from clinreg.text.output import to_json
@@ -98,7 +98,8 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
 
     A SOURCE is a HELM leaderboard CSV (Model, optional Mean win rate, then `<benchmark> - <metric>` columns), a
     HELM run folder (benchmark_output/runs/<suite>), an lm-eval results_*.json, an Inspect .eval or .json log,
-    or a results file written by this command: a file, or a folder that holds them (an Inspect log folder,
+    an Every Eval Ever record (`clinreg results export --format every-eval-ever` writes them), or a results file
+    written by this command: a file, or a folder that holds them (an Inspect log folder,
     lm-eval's --output_path, a HELM suite folder). Every score that maps to a benchmark of the registry is
     written; each column, task, run group or score that does not is a warning at file:line:col, and the summary
     counts them. With --strict, any of those stops the import and nothing is written.
@@ -125,6 +126,57 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
             left += f"; {len(stand_ins)} token-overlap stand-in(s) kept beside, not ranked (lm-eval has no jury)"
         click.echo(f"{len(scores)} score(s) for {len(document['models'])} model(s) on "
                    f"{len(document['benchmarks'])} benchmark(s){left}")
+
+
+@results.command("export")
+@click.argument("sources", nargs=-1, required=True)
+@root_option
+@click.option("--format", "to", type=click.Choice(["every-eval-ever", "hf-eval-results"]), required=True,
+              help="every-eval-ever: one Every Eval Ever 0.3.0 record per model and benchmark, under "
+                   "data/<benchmark>/<developer>/<model>/<uuid>.json. hf-eval-results: <model>/.eval_results/"
+                   "<benchmark>.yaml for each score of a benchmark on the Hugging Face Hub (never uploaded).")
+@click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True, metavar="DIR",
+              help="The folder to write (replaced as a whole with --force).")
+@force_option
+@strict_option
+@aliases_option
+@click.option("--organization", default="unknown", show_default=True,
+              help="Every Eval Ever: who ran the evaluations (source_organization_name) of results that are not a "
+                   "published leaderboard's.")
+@click.option("--report", "report_fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="How to report what was written and what each format leaves out.")
+def export_results_command(sources, root, to, output, force, strict, aliases, organization, report_fmt):
+    """Write SOURCES (results files, anything `results import` reads, or published release ids such as
+    medhelm-2025-07-31) in another tool's format, into the folder DIR, and say what the format leaves out.
+
+    Every Eval Ever records carry the benchmark (record, subcategory), the registry release and MedHELM edition in
+    `additional_details`, the jury in `llm_scoring` and standard errors and intervals in `uncertainty`, and
+    `clinreg results import` reads them back. Each record is checked against the Every Eval Ever 0.3.0 schema
+    shipped with clinreg before anything is written.
+    """
+    from clinreg.results.aliases import load_aliases
+    from clinreg.results.export import ExportRefused, export_results
+
+    paths = []
+    for given in sources:
+        path = Path(given)
+        paths.extend(_with_published([given]) if not path.exists() and not any(c in given for c in "/\\.") else [path])
+    reg, scores, reported, _, stand_ins, _ = _collect(root, tuple(paths), report_fmt, strict, (), aliases)
+    try:
+        summary = export_results(reg, to, scores, reported, stand_ins, output, force=force, organization=organization,
+                                 aliases=load_aliases(list(aliases)))
+    except ExportRefused as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
+    if report_fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("results_export", summary))
+        return
+    click.echo(f"wrote {len(summary['files'])} file(s) for {summary['scores']} score(s) to {output} ({to})")
+    for item in summary["left_out"]:
+        click.echo(f"left out: {item['what']} ({item['count']}): {item['why']}")
 
 
 @results.command("published")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.results.accumulate import Reading
+from clinreg.results.every_eval_ever import is_eee_record, read_every_eval_ever
 from clinreg.results.helm import read_helm_csv, read_helm_groups, read_helm_runs, run_folders
 from clinreg.results.inspect_logs import read_inspect_eval, read_inspect_log
 from clinreg.results.lm_eval import read_lm_eval
@@ -34,8 +35,8 @@ def read_source(reading: Reading, path: Path) -> None:
                 return
             found = harness_files(path)
             if not found:
-                reading.error("CLR962", name, 1, 1, "no HELM run folder, Inspect log (.eval, .json) or lm-eval "
-                              "results_*.json in this folder")
+                reading.error("CLR962", name, 1, 1, "no HELM run folder, Inspect log (.eval, .json), lm-eval "
+                              "results_*.json or Every Eval Ever record in this folder")
             for file in found:
                 read_source(reading, file)
             return
@@ -88,13 +89,14 @@ def _inspect_log_text(text: str) -> bool:
 
 
 MAX_FOLDER_FILES = 10_000
-MAX_FOLDER_DEPTH = 4
+MAX_FOLDER_DEPTH = 5  # an Every Eval Ever datastore: data/<benchmark>/<developer>/<model>/<uuid>.json
 SKIPPED_JSON = {"logs.json", "listing.json"}  # Inspect's log-folder index files, not logs
 
 
 def harness_files(folder: Path) -> list[Path]:
-    """The result files a harness leaves in a folder: Inspect's log folder (`*.eval`, `*.json` logs) and lm-eval's
-    --output_path (`<model>/results_*.json`), in path order; links and hidden entries are not followed."""
+    """The result files a harness leaves in a folder: Inspect's log folder (`*.eval`, `*.json` logs), lm-eval's
+    --output_path (`<model>/results_*.json`) and an Every Eval Ever datastore (`data/.../<uuid>.json`), in path
+    order; links and hidden entries are not followed."""
     found: list[Path] = []
     level = [folder]
     for _ in range(MAX_FOLDER_DEPTH):
@@ -119,11 +121,14 @@ def read_json_document(reading: Reading, name: str, text: str, data: Any) -> Non
         read_helm_groups(reading, name, text, data)
     elif isinstance(data, dict) and "clinreg_results" in data:
         read_clinreg_results(reading, name, text, data)
+    elif is_eee_record(data):
+        read_every_eval_ever(reading, name, text, data)
     elif isinstance(data, dict) and isinstance(data.get("eval"), dict) and "version" in data:
         read_inspect_log(reading, name, text, data, samples=data.get("samples"))
     elif isinstance(data, dict) and isinstance(data.get("results"), dict):
         read_lm_eval(reading, name, text, data)
     else:
         reading.error("CLR962", name, 1, 1, "not a results file clinreg knows: expected a clinreg results file "
-                      "(`clinreg_results`), an lm-eval results_*.json (`results`), an Inspect log (`eval`) or a "
-                      "helm-summarize groups/<group>.json")
+                      "(`clinreg_results`), an lm-eval results_*.json (`results`), an Inspect log (`eval`), a "
+                      "helm-summarize groups/<group>.json or an Every Eval Ever record (`schema_version`, "
+                      "`evaluation_results`)")
