@@ -30,8 +30,7 @@ LOCK_FILE = "clinreg.lock.json"
 SUFFIX = ".croissant.json"
 
 # The JSON-LD context of Croissant 1.1 (the spec's Appendix 1 and mlcroissant 1.1.1's own), with schema.org over
-# https: mlcroissant 1.1.1 reads `http://schema.org/` terms as unknown. `duo` and `prov` are the vocabularies the
-# data-use terms and the source's provenance use.
+# https: mlcroissant 1.1.1 reads `http://schema.org/` terms as unknown. `duo` is the vocabulary of the data-use terms.
 CONTEXT: dict[str, Any] = {
     "@language": "en",
     "@vocab": "https://schema.org/",
@@ -40,7 +39,6 @@ CONTEXT: dict[str, Any] = {
     "rai": "http://mlcommons.org/croissant/RAI/",
     "dct": "http://purl.org/dc/terms/",
     "duo": "http://purl.obolibrary.org/obo/DUO_",
-    "prov": "http://www.w3.org/ns/prov#",
     "annotation": "cr:annotation",
     "arrayShape": "cr:arrayShape",
     "citeAs": "cr:citeAs",
@@ -278,7 +276,7 @@ def _card_facts(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> No
     else:
         left_out.append("inLanguage: " + _unknown(languages, "the record has no languages"))
     if _known(record.maintainer):
-        doc["maintainer"] = {"@type": "sc:Organization", "name": _text(record.maintainer.value)}
+        doc["maintainer"] = {"name": _text(record.maintainer.value)}  # a phrase: not typed as person or organisation
     else:
         left_out.append("maintainer: " + _unknown(record.maintainer, "the record has no maintainer"))
     left_out.append("version: the record gives no version number of the data itself (sdVersion is the clinreg "
@@ -302,8 +300,13 @@ def _data_use(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> None
              "description": f"clinreg's reading of its access tier `{tier}` (docs/croissant.md)"}
             for code, name in terms
         ]
-    left_out.append("usageInfo: the terms of a gated or licensed source's own agreement (consent codes, purpose "
-                    "or disease limits) are not in the record; the DUO terms follow the access tier only")
+    if tier == "public" and terms:
+        left_out.append("usageInfo: the licence's own conditions (attribution, share-alike) are given by license, "
+                        "not as DUO terms")
+    elif tier != "public":
+        left_out.append("usageInfo: only DUO modifiers read from the access tier; the data use permission and the "
+                        "terms of the source's own agreement (purpose, disease, time or publication limits) are not "
+                        "in the record")
 
 
 def _responsible_ai(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> None:
