@@ -173,6 +173,10 @@ def test_what_a_record_cannot_fill_is_listed(registry, tmp_path):
     assert any(i.startswith("distribution and recordSet of cpc_bench") for i in report["cpc_bench"].left_out)
     # Columns made by a read step are named as such.
     assert any(i.startswith("extraction in dischargeme:") for i in report["dischargeme"].left_out)
+    # ... and so are columns inside a JSON document's records, and dotted paths into nested columns.
+    assert any(i.startswith("extraction in aci_bench:") and "records at `data`" in i for i in report["aci_bench"].left_out)
+    assert any("context.labels (a dotted name" in i for i in report["pubmed_qa"].left_out)
+    assert not any(i.startswith("extraction in") for i in report["shc_bmt_med"].left_out)  # one CSV, plain columns
 
 
 def test_output_is_deterministic(registry, tmp_path):

@@ -390,6 +390,8 @@ def made_columns(record: Dataset, mapping: Any) -> dict[str, str]:
         fmt = spec.format or _format_of(file_patterns(spec.files))
         if fmt not in TABULAR:
             made.setdefault("*", f"read by clinreg's {fmt or 'mixed-format'} reader")
+        elif fmt == "json" and spec.records:
+            made.setdefault("*", f"a field of the records at `{spec.records}` inside each JSON document")
         for step in spec.steps:
             if step.pick:
                 made.setdefault(step.pick.column, f"picked from the list {step.pick.list}")
@@ -463,6 +465,8 @@ def _record_set(record: Dataset, mapping: Any, left_out: list[str]) -> dict[str,
         ident = _field_id(mapping.id, column, set(seen.values()))
         seen[column] = ident
         how = made.get(column) or made.get("*")
+        if how is None and "." in column:
+            how = "a dotted name, which clinreg reads as a path into a nested column"
         words = ROLE_WORDS[role] + (f" Not a column of the files: {how}." if how else "")
         if how:
             not_in_files.append(f"{column} ({how})")
