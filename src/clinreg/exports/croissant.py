@@ -163,7 +163,7 @@ def export_croissant(
     if unknown:
         close = closest(unknown[0], sorted(registry.datasets))
         raise CroissantProblem(f"no dataset {unknown[0]!r} in the registry{f'; did you mean {close!r}?' if close else ''}")
-    chosen = [registry.datasets[d] for d in (datasets or sorted(registry.datasets))]
+    chosen = [registry.datasets[d] for d in dict.fromkeys(datasets or sorted(registry.datasets))]
     if access:
         chosen = [r for r in chosen if r.access.tier in access]
     if lock_path is None and registry.root is not None and (registry.root / LOCK_FILE).is_file():
@@ -443,7 +443,10 @@ def _instance_files(record: Dataset, lock: dict[str, Any] | None, distribution: 
             "name": f"{mapping.id}.jsonl",
             "description": (f"The canonical instances of {mapping.id} (splits {', '.join(mapping.splits)}), as "
                             f"`clinreg build {record.id} --mapping {mapping.id}` writes them and as "
-                            f"`clinreg export` places them; {entry.get('instances')} instance(s), sha256 from the lock."),
+                            f"`clinreg export` places them; {entry.get('instances')} instance(s). The sha256 is the "
+                            "lock's: each instance's provenance names the clinreg version and registry release, so a "
+                            "build by another version differs"
+                            + (" (built with --on-bad-label skip)." if entry.get("on_bad_label") == "skip" else ".")),
             "contentUrl": f"data/{record.id}/{mapping.id}.jsonl",
             "encodingFormat": "application/jsonlines",
             "sha256": sha,
