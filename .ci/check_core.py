@@ -1,4 +1,5 @@
-"""Check a core install of clinreg (the wheel, no extras): schemas ship and resolve, and `build` names its extra.
+"""Check a core install of clinreg (the wheel, no extras): schemas ship and resolve, `build` names its extra, and
+`export croissant` (which reads no data) works.
 
 usage: CORE_VENV/bin/python .ci/check_core.py CORE_VENV/bin/clinreg   (run from the checkout)
 """
@@ -32,13 +33,19 @@ def main(clinreg: str) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         build = subprocess.run([clinreg, "build", "med_qa"], capture_output=True, text=True, cwd=tmp)
         module = subprocess.run([sys.executable, "-m", "clinreg", "validate"], capture_output=True, text=True, cwd=tmp)
+        croissant = subprocess.run([clinreg, "export", "croissant", "med_qa", "-o", "croissant"], capture_output=True,
+                                   text=True, cwd=tmp)
+        croissant_written = (Path(tmp) / "croissant" / "med_qa.croissant.json").is_file()
     if build.returncode != 2 or "clinreg[build]" not in build.stderr or build.stderr.count("\n") != 1:
         problems.append(f"build without the extra: exit {build.returncode}, stderr {build.stderr!r}")
+    if croissant.returncode != 0 or not croissant_written:
+        problems.append(f"export croissant without the extra: exit {croissant.returncode}: {croissant.stderr[-500:]}")
     if module.returncode != 0:
         problems.append(f"python -m clinreg validate: exit {module.returncode}: {module.stderr[-500:]}")
     for problem in problems:
         print(f"check_core: {problem}", file=sys.stderr)
-    print(f"check_core: {headers} $schema headers resolve; build names the extra; python -m clinreg works")
+    print(f"check_core: {headers} $schema headers resolve; build names the extra; export croissant needs "
+          "none; python -m clinreg works")
     return 1 if problems or headers == 0 else 0
 
 

@@ -1,4 +1,5 @@
-"""`clinreg export`: a thin command over clinreg.exports.harness (imported only when it runs)."""
+"""`clinreg export`: a thin command over clinreg.exports.harness and clinreg.exports.croissant (imported only when
+it runs)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    access_tiers, bad_label_option, data_dir_option, guard, load_for_data, need_build_extra, quiet_datasets, root_option,
+    access_tiers, bad_label_option, data_dir_option, fail, guard, load, load_for_data, need_build_extra, quiet_datasets,
+    root_option,
 )
 
 
 @click.command("export")
-@click.argument("harness", type=click.Choice(["lm-eval", "inspect", "helm"]))
+@click.argument("harness", type=click.Choice(["lm-eval", "inspect", "helm", "croissant"]))
 @click.argument("datasets", nargs=-1, metavar="[DATASET]...")
 @data_dir_option
 @click.option("--release", default=None, metavar="X", help="Export the registry as it stood at release X.")
@@ -20,16 +22,29 @@ from clinreg.cli.common import (
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="A seeded sample of N source rows per mapping.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @bad_label_option
+@click.option("--lock", "lock_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="croissant: the lock file whose sha256s to use (default: clinreg.lock.json at the registry root, if any).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The folder to write.")
-@click.option("--force", is_flag=True, help="Replace an existing output folder.")
+@click.option("--force", is_flag=True, help="Replace an existing output folder (croissant: existing files).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @root_option
-def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, output, force, fmt, root):
+def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, lock_file, output, force, fmt, root):
     """Write a folder that lm-evaluation-harness, Inspect AI or HELM runs: instances as JSON lines plus task files.
 
     Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported and the
     others are listed as skipped; a named DATASET must build.
+
+    `croissant` writes one Croissant 1.1 description per record (every record without DATASET) from the
+    records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data.
     """
+    if harness == "croissant":
+        given = [name for name, value in (("--data-dir", data_dir), ("--limit", limit)) if value is not None]
+        if given:
+            raise fail(f"{given[0]} does not apply to `export croissant`, which reads no data")
+        _croissant(datasets, release, access, lock_file, output, force, fmt, root)
+        return
+    if lock_file is not None:
+        raise fail("--lock applies only to `export croissant`")
     need_build_extra("export")
     tiers = access_tiers(access)
     reg = load_for_data(root, release)
@@ -48,3 +63,22 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
         click.echo(f"clinreg: skipped {dataset_id}: {reason}", err=True)
     total = sum(m.instances for m in report.mappings)
     click.echo(f"exported {len(report.mappings)} mapping(s), {total} instance(s) for {harness} -> {output}")
+
+
+def _croissant(datasets, release, access, lock_file, output, force, fmt, root):
+    tiers = access_tiers(access)
+    reg = load(root, release)
+    with guard("export croissant"):
+        from clinreg.exports.croissant import export_croissant
+
+        report = export_croissant(reg, output, list(datasets) or None, lock_path=lock_file, access=tiers, force=force)
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("croissant_export", report.to_dict()))
+        return
+    for made in report.files:
+        click.echo(f"{made.file}: {len(made.left_out)} item(s) left out; instances with sha256: "
+                   f"{', '.join(made.instances_with_sha256) or 'none'}")
+    click.echo(f"wrote {len(report.files)} Croissant file(s) -> {output}"
+               + (f" (lock {report.lock})" if report.lock else " (no lock read: no instance files listed)"))
