@@ -146,8 +146,11 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
     else:
         click.echo(f"wrote {rel}")
         if card is not None and not card.columns:
-            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
-                       "{column: type} file to --from-hub-features for that")
+            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled: add "
+                       "a second --from-hub-features with the columns ({column: type}, or `datasets` Features JSON)")
+        elif card is not None and not (card.licence or card.configs):
+            click.echo("no hub card was given, so the licence, config and splits say TODO: add a second "
+                       "--from-hub-features with the card (the repository's README.md)")
         if guess:
             click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))
         if todo:
@@ -156,7 +159,7 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
             click.echo(f"  {p}")
         if writer:
             click.echo(f"wrote {writer}: the test writer, a skeleton that fails until it lays out your files ('The test writer')")
-        click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
+        click.echo(f"next: fill in the TODOs, then run `{_validate_mine(reg.root, rel)}` (CONTRIBUTING.md walks through each field)")
 
 
 @new.command("release")
@@ -263,6 +266,17 @@ def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, rec
     except OSError as exc:
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
     return rel
+
+
+def _validate_mine(root: Path, rel: str) -> str:
+    """The command that shows only the contributor's findings: `--changed` in a git checkout, else the record's path."""
+    from clinreg.text.git import GitError, changed_paths
+
+    try:
+        changed_paths(root)
+    except GitError:
+        return f"clinreg validate {rel}"
+    return "clinreg validate --changed"
 
 
 def _hub_repo_or_blank(value: str) -> str:
