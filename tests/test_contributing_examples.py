@@ -57,6 +57,8 @@ def git(root: Path, *args: str) -> None:
 def clone(tmp_path_factory):
     """A git clone of the registry with a release open, and the Portal Triage card where the guide puts it."""
     root = copy_of_the_registry(tmp_path_factory.mktemp("clone"))
+    (root / "README.md").write_text((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
     cli = CliRunner()
     from clinreg.core.store import load_registry
 
@@ -126,3 +128,76 @@ def test_an_elided_line_still_has_to_match():
     assert matches("0 error(s), … warning(s)", ["0 error(s), 51 warning(s)"])
     assert not matches("0 error(s), … warning(s)", ["1 error(s), 51 warning(s)"])
     assert not matches("0 error(s)", ["0 error(s), 51 warning(s)"])
+
+
+# What a contributor writes for Portal Triage where the skeleton says TODO: facts no card gives.
+HUMAN = {
+    "description": "Patient-portal messages, each labelled by a nurse with how soon it needs a reply. The benchmark asks for the urgency.",
+    "measures": "Whether a model sorts patient-portal messages by urgency as a triage nurse did.",
+    "use_when": "Comparing models for routing patient messages.",
+    "not_for": "Not evidence that a model can triage safely without a nurse.",
+    "languages": {"value": ["en"], "source": "The dataset card."},
+    "first_released": {"value": "2026", "source": "The repository's first commit."},
+    "status": {"value": "active", "source": "The dataset card."},
+    "maintainer": {"value": "Example Health", "source": "The dataset card."},
+    "independence": {"value": "not assessed", "reason": "No source read says who runs the models."},
+}
+
+
+@pytest.fixture(scope="module")
+def walked(tmp_path_factory):
+    """CONTRIBUTING's walk-through on a fresh clone where no release is open: `new release`, then `new dataset`."""
+    import yaml
+
+    root = copy_of_the_registry(tmp_path_factory.mktemp("fresh"))
+    (root / "README.md").write_text((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
+    releases = root / "registry" / "releases.yaml"
+    releases.write_text(releases.read_text(encoding="utf-8").replace("status: open", "status: published"), encoding="utf-8")
+    from clinreg.core.store import load_registry
+
+    reg = load_registry(root)
+    assert reg.open_release is None
+    major, minor, _ = (int(p) for p in reg.releases.releases[-1].version.split("."))
+    release = f"{major}.{minor + 1}.0"
+    [card] = blocks("## Adding a dataset, step by step", "yaml")
+    folder = root / "mirror" / "example-health__portal-triage"
+    folder.mkdir(parents=True)
+    (folder / "README.md").write_text(card, encoding="utf-8")
+    (root / ".gitignore").write_text("mirror/\n", encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "clone")
+    code, out = run_in(root, command(blocks("### 2. Scaffold the record", "sh")[0]))
+    assert code == 2 and f"clinreg new release {release}" in out  # no release is open: it names the command
+    code, out = run_in(root, ["new", "release", release, "--title", "Adds portal_triage"])
+    assert code == 0, out
+    code, out = run_in(root, command(blocks("### 2. Scaffold the record", "sh")[0]))
+    assert code == 0, out
+    path = root / "registry/datasets/portal_triage.yaml"
+    record = yaml.safe_load(path.read_text(encoding="utf-8"))
+    record.update(HUMAN)
+    record["licence"]["note"] = "The dataset card (`license: cc-by-4.0`) and the repository's LICENSE file."
+    record["citation"]["text"] = "Example Health (2026). Portal Triage."
+    record["citation"]["url"] = "https://huggingface.co/datasets/example-health/portal-triage"
+    record["source"]["revision"] = "3f2a9c1b7d4e5f60718293a4b5c6d7e8f9012345"
+    path.write_text("# yaml-language-server: $schema=../../schemas/dataset.schema.json\n"
+                    + yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return root, release
+
+
+def test_the_walk_through_ends_with_validate_clean(walked):
+    root, release = walked
+    code, out = run_in(root, ["validate", "--changed"])
+    assert code == 0, out
+    # the record and the release it joined, both clean
+    assert "0 error(s), 0 warning(s), 0 info(s) in 2 file(s)" in out.splitlines(), out
+    code, out = run_in(root, ["validate", "--strict"])
+    assert code == 0, out
+
+
+def test_the_walk_through_keeps_the_readme_release_table_true(walked):
+    from test_readme_releases import check_release_table
+
+    root, release = walked
+    check_release_table(root, (root / "README.md").read_text(encoding="utf-8"))
