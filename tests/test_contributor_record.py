@@ -148,6 +148,7 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
 
 def test_contributing_says_to_commit_the_record_and_its_writer():
     assert "Commit only" not in CONTRIBUTING
-    assert "and its test writer, `tests/distributions/<id>.py`" in CONTRIBUTING
+    assert "its test writer, `tests/distributions/<id>.py`" in CONTRIBUTING
+    assert "the release it joins: `registry/releases.yaml` and README.md's\nrelease table" in CONTRIBUTING
     # A copy is read as distributed: no card is needed where the record has a read step.
     assert "no `README.md` or card is read" in CONTRIBUTING

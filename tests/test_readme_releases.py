@@ -16,8 +16,8 @@ from clinreg.core.store import load_registry
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def _table() -> list[list[str]]:
-    text = README.read_text(encoding="utf-8")
+def _table(text: str | None = None) -> list[list[str]]:
+    text = README.read_text(encoding="utf-8") if text is None else text
     start = text.index("| release | date | datasets | access public/gated/private | added |")
     rows = []
     for line in text[start:].splitlines()[2:]:
@@ -29,9 +29,13 @@ def _table() -> list[list[str]]:
 
 @pytest.mark.slow
 def test_release_table_matches_releases_yaml_and_the_records():
-    root = embedded_root()
+    check_release_table(embedded_root())
+
+
+def check_release_table(root: Path, readme: str | None = None) -> None:
+    """The release table of `readme` (the repository's README by default) against the tree at `root`."""
     reg = load_registry(root)
-    rows = _table()
+    rows = _table(readme)
     previous = 0
     assert [r[0] for r in rows] == [r.version for r in reg.releases.releases], "one row per release, oldest first"
     for row, release in zip(rows, reg.releases.releases):

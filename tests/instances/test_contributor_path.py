@@ -63,7 +63,7 @@ def test_check_data_prints_row_counts_per_split(tmp_path):
 def test_validate_paths_limits_the_output_to_those_files(tmp_path):
     good = record_dict(PLAIN_ITEMS, id="good", repo="owner/good")
     bad = record_dict(PLAIN_ITEMS, id="bad", repo="owner/bad")
-    bad["licence"] = {"spdx": "unknown"}
+    bad["licence"] = {"spdx": "unknown", "note": "Not found."}  # a warning: errors show whatever the paths
     root = write_root(tmp_path, [good, bad])
     everything = CliRunner().invoke(main, ["validate", "--root", str(root)])
     assert "registry/datasets/bad.yaml" in everything.output

@@ -245,3 +245,25 @@ def test_a_malformed_jury_in_a_results_file_is_refused_at_its_line(tmp_path):
     result = invoke("results", "import", str(path), "--root", str(ROOT), "--strict")
     assert result.exit_code == 1
     assert "CLR966" in result.output + result.stderr and "jury needs a rubric" in result.output + result.stderr
+
+
+def test_the_help_gives_the_macro_average_in_the_tables_unit(tmp_path):
+    """The table heads its column `Macro %` and its legend says 0-100; the help must not promise another scale."""
+    board = write(tmp_path / "board.csv", BOARD)
+    table = invoke("leaderboard", "--root", ROOT, board).stdout
+    assert "Macro %" in table and "rescaled to 0-100" in " ".join(table.split())
+    help_text = " ".join(invoke("leaderboard", "--help").stdout.split())
+    assert "Macro %" in help_text and "rescaled to 0-100" in help_text
+    assert "0-1 scale" not in help_text
+    value = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json").stdout)["data"]
+    assert all(0 <= r["macro_average"] <= 1 for r in value["rows"])  # json keeps the fraction, as said
+
+
+@pytest.mark.parametrize("models, words", [(1, "1 model, 3 benchmarks"), (2, "2 models, 3 benchmarks")])
+def test_the_header_counts_read_as_english(tmp_path, models, words):
+    rows = BOARD.splitlines()
+    board = write(tmp_path / "board.csv", "\n".join(rows[: 1 + models]) + "\n")
+    assert f"{words} with scores" in invoke("leaderboard", "--root", ROOT, board).stdout
+    html = tmp_path / "board.html"
+    invoke("leaderboard", "--root", ROOT, board, "--format", "html", "-o", html)
+    assert f"<span>{words.split(', ')[0]}</span>" in html.read_text(encoding="utf-8")

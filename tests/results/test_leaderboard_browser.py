@@ -71,3 +71,39 @@ def test_no_horizontal_overflow_on_a_phone(chromium, tmp_path):
     title = dom.split("<title>")[1].split("</title>")[0]
     scroll, client = (int(x) for x in title[1:].split("/"))
     assert scroll <= client, title
+
+
+BEHIND = """(() => {
+  const t = document.querySelector('#overall table');
+  const heads = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
+  const b = heads.indexOf('Behind the number'), m = heads.indexOf('Missing');
+  return Array.from(t.querySelectorAll('tbody tr')).map(tr => {
+    const range = document.createRange();
+    range.selectNodeContents(tr.children[b]);
+    const tops = Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => r.top + r.height / 2).sort((x, y) => x - y);
+    let lines = 0, last = -1e9;  // rects whose middles lie within 8 px sit on one line (badges are taller than text)
+    for (const y of tops) { if (y - last > 8) { lines += 1; last = y; } }
+    return {lines, missing: tr.children[m].textContent.trim(), behind_px: tr.children[b].getBoundingClientRect().width,
+            missing_px: tr.children[m].getBoundingClientRect().width};
+  });
+})()"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1024, 1280])
+def test_behind_the_number_keeps_to_two_lines_and_an_empty_missing_column_stays_narrow(chromium, tmp_path, width):
+    """Beside a published release (37 benchmarks, most of them missing for the example's models) at a laptop's width,
+    the evidence behind each number reads in at most two lines and the Missing column folds its list into a count."""
+    from reports.cdp import Browser
+
+    board = write(tmp_path / "board.csv", BOARD)
+    html = tmp_path / "leaderboard.html"
+    result = invoke("leaderboard", "--root", ROOT, board, "--with", "medhelm-2025-07-31", "--format", "html", "-o", html)
+    assert result.exit_code == 0, result.output
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(html.resolve().as_uri(), width)
+        rows = browser.eval(BEHIND)
+        assert browser.console_problems() == []
+    assert len(rows) > 4 and any(r["missing"] == "" for r in rows) and any("benchmarks" in r["missing"] for r in rows)
+    assert max(r["lines"] for r in rows) <= 2, rows
+    assert all(r["missing_px"] < r["behind_px"] / 2 for r in rows), rows

@@ -338,6 +338,9 @@ def scratch_tree(tmp_path_factory):
 @example(data=[{"name": "OPTION0", "dtype": "string"}] * 2 + [{"name": "0", "dtype": {"class_label": {"names": ["", "", ""]}}}])
 @example(data=[{"name": "opa", "dtype": "string"}, {"name": "opb", "dtype": "string"}, {"name": "opc", "dtype": "string"},
                {"name": "label", "dtype": {"class_label": {"names": ["no", "yes"]}}}])
+# Found in MedXpertQA (issue 40): a struct of options beside a string `label` was read as free text with a jury.
+@example(data={"question": "string", "options": {k: "string" for k in "ABCDEFGHIJ"}, "label": "string"})
+@example(data={"question": "string", "options": {"A": "string", "B": "string"}, "long_answer": "string"})
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
     from clinreg.contrib.features import FeaturesError, card_from_data
     from clinreg.contrib.scaffold import Answers, render_dataset
@@ -347,10 +350,17 @@ def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tr
         card = card_from_data(data)
     except FeaturesError:
         return
-    text, _ = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.2.0", card=card))
+    text, guess = render_dataset(Answers(id="x_set", tasks=["answer_questions"], release="1.2.0", card=card))
     doc = parse_yaml(text.encode("utf-8"))
     assert doc.problems == [], (text, doc.problems)
     record = Dataset.model_validate(doc.data)
+    mapping = doc.data["mappings"][0]
+    # No block contradicts another: options go with a closed scheme and exact match, a jury only with free text,
+    # and every guess listed is one the record keeps.
+    closed = mapping["label"]["encoding"] not in ("free_text", "number")
+    assert ("choices" in mapping) == closed and ("scoring" in mapping) == (mapping["label"]["encoding"] == "free_text")
+    assert not closed or mapping["metric"]["name"] == "exact_match"
+    assert guess is None or closed or not any(r.startswith("choices:") for r in guess.reasons), guess.reasons
     InputTemplate(record.mappings[0].input_template, "x_set")  # the guessed template compiles
     if card.columns:  # the real rules: warnings only
         (scratch_tree / "registry/datasets/x_set.yaml").write_text(text, encoding="utf-8")

@@ -135,6 +135,7 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
         raise fail(f"{rel} already exists; refusing to overwrite it")
     except OSError as exc:
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
+    joined = _join_open_release(reg, dataset_id, access or "public")
     writer = _write_test_writer(reg.root, dataset_id, name, guess, text)
     todo, problems = _new_file_findings(reg.root, rel)
     if fmt == "json":
@@ -146,17 +147,21 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
     else:
         click.echo(f"wrote {rel}")
         if card is not None and not card.columns:
-            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled; give a "
-                       "{column: type} file to --from-hub-features for that")
+            click.echo(f"{' and '.join(p.name for p in features)} declare(s) no features, so the mapping is not pre-filled: add "
+                       "a second --from-hub-features with the columns ({column: type}, or `datasets` Features JSON)")
+        elif card is not None and not (card.licence or card.configs):
+            click.echo("no hub card was given, so the licence, config and splits say TODO: add a second "
+                       "--from-hub-features with the card (the repository's README.md)")
         if guess:
             click.echo("guessed from the features (check each):\n" + "\n".join(f"  - {shown(r)}" for r in guess.reasons))
         if todo:
             click.echo(f"{len(todo)} field(s) still say TODO: {', '.join(todo)}")
         for p in problems:
             click.echo(f"  {p}")
+        click.echo(joined)
         if writer:
             click.echo(f"wrote {writer}: the test writer, a skeleton that fails until it lays out your files ('The test writer')")
-        click.echo("next: fill in the TODOs, then run `clinreg validate` (CONTRIBUTING.md walks through each field)")
+        click.echo(f"next: fill in the TODOs, then run `{_validate_mine(reg.root, rel)}` (CONTRIBUTING.md walks through each field)")
 
 
 @new.command("release")
@@ -208,6 +213,53 @@ def new_release(version, root, title, fmt):
             click.echo(f"the README's release table needs its row (tests/test_readme_releases.py checks it):\n  {row}")
         click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
                    "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
+
+
+def _join_open_release(reg, dataset_id: str, tier: str) -> str:
+    """Name the new record in the open release's `datasets_added` and count it in README's release table, so that
+    both say what the tree holds; a line saying what was done, or what to do by hand."""
+    import yaml
+
+    from clinreg.contrib.releases import ReleaseRefused, join_open_release, readme_join
+    from clinreg.core.model import ReleaseHistory
+    from clinreg.core.store import RELEASES_FILE
+    from clinreg.text.safeio import atomic_write_text
+
+    version = reg.open_release
+    by_hand = (f"add {dataset_id} to release {version}'s datasets_added in {RELEASES_FILE} and count it in README.md's "
+               "release table by hand (tests/test_readme_releases.py checks both)")
+    path = reg.root / RELEASES_FILE
+    try:
+        old = path.read_text(encoding="utf-8")
+        new = join_open_release(old, reg.releases, dataset_id)
+        written = ReleaseHistory.model_validate(yaml.safe_load(new))
+    except (OSError, UnicodeDecodeError, ReleaseRefused, yaml.YAMLError, ValueError):
+        return by_hand
+    want = [*(reg.releases.releases[-1].datasets_added or []), dataset_id]
+    if (written.releases[:-1] != reg.releases.releases[:-1] or written.releases[-1].datasets_added != want
+            or written.releases[-1].model_copy(update={"datasets_added": None})
+            != reg.releases.releases[-1].model_copy(update={"datasets_added": None})):
+        return by_hand
+    try:
+        atomic_write_text(path, new, overwrite=True)
+    except OSError:
+        return by_hand
+    done = f"added {dataset_id} to release {version}'s datasets_added in {RELEASES_FILE}"
+    readme = reg.root / "README.md"
+    try:
+        text = readme.read_text(encoding="utf-8") if readme.is_file() and not readme.is_symlink() else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        return done
+    joined = readme_join(text, version, tier, dataset_id)
+    if joined is None:
+        return done + f"; count it in README.md's release table row {version} by hand"
+    try:
+        atomic_write_text(readme, joined, overwrite=True)
+    except OSError:
+        return done + f"; count it in README.md's release table row {version} by hand"
+    return done + " and counted it in README.md's release table"
 
 
 def _readme_release_row(root: Path, version: str, title: str, today) -> tuple[str, bool]:
@@ -263,6 +315,17 @@ def _write_test_writer(root: Path, dataset_id: str, name: str | None, guess, rec
     except OSError as exc:
         raise fail(f"cannot write {rel}: {exc.strerror or exc}")
     return rel
+
+
+def _validate_mine(root: Path, rel: str) -> str:
+    """The command that shows only the contributor's findings: `--changed` in a git checkout, else the record's path."""
+    from clinreg.text.git import GitError, changed_paths
+
+    try:
+        changed_paths(root)
+    except GitError:
+        return f"clinreg validate {rel}"
+    return "clinreg validate --changed"
 
 
 def _hub_repo_or_blank(value: str) -> str:

@@ -310,7 +310,8 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     `clinreg leaderboard diff OLD NEW` explains how each model's mean win rate changed between two boards.
 
     SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
-    the macro average on a 0-1 scale (each metric rescaled by its declared range), the benchmarks and instances
+    the macro average, Macro %: each score rescaled to 0-100 by its metric's declared range (json and csv keep
+    the 0-1 fraction), the benchmarks and instances
     behind it, the tasks they cover (and how many of those are drafted), a `thin` flag when one benchmark carries
     the row, and the benchmarks the model is missing.
     """

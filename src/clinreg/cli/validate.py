@@ -19,18 +19,24 @@ from clinreg.text.git import run_git
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
 @click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801), conflicting reviews (CLR802) and split panels (CLR803) as errors.")
 @click.option("--no-cache", is_flag=True, help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
+@click.option("--changed", "changed", is_flag=False, flag_value="HEAD", default=None, metavar="[GIT_REF]",
+              help="Show only the files you changed: since the last commit (HEAD), or with --changed=REF since your "
+                   "branch left REF (e.g. origin/main); new files count. Errors elsewhere still show.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
+def validate(root, release, base, fmt, show_info, strict, no_cache, changed, paths):
     """Check every registry file; report all problems at file:line:col with a rule code.
 
-    With PATHS (registry files), every rule still runs on the whole tree, but only the diagnostics of those
-    files are shown and decide the exit code.
+    With PATHS (registry files) or --changed, every rule still runs on the whole tree, but only the warnings
+    and infos of those files are shown; errors show wherever they are, and the summary counts the rest.
     """
     from clinreg.core.diagnostics import RENDERERS, Report
 
+    if changed is not None and paths:
+        raise fail("give PATHS or --changed, not both")
     if base is None:  # --base compares with git history, which the cache key does not cover
         run = _validate_cached(root, release, use_cache=not no_cache)
-        report, wanted = run.report, _registry_paths(run.root, run.files, paths)
+        report, tree, files = run.report, run.root, run.files
+        wanted = _registry_paths(run.root, run.files, paths)
     else:
         from clinreg.rules.engine import run_rules
 
@@ -45,6 +51,9 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
         report = run_rules(reg, base=base)
+        tree, files = reg.root, {f.rel for f in reg.files}
+    if changed is not None:
+        wanted = _changed_files(tree, files, changed)
     if strict:
         import dataclasses
 
@@ -52,14 +61,24 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, paths):
 
         report.diagnostics = [dataclasses.replace(d, severity=CODES[d.code].strict) if CODES[d.code].strict else d
                               for d in report.diagnostics]
-    if wanted is not None:
-        report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted], files=len(wanted))
+    whole = report
+    if wanted is not None:  # an error anywhere may be the change's doing (a task removed that a record names)
+        report = Report(diagnostics=[d for d in report.diagnostics if d.file in wanted or d.severity == "error"],
+                        files=len(wanted))
+    scope = _scope(whole, wanted, changed, tree, files)
     if fmt == "text":
         click.echo(RENDERERS["text"](report, show_info=show_info))
+        if scope["line"]:
+            click.echo(scope["line"])
     elif fmt == "json":
-        from clinreg.text.jsonout import wrap
+        from clinreg.text.jsonout import dumps
 
-        click.echo(wrap("validation", RENDERERS["json"](report)))
+        import json
+
+        payload = json.loads(RENDERERS["json"](report))
+        if scope["data"] is not None:
+            payload["scope"] = scope["data"]
+        click.echo(dumps("validation", payload))
     else:
         click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)
@@ -84,6 +103,54 @@ def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
             raise fail(f"{path}: not a file of the registry at {root} (taxonomy/*.yaml, registry/**/*.yaml)")
         wanted.add(rel)
     return wanted
+
+
+def _changed_files(tree: Path, files: set[str], ref: str) -> set[str]:
+    from clinreg.text.git import GitError, changed_paths
+
+    try:
+        return changed_paths(tree, ref) & files
+    except GitError as exc:
+        raise fail(f"--changed {ref}: {exc}")
+
+
+def _counts(diagnostics) -> str:
+    from clinreg.core.diagnostics import Summary
+
+    s = Summary.of(diagnostics, 0)
+    return f"{s.errors} error(s), {s.warnings} warning(s), {s.infos} info(s)"
+
+
+def _scope(whole, wanted: set[str] | None, changed: str | None, tree: Path, files: set[str]) -> dict:
+    """What the summary adds about scope: with PATHS or --changed, the findings left out; on a whole run in a git
+    checkout with changed registry files, how many findings are in them and the command that shows only those."""
+    if wanted is not None:
+        rest = [d for d in whole.diagnostics if d.file not in wanted]
+        since = f" (changed since {changed})" if changed is not None else ""
+        shown = [d for d in rest if d.severity == "error"]
+        line = (f"checked {len(wanted)} file(s){since}; in the other files: {_counts(rest)}"
+                + (f", the {len(shown)} error(s) shown above" if shown else "") + " (`clinreg validate` shows every file)")
+        return {"line": line, "data": {"changed_since": changed, "files": sorted(wanted),
+                                       "elsewhere": json_counts(rest)}}
+    from clinreg.text.git import GitError, changed_paths
+
+    try:
+        mine = changed_paths(tree, "HEAD") & files
+    except GitError:  # not a git checkout (an installed package's tree): nothing to add
+        return {"line": None, "data": None}
+    if not mine or len(mine) == len(files):
+        return {"line": None, "data": None}
+    in_mine = [d for d in whole.diagnostics if d.file in mine]
+    line = (f"{_counts(in_mine)} of these are in the {len(mine)} file(s) you changed since the last commit; "
+            "`clinreg validate --changed` shows only those")
+    return {"line": line, "data": {"changed_since": "HEAD", "files": sorted(mine), "in_changed": json_counts(in_mine)}}
+
+
+def json_counts(diagnostics) -> dict:
+    from clinreg.core.diagnostics import Summary
+
+    s = Summary.of(diagnostics, 0)
+    return {"errors": s.errors, "warnings": s.warnings, "infos": s.infos}
 
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):

@@ -36,6 +36,8 @@ class HubCard:
     licence: str | None = None
     configs: dict[str, list[str]] = field(default_factory=dict)  # config name -> split names
     split_rows: dict[str, int] = field(default_factory=dict)  # split name -> rows, from dataset_info.splits
+    # config name -> split name -> the card's `data_files` paths (globs as written), for the read step
+    files: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 def merge_cards(first: HubCard | None, second: HubCard) -> HubCard:
@@ -50,6 +52,7 @@ def merge_cards(first: HubCard | None, second: HubCard) -> HubCard:
         licence=first.licence or second.licence,
         configs=first.configs or second.configs,
         split_rows=first.split_rows or second.split_rows,
+        files=first.files or second.files,
     )
 
 
@@ -183,6 +186,7 @@ def read_features(path: Path) -> HubCard:
 def card_from_data(data: Any) -> HubCard:
     licence = None
     configs: dict[str, list[str]] = {}
+    files: dict[str, dict[str, list[str]]] = {}
     if isinstance(data, dict):
         if isinstance(data.get("license"), str):
             licence = data["license"]
@@ -192,13 +196,15 @@ def card_from_data(data: Any) -> HubCard:
         cfgs = data.get("configs")
         for cfg in cfgs if isinstance(cfgs, list) else []:
             if isinstance(cfg, dict) and "config_name" in cfg:
-                files = cfg.get("data_files")
-                splits = [str(f["split"]) for f in files if isinstance(f, dict) and "split" in f] if isinstance(files, list) else []
-                configs[str(cfg["config_name"])] = splits
+                entries = cfg.get("data_files")
+                entries = [f for f in entries if isinstance(f, dict) and "split" in f] if isinstance(entries, list) else []
+                configs[str(cfg["config_name"])] = [str(f["split"]) for f in entries]
+                paths = {str(f["split"]): _paths(f.get("path")) for f in entries}
+                files[str(cfg["config_name"])] = {k: v for k, v in paths.items() if v}
         split_rows = _split_rows(data)
         features = _find_features(data)
         if features is None:  # a README whose card declares no features: keep its licence and configs
-            return HubCard([], licence, configs, split_rows)
+            return HubCard([], licence, configs, split_rows, files)
     else:
         features = data
     if isinstance(features, list):
@@ -209,7 +215,14 @@ def card_from_data(data: Any) -> HubCard:
         raise FeaturesError("expected a list of {name, dtype} features or a mapping of column: type")
     if not columns:
         raise FeaturesError("the file describes no columns")
-    return HubCard(columns, licence, configs, split_rows if isinstance(data, dict) else {})
+    return HubCard(columns, licence, configs, split_rows if isinstance(data, dict) else {}, files)
+
+
+def _paths(value: Any) -> list[str]:
+    """A data_files entry's `path`: one path or a list, kept only where it is a plain relative file name."""
+    items = value if isinstance(value, list) else [value]
+    out = [str(v) for v in items if isinstance(v, str) and v.strip() and not CONTROL.search(v)]
+    return [] if any(p.startswith("/") or ".." in p.split("/") or "://" in p for p in out) else out
 
 
 def _split_rows(data: dict) -> dict[str, int]:

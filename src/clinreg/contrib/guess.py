@@ -96,6 +96,19 @@ def _label_column(columns: list[Column], taken: set[str]) -> Column | None:
     return classes[0] if len(classes) == 1 else None
 
 
+# Answer columns that hold reference text even beside options (PubMedQA's long_answer, a summary).
+_TEXT_ANSWERS = ("long_answer", "summary", "response", "reference", "completion", "output", "tgt", "target",
+                 "explanation", "rationale", "solution")
+
+
+def _option_letters(columns: list[Column], choices: dict | None, n_options: int | None) -> list[str]:
+    """The gold letters: a struct's own keys where they run A, B, C, ...; else one letter per option found."""
+    count = max(n_options or 4, 2)
+    struct = next((c for c in columns if choices and c.name == choices.get("struct")), None)
+    letters = [f.name for f in struct.fields] if struct else list(LETTERS[:count])
+    return letters if letters == list(LETTERS[: len(letters)]) else list(LETTERS[:count])
+
+
 def guess_mapping(card: HubCard) -> Guess:
     """Guess a mapping's input template, choices and label scheme from the columns. Every guess needs checking."""
     columns = card.columns
@@ -112,6 +125,7 @@ def guess_mapping(card: HubCard) -> Guess:
     if label_col is None:
         g.label = {"encoding": "free_text", "column": "TODO"}
         g.reasons.append("label: no column looks like the gold answer; free_text is a placeholder")
+        g.reasons = [r for r in g.reasons if not r.startswith("choices:")]  # a free-text placeholder takes no options
         choices = None
         choice_cols = []
     else:
@@ -126,12 +140,7 @@ def guess_mapping(card: HubCard) -> Guess:
             g.label = {"encoding": "option_id", "column": label_col.name, "max_options": 5}
             g.reasons.append(f"label: `{label_col.name}` names the `{id_key}` of the right option (option_id); check max_options")
         elif key == "answer_idx" or (kind == "string" and key in ("correct_option", "correct_answer") and choices):
-            count = max(n_options or 4, 2)
-            struct = next((c for c in columns if choices and c.name == choices.get("struct")), None)
-            letters = [f.name for f in struct.fields] if struct else list(LETTERS[:count])
-            if letters != list(LETTERS[: len(letters)]):
-                letters = list(LETTERS[:count])
-            g.label = {"encoding": "letter", "column": label_col.name, "letters": letters}
+            g.label = {"encoding": "letter", "column": label_col.name, "letters": _option_letters(columns, choices, n_options)}
             g.reasons.append(f"label: `{label_col.name}` holds the gold letter (letter)")
         elif kind == "class_label" and len(label_col.names) <= len(LETTERS):
             names = label_col.names + [f"TODO name of class {i}" for i in range(len(label_col.names), 2)]
@@ -159,12 +168,16 @@ def guess_mapping(card: HubCard) -> Guess:
             g.label = {"encoding": "coded", "column": label_col.name,
                        "map": {"TODO first value": "A", "TODO second value": "B"}, "positive": "TODO second value"}
             g.reasons.append(f"label: `{label_col.name}` holds class values; list each value and its letter (coded)")
-        elif choices and key in ("answer", "correct_answer", "gold"):
-            g.label = {"encoding": "letter", "column": label_col.name, "letters": list(LETTERS[: max(n_options or 4, 2)])}
-            g.reasons.append(f"label: `{label_col.name}` next to options; check that it holds a letter, not the option text")
+        elif choices and kind in ("string", "other") and key not in _TEXT_ANSWERS:
+            # Beside options, a short string column is the gold letter: a multiple-choice scheme, scored by exact match.
+            g.label = {"encoding": "letter", "column": label_col.name, "letters": _option_letters(columns, choices, n_options)}
+            g.reasons.append(f"label: `{label_col.name}` beside the options holds the gold letter "
+                             f"({', '.join(g.label['letters'])}); check that it is a letter, not the option text")
         else:
             g.label = {"encoding": "free_text", "column": label_col.name}
             g.reasons.append(f"label: `{label_col.name}` is reference text (free_text)")
+            if choices:  # a free-text answer takes no options: drop the guess rather than list it beside a contradiction
+                g.reasons = [r for r in g.reasons if not r.startswith("choices:")]
             choices, choice_cols = None, []
     if g.label.get("encoding") not in ("free_text", "number") and choices is None:
         count = g.label.get("count") or len(g.label.get("letters", [])) or len(set(g.label.get("map", {}).values())) or 4

@@ -187,13 +187,23 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
 SOURCES = ("huggingface", "github", "url", "physionet", "local")
 
 
-def _read_lines(splits: list[str], example: str) -> list[str]:
+def _read_lines(splits: list[str], example: str, known: dict[str, list[str]] | None = None) -> list[str]:
+    """The read step; a split whose files the hub card's `configs` name reads those (as the card writes them)."""
+    known = known or {}
+
+    def files(split: str) -> str:
+        paths = known.get(split)
+        if not paths:
+            return yaml_scalar(_todo(_files_hint(split)))
+        return yaml_scalar(paths[0]) if len(paths) == 1 else yaml_flow_list(paths)
+
     return ["  # How the files become rows, split by split: the file(s) of each split, as they lie in the copy",
             f"  # (a glob such as {example} is fine). Formats are told by extension; joins, filters and the other",
-            "  # steps are in CONTRIBUTING ('The read step').",
+            "  # steps are in CONTRIBUTING ('The read step')."
+            + (" The files below are the card's `data_files`." if any(s in known for s in splits) else ""),
             "  read:",
             "    splits:",
-            *[f"      {yaml_scalar(split)}: {{files: {yaml_scalar(_todo(_files_hint(split)))}}}" for split in splits]]
+            *[f"      {yaml_scalar(split)}: {{files: {files(split)}}}" for split in splits]]
 
 
 def _source_lines(a: "Answers", config: str | None, splits: list[str], all_splits: list[str], config_note: str) -> list[str]:
@@ -212,7 +222,7 @@ def _source_lines(a: "Answers", config: str | None, splits: list[str], all_split
                 "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch name",
                 "  # or null draws CLR701; if it cannot be pinned, set revision: null and say why in revision_note.",
                 "  revision: " + yaml_scalar(_todo("the 40-hex commit")),
-                *_read_lines(splits, "data/test-*.parquet")]
+                *_read_lines(splits, "data/test-*.parquet", _card_files(a.card, config))]
     elif kind == "github":
         out += ["  # The GitHub repository, owner/name.",
                 f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
@@ -243,6 +253,12 @@ def _source_lines(a: "Answers", config: str | None, splits: list[str], all_split
                 f"  files: [{yaml_scalar(_todo('the file names'))}]",
                 *_read_lines(splits, "*.csv")]
     return out
+
+
+def _card_files(card: HubCard | None, config: str | None) -> dict[str, list[str]]:
+    if card is None or (config or "").startswith("TODO"):
+        return {}
+    return card.files.get(config or "default", {})  # config null is the card's `default` config
 
 
 def _files_hint(split: str) -> str:

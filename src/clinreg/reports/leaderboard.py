@@ -31,10 +31,15 @@ def coverage_words(r: dict[str, Any]) -> str:
             f"{r['tasks_covered']}/{r['tasks_total']} tasks ({r['tasks_drafted']} drafted){jury}")
 
 
+def counted(n: int, noun: str) -> str:
+    """`1 model`, `4 models`: the header's counts read as English."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def header_lines(data: dict[str, Any], by: str) -> list[str]:
     released = f" ({data['release_date']})" if data.get("release_date") else ""
     lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
-             f"{len(data['models'])} models, {len(data['benchmarks'])} benchmarks with scores "
+             f"{counted(len(data['models']), 'model')}, {counted(len(data['benchmarks']), 'benchmark')} with scores "
              f"({sum(1 for b in data['benchmarks'] if not b['in_medhelm'])} not in MedHELM)"]
     if data["access_filter"] != ["public", "gated", "private"]:
         lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
@@ -253,7 +258,7 @@ def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
         heatmap.append({"model": model, "overall": overall.get(model), "cells": row})
     return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
             "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
-            "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words,
+            "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words, "counted": counted,
             "differs_words": differs_words, "comparability_line": comparability_line if data.get("comparability")
             else None, "dropped_line": dropped_line if data.get("comparable_only", {}).get("dropped") else None}
 

@@ -192,7 +192,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                     peers = sum(1 for s in by_key[k].values() if s.jury_key == own) - 1
                     jury_notes.append(f"{k}: jury differs ({own or 'no jury recorded'}); ranked only against {peers} "
                                       "model(s) with the same jury")
-            differs = [f"{k}: {', '.join(WORDS[d] for d in marks[(model, k)])} differ from the benchmark's majority"
+            differs = [f"{k}: {', '.join(WORDS[d] for d in marks[(model, k)])} "
+                       f"{'differs' if len(marks[(model, k)]) == 1 else 'differ'} from the benchmark's majority"
                        for k in has if (model, k) in marks]
             rows.append({
                 "model": model,
