@@ -324,3 +324,25 @@ def test_a_sheet_exported_with_the_old_guard_apostrophe_is_not_an_edit():
     plain = SimpleNamespace(name="Sum of doses", definition="d", example=None)
     assert _edited_wording({"name": "'Sum of doses"}, plain) == ["name"]
     assert _edited_wording({"name": "'=Sum of the doses"}, task) == ["name"]
+
+
+def test_the_export_counts_tasks_and_subcategories_apart(care, tmp_path):
+    """Issue 40 (14): a subcategory row is not a task. The care tree holds 3 tasks in 2 subcategories; the counts
+    come from the taxonomy, as rows of each kind."""
+    from clinreg.review.exchange import describe_rows, export_rows
+
+    reg = load_registry(care)
+    rows = export_rows(reg)
+    tasks, subs = len(reg.tasks()), len(list(reg.subcategories()))
+    assert (tasks, subs) == (3, 2)
+    assert describe_rows(rows) == "3 tasks and 2 subcategories"
+    assert describe_rows([r for r in rows if r["id"] in ("diagnosis", "answer_questions")]) == \
+        "1 task and 1 subcategory"
+    for fmt in ("xlsx", "csv"):
+        out = tmp_path / f"counted.{fmt}"
+        result = CliRunner().invoke(main, ["review", "export", "--format", fmt, "-o", str(out),
+                                             "--root", str(care)])
+        assert result.exit_code == 0, result.output
+        assert f"({tasks} tasks and {subs} subcategories)" in result.stderr
+    notes = [r[0].value for r in openpyxl.load_workbook(tmp_path / "counted.xlsx")["read me"].iter_rows()]
+    assert notes[0].startswith("This workbook holds 3 tasks and 2 subcategories")

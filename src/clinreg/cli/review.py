@@ -106,7 +106,7 @@ def review_status(root, only, fmt):
 def review_export(root, fmt, output, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
     hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
-    from clinreg.review.exchange import export_rows, render_csv, write_xlsx
+    from clinreg.review.exchange import describe_rows, export_rows, render_csv, write_xlsx
     from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
 
     reg = load(root)
@@ -128,7 +128,7 @@ def review_export(root, fmt, output, force):
         raise fail(str(exc))
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
-    click.echo(f"wrote {output} ({len(rows)} tasks)", err=True)
+    click.echo(f"wrote {output} ({describe_rows(rows)})", err=True)
 
 
 @review.command("import")

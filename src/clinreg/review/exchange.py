@@ -128,6 +128,14 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
     return rows
 
 
+def describe_rows(rows: list[dict[str, Any]]) -> str:
+    """What an export holds, tasks and subcategories counted apart: "121 tasks and 22 subcategories"."""
+    tasks = sum(1 for r in rows if r["kind"] == "task")
+    subs = len(rows) - tasks
+    return (f"{tasks} task{'' if tasks == 1 else 's'} and "
+            f"{subs} subcategor{'y' if subs == 1 else 'ies'}")
+
+
 def safe_cell(value: Any) -> Any:
     """Registry text as a CSV cell that a spreadsheet never runs as a formula: a leading apostrophe before text
     that starts like a formula (or with an apostrophe, so that `_unquote` removes exactly what was added).
@@ -207,6 +215,7 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     ws.freeze_panes = "B2"
     notes = wb.create_sheet("read me")
     for line in (
+        f"This workbook holds {describe_rows(rows)}, one per row of the tasks sheet (column kind says which).",
         "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
         "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
         "Leave decision blank for tasks you did not review; a comment with no decision is recorded as a comment.",
@@ -542,5 +551,6 @@ def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | N
     return result
 
 
-__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "export_rows",
+__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "describe_rows",
+           "export_rows",
            "read_decisions", "render_csv", "write_xlsx"]

@@ -62,11 +62,17 @@
     var box = article.querySelector("textarea");
     return box ? box.value.trim() : "";
   }
+  // Tasks and subcategories are counted apart: a decision on a subcategory's definition is not a task decided.
+  var subCounter = document.getElementById("decided-subcategories");
   function count() {
-    var n = 0;
-    tasks.forEach(function (a) { if (decisionOf(a)) { n++; } });
+    var n = 0, subs = 0;
+    tasks.forEach(function (a) {
+      if (!decisionOf(a)) { return; }
+      if (a.getAttribute("data-kind") === "subcategory") { subs++; } else { n++; }
+    });
     counter.textContent = String(n);
-    return n;
+    if (subCounter) { subCounter.textContent = String(subs); }
+    return n + subs;
   }
   function edited(event) {
     var article = event.target.closest ? event.target.closest(ITEMS) : null;
