@@ -139,7 +139,8 @@ def review_export(root, fmt, output, force):
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decisions (default: today).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def review_import(file, root, reviewer, orcid, on_date, fmt):
-    """Apply the decisions in FILE: a .json saved by the review form, or an exported .xlsx/.csv filled in.
+    """Apply the decisions in FILE: a .json saved by the review form, or the exported sheet filled in and saved
+    as .xlsx, .ods (LibreOffice's own format) or .csv.
 
     The whole file is checked first; any problem (unknown task, bad decision, formula, oversized or wrongly
     typed cell) is reported with its row or cell and nothing is written (exit 2). Then each decision is

@@ -1,5 +1,5 @@
 """Review decisions in and out of the registry without a terminal: the spreadsheet export and the import of
-decisions saved by the offline form (JSON) or edited in a spreadsheet (xlsx or csv)."""
+decisions saved by the offline form (JSON) or edited in a spreadsheet (xlsx, ods or csv)."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ CSV_INSTRUCTIONS = (
     "Do not edit id or content_hash: the hash ties your decision to the wording you read.",
     "To propose other wording, write it into name, definition or example and choose request changes.",
     "A leading apostrophe before = + - or @ keeps a spreadsheet from running the text; leave it.",
-    "Save as CSV (UTF-8 if asked) or as .xlsx and send the file back. This column is not imported.",
+    "Save as CSV (UTF-8 if asked), .xlsx or .ods and send the file back. This column is not imported.",
 )
 
 
@@ -250,12 +250,14 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, or
         raw = _csv_rows(path)
     elif suffix == ".xlsx":
         raw = _xlsx_rows(path)
-    elif suffix in (".ods", ".xls", ".numbers"):
-        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx or .csv; in your spreadsheet app "
-                               "choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text CSV\", UTF-8), and "
-                               "import that file"])
+    elif suffix == ".ods":  # LibreOffice's own format, what "Use ODF Format!" saves: read by the xlsx rules
+        raw = _ods_rows(path)
+    elif suffix in (".xls", ".numbers"):
+        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx, .ods or .csv; in your "
+                               "spreadsheet app choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text "
+                               "CSV\", UTF-8), and import that file"])
     else:
-        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx or .csv file"])
+        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx, .ods or .csv file"])
     return _check(raw, reg, reviewer, orcid, path)
 
 
@@ -376,6 +378,17 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
         wb.close()
 
 
+def _ods_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    from clinreg.review.ods import OdsError, load_ods
+
+    name = path.name
+    try:
+        wb = load_ods(path, max_bytes=20 * MAX_FILE_BYTES, max_rows=MAX_ROWS)
+    except OdsError as exc:
+        raise ReviewFileError([f"{name}: {exc}"])
+    return _sheet_rows(wb, name)
+
+
 def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
     from_csv = "tasks" not in wb.sheetnames
@@ -399,10 +412,12 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
         if len(rows) >= MAX_ROWS:
             raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
         row: dict[str, Any] = {}
+        where: dict[str, str] = {}  # each column's cell, to name it when its words were edited
         for col, cell in zip(header, cells):
             if col not in READ:
                 continue
-            ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
+            where[col] = f"tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"tasks!{col}{r_index}"
+            ref = f"{name}: {where[col]}"
             value = cell.value
             # The exported wording is written as string cells, so text starting with `=` is the registry's own
             # words there; only a formula cell is a formula.
@@ -425,7 +440,9 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
             row[col] = _unquote(value) if from_csv and col in GUARDED else value
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
-        rows.append((f"{name}: tasks!row {r_index}", row))
+        number = next((c.coordinate.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for c in cells if hasattr(c, "coordinate")),
+                      str(r_index))  # a sheet that leaves out blank rows still names the row the app shows
+        rows.append((f"{name}: tasks!row {number}", {**row, "__cells__": where}))
     if problems:
         raise ReviewFileError(problems)
     return rows
@@ -498,8 +515,11 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         if kind == "task" and digest == item_hash("task", tasks[item_id].task, tasks[item_id].subcategory.id):
             edited = _edited_wording(row, tasks[item_id].task)
             if edited and decision not in ("changes_requested", COMMENT):
-                cells = ", ".join(edited)
-                problems.append(f"{where}: {cells}: the wording was changed in the file, and a decision covers the "
+                located = row.get("__cells__") or {}
+                # A workbook names each edited cell (file: tasks!F2 (definition)); a CSV its line and column.
+                cells = (f"{path.name}: " + ", ".join(f"{located[k]} ({k})" for k in edited)
+                         if all(k in located for k in edited) else f"{where}: {', '.join(edited)}")
+                problems.append(f"{cells}: the wording was changed in the file, and a decision covers the "
                                 f"exported words only; choose request changes to propose the new wording (it is "
                                 f"recorded in the note), or restore the exported text")
                 continue
