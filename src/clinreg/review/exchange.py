@@ -16,6 +16,7 @@ from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
+from clinreg.text.plainwords import first_sight, has_maintainer_words
 from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -23,11 +24,14 @@ MAX_NOTE = 2000
 MAX_NAME = 200
 MAX_ROWS = 5000
 HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
-COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example", "version", "content_hash",
+COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example",
            "state", "decision", "comment", "reviewer", "orcid", "date",
            # what a decision needs beside the wording: whether the row is a task or a subcategory, the datasets that
-           # measure the task, where its wording comes from, earlier decisions, and what changed since the last one
-           "kind", "datasets", "provenance", "earlier_decisions", "changed_since_review")
+           # measure the task, where its wording comes from (in plain words), earlier decisions, and what changed
+           "kind", "datasets", "provenance", "earlier_decisions", "changed_since_review",
+           # at the right, for the maintainers (issue 40): provenance as recorded (commits, paths), and the version
+           # and content hash that tie a decision to the wording read
+           "source_details", "version", "content_hash")
 EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
@@ -87,7 +91,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
     names = dataset_names(reg)
 
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
-            datasets: str, provenance: str) -> dict[str, Any]:
+            datasets: str, provenance: str, details: str = "") -> dict[str, Any]:
         digest = item_hash(kind, item, placement)
         state = derive_state(item.review, digest, policy_of(reg))
         history = list(item.review.reviewers) if item.review else []
@@ -111,8 +115,9 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
                 "definition": " ".join(item.definition.split()), "example": example,
                 "version": digest.split(":")[1][:12], "content_hash": digest, "state": state.state,
                 "decision": "", "comment": "", "reviewer": "", "orcid": "", "date": "", "kind": kind,
-                "datasets": datasets, "provenance": provenance, "earlier_decisions": earlier,
-                "changed_since_review": changed}
+                "datasets": datasets, "provenance": first_sight(provenance), "earlier_decisions": earlier,
+                "changed_since_review": changed,
+                "source_details": details or (provenance if has_maintainer_words(provenance) else "")}
 
     for sub, category, _, _ in reg.subcategories():
         rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
@@ -122,9 +127,12 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
             note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
-            provenance = source + (f": {note}" if note else "") + (f" {placement}" if placement else "")
+            cited = f"Source: {p.citation.text}." if p.citation else ""
+            provenance = source + (f". {cited}" if cited else "") + (f" {note}" if note else "") \
+                + (f" {placement}" if placement else "")
+            details = "; ".join(t for t in (cited, note) if has_maintainer_words(t))
             rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
-                            ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance))
+                            ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance, details))
     return rows
 
 
@@ -197,7 +205,7 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
               "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21,
               "date": 12, "kind": 12, "datasets": 30, "provenance": 40, "earlier_decisions": 40,
-              "changed_since_review": 40}
+              "changed_since_review": 40, "source_details": 40}
     fill = PatternFill("solid", fgColor="FFF6DF")
     for i, column in enumerate(COLUMNS, start=1):
         letter = ws.cell(row=1, column=i).column_letter
@@ -219,8 +227,8 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
         "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
         "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
         "Leave decision blank for tasks you did not review; a comment with no decision is recorded as a comment.",
-        "Do not edit id or content_hash: the hash ties your",
-        "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
+        "Do not edit id or content_hash (at the right, with the source details): the hash ties your",
+        "decision to the wording you read, and the import refuses a decision whose wording has changed since.",
         "To propose other wording, write it into name, definition or example and choose request changes: the",
         "import records your wording in the note. An approval or a rejection of edited wording is refused.",
         "Importing the same file twice records nothing twice.",

@@ -188,6 +188,17 @@
     });
   }
 
+  // On paper the version under each task's source details ties a decision to its wording: print them open.
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.filter.call(document.querySelectorAll("details.source-details"), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    closed.forEach(function (d) { d.open = false; });
+    closed = [];
+  });
+
   var kept = storage() && storage().getItem(storeKey);
   if (kept) {
     try {
