@@ -184,6 +184,25 @@ def _state(browser, task):
         return [r ? r.value : null, a.querySelector('textarea').value]; }})()""")
 
 
+def test_a_subcategory_decision_is_not_counted_as_a_task(chromium, tmp_path):
+    """Issue 40 (14): the form counts tasks and subcategories apart, each out of its own total in the taxonomy."""
+    root, form, _ = _form_and_downloads(tmp_path)
+    reg = load_registry(root)
+    tasks, subs = len(reg.tasks()), len(list(reg.subcategories()))
+    with Browser(chromium, tmp_path / "profile") as browser:
+        browser.open(form.resolve().as_uri(), 1000)
+        assert browser.eval("document.documentElement.getAttribute('data-form-ready')") == "yes"
+        progress = "document.querySelector('.progress > span').textContent.replace(/\\s+/g, ' ').trim()"
+        assert browser.eval(progress) == f"0 of {subs} subcategories, 0 of {tasks} tasks decided."
+        sub = browser.eval("document.querySelector('article[data-kind=subcategory]').dataset.item")
+        browser.click(f"#subcategory-{sub} input[value=approved]")
+        assert browser.eval(progress) == f"1 of {subs} subcategories, 0 of {tasks} tasks decided."
+        task = browser.eval("document.querySelector('article.task').dataset.task")
+        browser.click(f"#task-{task} input[value=rejected]")
+        assert browser.eval(progress) == f"1 of {subs} subcategories, 1 of {tasks} tasks decided."
+        assert browser.console_problems() == []
+
+
 def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_saved_file(chromium, tmp_path):
     """Issue 22, the form: never lose work. Decisions are kept in the browser as they are made and come back when
     the page opens again; a tab with unsaved decisions asks before closing; a decision can be cleared; and a

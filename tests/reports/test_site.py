@@ -80,7 +80,7 @@ def test_every_page_carries_the_leaderboard_caution_and_the_release(embedded_sit
 def test_card_shows_sources_unknowns_with_reasons_and_derived_graders(embedded_site):
     text = (embedded_site / "dataset-ehr_sql.html").read_text(encoding="utf-8")
     assert "graded: execution" not in text  # the index carries the tag; the card names the kind beside the method
-    assert ">execution</span>" in text and "What does it measure?" in text and "How are scores reported?" in text
+    assert ">execution</span>" in text and "Which clinical tasks does it measure?" in text and "How are scores reported?" in text
     assert "Why: The sources clinreg read" in text  # languages unknown, with the reason
     medcalc = (embedded_site / "dataset-medcalc_bench.html").read_text(encoding="utf-8")
     assert "Source: Hub page of ncbi/MedCalc-Bench" in medcalc

@@ -86,15 +86,112 @@ def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
     assert len(load_registry(care).tasks()["answer_questions"].task.review.reviewers) == 1
 
 
-def test_a_sheet_saved_as_ods_is_refused_with_what_to_do_and_nothing_is_written(care, tmp_path):
+def _content(ods: Path) -> str:
+    import zipfile
+
+    return zipfile.ZipFile(ods).read("content.xml").decode("utf-8")
+
+
+@pytest.mark.slow
+def test_a_sheet_saved_as_ods_imports_what_was_typed_as_typed(care, tmp_path):
+    """Issue 40 (16): LibreOffice's own format, as "Use ODF Format!" saves it, read by the xlsx rules."""
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
-    ods = calc(sheet, tmp_path / "tasks.ods", "calc8", f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada")
+    row = col["row:answer_questions"]
+    ods = calc(sheet, tmp_path / "tasks.ods", "calc8",
+               f"{col['decision']}{row}=approve", f"{col['comment']}{row}=Two  spaces\nand a second line",
+               f"{col['reviewer']}{row}=Dr Ada Lee", f"{col['date']}{row}=2026-11-30",
+               f"{col['decision']}{col['row:rank_differentials']}=request changes",
+               f"{col['comment']}{col['row:rank_differentials']}=1/2",
+               f"{col['reviewer']}{col['row:rank_differentials']}=Dr Ada Lee",
+               f"{col['decision']}{col['row:plan_treatment']}=reject", f"{col['comment']}{col['row:plan_treatment']}=10%",
+               f"{col['reviewer']}{col['row:plan_treatment']}=Dr Ada Lee",
+               f"{col['decision']}{col['row:diagnosis']}=approve", f"{col['reviewer']}{col['row:diagnosis']}=Dr Ada Lee")
+    content = _content(ods)
+    # What makes .ods more than a zip of cells is in the file Calc wrote: repeated cells and two paragraphs.
+    assert "table:number-columns-repeated" in content and "<text:p>and a second line</text:p>" in content
+    before = (care / CARE).read_text(encoding="utf-8")
+    result = cli("review", "import", ods, "--root", care, "--date", "2026-12-02")
+    assert result.exit_code == 0, result.output
+    reg = load_registry(care)
+    tasks = reg.tasks()
+    got = {t: tasks[t].task.review.reviewers[-1] for t in ("answer_questions", "rank_differentials", "plan_treatment")}
+    assert {t: (r.decision, r.note, r.date.isoformat()) for t, r in got.items()} == {
+        "answer_questions": ("approved", "Two  spaces\nand a second line", "2026-11-30"),
+        "rank_differentials": ("changes_requested", "1/2", "2026-12-02"),
+        "plan_treatment": ("rejected", "10%", "2026-12-02"),
+    }
+    sub = next(s for s, *_ in reg.subcategories() if s.id == "diagnosis")
+    assert (sub.review.status, sub.review.reviewers[-1].name) == ("approved", "Dr Ada Lee")
+    from workflow.helpers import only_review_lines_changed
+
+    assert only_review_lines_changed(before, (care / CARE).read_text(encoding="utf-8"))
+    again = cli("review", "import", ods, "--root", care)
+    assert again.exit_code == 0 and "0 decision(s) recorded, 0 refused, 4 already recorded" in again.output
+
+
+@pytest.mark.slow
+def test_wording_rewritten_in_an_ods_is_refused_by_its_cell_and_a_change_request_carries_it(care, tmp_path):
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    row = col["row:answer_questions"]
+    edited = calc(sheet, tmp_path / "edited.ods", "calc8",
+                  f"{col['definition']}{row}=Answer the question in one sentence.", f"{col['decision']}{row}=approve",
+                  f"{col['reviewer']}{row}=Dr Ada Lee")
+    before = (care / CARE).read_bytes()
+    refused = cli("review", "import", edited, "--root", care)
+    assert refused.exit_code == 2
+    assert f"edited.ods: tasks!{col['definition']}{row} (definition): the wording was changed" in refused.output
+    assert (care / CARE).read_bytes() == before
+    proposal = calc(edited, tmp_path / "proposal.ods", "calc8", f"{col['decision']}{row}=request changes")
+    result = cli("review", "import", proposal, "--root", care)
+    assert result.exit_code == 0, result.output
+    entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
+    assert (entry.decision, entry.note) == ("changes_requested", "proposed definition: Answer the question in one sentence.")
+
+
+@pytest.mark.slow
+def test_a_formula_typed_into_an_ods_is_refused_by_its_cell_and_nothing_is_written(care, tmp_path):
+    """The CSV export opened in Calc has no Text-formatted columns: =1+1 typed there becomes a formula cell, which
+    the import refuses by its cell, as it does for xlsx; in the xlsx export's Text columns it stays the typed text,
+    refused as formula-like too."""
+    import csv
+
+    csv_file = _export(care, tmp_path, "csv")
+    lines = list(csv.reader(csv_file.read_text(encoding="utf-8").splitlines()))
+    letter = {name: openpyxl.utils.get_column_letter(i + 1) for i, name in enumerate(lines[0])}
+    row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "answer_questions")
+    ods = calc(csv_file, tmp_path / "formula.ods", "calc8", f"{letter['decision']}{row}=approve",
+               f"{letter['comment']}{row}==1+1", f"{letter['reviewer']}{row}=Dr Ada Lee")
+    assert 'table:formula="of:=1+1"' in _content(ods)  # Calc made it a formula, not the typed text
     before = (care / CARE).read_bytes()
     result = cli("review", "import", ods, "--root", care)
     assert result.exit_code == 2
-    assert "Save As" in result.output and ".xlsx" in result.output
+    assert f"formula.ods: tasks!{letter['comment']}{row} (comment): a formula" in result.output
+    sheet = _export(care, tmp_path, "xlsx")
+    col = _cells(sheet)
+    typed = calc(sheet, tmp_path / "typed.ods", "calc8", f"{col['decision']}{col['row:answer_questions']}=approve",
+                 f"{col['comment']}{col['row:answer_questions']}==1+1",
+                 f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
+    assert "table:formula=" not in _content(typed)
+    refused = cli("review", "import", typed, "--root", care)
+    assert refused.exit_code == 2
+    assert f"typed.ods: tasks!{col['comment']}{col['row:answer_questions']} (comment): a formula" in refused.output
     assert (care / CARE).read_bytes() == before
+
+
+@pytest.mark.slow
+def test_formula_like_wording_travels_through_an_ods_as_words(tmp_path):
+    root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
+    sheet = _export(root, tmp_path, "xlsx")
+    col = _cells(sheet)
+    row = col["row:rank_differentials"]
+    ods = calc(sheet, tmp_path / "saved.ods", "calc8", f"{col['decision']}{row}=approve",
+               f"{col['reviewer']}{row}=Dr Ada Lee")
+    assert "table:formula=" not in _content(ods)
+    result = cli("review", "import", ods, "--root", root)
+    assert result.exit_code == 0, result.output
+    assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
 
 
 @pytest.mark.parametrize("options, encoding", [
@@ -140,7 +237,9 @@ def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_car
                   f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
     before = (care / CARE).read_bytes()
     refused = cli("review", "import", edited, "--root", care)
-    assert refused.exit_code == 2 and "definition: the wording was changed" in refused.output
+    assert refused.exit_code == 2
+    assert f"edited.xlsx: tasks!{col['definition']}{col['row:answer_questions']} (definition): the wording was changed" \
+        in refused.output
     assert (care / CARE).read_bytes() == before
     proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML", f"{col['decision']}{col['row:answer_questions']}=request changes")
     result = cli("review", "import", proposal, "--root", care)

@@ -50,8 +50,9 @@ def test_xlsx_round_trip_records_the_decisions_and_touches_only_review_blocks(ca
     sheet = _export(care, tmp_path, "xlsx")
     wb = openpyxl.load_workbook(sheet)
     header = [c.value for c in wb["tasks"][1]]
-    assert header[:10] == ["id", "tier", "category", "subcategory", "name", "definition", "example", "version",
-                           "content_hash", "state"]
+    assert header[:9] == ["id", "tier", "category", "subcategory", "name", "definition", "example", "state", "decision"]
+    # What only a maintainer needs is at the right (issue 40): provenance as recorded, version and content hash.
+    assert header[-3:] == ["source_details", "version", "content_hash"]
     # Each subcategory's row comes before its tasks: subcategories are reviewed in the sheet too.
     assert [(r[0].value, r[header.index("kind")].value) for r in wb["tasks"].iter_rows(min_row=2)] == [
         ("diagnosis", "subcategory"), ("answer_questions", "task"), ("rank_differentials", "task"),
@@ -91,10 +92,10 @@ def test_a_decision_on_changed_wording_is_refused_and_named_the_rest_apply(care,
 
 
 @pytest.mark.parametrize("edit, message", [
-    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!K3 (decision): a formula"),
+    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!I3 (decision): a formula"),
     ({"answer_questions": {"decision": "maybe", "reviewer": "A"}}, "decision 'maybe' is not one of"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "comment": "x" * 2001}}, "over the limit of 2000"),
-    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!K3 (decision): the spreadsheet read what was typed here as a number"),
+    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!I3 (decision): the spreadsheet read what was typed here as a number"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}}, "unknown task 'no_such_task'"),
     ({"answer_questions": {"decision": "approve"}}, "reviewer: no reviewer name"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "orcid": "123"}}, "orcid: '123' is not an ORCID"),
@@ -172,7 +173,8 @@ def test_subcategories_are_reviewed_in_the_sheet_with_what_a_decision_needs(care
     rows = {r[0].value: {h: c.value for h, c in zip(header, r)} for r in ws.iter_rows(min_row=2)}
     assert rows["diagnosis"]["kind"] == "subcategory" and rows["diagnosis"]["datasets"] == "2 tasks"
     assert rows["answer_questions"]["datasets"] == "QA set"  # the datasets that measure the task, by name
-    assert rows["answer_questions"]["provenance"] == "quoted from a public source"
+    assert rows["answer_questions"]["provenance"] == "quoted from a public source. Source: A paper, with a comma, that " \
+        "runs on for far longer than any line-width setting of a YAML dumper would allow."
     assert rows["rank_differentials"]["datasets"] == "none yet"
     _fill(sheet, {"diagnosis": {"decision": "approve", "reviewer": "Dr Ada Lee", "date": "2026-11-29"}})
     result = cli("review", "import", sheet, "--root", care)
@@ -324,3 +326,25 @@ def test_a_sheet_exported_with_the_old_guard_apostrophe_is_not_an_edit():
     plain = SimpleNamespace(name="Sum of doses", definition="d", example=None)
     assert _edited_wording({"name": "'Sum of doses"}, plain) == ["name"]
     assert _edited_wording({"name": "'=Sum of the doses"}, task) == ["name"]
+
+
+def test_the_export_counts_tasks_and_subcategories_apart(care, tmp_path):
+    """Issue 40 (14): a subcategory row is not a task. The care tree holds 3 tasks in 2 subcategories; the counts
+    come from the taxonomy, as rows of each kind."""
+    from clinreg.review.exchange import describe_rows, export_rows
+
+    reg = load_registry(care)
+    rows = export_rows(reg)
+    tasks, subs = len(reg.tasks()), len(list(reg.subcategories()))
+    assert (tasks, subs) == (3, 2)
+    assert describe_rows(rows) == "3 tasks and 2 subcategories"
+    assert describe_rows([r for r in rows if r["id"] in ("diagnosis", "answer_questions")]) == \
+        "1 task and 1 subcategory"
+    for fmt in ("xlsx", "csv"):
+        out = tmp_path / f"counted.{fmt}"
+        result = CliRunner().invoke(main, ["review", "export", "--format", fmt, "-o", str(out),
+                                             "--root", str(care)])
+        assert result.exit_code == 0, result.output
+        assert f"({tasks} tasks and {subs} subcategories)" in result.stderr
+    notes = [r[0].value for r in openpyxl.load_workbook(tmp_path / "counted.xlsx")["read me"].iter_rows()]
+    assert notes[0].startswith("This workbook holds 3 tasks and 2 subcategories")

@@ -106,7 +106,7 @@ def review_status(root, only, fmt):
 def review_export(root, fmt, output, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
     hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
-    from clinreg.review.exchange import export_rows, render_csv, write_xlsx
+    from clinreg.review.exchange import describe_rows, export_rows, render_csv, write_xlsx
     from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
 
     reg = load(root)
@@ -128,7 +128,7 @@ def review_export(root, fmt, output, force):
         raise fail(str(exc))
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
-    click.echo(f"wrote {output} ({len(rows)} tasks)", err=True)
+    click.echo(f"wrote {output} ({describe_rows(rows)})", err=True)
 
 
 @review.command("import")
@@ -139,7 +139,8 @@ def review_export(root, fmt, output, force):
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decisions (default: today).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def review_import(file, root, reviewer, orcid, on_date, fmt):
-    """Apply the decisions in FILE: a .json saved by the review form, or an exported .xlsx/.csv filled in.
+    """Apply the decisions in FILE: a .json saved by the review form, or the exported sheet filled in and saved
+    as .xlsx, .ods (LibreOffice's own format) or .csv.
 
     The whole file is checked first; any problem (unknown task, bad decision, formula, oversized or wrongly
     typed cell) is reported with its row or cell and nothing is written (exit 2). Then each decision is

@@ -9,6 +9,7 @@ from clinreg import __version__
 from clinreg.reports import svg
 from clinreg.reports.coverage import TIERS, edition_line
 from clinreg.text.output import defuse, template_finalize
+from clinreg.text.plainwords import first_sight, has_maintainer_words
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -30,6 +31,9 @@ def environment():
                                         trim_blocks=True, lstrip_blocks=True, finalize=template_finalize)
     env.filters["thousands"] = _thousands
     env.filters["edition_line"] = edition_line
+    # Issue 40: provenance in plain words at first sight; the full text goes behind "Source details"
+    env.filters["plain"] = first_sight
+    env.filters["maintainer_words"] = has_maintainer_words
     env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
     return env
 

@@ -9,6 +9,7 @@ from clinreg import __version__
 from clinreg.reports.coverage import edition_line
 from clinreg.reports.html import TEMPLATES
 from clinreg.text.output import defuse, shown, template_finalize
+from clinreg.text.plainwords import first_sight, has_maintainer_words
 
 # Characters that would start formatting, links, HTML or a table cell boundary; registry text shows as text.
 _ESCAPES = {c: "\\" + c for c in "\\`*_[]|"}
@@ -62,6 +63,9 @@ def environment():
                                         finalize=template_finalize)
     env.filters["md"] = escape
     env.filters["edition_line"] = edition_line
+    # Issue 40: provenance in plain words at first sight; the full text goes behind "Source details"
+    env.filters["plain"] = first_sight
+    env.filters["maintainer_words"] = has_maintainer_words
     env.filters["code"] = code
     env.filters["value"] = value
     env.filters["url"] = url

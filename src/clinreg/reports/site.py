@@ -123,6 +123,37 @@ def _scores_answer(mappings: list[dict[str, Any]]) -> str:
     return " ".join(parts)
 
 
+def _measured(mappings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for m in mappings:
+        for t in m["tasks"]:
+            seen.setdefault(t["id"], t)
+    return list(seen.values())
+
+
+def _tasks_answer(mappings: list[dict[str, Any]]) -> str:
+    tasks = _measured(mappings)
+    if not tasks:
+        return "No task in the taxonomy is mapped to it yet."
+    names = [t["name"] for t in tasks]
+    return (f"{len(names)} task{'s' if len(names) != 1 else ''} of the taxonomy: " + "; ".join(names) + ". "
+            "Its score says how a model does on these tasks only, as this benchmark's items pose them.")
+
+
+def _reviewed_answer(mappings: list[dict[str, Any]]) -> str:
+    tasks = [t for t in _measured(mappings) if t.get("review")]
+    if not tasks:
+        return "No task is mapped to it yet, so there is nothing to check."
+    approved = sum(1 for t in tasks if t["review"] == "approved")
+    ours = sum(1 for t in tasks if t.get("provenance") in ("derived", "drafted"))
+    said = (f"Not yet: {'the task awaits' if len(tasks) == 1 else f'all {len(tasks)} tasks await'} a clinician's review"
+            if approved == 0 else f"{approved} of the {len(tasks)} tasks {'is' if approved == 1 else 'are'} approved "
+            "by a clinician" + ("" if approved == len(tasks) else "; the others await review"))
+    worded = (f"; {ours} of them {'was' if ours == 1 else 'were'} worded by clinreg's maintainers rather than quoted "
+              "from a published source" if ours else "")
+    return said + worded + "."
+
+
 def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datasets: dict[str, Dataset],
           editions: list[dict[str, str]]) -> dict[str, Any]:
     mappings = []
@@ -142,13 +173,12 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
     compare = [{"id": c.id, "reason": c.reason, "name": datasets[c.id].name if c.id in datasets else c.id,
                 "present": c.id in datasets} for c in ds.compare_with]
     access = {"tier": ds.access.tier, "instructions": ds.access.instructions}
+    # Questions the key facts above do not answer (issue 40): what it measures, when to use it, what not for and
+    # how to get the data are said once, in the key facts and the data section, never repeated word for word here.
     faq = [
-        {"q": "What does it measure?", "a": ds.measures or ds.description},
-        {"q": "Who should use it, and when?", "a": ds.use_when or "The record does not say yet."},
-        {"q": "What should it not be used for?", "a": ds.not_for or "The record does not say yet."},
+        {"q": "Which clinical tasks does it measure?", "a": _tasks_answer(mappings)},
+        {"q": "Have clinicians checked those tasks?", "a": _reviewed_answer(mappings)},
         {"q": "How are scores reported?", "a": _scores_answer(mappings)},
-        {"q": "How do I get the data?",
-         "a": f"Access is {ds.access.tier}. " + (ds.access.instructions or "Download it from the source below.")},
     ]
     return {
         "id": ds.id, "name": ds.name, "version": ds.version, "added_in": ds.added_in, "description": ds.description,

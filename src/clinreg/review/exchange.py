@@ -1,5 +1,5 @@
 """Review decisions in and out of the registry without a terminal: the spreadsheet export and the import of
-decisions saved by the offline form (JSON) or edited in a spreadsheet (xlsx or csv)."""
+decisions saved by the offline form (JSON) or edited in a spreadsheet (xlsx, ods or csv)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
+from clinreg.text.plainwords import first_sight, has_maintainer_words
 from clinreg.text.safeio import atomic_open
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -23,11 +24,14 @@ MAX_NOTE = 2000
 MAX_NAME = 200
 MAX_ROWS = 5000
 HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
-COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example", "version", "content_hash",
+COLUMNS = ("id", "tier", "category", "subcategory", "name", "definition", "example",
            "state", "decision", "comment", "reviewer", "orcid", "date",
            # what a decision needs beside the wording: whether the row is a task or a subcategory, the datasets that
-           # measure the task, where its wording comes from, earlier decisions, and what changed since the last one
-           "kind", "datasets", "provenance", "earlier_decisions", "changed_since_review")
+           # measure the task, where its wording comes from (in plain words), earlier decisions, and what changed
+           "kind", "datasets", "provenance", "earlier_decisions", "changed_since_review",
+           # at the right, for the maintainers (issue 40): provenance as recorded (commits, paths), and the version
+           # and content hash that tie a decision to the wording read
+           "source_details", "version", "content_hash")
 EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
@@ -87,7 +91,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
     names = dataset_names(reg)
 
     def row(kind: str, item: Any, placement: str, category: str, sub: str, tier: str, example: str,
-            datasets: str, provenance: str) -> dict[str, Any]:
+            datasets: str, provenance: str, details: str = "") -> dict[str, Any]:
         digest = item_hash(kind, item, placement)
         state = derive_state(item.review, digest, policy_of(reg))
         history = list(item.review.reviewers) if item.review else []
@@ -111,8 +115,9 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
                 "definition": " ".join(item.definition.split()), "example": example,
                 "version": digest.split(":")[1][:12], "content_hash": digest, "state": state.state,
                 "decision": "", "comment": "", "reviewer": "", "orcid": "", "date": "", "kind": kind,
-                "datasets": datasets, "provenance": provenance, "earlier_decisions": earlier,
-                "changed_since_review": changed}
+                "datasets": datasets, "provenance": first_sight(provenance), "earlier_decisions": earlier,
+                "changed_since_review": changed,
+                "source_details": details or (provenance if has_maintainer_words(provenance) else "")}
 
     for sub, category, _, _ in reg.subcategories():
         rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
@@ -122,10 +127,21 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
             note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
-            provenance = source + (f": {note}" if note else "") + (f" {placement}" if placement else "")
+            cited = f"Source: {p.citation.text}." if p.citation else ""
+            provenance = source + (f". {cited}" if cited else "") + (f" {note}" if note else "") \
+                + (f" {placement}" if placement else "")
+            details = "; ".join(t for t in (cited, note) if has_maintainer_words(t))
             rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
-                            ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance))
+                            ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance, details))
     return rows
+
+
+def describe_rows(rows: list[dict[str, Any]]) -> str:
+    """What an export holds, tasks and subcategories counted apart: "121 tasks and 22 subcategories"."""
+    tasks = sum(1 for r in rows if r["kind"] == "task")
+    subs = len(rows) - tasks
+    return (f"{tasks} task{'' if tasks == 1 else 's'} and "
+            f"{subs} subcategor{'y' if subs == 1 else 'ies'}")
 
 
 def safe_cell(value: Any) -> Any:
@@ -149,7 +165,7 @@ CSV_INSTRUCTIONS = (
     "Do not edit id or content_hash: the hash ties your decision to the wording you read.",
     "To propose other wording, write it into name, definition or example and choose request changes.",
     "A leading apostrophe before = + - or @ keeps a spreadsheet from running the text; leave it.",
-    "Save as CSV (UTF-8 if asked) or as .xlsx and send the file back. This column is not imported.",
+    "Save as CSV (UTF-8 if asked), .xlsx or .ods and send the file back. This column is not imported.",
 )
 
 
@@ -189,7 +205,7 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
               "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21,
               "date": 12, "kind": 12, "datasets": 30, "provenance": 40, "earlier_decisions": 40,
-              "changed_since_review": 40}
+              "changed_since_review": 40, "source_details": 40}
     fill = PatternFill("solid", fgColor="FFF6DF")
     for i, column in enumerate(COLUMNS, start=1):
         letter = ws.cell(row=1, column=i).column_letter
@@ -207,11 +223,12 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
     ws.freeze_panes = "B2"
     notes = wb.create_sheet("read me")
     for line in (
+        f"This workbook holds {describe_rows(rows)}, one per row of the tasks sheet (column kind says which).",
         "Fill in the yellow columns only: decision (approve, request changes or reject), comment, reviewer, orcid,",
         "and date (the day you decided, as 2026-12-01; the import's day when left blank).",
         "Leave decision blank for tasks you did not review; a comment with no decision is recorded as a comment.",
-        "Do not edit id or content_hash: the hash ties your",
-        "decision to the wording you read, and `clinreg review import` refuses a decision whose wording has changed.",
+        "Do not edit id or content_hash (at the right, with the source details): the hash ties your",
+        "decision to the wording you read, and the import refuses a decision whose wording has changed since.",
         "To propose other wording, write it into name, definition or example and choose request changes: the",
         "import records your wording in the note. An approval or a rejection of edited wording is refused.",
         "Importing the same file twice records nothing twice.",
@@ -241,12 +258,14 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, or
         raw = _csv_rows(path)
     elif suffix == ".xlsx":
         raw = _xlsx_rows(path)
-    elif suffix in (".ods", ".xls", ".numbers"):
-        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx or .csv; in your spreadsheet app "
-                               "choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text CSV\", UTF-8), and "
-                               "import that file"])
+    elif suffix == ".ods":  # LibreOffice's own format, what "Use ODF Format!" saves: read by the xlsx rules
+        raw = _ods_rows(path)
+    elif suffix in (".xls", ".numbers"):
+        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx, .ods or .csv; in your "
+                               "spreadsheet app choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text "
+                               "CSV\", UTF-8), and import that file"])
     else:
-        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx or .csv file"])
+        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx, .ods or .csv file"])
     return _check(raw, reg, reviewer, orcid, path)
 
 
@@ -367,6 +386,17 @@ def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
         wb.close()
 
 
+def _ods_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    from clinreg.review.ods import OdsError, load_ods
+
+    name = path.name
+    try:
+        wb = load_ods(path, max_bytes=20 * MAX_FILE_BYTES, max_rows=MAX_ROWS)
+    except OdsError as exc:
+        raise ReviewFileError([f"{name}: {exc}"])
+    return _sheet_rows(wb, name)
+
+
 def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
     from_csv = "tasks" not in wb.sheetnames
@@ -390,10 +420,12 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
         if len(rows) >= MAX_ROWS:
             raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
         row: dict[str, Any] = {}
+        where: dict[str, str] = {}  # each column's cell, to name it when its words were edited
         for col, cell in zip(header, cells):
             if col not in READ:
                 continue
-            ref = f"{name}: tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"{name}: tasks!{col}{r_index}"
+            where[col] = f"tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"tasks!{col}{r_index}"
+            ref = f"{name}: {where[col]}"
             value = cell.value
             # The exported wording is written as string cells, so text starting with `=` is the registry's own
             # words there; only a formula cell is a formula.
@@ -416,7 +448,9 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
             row[col] = _unquote(value) if from_csv and col in GUARDED else value
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
-        rows.append((f"{name}: tasks!row {r_index}", row))
+        number = next((c.coordinate.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for c in cells if hasattr(c, "coordinate")),
+                      str(r_index))  # a sheet that leaves out blank rows still names the row the app shows
+        rows.append((f"{name}: tasks!row {number}", {**row, "__cells__": where}))
     if problems:
         raise ReviewFileError(problems)
     return rows
@@ -489,8 +523,11 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         if kind == "task" and digest == item_hash("task", tasks[item_id].task, tasks[item_id].subcategory.id):
             edited = _edited_wording(row, tasks[item_id].task)
             if edited and decision not in ("changes_requested", COMMENT):
-                cells = ", ".join(edited)
-                problems.append(f"{where}: {cells}: the wording was changed in the file, and a decision covers the "
+                located = row.get("__cells__") or {}
+                # A workbook names each edited cell (file: tasks!F2 (definition)); a CSV its line and column.
+                cells = (f"{path.name}: " + ", ".join(f"{located[k]} ({k})" for k in edited)
+                         if all(k in located for k in edited) else f"{where}: {', '.join(edited)}")
+                problems.append(f"{cells}: the wording was changed in the file, and a decision covers the "
                                 f"exported words only; choose request changes to propose the new wording (it is "
                                 f"recorded in the note), or restore the exported text")
                 continue
@@ -542,5 +579,6 @@ def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | N
     return result
 
 
-__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "export_rows",
+__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "describe_rows",
+           "export_rows",
            "read_decisions", "render_csv", "write_xlsx"]

@@ -62,11 +62,17 @@
     var box = article.querySelector("textarea");
     return box ? box.value.trim() : "";
   }
+  // Tasks and subcategories are counted apart: a decision on a subcategory's definition is not a task decided.
+  var subCounter = document.getElementById("decided-subcategories");
   function count() {
-    var n = 0;
-    tasks.forEach(function (a) { if (decisionOf(a)) { n++; } });
+    var n = 0, subs = 0;
+    tasks.forEach(function (a) {
+      if (!decisionOf(a)) { return; }
+      if (a.getAttribute("data-kind") === "subcategory") { subs++; } else { n++; }
+    });
     counter.textContent = String(n);
-    return n;
+    if (subCounter) { subCounter.textContent = String(subs); }
+    return n + subs;
   }
   function edited(event) {
     var article = event.target.closest ? event.target.closest(ITEMS) : null;
@@ -181,6 +187,17 @@
       reader.readAsText(file);
     });
   }
+
+  // On paper the version under each task's source details ties a decision to its wording: print them open.
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.filter.call(document.querySelectorAll("details.source-details"), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    closed.forEach(function (d) { d.open = false; });
+    closed = [];
+  });
 
   var kept = storage() && storage().getItem(storeKey);
   if (kept) {
