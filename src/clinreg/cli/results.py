@@ -156,14 +156,16 @@ def ratings(runs, fmt, output, force):
     if not found.rows:
         raise fail("no jury ratings in these runs; nothing written", EXIT_FINDINGS)
     jsonl = output is not None and output.suffix.casefold() == ".jsonl"
-    emit(ratings_text(found.rows, "jsonl" if jsonl else "csv"), output, force=force if output else True)
+    text = ratings_text(found.rows, "jsonl" if jsonl else "csv")
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    emit(text, output, force=force)
     summary = {"output": str(output) if output else None, "format": "jsonl" if jsonl else "csv",
                "ratings": len(found.rows), "runs": found.runs,
                "raters": sorted({r["rater"] for r in found.rows}), "models": sorted({r["model"] for r in found.rows}),
                "instances": len({(r["model"], r["instance_id"]) for r in found.rows}),
                "problems": found.problems, "notes": found.notes}
-    if output is None:
-        return
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 

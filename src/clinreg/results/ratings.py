@@ -46,16 +46,16 @@ def collect_ratings(sources: list[Path]) -> Collected:
                 folders = run_folders(source)
                 if folders:
                     for folder in folders:
-                        _helm_run(out, folder)
+                        _located(out, _helm_run, folder)
                     continue
                 logs = sorted(p for p in source.rglob("*") if p.suffix in (".eval", ".json") and p.is_file()
                               and not p.is_symlink() and p.name not in ("logs.json", "listing.json"))
                 if not logs:
                     out.problems.append(f"{source}: no HELM run folder and no Inspect log (.eval, .json) in it")
                 for log in logs:
-                    _inspect(out, log)
+                    _located(out, _inspect, log)
             elif source.suffix in (".eval", ".json"):
-                _inspect(out, source)
+                _located(out, _inspect, source)
             elif not source.exists():
                 out.problems.append(f"{source}: no such file or folder")
             else:
@@ -85,6 +85,27 @@ def collect_ratings(sources: list[Path]) -> Collected:
     return out
 
 
+class _FileProblem(Exception):
+    """A file of a source that cannot be read, its message located (file:line:column)."""
+
+
+def _read_json(path: Path, limit: int | None = None, constants: bool = False) -> Any:
+    try:
+        return parse_json(read_text(path, limit) if limit else read_text(path), constants=constants)
+    except Unreadable as exc:
+        raise _FileProblem(f"{path}:{exc.line}:{exc.column}: {exc}") from None
+
+
+def _located(out: Collected, read: Any, path: Path) -> None:
+    """Run a reader on one run or log; a file it cannot read is a located problem, and the next is read."""
+    try:
+        read(out, path)
+    except _FileProblem as exc:
+        out.problems.append(str(exc))
+    except Unreadable as exc:
+        out.problems.append(f"{path}:{exc.line}:{exc.column}: {exc}")
+
+
 def _add(out: Collected, where: str, instance: str, model: str, judges: dict[str, str],
          ratings: dict[str, Any]) -> int:
     """Rows for one instance's {judge: {axis: rating}}; the number added."""
@@ -112,7 +133,7 @@ def _inspect(out: Collected, path: Path) -> None:
     if path.suffix == ".eval":
         header, samples = eval_archive(path, whole_samples=True)
     else:
-        data = parse_json(read_text(path), constants=True)
+        data = _read_json(path, constants=True)
         if not (isinstance(data, dict) and isinstance(data.get("eval"), dict)):
             out.problems.append(f"{path}: not an Inspect log (no `eval`)")
             return
@@ -159,7 +180,7 @@ def _inspect(out: Collected, path: Path) -> None:
 
 
 def _helm_run(out: Collected, folder: Path) -> None:
-    spec = parse_json(read_text(folder / "run_spec.json"))
+    spec = _read_json(folder / "run_spec.json")
     adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
     model = adapter.get("model") if isinstance(adapter, dict) else None
     if not isinstance(model, str) or not model.strip():
@@ -176,7 +197,7 @@ def _helm_run(out: Collected, folder: Path) -> None:
                             "not a jury run; left out")
         return
     state_file = folder / "scenario_state.json"
-    states = parse_json(read_text(state_file, MAX_SCENARIO_STATE))
+    states = _read_json(state_file, MAX_SCENARIO_STATE)
     request_states = states.get("request_states") if isinstance(states, dict) else None
     if not isinstance(request_states, list):
         out.problems.append(f"{state_file}: needs request_states (a list)")
