@@ -74,7 +74,11 @@ def test_runs_without_a_jury_write_nothing_and_say_why(tmp_path):
     done = _ratings(DATA / "helm" / "suite", DATA / "inspect_mockllm_med_qa.eval", "-o", out)
     assert done.exit_code == 1
     assert not out.exists()
-    assert "no LLM-jury annotator" in done.stderr and "not a jury run" in done.stderr
+    assert "no LLM-jury annotator" not in done.stderr  # 4 runs and groups/clinreg.json: skipped, and counted
+    assert "note: 5 run(s) or file(s) found in the folders given hold no jury ratings; skipped" in done.stderr
+    one = sorted(p for p in (DATA / "helm" / "suite").iterdir() if (p / "run_spec.json").is_file())[0]
+    named = _ratings(one)  # a run named on its own: said why
+    assert named.exit_code == 1 and "no LLM-jury annotator with annotator models: not a jury run" in named.stderr
     assert "inspect_mockllm_med_qa.eval: no sample holds a jury scorer's ratings" in done.stderr
     assert "no jury ratings in these runs; nothing written" in done.stderr
 
@@ -101,3 +105,44 @@ def test_a_broken_scenario_state_is_a_located_warning_not_a_traceback(tmp_path):
 
 def test_a_missing_run_is_a_usage_error(tmp_path):
     assert _ratings(tmp_path / "nope").exit_code == 2
+
+
+# ---------------------------------------------------------------------------------------------------- Inspect
+
+INSPECT = DATA / "inspect_jury" / "clinreg_aci_bench.eval"  # recorded, see inspect_jury/record.py
+MOCK = {"gpt": (4, 5, 3), "llama": (2, 3, 4), "claude": (5, 4, 5)}
+
+
+def test_an_inspect_jury_log_gives_each_judges_ratings_from_the_samples(tmp_path):
+    from results.helpers import needs_zstandard
+
+    needs_zstandard()
+    out = tmp_path / "ratings.csv"
+    done = _ratings(INSPECT, "-o", out, "--format", "json")
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)["data"]
+    assert summary["runs"] == [{"file": str(INSPECT), "harness": "inspect", "model": "mockllm/model",
+                                "task": "clinreg_aci_bench", "instances": 2, "ratings": 18}]
+    # The three judges are one mock model: each judge's name stays its own rater.
+    assert summary["raters"] == ["claude", "gpt", "llama"] and summary["notes"] == []
+    for row in csv.DictReader(out.open(encoding="utf-8")):
+        assert float(row["score"]) == MOCK[row["rater"]][AXES.index(row["axis"])]
+        assert row["judge_model"] == "mockllm/model" and row["model"] == "mockllm/model"
+    data = json.loads(CliRunner().invoke(main, ["jury", "agreement", str(out), "--format", "json"]).stdout)["data"]
+    assert data["instances"] == 2 and data["leave_one_judge_out"] is None  # one model: no ranking
+    # Every judge gives the same rating to every instance: no variance between targets, so no ICC.
+    assert data["overall"]["judges"]["targets_scored_by_every_judge"] == 6
+
+
+def test_a_folder_holding_both_harnesses_runs_is_read_whole(tmp_path):
+    from results.helpers import needs_zstandard
+
+    needs_zstandard()
+    folder = tmp_path / "runs"
+    shutil.copytree(SUITE, folder / "helm")
+    shutil.copy(INSPECT, folder / "inspect.eval")
+    done = _ratings(folder, "--format", "json", "-o", tmp_path / "r.csv")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)["data"]
+    assert data["ratings"] == 54 + 18 and data["problems"] == []
+    assert sorted(r["harness"] for r in data["runs"]) == ["helm", "helm", "inspect"]

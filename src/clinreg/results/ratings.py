@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.results.detect import harness_files
 from clinreg.results.helm import run_folders
 from clinreg.results.inspect_logs import eval_archive, judged_lm_eval
 from clinreg.results.strictinput import Unreadable, finite_number, parse_json, read_text
@@ -34,6 +35,7 @@ class Collected:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     where: list[str] = field(default_factory=list)  # the file of each row, while reading
+    skipped: int = 0  # runs and files found in a folder that hold no jury ratings
 
 
 def collect_ratings(sources: list[Path]) -> Collected:
@@ -44,16 +46,15 @@ def collect_ratings(sources: list[Path]) -> Collected:
         try:
             if source.is_dir():
                 folders = run_folders(source)
-                if folders:
-                    for folder in folders:
-                        _located(out, _helm_run, folder)
-                    continue
-                logs = sorted(p for p in source.rglob("*") if p.suffix in (".eval", ".json") and p.is_file()
-                              and not p.is_symlink() and p.name not in ("logs.json", "listing.json"))
-                if not logs:
+                for folder in folders:
+                    _located(out, _helm_run, folder, scanned=folder != source)
+                # Inspect logs beside them, bounded in depth and count (links and hidden entries skipped); the
+                # HELM run folders' own JSON files are theirs.
+                logs = [p for p in harness_files(source) if not any(f in p.parents for f in folders)]
+                if not logs and not folders:
                     out.problems.append(f"{source}: no HELM run folder and no Inspect log (.eval, .json) in it")
                 for log in logs:
-                    _located(out, _inspect, log)
+                    _located(out, _inspect, log, scanned=True)
             elif source.suffix in (".eval", ".json"):
                 _located(out, _inspect, source)
             elif not source.exists():
@@ -75,6 +76,8 @@ def collect_ratings(sources: list[Path]) -> Collected:
         seen[key] = where
         kept.append(row)
     out.rows, out.where = kept, []
+    if out.skipped:
+        out.notes.append(f"{out.skipped} run(s) or file(s) found in the folders given hold no jury ratings; skipped")
     served: dict[str, set[str]] = {}
     for row in out.rows:
         served.setdefault(row["rater"], set()).add(row["judge_model"])
@@ -96,10 +99,11 @@ def _read_json(path: Path, limit: int | None = None, constants: bool = False) ->
         raise _FileProblem(f"{path}:{exc.line}:{exc.column}: {exc}") from None
 
 
-def _located(out: Collected, read: Any, path: Path) -> None:
-    """Run a reader on one run or log; a file it cannot read is a located problem, and the next is read."""
+def _located(out: Collected, read: Any, path: Path, scanned: bool = False) -> None:
+    """Run a reader on one run or log; a file it cannot read is a located problem, and the next is read. A run
+    found in a folder (`scanned`) that holds no jury ratings is counted as skipped, not a problem."""
     try:
-        read(out, path)
+        read(out, path, scanned)
     except _FileProblem as exc:
         out.problems.append(str(exc))
     except Unreadable as exc:
@@ -129,13 +133,20 @@ def _add(out: Collected, where: str, instance: str, model: str, judges: dict[str
 # ------------------------------------------------------------------------------------------------- Inspect
 
 
-def _inspect(out: Collected, path: Path) -> None:
+def _no_jury(out: Collected, scanned: bool, problem: str) -> None:
+    if scanned:
+        out.skipped += 1
+    else:
+        out.problems.append(problem)
+
+
+def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
     if path.suffix == ".eval":
         header, samples = eval_archive(path, whole_samples=True)
     else:
         data = _read_json(path, constants=True)
         if not (isinstance(data, dict) and isinstance(data.get("eval"), dict)):
-            out.problems.append(f"{path}: not an Inspect log (no `eval`)")
+            _no_jury(out, scanned, f"{path}: not an Inspect log (no `eval`)")
             return
         header, samples = data, data.get("samples")
     info = header.get("eval") if isinstance(header, dict) and isinstance(header.get("eval"), dict) else {}
@@ -169,7 +180,7 @@ def _inspect(out: Collected, path: Path) -> None:
             instances += 1
             added += _add(out, str(path), instance, model, judges, metadata["ratings"])
     if not scorer_names:
-        out.problems.append(f"{path}: no sample holds a jury scorer's ratings (score metadata `ratings` and "
+        _no_jury(out, scanned, f"{path}: no sample holds a jury scorer's ratings (score metadata `ratings` and "
                             "`jury`): not a jury task exported by clinreg, or a log with no samples")
         return
     out.runs.append({"file": str(path), "harness": "inspect", "model": model, "task": info.get("task"),
@@ -179,7 +190,7 @@ def _inspect(out: Collected, path: Path) -> None:
 # ---------------------------------------------------------------------------------------------------- HELM
 
 
-def _helm_run(out: Collected, folder: Path) -> None:
+def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
     spec = _read_json(folder / "run_spec.json")
     adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
     model = adapter.get("model") if isinstance(adapter, dict) else None
@@ -188,13 +199,14 @@ def _helm_run(out: Collected, folder: Path) -> None:
         return
     judges: dict[str, str] = {}
     for annotator in spec.get("annotators") or [] if isinstance(spec.get("annotators"), list) else []:
-        models = (annotator.get("args") or {}).get("annotator_models") if isinstance(annotator, dict) else None
+        args = annotator.get("args") if isinstance(annotator, dict) else None
+        models = args.get("annotator_models") if isinstance(args, dict) else None
         if isinstance(models, dict):
             judges = {str(k): str(v.get("model_name")) for k, v in models.items() if isinstance(v, dict)}
             break
     if not judges:
-        out.problems.append(f"{folder / 'run_spec.json'}: no LLM-jury annotator with annotator models: "
-                            "not a jury run; left out")
+        _no_jury(out, scanned, f"{folder / 'run_spec.json'}: no LLM-jury annotator with annotator models: "
+                                "not a jury run; left out")
         return
     state_file = folder / "scenario_state.json"
     states = _read_json(state_file, MAX_SCENARIO_STATE)
