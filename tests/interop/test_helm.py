@@ -8,6 +8,7 @@ leaderboard, then `clinreg leaderboard`. Every check reads what HELM itself wrot
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -32,10 +33,12 @@ DATASETS = ["med_qa", "pubmed_qa", "medcalc_bench", "aci_bench", "medhallu"]
 MODELS = ["clinreg-test/constant-a", "clinreg-test/constant-b"]
 PLUGIN = Path(__file__).parent / "helm_plugin"
 LIMIT = "8"  # instances per mapping
-# Three test judges, each a constant model giving the same ratings to every response (accuracy, completeness,
-# clarity). MedHELM's jury score is the mean of the nine: (4+5+3 + 2+3+4 + 5+4+5) / 9 = 35 / 9.
-JUDGES = {"judge-1": (4, 5, 3), "judge-2": (2, 3, 4), "judge-3": (5, 4, 5)}
-JURY_MEAN = 35 / 9
+# Three test judges, each giving one set of ratings (accuracy, completeness, clarity) to every `A` answer and another
+# to every `B`. MedHELM's jury score is the mean of the nine: for A (4+5+3 + 2+3+4 + 5+4+5) / 9 = 35 / 9, for B
+# (3+3+3 + 5+5+5 + 4+4+4) / 9 = 36 / 9. B ranks first; without judge-2, who favours B most, A does (A 26/6, B 21/6).
+JUDGES = {"judge-1": {"A": (4, 5, 3), "B": (3, 3, 3)}, "judge-2": {"A": (2, 3, 4), "B": (5, 5, 5)},
+          "judge-3": {"A": (5, 4, 5), "B": (4, 4, 4)}}
+JURY_MEAN = {"clinreg-test/constant-a": 35 / 9, "clinreg-test/constant-b": 36 / 9}
 
 
 def _rating(scores: tuple[int, int, int]) -> str:
@@ -46,14 +49,15 @@ def _model_files() -> dict[str, str]:
     """Two constant-answer test models (A and B). HELM's simple/model1 would do, but its 2048-token window makes
     HELM cut the long clinical prompts, and its tokenizer makes that cut take minutes."""
     deployments, metadata = ["model_deployments:"], ["models:"]
-    answers = {model: model[-1].upper() for model in MODELS}
-    answers.update({f"clinreg-test/{judge}": _rating(scores) for judge, scores in JUDGES.items()})
-    for model, answer in answers.items():
+    clients = {model: ("ConstantClient", {"answer": model[-1].upper()}) for model in MODELS}
+    clients.update({f"clinreg-test/{judge}": ("JudgeClient", {"replies": {a: _rating(s) for a, s in by_answer.items()}})
+                    for judge, by_answer in JUDGES.items()})
+    for model, (client, args) in clients.items():
         deployments += [f"  - name: {model}", f"    model_name: {model}", "    tokenizer_name: simple/tokenizer1",
                         "    max_sequence_length: 1000000", "    client_spec:",
-                        '      class_name: "clinreg_test_models.ConstantClient"', f"      args: {{answer: {json.dumps(answer)}}}"]
+                        f'      class_name: "clinreg_test_models.{client}"', f"      args: {json.dumps(args)}"]
         metadata += [f"  - name: {model}", f"    display_name: {json.dumps(model)}",
-                     f"    description: {json.dumps('A test model that always answers ' + answer)}", "    creator_organization_name: clinreg",
+                     f"    description: {json.dumps('A clinreg test model (' + client + ')')}", "    creator_organization_name: clinreg",
                      "    access: open", "    release_date: 2026-01-01",
                      "    tags: [TEXT_MODEL_TAG, FULL_FUNCTIONALITY_TEXT_MODEL_TAG]"]
     return {"model_deployments.yaml": "\n".join(deployments) + "\n", "model_metadata.yaml": "\n".join(metadata) + "\n"}
@@ -170,7 +174,7 @@ def test_import_of_the_run_folders_matches_helm_scores_and_counts(loop, tmp_path
         folder = runs[(model, mapping)]
         metric = "exact_match" if manifest[mapping]["kind"] == "choice" else manifest[mapping]["metric"]
         if manifest[mapping]["scoring"]:  # HELM's own jury metric over the test judges' nine ratings
-            assert score["value"] == pytest.approx(JURY_MEAN)
+            assert score["value"] == pytest.approx(JURY_MEAN[model])
             assert score["jury"] == {"rubric": "helm.benchmark.annotation.aci_bench_annotator.ACIBenchAnnotator",
                                      "judges": {j: f"clinreg-test/{j}" for j in JUDGES}}
         stats = json.loads((folder / "stats.json").read_text())
@@ -208,3 +212,37 @@ def test_the_leaderboard_ranks_both_models_with_real_intervals(loop, tmp_path):
     juried = {m for m, e in _manifest(out).items() if e["scoring"]}
     spread = [r for r in rows if any(k.split("/")[1] not in juried for k in r["benchmarks"])]
     assert spread and all(r["macro_interval"]["high"] > r["macro_interval"]["low"] for r in spread)
+
+
+def test_the_jury_run_gives_each_judges_ratings_and_a_leave_one_judge_out_ranking(loop, tmp_path):
+    """`clinreg results ratings` on HELM's own run folders, then `clinreg jury agreement` on what it wrote: every
+    rating HELM's annotator kept, by judge, and how the ranking of the two models moves with each judge left out."""
+    out, suite = loop
+    juried = {m for m, e in _manifest(out).items() if e["scoring"]}
+    runs = [folder for (model, mapping), folder in _runs(suite).items() if mapping in juried]
+    assert len(runs) == len(MODELS)
+    ratings = tmp_path / "ratings.csv"
+    # The whole suite folder, as HELM left it: its other runs and helm-summarize's files hold no jury ratings.
+    done = CliRunner().invoke(main, ["results", "ratings", str(suite), "-o", str(ratings), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)["data"]
+    assert sorted(r["file"] for r in summary["runs"]) == sorted(map(str, runs))
+    assert summary["raters"] == sorted(JUDGES) and summary["models"] == MODELS
+    n = int(LIMIT)
+    assert summary["ratings"] == len(MODELS) * n * len(JUDGES) * 3 and summary["problems"] == []
+    # Each row is a rating HELM's annotator stored for that judge and answer.
+    rows = list(csv.DictReader(ratings.open(encoding="utf-8")))
+    axes = ("accuracy", "completeness", "clarity")
+    for row in rows:
+        answer = row["model"][-1].upper()
+        assert float(row["score"]) == JUDGES[row["rater"]][answer][axes.index(row["axis"])]
+        assert row["judge_model"] == f"clinreg-test/{row['rater']}"
+    done = CliRunner().invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)["data"]
+    assert data["judges"] == sorted(JUDGES) and data["clinicians"] == [] and data["axes"] == sorted(axes)
+    loo = data["leave_one_judge_out"]
+    assert loo["models"] == len(MODELS)
+    assert loo["scores"] == pytest.approx(JURY_MEAN)  # the ratings' means are HELM's jury scores here
+    taus = {j["judge"]: j["kendall_tau"] for j in loo["left_out"]}
+    assert taus == {"judge-1": 1.0, "judge-2": -1.0, "judge-3": 1.0}

@@ -179,6 +179,24 @@ def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_ma
         assert scores[mapping]["jury"]["judges"] == {"gpt": "mockllm/model", "llama": "mockllm/model",
                                                      "claude": "mockllm/model"}
         assert scores[mapping]["jury"]["rubric"].startswith(f"clinreg:{mapping}/{mapping}@")
+    # Each judge's ratings, as the scorer recorded them per sample: `clinreg results ratings`, then jury agreement.
+    ratings = tmp_path / "ratings.jsonl"
+    done = CliRunner().invoke(main, ["results", "ratings", str(log_dir), "-o", str(ratings), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)["data"]
+    samples = sum(len(log["samples"]) for log in logs.values())
+    assert summary["ratings"] == samples * 9 and summary["problems"] == [] and summary["models"] == ["mockllm/model"]
+    assert summary["raters"] == ["claude", "gpt", "llama"]
+    rows = [json.loads(line) for line in ratings.read_text().splitlines()]
+    by_judge = {(r["rater"], r["axis"]): r["score"] for r in rows}
+    assert by_judge == {("gpt", "accuracy"): 4, ("gpt", "completeness"): 5, ("gpt", "clarity"): 3,
+                        ("llama", "accuracy"): 2, ("llama", "completeness"): 3, ("llama", "clarity"): 4,
+                        ("claude", "accuracy"): 5, ("claude", "completeness"): 4, ("claude", "clarity"): 5}
+    done = CliRunner().invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)["data"]
+    assert data["judges"] == ["claude", "gpt", "llama"] and data["instances"] == samples
+    assert data["leave_one_judge_out"] is None  # one model rated: no ranking to change
 
 
 def test_irregular_judge_replies_follow_medhelms_rules_and_are_counted(harness_env, tmp_path):

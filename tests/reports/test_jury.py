@@ -132,6 +132,16 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert "ICC between the jury and clinicians: 0.47" in html and "https://doi.org/10.1000/xyz" in html
     assert "registry/validation/plans.csv" in html
+    assert "jury not validated" not in html  # the record's own evidence: no mark, and no general figure in its place
+    # Without evidence of its own, the card marks the jury and gives MedHELM's figure for its jury in general,
+    # with where it was read and that it is unverified.
+    plain = tmp_path / "plain-site"
+    assert CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "plain", {})), "-o", str(plain)]).exit_code == 0
+    [page] = [p for p in plain.rglob("*.html") if "plans" in p.name]
+    html = page.read_text(encoding="utf-8")
+    assert '<span class="badge stale">jury not validated</span>' in html
+    assert "MedHELM&#39;s LLM-jury method in general" in html and "ICC between MedHELM&#39;s LLM jury and clinicians&#39; ratings 0.47" in html
+    assert "arXiv:2505.23802v1" in html and '<span class="unverified">unverified</span>' in html
     # a published figure without its source is refused
     bad = text.replace(",\n             citation: {text: A validation paper, doi: 10.1000/xyz}", "")
     broken = write_tree(tmp_path / "bad", {rel: bad})

@@ -267,3 +267,57 @@ def test_the_header_counts_read_as_english(tmp_path, models, words):
     html = tmp_path / "board.html"
     invoke("leaderboard", "--root", ROOT, board, "--format", "html", "-o", html)
     assert f"<span>{words.split(', ')[0]}</span>" in html.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------------ jury not validated
+
+def test_a_jury_benchmark_without_validation_evidence_is_marked_in_every_format(tmp_path):
+    """MIMIC-BHC's record has no `scoring.jury.validation`: its column, and every row it counts in, say so, with
+    the legend; MedQA and MedCalc-Bench (no jury) are never marked."""
+    board = write(tmp_path / "board.csv", BOARD)
+    data = json.loads(invoke("leaderboard", board, "--format", "json").stdout)["data"]
+    marks = {b["key"]: b["jury_validation"] for b in data["benchmarks"]}
+    assert marks == {"med_qa/med_qa": None, "medcalc_bench/medcalc_bench": None, "mimic_bhc/mimic_bhc": []}
+    assert data["jury_unvalidated"]["benchmarks"] == ["mimic_bhc/mimic_bhc"]
+    assert data["jury_unvalidated"]["medhelm_in_general"]["status"] == "unverified"
+    assert {r["model"]: r["jury_unvalidated"] for r in data["rows"]} == {m: ["mimic_bhc/mimic_bhc"] for m in "ABCD"}
+    rows = json.loads(invoke("leaderboard", board, "--by", "category", "--format", "json").stdout)["data"]["rows"]
+    by_cds = {r["model"]: r["jury_unvalidated"] for r in rows if r["group"] == "clinical_decision_support"}
+    assert by_cds == {m: [] for m in "ABCD"}  # a category without the jury benchmark carries no mark
+    table = invoke("leaderboard", board).stdout
+    assert "C      0.417" in table and "missing 1; jury not validated on 1" in table
+    assert "jury not validated on N = the benchmark is scored by an" in table and "unverified" in table
+    markdown = invoke("leaderboard", board, "--format", "markdown").stdout
+    assert "`mimic_bhc/mimic_bhc` · jury not validated †" in markdown and "\n† Jury not validated: " in markdown
+    assert "| Jury not validated † |" in markdown
+    csv_text = invoke("leaderboard", board, "--format", "csv").stdout
+    assert "# jury not validated: Jury not validated on 1 benchmark(s): mimic_bhc/mimic_bhc" in csv_text
+    header = next(line for line in csv_text.splitlines() if line.startswith("rank,"))
+    assert header.endswith(",jury_not_validated")
+    html = invoke("leaderboard", board, "--format", "html").stdout
+    assert 'id="jury-unvalidated" data-benchmarks="mimic_bhc/mimic_bhc"' in html
+    assert 'data-jury-validation="none">jury not validated</span>' in html
+    assert html.count("jury not validated on 1</span>") == 4
+
+
+def test_a_jury_with_validation_evidence_is_not_marked(tmp_path):
+    import shutil
+
+    root = tmp_path / "root"
+    for part in ("taxonomy", "registry"):
+        shutil.copytree(ROOT / part, root / part)
+    record = root / "registry" / "datasets" / "mimic_bhc.yaml"
+    text = record.read_text(encoding="utf-8")
+    validated = text.replace("        shows: [input, response, reference]\n",
+                             "        shows: [input, response, reference]\n"
+                             "        validation:\n"
+                             "          - {kind: ratings, ratings: registry/validation/mimic_bhc.csv}\n", 1)
+    assert validated != text
+    record.write_text(validated, encoding="utf-8")
+    board = write(tmp_path / "board.csv", BOARD)
+    data = json.loads(invoke("leaderboard", board, "--root", root, "--format", "json").stdout)["data"]
+    marks = {b["key"]: b["jury_validation"] for b in data["benchmarks"]}
+    assert marks["mimic_bhc/mimic_bhc"] == [{"kind": "ratings", "ratings": "registry/validation/mimic_bhc.csv"}]
+    assert "jury_unvalidated" not in data and all(r["jury_unvalidated"] == [] for r in data["rows"])
+    assert "jury not validated" not in invoke("leaderboard", board, "--root", root).stdout
+    assert "jury not validated" not in invoke("leaderboard", board, "--root", root, "--format", "markdown").stdout

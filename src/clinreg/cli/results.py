@@ -179,6 +179,56 @@ def export_results_command(sources, root, to, output, force, strict, aliases, or
         click.echo(f"left out: {item['what']} ({item['count']}): {item['why']}")
 
 
+@results.command("ratings")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="How to report what was written (the ratings file is CSV, or JSON lines for -o *.jsonl).")
+@output_option
+@force_option
+def ratings(runs, fmt, output, force):
+    """Write each judge's per-instance ratings out of jury runs, for `clinreg jury agreement`.
+
+    RUNS are Inspect logs (.eval, .json, or a folder of them) of tasks `clinreg export inspect` wrote, and HELM
+    run folders (a run, or a suite folder) of runs `clinreg export helm` or MedHELM's run specs made. One row per
+    rating the jury score counted: instance_id, rater (the judge's name in the jury), axis, score, model (the
+    model whose answer was rated) and judge_model. An instance no judge rated has no row. The file is CSV, or
+    JSON lines when -o ends in .jsonl; without -o, CSV on stdout. A run or log named that holds no jury ratings,
+    a file that cannot be read, or a rating given twice is a warning and left out (runs found in a folder without
+    jury ratings are counted in a note); with no ratings at all nothing is written (exit 1).
+    """
+    from clinreg.results.ratings import collect_ratings, ratings_text
+    from clinreg.text.output import shown
+
+    found = collect_ratings(list(runs))
+    for problem in found.problems[:50]:
+        click.echo(f"clinreg: warning: {shown(problem)}", err=True)
+    if len(found.problems) > 50:
+        click.echo(f"clinreg: warning: ... and {len(found.problems) - 50} more", err=True)
+    for note in found.notes:
+        click.echo(f"clinreg: note: {shown(note)}", err=True)
+    if not found.rows:
+        raise fail("no jury ratings in these runs; nothing written", EXIT_FINDINGS)
+    jsonl = output is not None and output.suffix.casefold() == ".jsonl"
+    text = ratings_text(found.rows, "jsonl" if jsonl else "csv")
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    emit(text, output, force=force)
+    summary = {"output": str(output) if output else None, "format": "jsonl" if jsonl else "csv",
+               "ratings": len(found.rows), "runs": found.runs,
+               "raters": sorted({r["rater"] for r in found.rows}), "models": sorted({r["model"] for r in found.rows}),
+               "instances": len({(r["model"], r["instance_id"]) for r in found.rows}),
+               "problems": found.problems, "notes": found.notes}
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        click.echo(dumps("results_ratings", summary))
+    else:
+        click.echo(shown(f"{summary['ratings']} rating(s) by {len(summary['raters'])} judge(s) "
+                         f"({', '.join(summary['raters'])}) of {len(summary['models'])} model(s) on "
+                         f"{summary['instances']} instance(s), from {len(found.runs)} run(s)"))
+
+
 @results.command("published")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def published(fmt):

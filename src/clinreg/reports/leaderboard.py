@@ -51,11 +51,26 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
     if data.get("aliases"):
         lines.append("One model, one row: " + "; ".join(
             f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"]))
+    if data.get("jury_unvalidated"):
+        lines.append(unvalidated_line(data))
     if data.get("comparability"):
         lines.append(comparability_line(data))
     if data.get("comparable_only", {}).get("dropped"):
         lines.append(dropped_line(data))
     return lines
+
+
+def unvalidated_line(data: dict[str, Any]) -> str:
+    """One line: the jury benchmarks on the board whose record's jury has no validation evidence."""
+    keys = data["jury_unvalidated"]["benchmarks"]
+    return (f"Jury not validated on {len(keys)} benchmark(s): {', '.join(keys)} (marked `jury not validated`: "
+            "no evidence in the record of how far the jury agrees with clinicians).")
+
+
+def unvalidated_legend(data: dict[str, Any]) -> str:
+    """The legend of the `jury not validated` mark, as the data give it."""
+    legend = data["jury_unvalidated"]["legend"]
+    return legend[len("jury not validated: "):] if legend.startswith("jury not validated: ") else legend
 
 
 def comparability_line(data: dict[str, Any]) -> str:
@@ -97,10 +112,12 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     wrap = {1: 28, **({} if by == "overall" else {2: 36})}
     rows = []
     for r in data["tables"][by]:
-        flags = " ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
+        flags = "; ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
                                      if r["missing_benchmarks"] else "",
                                      f"jury differs on {len(r['jury_differs'])}" if r.get("jury_differs") else "",
-                                     f"differs on {len(r['differs'])}" if r.get("differs") else "") if f)
+                                     f"differs on {len(r['differs'])}" if r.get("differs") else "",
+                                     f"jury not validated on {len(r['jury_unvalidated'])}"
+                                     if r.get("jury_unvalidated") else "") if f)
         # model and group names come from results files: shown() escapes control characters
         rows.append([str(r["rank"] or "–"), shown(r["model"]), *([] if by == "overall" else [shown(r["group_name"])]),
                      num(r["mean_win_rate"]), pct(r["macro_average"]), interval(r["macro_interval"]),
@@ -118,7 +135,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
                   "Tasks (dr) = tasks covered / in the group (drafted among them)."
                   + (" differs on N = on N benchmarks the row's score differs from the benchmark's majority in "
                      "harness, export, instance set, edition, generation settings or jury."
-                     if data.get("comparability") else ""))
+                     if data.get("comparability") else "")
+                  + (f" jury not validated on N = {unvalidated_legend(data)}" if data.get("jury_unvalidated") else ""))
     out += buf.getvalue().rstrip("\n").splitlines()
     return defuse("\n".join(line.rstrip() for line in out))
 
@@ -158,12 +176,15 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
     if data.get("medhelm_edition"):
         lines += [escape(edition_line(data["medhelm_edition"])) + ".", ""]
-    if mixed or data.get("comparable_only", {}).get("dropped"):
+    unchecked = bool(data.get("jury_unvalidated"))
+    if mixed or unchecked or data.get("comparable_only", {}).get("dropped"):
         lines += [f"> {escape(line)}" for line in header_lines(data, by)
-                  if line.startswith(("Not like for like", "--comparable-only"))] + [""]
+                  if line.startswith(("Not like for like", "--comparable-only", "Jury not validated"))] + [""]
     lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
-              "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else ""),
-              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|" + ("---|" if mixed else "")]
+              "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
+              + (" Jury not validated † |" if unchecked else ""),
+              "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|" + ("---|" if mixed else "")
+              + ("---|" if unchecked else "")]
     for r in data["tables"][by]:
         lines.append(
             f"| {r['rank'] or '–'} | {escape(r['model'])} | {escape(r['group_name'])} | {num(r['mean_win_rate'])} | "
@@ -172,13 +193,15 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
             f"{r['tasks_drafted']} | {'thin' if r['thin'] else ''} | "
             f"{', '.join(code(k) for k in r['missing_benchmarks'])} | "
             f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |"
-            + (f" {'; '.join(escape(note) for note in r.get('differs', []))} |" if mixed else ""))
+            + (f" {'; '.join(escape(note) for note in r.get('differs', []))} |" if mixed else "")
+            + (f" {', '.join(code(k) for k in r['jury_unvalidated'])} |" if unchecked else ""))
     lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |"
               + (" Differs |" if mixed else ""),
               "|---|---|---|---|--:|--:|--:|---|" + ("---|" if mixed else "")]
     for b in data["benchmarks"]:
         for s in b["scores"]:
             beyond = " (not in MedHELM)" if not b["in_medhelm"] else ""
+            beyond += " · jury not validated †" if b.get("jury_validation") == [] else ""
             lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
                          f"{num(b['range'][0])}–{num(b['range'][1])} | {escape(s['model'])} | {num(s['value'])} | "
                          f"{num(s['win_rate'])} | {s['n_instances'] if s['n_instances'] is not None else '–'} | "
@@ -186,6 +209,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     lines += ["", "Mean win rate: " + escape(data["method"]["mean_win_rate"]) + ". Macro average: "
               + escape(data["method"]["macro_average"]) + ". Intervals: " + escape(data["method"]["interval"])
               + f". Generated by clinreg {__version__}."]
+    if unchecked:
+        lines += ["", "† Jury not validated: " + escape(unvalidated_legend(data))]
     return defuse("\n".join(lines), "markdown")
 
 
@@ -204,6 +229,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
                        ("access", ",".join(data["access_filter"])), ("provenance", data["provenance_note"]),
                        ("medhelm edition", (data.get("medhelm_edition") or {}).get("id", "")),
                        *((("comparability", comparability_line(data)),) if data.get("comparability") else ()),
+                       *((("jury not validated", unvalidated_line(data) + " " + unvalidated_legend(data)),)
+                         if data.get("jury_unvalidated") else ()),
                        *((("comparable-only", dropped_line(data)),)
                          if data.get("comparable_only", {}).get("dropped") else ())):
         buf.write(f"# {key}: {shown(' '.join(value.split()))}\n")
@@ -211,7 +238,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
     writer.writerow(["rank", "model", "group", "level", "group_name", "mean_win_rate", "reported_mean_win_rate",
                      "macro_average", "macro_low", "macro_high", "benchmarks", "benchmarks_total", "instances",
                      "tasks_covered", "tasks_total", "tasks_drafted", "thin", "missing_benchmarks", "benchmark_ids",
-                     "jury_differs", *(["differs"] if data.get("comparability") else [])])
+                     "jury_differs", *(["differs"] if data.get("comparability") else []),
+                     *(["jury_not_validated"] if data.get("jury_unvalidated") else [])])
     for r in data["tables"][by]:
         iv = r["macro_interval"] or {}
         writer.writerow([csv_cell(v) for v in (
@@ -222,7 +250,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
             len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r["tasks_covered"], r["tasks_total"],
             r["tasks_drafted"], "true" if r["thin"] else "false", ";".join(r["missing_benchmarks"]),
             ";".join(r["benchmarks"]), " | ".join(r.get("jury_differs", [])),
-            *([" | ".join(r.get("differs", []))] if data.get("comparability") else []))])
+            *([" | ".join(r.get("differs", []))] if data.get("comparability") else []),
+            *([";".join(r["jury_unvalidated"])] if data.get("jury_unvalidated") else []))])
     return defuse(buf.getvalue())
 
 
@@ -259,7 +288,9 @@ def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
     return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
             "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
             "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words, "counted": counted,
-            "differs_words": differs_words, "comparability_line": comparability_line if data.get("comparability")
+            "differs_words": differs_words,
+            "unvalidated_legend": unvalidated_legend if data.get("jury_unvalidated") else None,
+            "comparability_line": comparability_line if data.get("comparability")
             else None, "dropped_line": dropped_line if data.get("comparable_only", {}).get("dropped") else None}
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from clinreg import __version__
 from clinreg.core.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.model import Dataset
+from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
 from clinreg.reports.coverage import TIERS, coverage_data
@@ -167,6 +168,8 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
             "splits": m.splits, "evaluated": m.instances.evaluated, "source_rows": m.instances.source,
             "instances_note": m.instances.note, "note": m.note,
             **({"jury_validation": validation} if (validation := _jury_validation(m)) else {}),
+            **({"jury_general": MEDHELM_JURY_AGREEMENT}
+               if m.scoring is not None and m.scoring.jury is not None and not m.scoring.jury.validation else {}),
         })
     subs = sorted({t["subcategory"] for m in mappings for t in m["tasks"] if t["subcategory"]})
     cats = sorted({tasks[t]["category"] for m in ds.mappings for t in m.tasks if t in tasks})

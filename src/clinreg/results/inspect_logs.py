@@ -30,7 +30,17 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
     Current Inspect versions compress members with Zstandard (zip method 93), which Python's zipfile reads
     only from 3.14; on older Pythons the optional `zstandard` package decompresses them.
     """
-    name = str(path)
+    header, samples = eval_archive(path)
+    if not isinstance(header, dict):
+        reading.error("CLR962", str(path), 1, 1, "header.json must be an object")
+        return
+    read_inspect_log(reading, str(path), "", header, samples=samples)
+
+
+def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
+    """(header, samples) of an Inspect `.eval` archive, every member bounded; raises Unreadable. The samples are
+    summaries.json's when the archive has it, unless `whole_samples` (Inspect thins the scores' metadata in the
+    summaries: a value over 1 KB is dropped), then samples/*.json's."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -59,7 +69,7 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
                     raise Unreadable(f"{info.filename}: {exc}") from None
 
             header = member(members["header.json"])
-            if "summaries.json" in members:
+            if "summaries.json" in members and not whole_samples:
                 samples = member(members["summaries.json"])
             else:
                 samples = [member(info) for fname, info in sorted(members.items())
@@ -67,10 +77,7 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
             ValueError) as exc:
         raise Unreadable(f"not a readable zip archive: {exc}") from None
-    if not isinstance(header, dict):
-        reading.error("CLR962", name, 1, 1, "header.json must be an object")
-        return
-    read_inspect_log(reading, name, "", header, samples=samples)
+    return header, samples
 
 
 ZIP_ZSTANDARD = 93
@@ -142,7 +149,7 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
         reading.error("CLR962", name, *locate(text, '"status"') if text else (1, 1),
                       f"the log's status is {str(log.get('status'))[:40]!r}, not success: its scores are incomplete")
         return
-    judged = _judged_lm_eval(info)
+    judged = judged_lm_eval(info)
     if judged is not None:  # an lm-eval run judged after it ended: the score is the lm-eval model's
         task, model = task.removesuffix(JUDGED_SUFFIX), judged["model"]
     b = task_benchmark(reading, task, name, where)
@@ -222,7 +229,7 @@ def _inspect_provenance(reading: Reading, info: dict[str, Any], samples: Any) ->
 JUDGED_SUFFIX = "_lm_eval_judged"
 
 
-def _judged_lm_eval(info: dict[str, Any]) -> dict[str, Any] | None:
+def judged_lm_eval(info: dict[str, Any]) -> dict[str, Any] | None:
     """The lm-eval run an Inspect log judged after it ended (the export's clinreg_lm_eval_judged task): the model
     that answered, named as clinreg names an lm-eval run's model, and the samples and results files it read."""
     from clinreg.results.lm_eval import lm_eval_model

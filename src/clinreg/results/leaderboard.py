@@ -13,6 +13,7 @@ import bisect
 import math
 from typing import Any, Iterable
 
+from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import TIERS, edition_summary
 from clinreg.results.comparability import WORDS, compare, largest_comparable
@@ -89,6 +90,26 @@ def placement(reg: Registry) -> dict[str, dict[str, Any]]:
     return out
 
 
+JURY_UNVALIDATED = ("jury not validated: the benchmark is scored by an LLM jury, and its record gives no evidence "
+                    "of how far that jury agrees with clinicians (no `scoring.jury.validation`: a ratings file or a "
+                    "published figure); `clinreg jury agreement` measures it from ratings. For its jury method in "
+                    f"general MedHELM reports an ICC of {MEDHELM_JURY_AGREEMENT['value']} with clinicians "
+                    f"({MEDHELM_JURY_AGREEMENT['source']}; {MEDHELM_JURY_AGREEMENT['status']}: which benchmarks "
+                    "it covers was not read).")
+
+
+def jury_evidence(reg: Registry, key: str) -> list[dict[str, Any]] | None:
+    """A jury benchmark's validation evidence as its record gives it (kind, and the figure or file), [] for none;
+    None for a benchmark no jury scores."""
+    record_id, mapping_id = key.split("/")
+    record = reg.datasets.get(record_id)
+    mapping = next((m for m in record.mappings if m.id == mapping_id), None) if record else None
+    scoring = mapping.scoring if mapping is not None else None
+    if scoring is None or scoring.jury is None:
+        return None
+    return [v.model_dump(mode="json", exclude_none=True) for v in scoring.jury.validation or []]
+
+
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
                      access: Iterable[str] | None = None, comparable_only: bool = False,
                      merged: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -132,6 +153,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         if len(groups_by_jury) > 1:
             juries[k] = {str(j or "no jury recorded"): sorted(ms) for j, ms in groups_by_jury.items()}
     comparability, marks = compare(by_key)
+    evidence = {k: jury_evidence(reg, k) for k in by_key}
+    unvalidated = {k for k, e in evidence.items() if e == []}
     mixed = {e["benchmark"]: e for e in comparability}
     intervals = {(m, k): score_interval(s) for k, v in by_key.items() for m, s in v.items()}
     norm = {(m, k): normalised(s.value, *s.range, lower[k]) for k, v in by_key.items() for m, s in v.items()}
@@ -217,6 +240,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 "thin": len(has) == 1,
                 "thin_in_registry": info["thin_in_registry"],
                 "jury_differs": jury_notes,
+                "jury_unvalidated": [k for k in has if k in unvalidated],
                 **({"differs": differs} if comparability else {}),
             })
         # A row's rank is 1 + the rows with a strictly higher mean win rate: one sort and a binary search each.
@@ -254,6 +278,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             "subcategories": places[k]["subcategories"], "models": len(entries),
             "missing_models": [m for m in models if m not in by_key[k]],
             "counted_in_win_rates": len(entries) >= 2, "scores": entries, "juries": juries.get(k),
+            "jury_validation": evidence[k],
         })
     release_dates = {r.version: r.date.isoformat() for r in reg.releases.releases} if reg.releases else {}
     drafted = sum(1 for t in task_entries.values() if t.task.provenance.kind == "drafted")
@@ -278,6 +303,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         "benchmarks": benchmarks,
         "excluded": excluded,
         "reported_tolerance": REPORTED_TOLERANCE,
+        **({"jury_unvalidated": {"benchmarks": sorted(unvalidated), "legend": JURY_UNVALIDATED,
+                                 "medhelm_in_general": MEDHELM_JURY_AGREEMENT}} if unvalidated else {}),
         **({"comparability": comparability} if comparability else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
         **({"aliases": merged} if merged else {}),

@@ -64,6 +64,21 @@ def medhelm_judges() -> list[Judge]:
     ]
 
 
+# What MedHELM reports of its LLM-jury method in general (not of one benchmark's jury): shown where the jury's rules
+# are described, on every jury benchmark's card whose record has no evidence of its own, and in the leaderboard's
+# legend of the `jury not validated` mark. Where it was read, and what was not, is said in `status_note`.
+MEDHELM_JURY_AGREEMENT = {
+    "statistic": "ICC between MedHELM's LLM jury and clinicians' ratings",
+    "value": 0.47,
+    "beside": "clinician-clinician ICC 0.43; ROUGE-L 0.36, BERTScore-F1 0.44",
+    "covers": "MedHELM's LLM-jury method in general, not any one benchmark's jury",
+    "source": "the abstract of the MedHELM paper, Bedi et al., arXiv:2505.23802v1, 2025-05-26",
+    "status": "unverified",
+    "status_note": ("read in reproductions of the paper's abstract; neither the arXiv page's own sentence nor the "
+                    "section or table reporting the study (which benchmarks, clinicians and ratings it covers) was read"),
+}
+
+
 class JuryAxis(Strict):
     id: Id = Field(description="The axis, e.g. `accuracy`; the key the judge's JSON answer uses for it.")
     question: NonEmpty = Field(description="What the judge asks on this axis, in clinreg's words.")

@@ -1,0 +1,264 @@
+"""Each judge's per-instance ratings out of real jury runs, for `clinreg jury agreement`: the exported Inspect
+tasks' jury scorer (each sample's score metadata holds `ratings`, {judge: {axis: rating}}, and `jury`, the judges'
+models) and HELM run folders (each request state's annotations hold, under the jury annotator's name, every
+judge's reply that HELM's annotator kept, {axis: {score, explanation}}).
+
+A row is one rating the jury score counted: instance_id, rater (the judge's name in the jury, e.g. `gpt`), axis,
+score, model (the model whose answer was rated) and judge_model (the model that judged). An instance no judge
+rated (an empty answer, or no usable reply) has no row: its jury score is MedHELM's default, not a rating.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinreg.results.detect import harness_files
+from clinreg.results.helm import run_folders
+from clinreg.results.inspect_logs import eval_archive, judged_lm_eval
+from clinreg.results.strictinput import Unreadable, finite_number, parse_json, read_text
+
+COLUMNS = ("instance_id", "rater", "axis", "score", "model", "judge_model")
+MAX_SCENARIO_STATE = 512 * 1024 * 1024
+
+
+@dataclass
+class Collected:
+    """The ratings read, the runs they came from, and every problem (located) with an input left out."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    where: list[str] = field(default_factory=list)  # the file of each row, while reading
+    skipped: int = 0  # runs and files found in a folder that hold no jury ratings
+
+
+def collect_ratings(sources: list[Path]) -> Collected:
+    """The ratings in every SOURCE: an Inspect `.eval` or `.json` log, a HELM run folder or suite folder, or a
+    folder holding Inspect logs. A source that holds no jury ratings, or cannot be read, is a problem."""
+    out = Collected()
+    for source in sources:
+        try:
+            if source.is_dir():
+                folders = run_folders(source)
+                for folder in folders:
+                    _located(out, _helm_run, folder, scanned=folder != source)
+                # Inspect logs beside them, bounded in depth and count (links and hidden entries skipped); the
+                # HELM run folders' own JSON files are theirs.
+                logs = [p for p in harness_files(source) if not any(f in p.parents for f in folders)]
+                if not logs and not folders:
+                    out.problems.append(f"{source}: no HELM run folder and no Inspect log (.eval, .json) in it")
+                for log in logs:
+                    _located(out, _inspect, log, scanned=True)
+            elif source.suffix in (".eval", ".json"):
+                _located(out, _inspect, source)
+            elif not source.exists():
+                out.problems.append(f"{source}: no such file or folder")
+            else:
+                out.problems.append(f"{source}: expected an Inspect .eval or .json log, or a HELM run folder")
+        except Unreadable as exc:
+            out.problems.append(f"{source}:{exc.line}:{exc.column}: {exc}")
+        except OSError as exc:
+            out.problems.append(f"{source}: cannot read it: {exc.strerror or exc}")
+    seen: dict[tuple[str, str, str, str], str] = {}
+    kept = []
+    for row, where in zip(out.rows, out.where):
+        key = (row["instance_id"], row["rater"], row["axis"], row["model"])
+        if key in seen:
+            out.problems.append(f"{where}: {row['model']} on instance {row['instance_id']} is rated again by "
+                                f"{row['rater']} on {row['axis']} (first in {seen[key]}); the first is kept")
+            continue
+        seen[key] = where
+        kept.append(row)
+    out.rows, out.where = kept, []
+    if out.skipped:
+        out.notes.append(f"{out.skipped} run(s) or file(s) found in the folders given hold no jury ratings; skipped")
+    served: dict[str, set[str]] = {}
+    for row in out.rows:
+        served.setdefault(row["rater"], set()).add(row["judge_model"])
+    for rater, models in sorted(served.items()):
+        if len(models) > 1:
+            out.notes.append(f"judge {rater} is served by {len(models)} models across these runs "
+                             f"({', '.join(sorted(models))}); its ratings are read as one rater's")
+    return out
+
+
+class _FileProblem(Exception):
+    """A file of a source that cannot be read, its message located (file:line:column)."""
+
+
+def _read_json(path: Path, limit: int | None = None, constants: bool = False) -> Any:
+    try:
+        return parse_json(read_text(path, limit) if limit else read_text(path), constants=constants)
+    except Unreadable as exc:
+        raise _FileProblem(f"{path}:{exc.line}:{exc.column}: {exc}") from None
+
+
+def _located(out: Collected, read: Any, path: Path, scanned: bool = False) -> None:
+    """Run a reader on one run or log; a file it cannot read is a located problem, and the next is read. A run
+    found in a folder (`scanned`) that holds no jury ratings is counted as skipped, not a problem."""
+    try:
+        read(out, path, scanned)
+    except _FileProblem as exc:
+        out.problems.append(str(exc))
+    except Unreadable as exc:
+        out.problems.append(f"{path}:{exc.line}:{exc.column}: {exc}")
+
+
+def _add(out: Collected, where: str, instance: str, model: str, judges: dict[str, str],
+         ratings: dict[str, Any]) -> int:
+    """Rows for one instance's {judge: {axis: rating}}; the number added."""
+    added = 0
+    for judge, by_axis in ratings.items():
+        if not isinstance(by_axis, dict):
+            continue
+        for axis, raw in by_axis.items():
+            score = None if isinstance(raw, bool) else finite_number(raw)
+            if score is None:
+                out.problems.append(f"{where}: instance {instance}, judge {judge}, axis {axis}: "
+                                    f"{str(raw)[:40]!r} is not a number; left out")
+                continue
+            out.rows.append({"instance_id": instance, "rater": str(judge), "axis": str(axis), "score": score,
+                             "model": model, "judge_model": judges.get(str(judge), str(judge))})
+            out.where.append(where)
+            added += 1
+    return added
+
+
+# ------------------------------------------------------------------------------------------------- Inspect
+
+
+def _no_jury(out: Collected, scanned: bool, problem: str) -> None:
+    if scanned:
+        out.skipped += 1
+    else:
+        out.problems.append(problem)
+
+
+def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
+    if path.suffix == ".eval":
+        header, samples = eval_archive(path, whole_samples=True)
+    else:
+        data = _read_json(path, constants=True)
+        if not (isinstance(data, dict) and isinstance(data.get("eval"), dict)):
+            _no_jury(out, scanned, f"{path}: not an Inspect log (no `eval`)")
+            return
+        header, samples = data, data.get("samples")
+    info = header.get("eval") if isinstance(header, dict) and isinstance(header.get("eval"), dict) else {}
+    model = info.get("model")
+    if not isinstance(model, str) or not model.strip():
+        out.problems.append(f"{path}: an Inspect log needs eval.model")
+        return
+    judged = judged_lm_eval(info)
+    model = judged["model"] if judged else model.strip()
+    if header.get("status") != "success":
+        out.problems.append(f"{path}: the log's status is {str(header.get('status'))[:40]!r}, not success; "
+                            "left out")
+        return
+    added, instances, scorer_names = 0, 0, set()
+    for sample in samples if isinstance(samples, list) else []:
+        if not isinstance(sample, dict):
+            continue
+        scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+        for scorer, entry in scores.items():
+            metadata = entry.get("metadata") if isinstance(entry, dict) else None
+            if not (isinstance(metadata, dict) and isinstance(metadata.get("ratings"), dict)
+                    and isinstance(metadata.get("jury"), dict)):
+                continue
+            scorer_names.add(scorer)
+            judges = metadata["jury"].get("judges")
+            judges = {str(k): str(v) for k, v in judges.items()} if isinstance(judges, dict) else {}
+            epoch = sample.get("epoch")
+            instance = str(sample.get("id"))
+            if isinstance(epoch, int) and epoch != 1:
+                instance = f"{instance}#epoch{epoch}"
+            instances += 1
+            added += _add(out, str(path), instance, model, judges, metadata["ratings"])
+    if not scorer_names:
+        _no_jury(out, scanned, f"{path}: no sample holds a jury scorer's ratings (score metadata `ratings` and "
+                            "`jury`): not a jury task exported by clinreg, or a log with no samples")
+        return
+    out.runs.append({"file": str(path), "harness": "inspect", "model": model, "task": info.get("task"),
+                     "instances": instances, "ratings": added})
+
+
+# ---------------------------------------------------------------------------------------------------- HELM
+
+
+def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
+    spec = _read_json(folder / "run_spec.json")
+    adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
+    model = adapter.get("model") if isinstance(adapter, dict) else None
+    if not isinstance(model, str) or not model.strip():
+        out.problems.append(f"{folder / 'run_spec.json'}: needs adapter_spec.model")
+        return
+    judges: dict[str, str] = {}
+    for annotator in spec.get("annotators") or [] if isinstance(spec.get("annotators"), list) else []:
+        args = annotator.get("args") if isinstance(annotator, dict) else None
+        models = args.get("annotator_models") if isinstance(args, dict) else None
+        if isinstance(models, dict):
+            judges = {str(k): str(v.get("model_name")) for k, v in models.items() if isinstance(v, dict)}
+            break
+    if not judges:
+        _no_jury(out, scanned, f"{folder / 'run_spec.json'}: no LLM-jury annotator with annotator models: "
+                                "not a jury run; left out")
+        return
+    state_file = folder / "scenario_state.json"
+    states = _read_json(state_file, MAX_SCENARIO_STATE)
+    request_states = states.get("request_states") if isinstance(states, dict) else None
+    if not isinstance(request_states, list):
+        out.problems.append(f"{state_file}: needs request_states (a list)")
+        return
+    added = 0
+    for state in request_states:
+        instance = state.get("instance") if isinstance(state, dict) else None
+        annotations = state.get("annotations") if isinstance(state, dict) else None
+        if not isinstance(instance, dict) or not isinstance(annotations, dict):
+            continue
+        instance_id = str(instance.get("id"))
+        trial = state.get("train_trial_index")
+        if isinstance(trial, int) and trial:
+            instance_id = f"{instance_id}#trial{trial}"
+        for annotation in annotations.values():  # the jury annotator's entry holds each judge's reply by name
+            if not isinstance(annotation, dict):
+                continue
+            replies = {j: annotation[j] for j in judges if isinstance(annotation.get(j), dict)}
+            # As HELM's metric reads a kept reply: every entry's `score`, as a whole number.
+            ratings = {j: {axis: _whole(v.get("score")) if isinstance(v, dict) else None
+                           for axis, v in reply.items()} for j, reply in replies.items()}
+            added += _add(out, str(state_file), instance_id, model.strip(), judges, ratings)
+    out.runs.append({"file": str(folder), "harness": "helm", "model": model.strip(),
+                     "run": spec.get("name"), "instances": len(request_states), "ratings": added})
+
+
+def _whole(score: Any) -> Any:
+    """A score as HELM's LLMJuryMetric counts it (int() of it), or the score itself when int() cannot read it."""
+    try:
+        return int(score) if not isinstance(score, bool) else score
+    except (TypeError, ValueError, OverflowError):
+        return score
+
+
+# ------------------------------------------------------------------------------------------------- writing
+
+
+def ratings_text(rows: list[dict[str, Any]], fmt: str) -> str:
+    """The ratings file: CSV with a header, or JSON lines; rows in (model, instance, rater, axis) order."""
+    ordered = sorted(rows, key=lambda r: (r["model"], r["instance_id"], r["rater"], r["axis"]))
+    if fmt == "jsonl":
+        return "".join(json.dumps({c: r[c] for c in COLUMNS}, ensure_ascii=False) + "\n" for r in ordered)
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in ordered:
+        writer.writerow({**row, "score": _number(row["score"])})
+    return buffer.getvalue()
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(value)
