@@ -26,6 +26,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from clinreg.sources.compiled import compile_template
 from clinreg.sources.errors import RecordProblem, TemplateFailure, one_line
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -299,6 +300,8 @@ class InputTemplate:
             raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
         self.plain = _plain_parts(tree)
+        # Conditionals, lookups, `~`, comparisons and a few filters: plain Python, jinja for what it gives up on.
+        self.compiled = None if self.plain is not None else compile_template(tree, MAX_OUTPUT_CHARS)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
         self.pull = 256 if len(source) <= 4096 else 1
@@ -364,6 +367,11 @@ class InputTemplate:
                 text = "".join(out)
                 if len(text) <= MAX_OUTPUT_CHARS:
                     return text
+        elif self.compiled is not None:
+            try:
+                return self.compiled(variables)
+            except Exception:  # NotCompiled, or anything odd: jinja renders the row, and raises if it must
+                pass
         if self.spent > TEMPLATE_BUDGET_SECONDS + TEMPLATE_SECONDS_PER_ROW * self.rendered:
             raise RecordProblem(
                 f"{self.where}: the template took {self.spent:.1f} s for {self.rendered} row(s), more than the budget "
