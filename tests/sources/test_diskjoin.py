@@ -108,3 +108,23 @@ def test_a_repeated_key_of_a_one_to_one_join_is_named_as_in_memory(tmp_path):
     disk.close()
     assert str(on_disk.value) == str(memory.value)
     assert "2 rows for key" in str(memory.value)
+
+
+def test_each_read_of_a_split_starts_a_one_to_one_joins_seen_keys_afresh(tmp_path):
+    """Several mappings read one split, each through a new JoinState on the same table on disk."""
+    right = pa.table({"k": ["a", "b"], "v": ["1", "2"]})
+    left = pa.table({"k": ["b", "a"]})
+    spec = JoinStep(table="r", keys=["k"], cardinality="one_to_one", columns=["v"])
+    disk = DiskTable(tmp_path, ["k", "v"], right.schema.types)
+    disk.append(right)
+    disk.finish()
+    try:
+        for _ in range(3):
+            out = join(left, disk, spec, "w", {}, state=JoinState(disk, spec, "w"))
+            assert out.to_pylist() == [{"k": "b", "v": "2"}, {"k": "a", "v": "1"}]
+        state = JoinState(disk, spec, "w")
+        join(left, disk, spec, "w", {}, state=state)
+        with pytest.raises(SourceUnavailable, match="rows 0 and 2 share key"):
+            join(left.slice(0, 1), disk, spec, "w", {}, state=state, offset=2)
+    finally:
+        disk.close()

@@ -22,8 +22,8 @@ import pyarrow as pa
 
 from clinreg.sources.columns import as_strings
 
-DISK_JOIN_ROWS = 250_000
-DISK_JOIN_BYTES = 128 << 20
+DISK_JOIN_ROWS = 100_000
+DISK_JOIN_BYTES = 32 << 20
 # Keys sent in one `IN (...)` query: under SQLite's oldest limit on parameters (999).
 _CHUNK = 900
 
@@ -51,6 +51,7 @@ class DiskTable:
         self.db.execute(f"CREATE TABLE r (pos INTEGER PRIMARY KEY, {columns})")
         self._insert = f"INSERT INTO r VALUES (?, {', '.join('?' * len(names))})"
         self.db.execute("BEGIN")
+        self._seen = 0
         self._indexed: dict[str, None | int] = {}  # key column -> the first row of the null key (None: no null key)
 
     def append(self, table: pa.Table) -> None:
@@ -112,6 +113,11 @@ class DiskTable:
             values.update(self.db.execute(query, chunk).fetchall())
         return pa.array([None if p is None else values[p] for p in wanted], self.types[self.column_names.index(name)])
 
+    def seen_keys(self) -> DiskSeen:
+        """A fresh, empty record of left keys, for one read of a split through a one-to-one join."""
+        self._seen += 1
+        return DiskSeen(self.db, str(self._seen))
+
     def close(self) -> None:
         import shutil
 
@@ -124,7 +130,7 @@ class DiskSeen:
 
     def __init__(self, db: sqlite3.Connection, name: str) -> None:
         self.db, self.table = db, f"seen_{name}"
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (k TEXT PRIMARY KEY, pos INTEGER) WITHOUT ROWID")
+        self.db.execute(f"CREATE TABLE {self.table} (k TEXT PRIMARY KEY, pos INTEGER) WITHOUT ROWID")
         self.null: int | None = None
 
     def first_repeat(self, keys: Iterable[Any], offset: int) -> tuple[int, int, Any] | None:

@@ -171,7 +171,7 @@ class JoinState:
             self.by_first = True
             self.disk.index_first(spec.keys[0])
             if spec.cardinality == "one_to_one":
-                self.seen = DiskSeen(self.disk.db, f"{id(self):x}")
+                self.seen = self.disk.seen_keys()
             return
         # A one-to-many join that brings no column only asks whether a key matches: the first match will do.
         if first_match(spec):
