@@ -144,3 +144,29 @@ def test_a_row_the_compiled_path_gives_up_on_fails_as_the_sandbox_fails(monkeypa
     guarded = InputTemplate("{{ a | trim }}", "w")
     with pytest.raises(TemplateFailure, match="width past the output cap"):
         guarded.render_with_globals({**guarded.globals, "a": "{0:09999999d}"})
+
+
+@settings(max_examples=500, deadline=None)
+@given(_statements(), st.fixed_dictionaries({"a": _VALUE, "b": _VALUE, "range": _VALUE}), st.booleans())
+def test_a_row_rendered_from_its_columns_alone_is_rendered_as_in_the_full_context(source, values, has_range):
+    """render_row tries a compiled template on the columns alone; a name only the full context holds (a
+    sandbox global such as `range`, unless a column has its name) must give the full context's outcome."""
+    try:
+        template = InputTemplate(source, "w")
+    except RecordProblem:
+        return
+    row = values if has_range else {k: v for k, v in values.items() if k != "range"}
+    context = {**template.globals, **row}
+    if template.uses_row:
+        context["row"] = row
+
+    def outcome(render):
+        try:
+            return render()
+        except TemplateFailure as err:
+            return err
+
+    fast = outcome(lambda: template.render_row(dict(row)))
+    template.compiled = None
+    slow = outcome(lambda: template.render_with_globals(context))
+    assert type(fast) is type(slow) and str(fast) == str(slow), source

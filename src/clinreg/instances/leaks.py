@@ -59,13 +59,16 @@ def _whole_copy(gold: str, text: str) -> bool:
     # Case folding maps each character on its own and keeps whitespace whitespace: a copy's casefolded text
     # holds each word of `want` as it is. Most texts hold no copy and fail this in one C-level search.
     words = want.split()
-    if words and max(words, key=len) not in text.casefold():
+    longest = max(words, key=len) if words else ""  # "" is in every text: no filter for a reference of no words
+    if longest not in text.casefold():
         return False
     if want == _bare(_fold(text)):
         return True
     if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
         return False
     for line in text.splitlines():
+        if longest not in line.casefold():
+            continue  # the same test, line by line: only a line holding the word can be the copy
         line = _fold(line)
         if line and (_bare(line) == want or any(_bare(s) == want for s in _SENTENCE_END.split(line))):
             return True

@@ -311,15 +311,27 @@ class InputTemplate:
     def uses_row(self) -> bool:
         return ROW_VARIABLE in self.variables
 
-    def row_contexts(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
-        """(row index, context) for each of `rows`: the sandbox globals, the named column values, and `row`."""
-        uses_row = self.uses_row
+    def rows(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
+        """(row index, the row's named column values as a dict) for each of `rows`, for `render_row`."""
         for i in rows:
-            row = {n: v[i] for n, v in zip(names, values)}
-            context = {**self.globals, **row}
-            if uses_row:
-                context[ROW_VARIABLE] = row
-            yield i, context
+            yield i, {n: v[i] for n, v in zip(names, values)}
+
+    def render_row(self, row: dict[str, Any]) -> str:
+        """The text for one row's columns: the sandbox globals, the columns, and `row` (the columns as a mapping).
+
+        A compiled template first tries a context of the columns alone (and `row`): any name it resolves there
+        has the same value in the full context (columns override globals), and it gives up on any other name,
+        so only then is the full context built and the row rendered as usual."""
+        uses_row = self.uses_row
+        if self.compiled is not None:
+            try:
+                return self.compiled({**row, ROW_VARIABLE: row} if uses_row else row)
+            except Exception:
+                pass
+        context = {**self.globals, **row}
+        if uses_row:
+            context[ROW_VARIABLE] = row
+        return self.render_with_globals(context)
 
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
         """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without

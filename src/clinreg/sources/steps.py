@@ -485,9 +485,10 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
     values = [python_values(table.column(n).combine_chunks()) for n in names]
     out = []
-    for i, context in template.row_contexts(names, values, range(table.num_rows)):
+    render_row = template.render_row
+    for i, row in template.rows(names, values, range(table.num_rows)):
         try:
-            out.append(template.render_with_globals(context))
+            out.append(render_row(row))
         except TemplateFailure as err:
             raise TemplateFailure(f"{where}: row {offset + i}: render {spec.column!r} failed: {err}") from None
     return _replace(table, spec.column, pa.array(out, pa.string()))
