@@ -249,6 +249,17 @@ print(json.dumps({"rows": n, "seconds": seconds,
 """
 
 
+# Each side runs in a grandchild: Linux copies a process's memory high-water mark into a child it forks, and this
+# process has held a whole mirror in memory while making it, so a direct child's ru_maxrss would report that.
+# The launcher is a fresh small process; the side it starts reports only its own peak.
+LAUNCHER = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+
+
+def launched(args: list[str]) -> list[str]:
+    """`args` (a Python command line) run through the launcher."""
+    return [sys.executable, "-c", LAUNCHER, *args]
+
+
 # Children may cache bytecode, so that neither side spends its time compiling the libraries it imports.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
@@ -258,7 +269,7 @@ def run_child(repo: Path, record: str, mirror: Path, out: Path, profile: int = 0
     `profile`, the build runs under cProfile and its top functions by own time are printed (that run's time is
     the profiler's, not counted)."""
     env = {**ENV, "CLINREG_BENCH_REPO": str(repo), **({"CLINREG_BENCH_PROFILE": str(profile)} if profile else {})}
-    done = subprocess.run([sys.executable, "-c", CHILD, str(REPO), record, str(mirror), str(out)],
+    done = subprocess.run(launched([sys.executable, "-c", CHILD, str(REPO), record, str(mirror), str(out)]),
                           capture_output=True, text=True, cwd=REPO, env=env)
     if done.returncode:
         sys.exit(done.stderr[-2000:])
@@ -282,7 +293,7 @@ print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
 
 
 def run_baseline(record: str, path: Path, out: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)],
+    done = subprocess.run(launched([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)]),
                           capture_output=True, text=True, cwd=REPO, env={**ENV, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
     if done.returncode:
         sys.exit(done.stderr[-2000:])
