@@ -13,14 +13,13 @@ take at most a key's first row (`steps.JoinState.by_first`); any other join keep
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
 import pyarrow as pa
-
-from clinreg.sources.columns import as_strings
 
 DISK_JOIN_ROWS = 100_000
 DISK_JOIN_BYTES = 32 << 20
@@ -103,7 +102,7 @@ class DiskTable:
 
     def take(self, name: str, positions: pa.Array) -> pa.Array:
         """Column `name` at `positions` (null where a position is null), as Arrow's take gives it."""
-        wanted = [p for p in positions.to_pylist()]
+        wanted = positions.to_pylist()
         distinct = list({p for p in wanted if p is not None})
         col = self._col(name)
         values: dict[int, Any] = {}
@@ -119,8 +118,6 @@ class DiskTable:
         return DiskSeen(self.db, str(self._seen))
 
     def close(self) -> None:
-        import shutil
-
         self.db.close()
         shutil.rmtree(self._dir, ignore_errors=True)
 
@@ -159,6 +156,3 @@ class DiskSeen:
         self.db.execute("COMMIT")
         return None
 
-
-def key_texts(table: pa.Table, name: str) -> list[Any]:
-    return as_strings(table.column(name).combine_chunks()).to_pylist()
