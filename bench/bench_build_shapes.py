@@ -1,6 +1,7 @@
 """`clinreg build` of real records on mirrors shaped as they are distributed, against a plain `datasets` pipeline.
 
 Usage: python bench/bench_build_shapes.py [--rows 200000] [--base REV] [--data ../shared/realdata] [--records med_qa medec]
+       [--profile [N]]
 
 Shapes (issue 26), each a mirror holding the record's real sample rows (../shared/realdata) repeated to --rows:
 - `med_qa`: JSON lines, options in a struct column, the gold a letter;
@@ -231,23 +232,51 @@ import json, os, resource, sys, time
 sys.path.insert(0, sys.argv[1] + "/bench")
 import bench_build_shapes as b
 from pathlib import Path
+profile = None
+if os.environ.get("CLINREG_BENCH_PROFILE"):
+    import cProfile
+    profile = cProfile.Profile()
+    profile.enable()
 started = time.perf_counter()
 n = b.clinreg_side(Path(os.environ["CLINREG_BENCH_REPO"]), sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
-print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
+seconds = time.perf_counter() - started
+if profile is not None:
+    import pstats
+    profile.disable()
+    pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(int(os.environ["CLINREG_BENCH_PROFILE"]))
+print(json.dumps({"rows": n, "seconds": seconds,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+
+# Each side runs in a grandchild: Linux copies a process's memory high-water mark into a child it forks, and this
+# process has held a whole mirror in memory while making it, so a direct child's ru_maxrss would report that.
+# The launcher is a fresh small process; the side it starts reports only its own peak.
+LAUNCHER = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+
+
+def launched(args: list[str]) -> list[str]:
+    """`args` (a Python command line) run through the launcher."""
+    return [sys.executable, "-c", LAUNCHER, *args]
 
 
 # Children may cache bytecode, so that neither side spends its time compiling the libraries it imports.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_child(repo: Path, record: str, mirror: Path, out: Path) -> dict:
-    """One build in a fresh process (the side being measured pays its own imports in both cases)."""
-    done = subprocess.run([sys.executable, "-c", CHILD, str(REPO), record, str(mirror), str(out)],
-                          capture_output=True, text=True, cwd=REPO, env={**ENV, "CLINREG_BENCH_REPO": str(repo)})
+def run_child(repo: Path, record: str, mirror: Path, out: Path, profile: int = 0) -> dict:
+    """One build in a fresh process (the side being measured pays its own imports in both cases). With
+    `profile`, the build runs under cProfile and its top functions by own time are printed (that run's time is
+    the profiler's, not counted)."""
+    env = {**ENV, "CLINREG_BENCH_REPO": str(repo), **({"CLINREG_BENCH_PROFILE": str(profile)} if profile else {})}
+    done = subprocess.run(launched([sys.executable, "-c", CHILD, str(REPO), record, str(mirror), str(out)]),
+                          capture_output=True, text=True, cwd=REPO, env=env)
     if done.returncode:
         sys.exit(done.stderr[-2000:])
+    if profile:
+        print(f"\n### {record}: top {profile} functions by own time (cumulative times of generators include "
+              "the batches they pull)\n", file=sys.stderr)
+        print(done.stderr, file=sys.stderr)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -264,11 +293,16 @@ print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
 
 
 def run_baseline(record: str, path: Path, out: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)],
+    done = subprocess.run(launched([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)]),
                           capture_output=True, text=True, cwd=REPO, env={**ENV, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
     if done.returncode:
         sys.exit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {os.cpu_count()} CPUs)"
 
 
 def main() -> None:
@@ -278,6 +312,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=REAL)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--records", nargs="+", choices=list(SHAPES), default=list(SHAPES))
+    parser.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="N",
+                        help="after the timed runs, build each record once more under cProfile and print its top N "
+                             "functions by own time (25 by default) on stderr")
     args = parser.parse_args()
     if not args.data.is_dir():
         sys.exit(f"no real samples at {args.data}")
@@ -287,9 +324,10 @@ def main() -> None:
         if args.base:
             base = work / "base"
             subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base], cwd=REPO, check=True)
-        print("| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | " +
-              ("at base (s) | speed-up | base peak (MB) |" if base else ""))
-        print("|---|--:|--:|--:|--:|--:|" + ("--:|--:|--:|" if base else ""))
+        print(f"load average before: {_load()}", flush=True)
+        print("| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | "
+              "datasets peak (MB) | " + ("at base (s) | speed-up | base peak (MB) |" if base else ""))
+        print("|---|--:|--:|--:|--:|--:|--:|" + ("--:|--:|--:|" if base else ""))
         for record in args.records:
             mirror = work / f"mirror-{record}"
             path = make_mirror(args.data, mirror, record, args.rows)
@@ -304,11 +342,14 @@ def main() -> None:
                     result = fn()
                     best[name] = min(best.get(name, result["seconds"]), result["seconds"])
                     peak[name] = max(peak.get(name, 0.0), result["peak_mb"])
+            if args.profile:
+                run_child(REPO, record, mirror, work / "p.jsonl", profile=args.profile)
             ratio = best["baseline"] / best["clinreg"]
             extra = (f" {best['base']:.1f} | {best['base'] / best['clinreg']:.2f}x | {peak['base']:,.0f} |"
                      if base else "")
             print(f"| {record} | {args.rows:,} | {best['clinreg']:.1f} | {best['baseline']:.1f} | {ratio:.2f} | "
-                  f"{peak['clinreg']:,.0f} |{extra}", flush=True)
+                  f"{peak['clinreg']:,.0f} | {peak['baseline']:,.0f} |{extra}", flush=True)
+        print(f"load average after: {_load()}")
     finally:
         if base:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=REPO)

@@ -279,3 +279,27 @@ def test_build_refuses_a_record_that_validate_refuses(tmp_path):
     assert result.exit_code == 1, result.output
     assert "CLR713" in result.stderr and "registry/datasets/fixture.yaml:" in result.stderr
     assert "that `clinreg validate` refuses" in result.stderr and result.stdout == ""
+
+
+QUIET_PROBE = """
+import sys
+from clinreg.cli.common import quiet_datasets
+quiet_datasets()
+assert "datasets" not in sys.modules, "quieting datasets imported it"
+import datasets, logging
+from datasets.utils.tqdm import are_progress_bars_disabled
+from huggingface_hub.utils import are_progress_bars_disabled as hub_disabled
+print(datasets.logging.get_verbosity() == logging.ERROR, are_progress_bars_disabled(), hub_disabled())
+"""
+
+
+def test_quieting_datasets_does_not_import_it_yet_quiets_it_once_imported():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATASETS_VERBOSITY", "HF_DATASETS_DISABLE_PROGRESS_BARS", "HF_HUB_DISABLE_PROGRESS_BARS")}
+    done = subprocess.run([sys.executable, "-c", QUIET_PROBE], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "True"]

@@ -210,8 +210,8 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
     with pytest.raises(RecordProblem, match=r"took .* s for \d+ row\(s\), more than the budget of 0.05 s"):
         if kind == "template":
             t = templates.InputTemplate(slow, "rec: render step")
-            for _, context in t.row_contexts(["note"], [table.column("note").to_pylist()], range(table.num_rows)):
-                t.render_with_globals(context)
+            for _, row in t.rows(["note"], [table.column("note").to_pylist()], range(table.num_rows)):
+                t.render_row(row)
         else:
             FilterExpression("note and (range(500) | map('string') | join) | length > 0", "test", "rec").keep(
                 table, "test", 0)

@@ -192,7 +192,7 @@ def test_an_xlsx_sheet_streams_as_the_whole_file_reads_it(tmp_path):
 def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
     asked = []
 
-    def columns(name, names):
+    def columns(name, names, spill):
         asked.append((name, names))
         return RIGHT.select(names)
 

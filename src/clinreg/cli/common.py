@@ -230,12 +230,21 @@ def quiet_datasets(downloads: bool = False) -> None:
     """No `datasets` progress bars or log lines; huggingface_hub's download bars only where `downloads` asks.
 
     The download bars are the one sign of progress while a large hub dataset arrives, so `clinreg build` keeps
-    them unless `-q` is given; commands with machine-read output hide them.
+    them unless `-q` is given; commands with machine-read output hide them. A build from a local mirror never
+    imports `datasets` (1 s or more), so neither does this: the libraries read these settings from the
+    environment when they are first imported, and are told directly only if they already are. A progress-bar
+    setting the user made in the environment wins, as it does in the libraries' own calls.
     """
-    import datasets
-    from huggingface_hub.utils import disable_progress_bars
-
-    datasets.disable_progress_bars()
-    datasets.logging.set_verbosity_error()
+    os.environ["DATASETS_VERBOSITY"] = "error"
+    os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
     if not downloads:
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if "datasets" in sys.modules:
+        import datasets
+
+        datasets.disable_progress_bars()
+        datasets.logging.set_verbosity_error()
+    if not downloads and "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
         disable_progress_bars()

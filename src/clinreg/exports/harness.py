@@ -19,7 +19,7 @@ from clinreg.exports import helm, inspect_ai, lm_eval
 from clinreg.exports.instance_files import replace_folder
 from clinreg.exports.report import PREFIX, ExportReport, MappingExport, groups
 from clinreg.instances.build import RecordBuild
-from clinreg.instances.canonical import canonical_lines
+from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
 from clinreg.reports.markdown import escape
 from clinreg.sources.errors import BuildError
@@ -125,10 +125,10 @@ def export(
                 made = RecordBuild(record, registry, mapping.id, limit=limit, seed=seed, on_bad_label=on_bad_label,
                                    location=location)
                 count = 0
-                with target.open("w", encoding="utf-8") as handle:
-                    for line in canonical_lines(made.batches()):
-                        handle.write(line)
-                        count += 1
+                with target.open("wb") as handle:
+                    for chunk, lines in canonical_chunks(made.batches()):
+                        handle.write(chunk)
+                        count += lines
                 subs = sorted({placement[t][0] for t in mapping.tasks if t in placement})
                 cats = sorted({placement[t][1] for t in mapping.tasks if t in placement})
                 report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label), rel, count,

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from clinreg.instances.batch import InstanceBatch
-from clinreg.instances.canonical import canonical_json, canonical_lines
+from clinreg.instances.canonical import canonical_chunks, canonical_json, canonical_lines
 from clinreg.text.safeio import atomic_open
 
 FORMATS = ("jsonl", "json", "parquet", "hf")
@@ -50,15 +50,20 @@ def write_instances(
 def _write_jsonl(batches: Iterable[InstanceBatch], output: str | Path | None) -> int:
     count = 0
     if output is None or str(output) == "-":
-        for line in canonical_lines(batches):
-            sys.stdout.write(line)
-            count += 1
         sys.stdout.flush()
+        raw = getattr(sys.stdout, "buffer", None)
+        for chunk, lines in canonical_chunks(batches):
+            if raw is None:
+                sys.stdout.write(chunk.decode("utf-8"))
+            else:
+                raw.write(chunk)
+            count += lines
+        (raw or sys.stdout).flush()
         return count
-    with atomic_open(output, "w") as handle:
-        for line in canonical_lines(batches):
-            handle.write(line)
-            count += 1
+    with atomic_open(output, "wb") as handle:
+        for chunk, lines in canonical_chunks(batches):
+            handle.write(chunk)
+            count += lines
     return count
 
 

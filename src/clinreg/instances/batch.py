@@ -87,6 +87,7 @@ def record_provenance(record: Dataset) -> dict[str, Any]:
 
 
 _OPTION_MARKS = frozenset(".):")
+_LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
 
 
 def question_stem(prompt: str, options: list[str]) -> str:
@@ -98,14 +99,16 @@ def question_stem(prompt: str, options: list[str]) -> str:
     if not options:
         return prompt
     limit = min(len(options), len(LETTERS))
-    # Fast path: the template lists every option as `A. text` on a line of its own, the usual spelling.
+    # Fast path: the template lists every option as `A. text` on a line of its own, the usual spelling. A needle
+    # is longer than the newline it becomes, so a replace that finds nothing leaves the length as it was.
     wrapped = f"\n{prompt}\n"
     for i in range(limit):
         needle = f"\n{LETTERS[i]}. {options[i]}\n"
-        if needle not in wrapped:
+        shorter = wrapped.replace(needle, "\n")
+        if len(shorter) == len(wrapped):
             break
-        while needle in wrapped:
-            wrapped = wrapped.replace(needle, "\n")
+        while len(shorter) != len(wrapped):  # `\nA. x\nA. x\n`: the second copy shares the first's newline
+            wrapped, shorter = shorter, shorter.replace(needle, "\n")
     else:
         return wrapped[1:-1]
     lines = prompt.split("\n")
@@ -136,8 +139,13 @@ def choice_prompt(stem: str, options: list[str]) -> str:
     lm-eval reads it as it is (then `Answer:`); Inspect and HELM list the options themselves from `input` and
     `choices`, with their own instruction, so the record's question never carries one (CLR508).
     """
-    lines = "\n".join(f"{LETTERS[i]}. {option}" for i, option in enumerate(options))
-    return f"{stem}\n\n{lines}\n\n{letter_instruction(len(options))}"
+    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options)])
+    count = len(options)
+    instruction = _INSTRUCTIONS.get(count) or _INSTRUCTIONS.setdefault(count, letter_instruction(count))
+    return f"{stem}\n\n{lines}\n\n{instruction}"
+
+
+_INSTRUCTIONS: dict[int, str] = {}
 
 
 def _bound(value: Any) -> str | None:
@@ -293,12 +301,13 @@ class MappingBuild:
         if self.closed:
             letters = labels.letters.to_pylist()
             golds = []
+            position = _LETTER_INDEX
             for letter, options in zip(letters, option_lists):
-                index = LETTERS.index(letter)
+                index = position[letter]
                 value = options[index] if index < len(options) else None
                 golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None, "value": value})
             stems = [question_stem(prompt, options).strip() for prompt, options in zip(inputs, option_lists)]
-            inputs = [choice_prompt(stem, options) for stem, options in zip(stems, option_lists)]
+            inputs = list(map(choice_prompt, stems, option_lists))
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):

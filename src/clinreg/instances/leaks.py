@@ -23,13 +23,15 @@ def _fold(text: str) -> str:
 
 def leaked_span(reference: str, text: str) -> str | None:
     """The part of `reference` found in `text`, or None; whitespace differences are ignored."""
-    gold, haystack = _fold(reference), _fold(text)
+    gold = _fold(reference)
     if not gold:
         return None
     if len(gold) < MIN_REFERENCE_CHARS:
         return gold if _whole_copy(gold, text) else None
     if len(gold) <= SPAN_CHARS:
-        return gold if gold in haystack else None
+        # The folded text holds the folded reference only if the text holds its longest word as it is.
+        return gold if max(gold.split(" "), key=len) in text and gold in _fold(text) else None
+    haystack = _fold(text)
     # Any common span of SPAN_CHARS holds one of these half-length pieces whole; each place a piece occurs is
     # then widened both ways to see whether the text around it matches the reference for SPAN_CHARS in all.
     half = SPAN_CHARS // 2
@@ -53,12 +55,20 @@ def _bare(text: str) -> str:
 
 def _whole_copy(gold: str, text: str) -> bool:
     """A short reference copied whole: the entire input, or (with a few words) a whole line or sentence of it."""
-    if _bare(gold) == _bare(_fold(text)):
+    want = _bare(gold)
+    # Case folding maps each character on its own and keeps whitespace whitespace: a copy's casefolded text
+    # holds each word of `want` as it is. Most texts hold no copy and fail this in one C-level search.
+    words = want.split()
+    longest = max(words, key=len) if words else ""  # "" is in every text: no filter for a reference of no words
+    if longest not in text.casefold():
+        return False
+    if want == _bare(_fold(text)):
         return True
     if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
         return False
-    want = _bare(gold)
     for line in text.splitlines():
+        if longest not in line.casefold():
+            continue  # the same test, line by line: only a line holding the word can be the copy
         line = _fold(line)
         if line and (_bare(line) == want or any(_bare(s) == want for s in _SENTENCE_END.split(line))):
             return True

@@ -35,9 +35,10 @@ class FilterExpression:
         values = [python_values(find_column(table, n)) for n in wanted]
         out = np.zeros(table.num_rows, dtype=bool)
         rows = range(table.num_rows) if among is None else np.flatnonzero(among)
-        for i, context in self.template.row_contexts(wanted, values, rows):
+        render = self.template.render_row
+        for i, row in self.template.rows(wanted, values, rows):
             try:
-                out[i] = self.template.render_with_globals(context) == "1"
+                out[i] = render(row) == "1"
             except TemplateFailure as err:
                 raise TemplateFailure(f"{self.where}: split {split!r}, row {offset + i}: filter {self.expression!r} failed: {err}") from None
         return out

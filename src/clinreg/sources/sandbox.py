@@ -26,6 +26,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from clinreg.sources.compiled import compile_template
 from clinreg.sources.errors import RecordProblem, TemplateFailure, one_line
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -299,6 +300,8 @@ class InputTemplate:
             raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
         self.plain = _plain_parts(tree)
+        # Conditionals, lookups, `~`, comparisons and a few filters: plain Python, jinja for what it gives up on.
+        self.compiled = None if self.plain is not None else compile_template(tree, MAX_OUTPUT_CHARS)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
         self.pull = 256 if len(source) <= 4096 else 1
@@ -308,15 +311,27 @@ class InputTemplate:
     def uses_row(self) -> bool:
         return ROW_VARIABLE in self.variables
 
-    def row_contexts(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
-        """(row index, context) for each of `rows`: the sandbox globals, the named column values, and `row`."""
-        uses_row = self.uses_row
+    def rows(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
+        """(row index, the row's named column values as a dict) for each of `rows`, for `render_row`."""
         for i in rows:
-            row = {n: v[i] for n, v in zip(names, values)}
-            context = {**self.globals, **row}
-            if uses_row:
-                context[ROW_VARIABLE] = row
-            yield i, context
+            yield i, {n: v[i] for n, v in zip(names, values)}
+
+    def render_row(self, row: dict[str, Any]) -> str:
+        """The text for one row's columns: the sandbox globals, the columns, and `row` (the columns as a mapping).
+
+        A compiled template first tries a context of the columns alone (and `row`): any name it resolves there
+        has the same value in the full context (columns override globals), and it gives up on any other name,
+        so only then is the full context built and the row rendered as usual."""
+        uses_row = self.uses_row
+        if self.compiled is not None:
+            try:
+                return self.compiled({**row, ROW_VARIABLE: row} if uses_row else row)
+            except Exception:
+                pass
+        context = {**self.globals, **row}
+        if uses_row:
+            context[ROW_VARIABLE] = row
+        return self.render_with_globals(context)
 
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
         """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without
@@ -364,6 +379,11 @@ class InputTemplate:
                 text = "".join(out)
                 if len(text) <= MAX_OUTPUT_CHARS:
                     return text
+        elif self.compiled is not None:
+            try:
+                return self.compiled(variables)
+            except Exception:  # NotCompiled, or anything odd: jinja renders the row, and raises if it must
+                pass
         if self.spent > TEMPLATE_BUDGET_SECONDS + TEMPLATE_SECONDS_PER_ROW * self.rendered:
             raise RecordProblem(
                 f"{self.where}: the template took {self.spent:.1f} s for {self.rendered} row(s), more than the budget "

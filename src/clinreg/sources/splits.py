@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
+from clinreg.sources.diskjoin import DiskTable, over_threshold, spillable
 from clinreg.sources.errors import BuildError, RecordProblem, SourceUnavailable, SplitMissing, one_line
 from clinreg.sources.files import infer_format
 from clinreg.sources.hub import download_hub_files, hub_problem, hub_quiet, local_copy
@@ -199,35 +200,59 @@ class FileSplitReader:
             raise SourceUnavailable(f"{record_id}: split {split!r} is not in source.read.splits ({', '.join(self.read.splits)})")
         return spec
 
-    def table(self, name: str, record_id: str, columns: list[str] | None = None):
+    def table(self, name: str, record_id: str, columns: list[str] | None = None, spill: bool = False):
         """A join's table, read once; with `columns`, only those columns are kept, batch by batch as the file is
         read where it streams with one type per column (CSV, parquet, xlsx), so that a join that needs the keys
-        and one column of a large table does not hold the rest of it."""
-        key = (name, None if columns is None else tuple(columns))
+        and one column of a large table does not hold the rest of it. With `spill`, a text table (CSV, TSV,
+        xlsx) that passes diskjoin's threshold is kept on disk, a `DiskTable`."""
+        key = (name, None if columns is None else tuple(columns), spill)
         if key not in self._tables:
             spec = self.read.tables.get(name)
             if spec is None:
                 raise RecordProblem(f"{record_id}: a join names table {name!r}, which is not in source.read.tables")
             where = f"{record_id}: table {name!r}"
-            parts = self._projected(spec, where, columns) if columns is not None else None
-            self._tables[key] = concat_tables(parts, where) if parts else read_table(self.folder(), spec, where, Path(self.cache_dir))
+            parts = self._projected(spec, where, columns, spill) if columns is not None else None
+            if isinstance(parts, DiskTable):
+                self._tables[key] = parts
+            else:
+                self._tables[key] = concat_tables(parts, where) if parts else read_table(self.folder(), spec, where, Path(self.cache_dir))
         return self._tables[key]
 
-    def _projected(self, spec: Any, where: str, columns: list[str]) -> list[Any] | None:
+    def _projected(self, spec: Any, where: str, columns: list[str], spill: bool = False) -> list[Any] | DiskTable | None:
         files = file_patterns(spec.files)
         formats = {spec.format or infer_format(f) for f in files}
         if not files or not formats <= {"csv", "tsv", "parquet", "xlsx"}:
             return None  # JSON lines' batches may type a column differently from one another: read whole
+        spill = spill and formats <= {"csv", "tsv", "xlsx"}  # every value text
         stream = stream_table(self.folder(), spec, where)
         if stream is None:
             return None
-        parts = []
-        with closing(stream):
-            for batch in stream:
-                if not set(columns) <= set(batch.column_names):
-                    return None  # a missing column: the whole table, and the join's own message
-                parts.append(batch.select(columns))
-        return parts
+        parts: list[Any] = []
+        rows = size = 0
+        disk = None
+        try:
+            with closing(stream):
+                for batch in stream:
+                    if not set(columns) <= set(batch.column_names):
+                        if disk is not None:
+                            disk.close()
+                        return None  # a missing column: the whole table, and the join's own message
+                    batch = batch.select(columns)
+                    if disk is not None:
+                        disk.append(batch)
+                        continue
+                    parts.append(batch)
+                    rows, size = rows + batch.num_rows, size + batch.nbytes
+                    if spill and over_threshold(rows, size) and all(spillable(p) for p in parts):
+                        disk = DiskTable(self.cache_dir, columns, batch.schema.types)
+                        for part in parts:
+                            disk.append(part)
+                        parts = []
+        except BaseException:
+            if disk is not None:
+                disk.close()
+            raise
+        return disk.finish() if disk is not None else parts
 
     def open(self, split: str, record_id: str) -> Any:
         if split not in self._splits:
@@ -251,7 +276,7 @@ class FileSplitReader:
         # Each read of the split counts its own dropped rows (several mappings read one split): a fresh count.
         self.dropped[split] = {}
         run = StepRun(spec.steps, lambda name: self.table(name, record_id), where, self.dropped[split],
-                      columns=lambda name, names: self.table(name, record_id, names))
+                      columns=lambda name, names, spill: self.table(name, record_id, names, spill))
         if not run.streamable:
             return None
         stream = stream_table(self.folder(), spec, where)
@@ -280,5 +305,8 @@ class FileSplitReader:
 
     def close(self) -> None:
         self._splits.clear()
+        for table in self._tables.values():
+            if isinstance(table, DiskTable):
+                table.close()
         self._tables.clear()
         shutil.rmtree(self.cache_dir, ignore_errors=True)

@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.sources.adapters import run_adapter
 from clinreg.sources.columns import as_strings, find_column, python_values
+from clinreg.sources.diskjoin import DiskSeen, DiskTable
 from clinreg.sources.errors import JoinFailure, RecordProblem, TemplateFailure
 from clinreg.sources.filters import FilterExpression
 from clinreg.sources.sandbox import InputTemplate
@@ -50,9 +51,11 @@ class StepRun:
     """
 
     def __init__(self, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int],
-                 columns: Callable[[str, list[str]], pa.Table] | None = None) -> None:
+                 columns: Callable[[str, list[str], bool], Any] | None = None) -> None:
         self.steps, self.tables, self.where, self.counts = list(steps), tables, where, counts
-        self.columns = columns  # a table with only the named columns, where the reader can read it so
+        # A table with only the named columns, where the reader can read it so; with True, it may be a DiskTable
+        # (diskjoin) when the table is large.
+        self.columns = columns
         self.offset = 0
         self.reached: dict[int, int] = {}  # rows that reached each step in earlier batches (steps may drop rows)
         self.state: dict[int, Any] = {}
@@ -65,7 +68,7 @@ class StepRun:
         """The join's table; only its keys and the columns it brings when the step lists them (plain names)."""
         if self.columns is None or spec.columns is None or any("." in name for name in [*spec.keys, *spec.columns]):
             return self.tables(spec.table)
-        return self.columns(spec.table, list(dict.fromkeys([*spec.keys, *spec.columns])))
+        return self.columns(spec.table, list(dict.fromkeys([*spec.keys, *spec.columns])), first_match(spec))
 
     def apply(self, table: pa.Table) -> pa.Table:
         rows = table.num_rows
@@ -135,6 +138,13 @@ def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
     return table.append_column(name, values)
 
 
+def first_match(spec: JoinStep) -> bool:
+    """Whether a join takes at most a key's first row by one key (one-to-many `first`, or a key that must not
+    repeat), or only asks whether a key matches: the joins that need no list of rows per key."""
+    brings = spec.columns is None or any(name not in spec.keys for name in spec.columns)
+    return len(spec.keys) == 1 and not (spec.cardinality == "one_to_many" and spec.many == "all" and brings)
+
+
 class JoinState:
     """A join's right table and its index, built once per split; the left keys seen (one-to-one); text built.
 
@@ -150,9 +160,21 @@ class JoinState:
         self.by_first = False  # a one-key join that takes at most the first match (`first` below)
         self.first: dict[Any, int] = {}  # each key's first row, for the one-key joins
         self.index: dict[tuple, list[int]] = {}
+        self.disk = right if isinstance(right, DiskTable) else None
+        if self.disk is not None:  # only a first-match join's table goes to disk
+            if spec.cardinality != "one_to_many" and (repeated := self.disk.repeated(spec.keys[0])) is not None:
+                key, count = repeated
+                raise JoinFailure(
+                    f"{where}: table {spec.table!r} has {count} rows for key {_show(spec.keys, (key,))}; "
+                    f"`cardinality: {spec.cardinality}` allows one (use one_to_many to join them)"
+                )
+            self.by_first = True
+            self.disk.index_first(spec.keys[0])
+            if spec.cardinality == "one_to_one":
+                self.seen = self.disk.seen_keys()
+            return
         # A one-to-many join that brings no column only asks whether a key matches: the first match will do.
-        brings = spec.columns is None or any(name not in spec.keys for name in spec.columns)
-        if len(spec.keys) == 1 and not (spec.cardinality == "one_to_many" and spec.many == "all" and brings):
+        if first_match(spec):
             keys = as_strings(_column(right, spec.keys[0], where, f"key column of the table {spec.table!r}"))
             if spec.cardinality == "one_to_many" or not _repeats(keys):
                 self.by_first = True
@@ -187,17 +209,26 @@ def _first_match_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[s
     """`join` for one key column and the first matching row, by one dict lookup per row and Arrow takes (same
     rows, values and messages)."""
     keys = as_strings(_column(left, spec.keys[0], where, "key column of the rows"))
+    values = keys.to_pylist()
     if spec.cardinality == "one_to_one":
         seen = state.seen
-        for i, key in enumerate(keys.to_pylist(), start=offset):
-            if key in seen:
-                raise JoinFailure(
-                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
-                )
-            seen[key] = i
-    # A dict built once: Arrow's index_in would hash the whole right table again for every batch.
-    first = state.first
-    positions = pa.array([first.get(key) for key in keys.to_pylist()], pa.int64())
+        if isinstance(seen, DiskSeen):
+            if (repeat := seen.first_repeat(values, offset)) is not None:
+                raise JoinFailure(f"{where}: rows {repeat[0]} and {repeat[1]} share key {_show(spec.keys, (repeat[2],))}; "
+                                  "`cardinality: one_to_one` allows one")
+        else:
+            for i, key in enumerate(values, start=offset):
+                if key in seen:
+                    raise JoinFailure(
+                        f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
+                    )
+                seen[key] = i
+    if state.disk is not None:
+        positions = pa.array(state.disk.first_positions(spec.keys[0], values), pa.int64())
+    else:
+        # A dict built once: Arrow's index_in would hash the whole right table again for every batch.
+        first = state.first
+        positions = pa.array([first.get(key) for key in values], pa.int64())
     unmatched = positions.null_count
     out = left
     if unmatched and spec.unmatched == "error":
@@ -211,7 +242,10 @@ def _first_match_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[s
     right = state.right
     names = [n for n in (spec.columns if spec.columns is not None else right.column_names) if n not in spec.keys]
     for name in names:
-        array = _column(right, name, where, f"column of table {spec.table!r}").take(positions)
+        if state.disk is not None:
+            array = state.disk.take(name, positions)
+        else:
+            array = _column(right, name, where, f"column of table {spec.table!r}").take(positions)
         out = _replace(out, name if name not in out.column_names else name + spec.suffix, array)
     return out
 
@@ -451,9 +485,10 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
     names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
     values = [python_values(table.column(n).combine_chunks()) for n in names]
     out = []
-    for i, context in template.row_contexts(names, values, range(table.num_rows)):
+    render_row = template.render_row
+    for i, row in template.rows(names, values, range(table.num_rows)):
         try:
-            out.append(template.render_with_globals(context))
+            out.append(render_row(row))
         except TemplateFailure as err:
             raise TemplateFailure(f"{where}: row {offset + i}: render {spec.column!r} failed: {err}") from None
     return _replace(table, spec.column, pa.array(out, pa.string()))

@@ -68,7 +68,7 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
     import openpyxl
 
     check_office_file(path, "workbook")
-    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    book = _open_workbook(path)
     try:
         if spec.sheet is not None and spec.sheet not in book.sheetnames:
             raise SourceUnavailable(f"{path.name}: no sheet {spec.sheet!r} (sheets: {', '.join(book.sheetnames)})")
@@ -99,6 +99,56 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
             yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
     finally:
         book.close()
+
+
+def _open_workbook(path: Path) -> Any:
+    """openpyxl's read-only workbook, except that a sheet without a `<dimension>` element (openpyxl's own
+    write-only mode writes none) is not parsed to its end once just to look for one: openpyxl's read-only
+    sheet looks for it when the workbook opens, and then reads the rows until they end either way. The probe
+    here stops where the sheet's data starts, with the same answer. Falls back on `load_workbook` if openpyxl's
+    internals differ from what this expects."""
+    import openpyxl
+
+    try:
+        from openpyxl.reader.excel import ExcelReader, get_dependents, get_rels_path
+        from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+        from openpyxl.worksheet._reader import DATA_TAG, DIMENSION_TAG
+        from openpyxl.worksheet.dimensions import SheetDimension
+        from openpyxl.xml.functions import iterparse
+    except ImportError:  # pragma: no cover - another openpyxl layout
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    if not callable(getattr(ReadOnlyWorksheet, "_get_size", None)) or not callable(getattr(ExcelReader, "read_worksheets", None)):
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)  # pragma: no cover
+
+    class Sheet(ReadOnlyWorksheet):
+        def _get_size(self) -> None:
+            with self._get_source() as source:
+                for _event, element in iterparse(source, events=("start",)):
+                    if element.tag == DIMENSION_TAG:
+                        bounds = SheetDimension.from_tree(element).boundaries
+                        self._min_column, self._min_row, self._max_column, self._max_row = bounds
+                        return
+                    if element.tag == DATA_TAG:
+                        return
+
+    class Reader(ExcelReader):
+        def read_worksheets(self) -> None:
+            for sheet, rel in self.parser.find_sheets():
+                if rel.target not in self.valid_files:
+                    continue
+                if "chartsheet" in rel.Type:
+                    self.read_chartsheet(sheet, rel)
+                    continue
+                rels_path = get_rels_path(rel.target)
+                if rels_path in self.valid_files:
+                    get_dependents(self.archive, rels_path)  # read as openpyxl does, so a broken one fails alike
+                ws = Sheet(self.wb, sheet.name, rel.target, self.shared_strings)
+                ws.sheet_state = sheet.state
+                self.wb._sheets.append(ws)
+
+    reader = Reader(path, read_only=True, data_only=True)
+    reader.read()
+    return reader.wb
 
 
 def _cell(value: Any) -> str | None:
