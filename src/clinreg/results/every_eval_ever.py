@@ -30,6 +30,7 @@ from clinreg.results.accumulate import Reading, checked_provenance, task_benchma
 from clinreg.results.aliases import lookup_key
 from clinreg.results.index import LOWER_IS_BETTER, Benchmark, BenchmarkIndex
 from clinreg.results.leaderboard import placement, score_interval
+from clinreg.results.resultsfile import checked_per_instance
 from clinreg.results.score import ReportedWinRate, Score
 from clinreg.results.strictinput import count, finite_number, locate, position
 
@@ -87,12 +88,7 @@ def eee_records(reg: Registry, scores: list[Score], reported: list[ReportedWinRa
         left.append({"what": "instance-level scores", "count": with_instances,
                      "why": "a results file keeps only their summary (n, mean, sd), which goes to uncertainty; EEE's "
                             "instance-level companion file (detailed_evaluation_results) is not written"})
-    if reported:
-        left.append({"what": "reported mean win rates", "count": len(reported),
-                     "why": "a win rate over many benchmarks has no place in a record of one model on one benchmark"})
-    if stand_ins:
-        left.append({"what": "token-overlap stand-ins for jury scores", "count": len(stand_ins),
-                     "why": "they are not the benchmark's main metric, and clinreg never ranks them"})
+    left += left_out_beside(reported, stand_ins)
     left.append({"what": "where each score was read (file, line, column)", "count": len(scores),
                  "why": "EEE has no slot for a location in a source file; the records themselves become the source"})
     return records, left
@@ -385,6 +381,18 @@ def _benchmark(reading: Reading, name: str, where: tuple[int, int], result: dict
     return task_benchmark(reading, result["evaluation_name"], name, where)
 
 
+def left_out_beside(reported: list, stand_ins: list) -> list[dict[str, Any]]:
+    """What no export of one model on one benchmark can hold: published mean win rates and lm-eval's stand-ins."""
+    left = []
+    if reported:
+        left.append({"what": "reported mean win rates", "count": len(reported),
+                     "why": "a win rate over many benchmarks has no place in a record of one model on one benchmark"})
+    if stand_ins:
+        left.append({"what": "token-overlap stand-ins for jury scores", "count": len(stand_ins),
+                     "why": "they are not the benchmark's main metric, and clinreg never ranks them"})
+    return left
+
+
 def _per_instance(text: Any) -> dict[str, Any] | None:
     if not isinstance(text, str):
         return None
@@ -392,13 +400,8 @@ def _per_instance(text: Any) -> dict[str, Any] | None:
         value = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(value, dict):
-        return None
-    n, mean, sd, binary = count(value.get("n")), finite_number(value.get("mean")), finite_number(value.get("sd")), \
-        value.get("binary")
-    if n is None or mean is None or sd is None or sd < 0 or not isinstance(binary, bool):
-        return None
-    return {"n": n, "mean": mean, "sd": sd, "binary": binary}
+    checked = checked_per_instance(value)
+    return checked if isinstance(checked, dict) else None
 
 
 def _jury(scoring: Any) -> dict[str, Any] | None:

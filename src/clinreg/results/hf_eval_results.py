@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from clinreg.core.store import Registry
-from clinreg.results.every_eval_ever import model_info, path_component
+from clinreg.results.every_eval_ever import left_out_beside, model_info, path_component
 from clinreg.results.index import BenchmarkIndex
 from clinreg.results.published import RELEASES
 from clinreg.results.score import ReportedWinRate, Score
@@ -60,12 +60,7 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
     left.append({"what": "standard errors, instance counts, juries and generation settings", "count": len(scores),
                  "why": "an eval results entry holds one value; the notes name the metric, its range and the "
                         "harness, and the Every Eval Ever export keeps the rest"})
-    if reported:
-        left.append({"what": "reported mean win rates", "count": len(reported),
-                     "why": "an eval results entry is one model on one benchmark"})
-    if stand_ins:
-        left.append({"what": "token-overlap stand-ins for jury scores", "count": len(stand_ins),
-                     "why": "they are not the benchmark's main metric, and clinreg never ranks them"})
+    left += left_out_beside(reported, stand_ins)
     return files, left
 
 

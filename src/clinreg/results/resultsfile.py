@@ -60,7 +60,7 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
         if stderr is not None and (finite_number(stderr) is None or stderr < 0):
             reading.error("CLR966", name, *where, f"scores[{i}]: stderr must be a finite number >= 0 or null")
             continue
-        per_instance = _checked_per_instance(entry.get("per_instance"))
+        per_instance = checked_per_instance(entry.get("per_instance"))
         if per_instance is False:
             reading.error("CLR966", name, *where, f"scores[{i}]: per_instance needs n >= 1, finite mean and sd >= 0, "
                           "and binary true or false")
@@ -86,7 +86,8 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
 
 
-def _checked_per_instance(value: Any) -> dict[str, Any] | None | bool:
+def checked_per_instance(value: Any) -> dict[str, Any] | None | bool:
+    """A per-instance summary (n, mean, sd, binary) as checked data; None when absent, False when malformed."""
     if value is None:
         return None
     if not isinstance(value, dict):
