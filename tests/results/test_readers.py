@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
+from clinreg.cli.main import main
 from results.helpers import DATA, ROOT, invoke, lm_eval_results, needs_zstandard, write
 
 
@@ -447,3 +451,28 @@ def test_every_results_code_is_raised_by_some_test():
 
     text = Path(__file__).read_text(encoding="utf-8")
     assert [code for code in RESULTS_RULES if f'"{code}"' not in text] == []
+
+
+def _deflated_then_corrupted(path, member: str, text: str) -> None:
+    """A zip whose `member` is deflated and whose compressed bytes are then scrambled, so that reading it raises
+    zlib's own error (not the zip module's)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr(member, text)
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo(member)
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    data[start] = 0xFF  # BTYPE 11: a deflate block type that does not exist
+    path.write_bytes(bytes(data))
+    with zipfile.ZipFile(path) as z, pytest.raises(zlib.error):
+        z.read(member)
+
+
+def test_a_corrupt_deflated_member_is_unreadable_not_a_crash(tmp_path):
+    path = tmp_path / "deflated.eval"
+    _deflated_then_corrupted(path, "header.json", json.dumps({"version": 2, "eval": {"model": "m"}}) * 20)
+    _, out = imported(path, expect=2)
+    assert "CLR961" in out and "not a readable zip archive" in out
+    ratings = CliRunner().invoke(main, ["results", "ratings", str(path)])
+    assert ratings.exception is None or isinstance(ratings.exception, SystemExit), ratings.exception
+    assert "Traceback" not in ratings.output and str(path.name) in ratings.output + ratings.stderr

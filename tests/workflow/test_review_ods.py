@@ -59,6 +59,16 @@ def ods(path, content: str, *, mimetype="application/vnd.oasis.opendocument.spre
     return path
 
 
+def corrupt_content(path):
+    """content.xml's deflated bytes scrambled, so that reading it raises zlib's own error."""
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as zf:
+        info = zf.getinfo("content.xml")
+    data[info.header_offset + 30 + len(info.filename) + len(info.extra)] = 0xFF  # deflate block type 11: invalid
+    path.write_bytes(bytes(data))
+    return path
+
+
 APPROVE = {"answer_questions": {"decision": "approve", "reviewer": "Dr Ada Lee", "comment": "ok"}}
 
 
@@ -127,6 +137,7 @@ def test_a_note_the_app_read_as_something_else_is_refused_by_its_cell(care, tmp_
     (lambda care, p: ods(p, sheet(care, APPROVE), bomb=True), "expands to more than"),
     (lambda care, p: ods(p, sheet(care, APPROVE)[:-40]), "not well-formed XML"),
     (lambda care, p: p.write_bytes(b"not a zip") and p, "not a readable .ods spreadsheet"),
+    (lambda care, p: corrupt_content(ods(p, sheet(care, APPROVE))), "not a readable .ods spreadsheet"),
 ])
 def test_damaged_and_hostile_files_are_refused_in_one_line(care, tmp_path, build, says):
     path = build(care, tmp_path / "bad.ods")

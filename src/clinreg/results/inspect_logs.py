@@ -75,7 +75,7 @@ def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
                 samples = [member(info) for fname, info in sorted(members.items())
                            if fname.startswith("samples/") and fname.endswith(".json")]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
-            ValueError) as exc:
+            ValueError, zlib.error) as exc:  # zlib.error: a deflated member that is corrupt
         raise Unreadable(f"not a readable zip archive: {exc}") from None
     return header, samples
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -198,7 +199,7 @@ def load_ods(path: Path, *, max_bytes: int, max_rows: int) -> Workbook:
             content = zf.read("content.xml")
     except OdsError:
         raise
-    except (zipfile.BadZipFile, OSError, KeyError, RuntimeError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, OSError, KeyError, RuntimeError, NotImplementedError, EOFError, zlib.error) as exc:
         raise OdsError(f"not a readable .ods spreadsheet ({type(exc).__name__})")
     try:
         root = ElementTree.fromstring(content, forbid_dtd=True)

@@ -32,5 +32,6 @@ def changed_paths(cwd: str | Path, ref: str = "HEAD") -> set[str]:
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"cannot run git: {exc}")
     if diff.returncode != 0 or new.returncode != 0:
-        raise GitError((diff.stderr or new.stderr).decode(errors="replace").strip().splitlines()[0][:200] or "git failed")
+        said = (diff.stderr or new.stderr).decode(errors="replace").strip().splitlines()
+        raise GitError(said[0][:200] if said and said[0] else "git failed")
     return {p for out in (diff.stdout, new.stdout) for p in out.decode(errors="surrogateescape").split("\0") if p}
