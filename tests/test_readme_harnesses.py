@@ -41,7 +41,7 @@ def test_every_harness_version_in_the_readme_is_the_pinned_one():
     assert {name for name, _ in found} >= set(pins), "every pinned harness has a command"
 
 
-def test_each_harness_command_runs_with_its_pinned_package():
+def test_each_harness_command_names_its_pinned_package():
     text = section()
     for name, command in HARNESS_COMMANDS.items():
         lines = [line for line in text.splitlines() if command in line and not line.startswith(("`", "Swap"))]

@@ -59,3 +59,14 @@ def test_every_eval_ever_validates_every_record_without_a_warning(tmp_path):
     reports = json.loads(checked.stdout)
     assert len(reports) == len(files)
     assert [r for r in reports if not r["valid"] or r["errors"] or r["warnings"]] == []
+
+
+def test_the_shipped_schema_and_licence_are_the_wheels_own_bytes():
+    """The copies under src/clinreg/results/schemas/every_eval_ever/ against the every-eval-ever 0.3.0 wheel itself
+    (the unit test compares them with the hashes their README states; this one with the package)."""
+    wheel = os.environ.get("CLINREG_EEE_WHEEL")
+    need(bool(wheel) and Path(wheel).is_file(), "CLINREG_EEE_WHEEL names no every-eval-ever 0.3.0 wheel")
+    shipped = REPO / "src" / "clinreg" / "results" / "schemas" / "every_eval_ever"
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read("every_eval_ever/schemas/eval.schema.json") == (shipped / "eval.schema.json").read_bytes()
+        assert archive.read("every_eval_ever-0.3.0.dist-info/licenses/LICENSE") == (shipped / "LICENSE").read_bytes()

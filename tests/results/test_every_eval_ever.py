@@ -139,17 +139,26 @@ def _published_path() -> list[Path]:
     return [published_file("medhelm-2025-07-31")]
 
 
-def test_an_existing_output_is_kept_without_force(tmp_path):
+def test_an_existing_output_is_kept_without_force_and_force_replaces_only_an_earlier_export(tmp_path):
     out = tmp_path / "eee"
+    args = ("results", "export", *_published_path(), "--root", ROOT, "--format", "every-eval-ever", "-o", out)
     out.mkdir()
     (out / "keep.txt").write_text("mine", encoding="utf-8")
-    result = invoke("results", "export", *_published_path(), "--root", ROOT, "--format", "every-eval-ever", "-o", out)
+    (out / ".git").mkdir()
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    result = invoke(*args)
     assert result.exit_code == 2 and "--force" in result.stderr
-    assert [p.name for p in out.iterdir()] == ["keep.txt"]
-    result = invoke("results", "export", *_published_path(), "--root", ROOT, "--format", "every-eval-ever", "-o", out,
-                    "--force")
+    result = invoke(*args, "--force")  # a folder holding files no export writes is never replaced
+    assert result.exit_code == 2 and ".git/HEAD" in result.stderr and "no every-eval-ever export writes" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == [".git", "keep.txt"]
+    (out / "keep.txt").unlink()
+    (out / ".git" / "HEAD").unlink()
+    (out / ".git").rmdir()
+    assert invoke(*args, "--force").exit_code == 0
+    first = sorted(p.relative_to(out) for p in out.rglob("*.json"))
+    result = invoke(*args, "--force")  # an earlier export is replaced as a whole
     assert result.exit_code == 0, result.output
-    assert not (out / "keep.txt").exists() and (out / "data").is_dir()
+    assert sorted(p.relative_to(out) for p in out.rglob("*.json")) == first and first
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".eee.")]  # no staging folder left behind
 
 

@@ -92,7 +92,7 @@ BEHIND = """(() => {
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [1024, 1280])
 def test_behind_the_number_keeps_to_two_lines_and_an_empty_missing_column_stays_narrow(chromium, tmp_path, width):
-    """Beside a published release (37 benchmarks, most of them missing for the example's models) at a laptop's width,
+    """Beside a published release (most of its benchmarks missing for the example's models) at a laptop's width,
     the evidence behind each number reads in at most two lines and the Missing column folds its list into a count."""
     from reports.cdp import Browser
 

@@ -35,7 +35,8 @@ def test_helms_jury_runs_give_every_kept_rating_by_judge_and_model(tmp_path):
     assert summary["raters"] == sorted(JUDGES) and summary["models"] == MODELS and summary["problems"] == []
     assert summary["ratings"] == 2 * 3 * 3 * 3 and summary["instances"] == 6 and len(summary["runs"]) == 2
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert list(rows[0]) == ["instance_id", "rater", "axis", "score", "model", "judge_model"]
+    assert list(rows[0]) == ["instance_id", "rater", "axis", "score", "model", "judge_model", "benchmark"]
+    assert {r["benchmark"] for r in rows} == {"clinreg:mapping=aci_bench"}
     for row in rows:
         assert row["instance_id"].startswith("aci_bench/aci_bench/")
         assert float(row["score"]) == JUDGES[row["rater"]][row["model"][-1].upper()][AXES.index(row["axis"])]
@@ -65,7 +66,7 @@ def test_jury_agreement_on_the_written_file_leaves_each_judge_out(tmp_path):
 def test_without_o_the_csv_goes_to_stdout():
     done = _ratings(SUITE)
     assert done.exit_code == 0
-    assert done.stdout.splitlines()[0] == "instance_id,rater,axis,score,model,judge_model"
+    assert done.stdout.splitlines()[0] == "instance_id,rater,axis,score,model,judge_model,benchmark"
     assert len(done.stdout.splitlines()) == 55
 
 
@@ -146,3 +147,32 @@ def test_a_folder_holding_both_harnesses_runs_is_read_whole(tmp_path):
     data = json.loads(done.stdout)["data"]
     assert data["ratings"] == 54 + 18 and data["problems"] == []
     assert sorted(r["harness"] for r in data["runs"]) == ["helm", "helm", "inspect"]
+
+
+def test_two_benchmarks_numbering_instances_alike_are_kept_apart(tmp_path):
+    """HELM numbers every scenario's instances id0, id1, ...: a suite with two jury benchmarks keeps both runs'
+    ratings (no "rated again"), and jury agreement reads one benchmark at a time."""
+    suite = tmp_path / "suite"
+    shutil.copytree(SUITE, suite)
+    for run in sorted(SUITE.iterdir()):
+        twin = suite / run.name.replace("aci_bench", "other_bench")
+        shutil.copytree(run, twin)
+        spec = twin / "run_spec.json"
+        spec.write_text(spec.read_text(encoding="utf-8").replace("mapping=aci_bench", "mapping=other_bench"),
+                        encoding="utf-8")
+    out = tmp_path / "ratings.csv"
+    done = _ratings(suite, "-o", out, "--format", "json")
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["data"]["problems"] == []
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) == 2 * 54
+    assert {r["benchmark"] for r in rows} == {"clinreg:mapping=aci_bench", "clinreg:mapping=other_bench"}
+    pooled = CliRunner().invoke(main, ["jury", "agreement", str(out)])
+    assert pooled.exit_code == 2 and "--benchmark" in pooled.stderr and "other_bench" in pooled.stderr
+    one = CliRunner().invoke(main, ["jury", "agreement", str(out), "--benchmark", "clinreg:mapping=other_bench",
+                                    "--format", "json"])
+    assert one.exit_code == 0, one.output
+    loo = json.loads(one.stdout)["data"]["leave_one_judge_out"]
+    assert {j["judge"]: j["kendall_tau"] for j in loo["left_out"]} == {"judge-1": 1.0, "judge-2": -1.0, "judge-3": 1.0}
+    missing = CliRunner().invoke(main, ["jury", "agreement", str(out), "--benchmark", "nope"])
+    assert missing.exit_code == 2 and "no ratings of benchmark 'nope'" in missing.stderr

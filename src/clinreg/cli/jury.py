@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli.common import EXIT_USAGE
+from clinreg.cli.common import EXIT_USAGE, fail
 from clinreg.text.output import shown
 
 
@@ -36,12 +36,15 @@ def _lines(label: str, s: dict) -> list[str]:
 
 @jury.command("agreement")
 @click.argument("ratings", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--benchmark", default=None, metavar="NAME",
+              help="Only the ratings of this benchmark (the file's `benchmark` column); needed when it holds several.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def jury_agreement(ratings, fmt):
+def jury_agreement(ratings, benchmark, fmt):
     """How far a jury's judges agree with each other and with clinicians.
 
     RATINGS is a CSV file (with a header) or a JSON lines file with instance_id, rater, axis and score per
-    rating, and optionally model (the model whose answer was rated). A rater whose name starts `clinician:` is a
+    rating, and optionally model (the model whose answer was rated) and benchmark (`clinreg results ratings`
+    writes both; a file holding several benchmarks is read one benchmark at a time, with --benchmark). A rater whose name starts `clinician:` is a
     clinician; every other rater is a judge. Each instance and axis is a target. Reports, overall and per axis:
     ICC(2,1) and ICC(2,k) (two-way random, absolute agreement; Shrout and Fleiss 1979) between the judges, over
     the targets every judge scored, and between the jury's mean and the clinicians' mean; Krippendorff's alpha
@@ -61,6 +64,15 @@ def jury_agreement(ratings, fmt):
         if len(exc.problems) > 50:
             click.echo(f"clinreg: error: ... and {len(exc.problems) - 50} more", err=True)
         raise click.exceptions.Exit(EXIT_USAGE)
+    named = sorted({r.benchmark for r in rows if r.benchmark})
+    if benchmark is not None:
+        rows = [r for r in rows if r.benchmark == benchmark]
+        if not rows:
+            raise fail(f"{ratings} holds no ratings of benchmark {benchmark!r} "
+                       f"(it holds: {', '.join(named) or 'none named'})")
+    elif len(named) > 1:
+        raise fail(f"{ratings} holds the ratings of {len(named)} benchmarks ({', '.join(named)}); their instance ids "
+                   "are not comparable, so name one with --benchmark")
     data = agreement(rows)
     if fmt == "json":
         from clinreg.text.jsonout import dumps

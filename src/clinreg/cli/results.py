@@ -191,8 +191,9 @@ def ratings(runs, fmt, output, force):
     RUNS are Inspect logs (.eval, .json, or a folder of them) of tasks `clinreg export inspect` wrote, and HELM
     run folders (a run, or a suite folder) of runs `clinreg export helm` or MedHELM's run specs made. One row per
     rating the jury score counted: instance_id, rater (the judge's name in the jury), axis, score, model (the
-    model whose answer was rated) and judge_model. An instance no judge rated has no row. The file is CSV, or
-    JSON lines when -o ends in .jsonl; without -o, CSV on stdout. A run or log named that holds no jury ratings,
+    model whose answer was rated), judge_model and benchmark (the run's benchmark as the harness names it). An
+    instance no judge rated has no row. The file is CSV, or JSON lines when -o ends in .jsonl; without -o, CSV on
+    stdout. A run or log named that holds no jury ratings,
     a file that cannot be read, or a rating given twice is a warning and left out (runs found in a folder without
     jury ratings are counted in a note); with no ratings at all nothing is written (exit 1).
     """

@@ -36,6 +36,7 @@ class Rating:
     axis: str
     score: float
     model: str | None = None
+    benchmark: str | None = None
 
 
 def is_clinician(rater: str) -> bool:
@@ -65,18 +66,22 @@ def _row(where: str, row: dict[str, Any], problems: list[str]) -> Rating | None:
             if not math.isfinite(score):
                 problems.append(f"{where}: `score` must be a finite number")
                 score = None
-    model = row.get("model")
-    if model is not None and not (isinstance(model, str) and model.strip()):
-        problems.append(f"{where}: `model`, when given, must be a non-empty text")
-        bad = True
+    optional: dict[str, str | None] = {}
+    for column in ("model", "benchmark"):
+        value = row.get(column)
+        if value is not None and not (isinstance(value, str) and value.strip()):
+            problems.append(f"{where}: `{column}`, when given, must be a non-empty text")
+            bad = True
+        optional[column] = value.strip() if isinstance(value, str) and value.strip() else None
     if bad or score is None:
         return None
-    return Rating(values["instance_id"], values["rater"], values["axis"], score, model.strip() if model else None)
+    return Rating(values["instance_id"], values["rater"], values["axis"], score, optional["model"],
+                  optional["benchmark"])
 
 
 def read_ratings(path: Path) -> list[Rating]:
     """The ratings in a CSV file (a header with the columns instance_id, rater, axis, score and optionally
-    model) or a JSON lines file (one object per line with those keys). Raises RatingsError with every
+    model and benchmark) or a JSON lines file (one object per line with those keys). Raises RatingsError with every
     problem located by line."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
@@ -109,12 +114,12 @@ def read_ratings(path: Path) -> list[Rating]:
         reader.fieldnames = header
         for row in reader:
             rows.append((f"{path}:{reader.line_num}", row))
-    seen: dict[tuple[str, str, str, str | None], str] = {}
+    seen: dict[tuple[str | None, str, str, str, str | None], str] = {}
     for where, row in rows:
         rating = _row(where, row, problems)
         if rating is None:
             continue
-        key = (rating.instance_id, rating.rater, rating.axis, rating.model)
+        key = (rating.benchmark, rating.instance_id, rating.rater, rating.axis, rating.model)
         if key in seen:
             problems.append(f"{where}: a second score by {rating.rater} for instance {rating.instance_id}, "
                             f"axis {rating.axis} (the first is at line {seen[key].rsplit(':', 1)[-1]})")

@@ -30,6 +30,11 @@ def export_results(reg: Registry, fmt: str, scores: list[Score], reported: list[
         raise ExportRefused(f"{output} exists; refusing to overwrite it (use --force)")
     if output.exists() and not output.is_dir():
         raise ExportRefused(f"{output} is not a folder")
+    if output.exists():
+        foreign = _not_written_by(fmt, output)
+        if foreign:
+            raise ExportRefused(f"{output} holds {foreign}, which no {fmt} export writes; --force replaces only a "
+                                "folder an earlier export wrote (choose an empty or new folder)")
     if fmt == "every-eval-ever":
         from clinreg.results.every_eval_ever import eee_records, schema_errors
 
@@ -67,6 +72,27 @@ def _write_folder(files: dict[str, str], output: Path) -> None:
         old = work / "old"
         if output.exists():
             os.replace(output, old)
-        os.replace(staged, output)
+        try:
+            os.replace(staged, output)
+        except OSError:
+            if old.exists():  # put the earlier export back before the work folder goes
+                os.replace(old, output)
+            raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _not_written_by(fmt: str, output: Path) -> str | None:
+    """The first entry of `output` (relative path) that an export in `fmt` does not write, or None."""
+    for path in sorted(output.rglob("*")):
+        rel = path.relative_to(output)
+        if path.is_dir() and not path.is_symlink():
+            continue
+        parts = rel.parts
+        if fmt == "every-eval-ever" and parts[0] == "data" and rel.suffix == ".json" and path.is_file():
+            continue
+        if fmt == "hf-eval-results" and len(parts) >= 3 and parts[-2] == ".eval_results" and rel.suffix == ".yaml" \
+                and path.is_file():
+            continue
+        return rel.as_posix()
+    return None

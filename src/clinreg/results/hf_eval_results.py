@@ -49,7 +49,9 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
         path = f"{folder}/{FOLDER}/{path_component(name)}.yaml"
         if path in files:  # two origins of one model's score (names the alias table merges): both kept, apart
             origin = score.published or (score.provenance or {}).get("harness") or "results"
-            path = f"{folder}/{FOLDER}/{path_component(name + '_' + origin)}.yaml"
+            path, n = f"{folder}/{FOLDER}/{path_component(name + '_' + origin)}.yaml", 2
+            while path in files:  # a third score of the same origin: numbered, never written over
+                path, n = f"{folder}/{FOLDER}/{path_component(f'{name}_{origin}_{n}')}.yaml", n + 1
         files[path] = _text(score, _entry(b, score))
     left = []
     if no_hub:

@@ -4,7 +4,9 @@ models) and HELM run folders (each request state's annotations hold, under the j
 judge's reply that HELM's annotator kept, {axis: {score, explanation}}).
 
 A row is one rating the jury score counted: instance_id, rater (the judge's name in the jury, e.g. `gpt`), axis,
-score, model (the model whose answer was rated) and judge_model (the model that judged). An instance no judge
+score, model (the model whose answer was rated), judge_model (the model that judged) and benchmark (the run's
+benchmark as the harness names it: Inspect's task, HELM's run name without its model), since two benchmarks'
+runs number their instances alike. An instance no judge
 rated (an empty answer, or no usable reply) has no row: its jury score is MedHELM's default, not a rating.
 """
 
@@ -22,7 +24,7 @@ from clinreg.results.helm import run_folders
 from clinreg.results.inspect_logs import eval_archive, judged_lm_eval
 from clinreg.results.strictinput import Unreadable, finite_number, parse_json, read_text
 
-COLUMNS = ("instance_id", "rater", "axis", "score", "model", "judge_model")
+COLUMNS = ("instance_id", "rater", "axis", "score", "model", "judge_model", "benchmark")
 MAX_SCENARIO_STATE = 512 * 1024 * 1024
 
 
@@ -65,12 +67,12 @@ def collect_ratings(sources: list[Path]) -> Collected:
             out.problems.append(f"{source}:{exc.line}:{exc.column}: {exc}")
         except OSError as exc:
             out.problems.append(f"{source}: cannot read it: {exc.strerror or exc}")
-    seen: dict[tuple[str, str, str, str], str] = {}
+    seen: dict[tuple[str, str, str, str, str], str] = {}
     kept = []
     for row, where in zip(out.rows, out.where):
-        key = (row["instance_id"], row["rater"], row["axis"], row["model"])
+        key = (row["benchmark"], row["instance_id"], row["rater"], row["axis"], row["model"])
         if key in seen:
-            out.problems.append(f"{where}: {row['model']} on instance {row['instance_id']} is rated again by "
+            out.problems.append(f"{where}: {row['model']} on {row['benchmark']} instance {row['instance_id']} is rated again by "
                                 f"{row['rater']} on {row['axis']} (first in {seen[key]}); the first is kept")
             continue
         seen[key] = where
@@ -110,7 +112,7 @@ def _located(out: Collected, read: Any, path: Path, scanned: bool = False) -> No
         out.problems.append(f"{path}:{exc.line}:{exc.column}: {exc}")
 
 
-def _add(out: Collected, where: str, instance: str, model: str, judges: dict[str, str],
+def _add(out: Collected, where: str, benchmark: str, instance: str, model: str, judges: dict[str, str],
          ratings: dict[str, Any]) -> int:
     """Rows for one instance's {judge: {axis: rating}}; the number added."""
     added = 0
@@ -124,7 +126,7 @@ def _add(out: Collected, where: str, instance: str, model: str, judges: dict[str
                                     f"{str(raw)[:40]!r} is not a number; left out")
                 continue
             out.rows.append({"instance_id": instance, "rater": str(judge), "axis": str(axis), "score": score,
-                             "model": model, "judge_model": judges.get(str(judge), str(judge))})
+                             "model": model, "judge_model": judges.get(str(judge), str(judge)), "benchmark": benchmark})
             out.where.append(where)
             added += 1
     return added
@@ -178,7 +180,8 @@ def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
             if isinstance(epoch, int) and epoch != 1:
                 instance = f"{instance}#epoch{epoch}"
             instances += 1
-            added += _add(out, str(path), instance, model, judges, metadata["ratings"])
+            added += _add(out, str(path), str(info.get("task") or path.stem), instance, model, judges,
+                          metadata["ratings"])
     if not scorer_names:
         _no_jury(out, scanned, f"{path}: no sample holds a jury scorer's ratings (score metadata `ratings` and "
                             "`jury`): not a jury task exported by clinreg, or a log with no samples")
@@ -231,9 +234,19 @@ def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
             # As HELM's metric reads a kept reply: every entry's `score`, as a whole number.
             ratings = {j: {axis: _whole(v.get("score")) if isinstance(v, dict) else None
                            for axis, v in reply.items()} for j, reply in replies.items()}
-            added += _add(out, str(state_file), instance_id, model.strip(), judges, ratings)
+            added += _add(out, str(state_file), _helm_benchmark(spec, folder), instance_id, model.strip(), judges,
+                          ratings)
     out.runs.append({"file": str(folder), "harness": "helm", "model": model.strip(),
                      "run": spec.get("name"), "instances": len(request_states), "ratings": added})
+
+
+def _helm_benchmark(spec: dict[str, Any], folder: Path) -> str:
+    """The run's name without its model: `aci_bench` for MedHELM's `aci_bench:model=…`, `clinreg:mapping=aci_bench`
+    for an export's run."""
+    name = str(spec.get("name") or folder.name)
+    head, _, args = name.partition(":")
+    kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
+    return f"{head}:{','.join(kept)}" if kept else head
 
 
 def _whole(score: Any) -> Any:
@@ -249,7 +262,7 @@ def _whole(score: Any) -> Any:
 
 def ratings_text(rows: list[dict[str, Any]], fmt: str) -> str:
     """The ratings file: CSV with a header, or JSON lines; rows in (model, instance, rater, axis) order."""
-    ordered = sorted(rows, key=lambda r: (r["model"], r["instance_id"], r["rater"], r["axis"]))
+    ordered = sorted(rows, key=lambda r: (r["benchmark"], r["model"], r["instance_id"], r["rater"], r["axis"]))
     if fmt == "jsonl":
         return "".join(json.dumps({c: r[c] for c in COLUMNS}, ensure_ascii=False) + "\n" for r in ordered)
     buffer = io.StringIO(newline="")
