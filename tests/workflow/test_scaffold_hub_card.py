@@ -2,6 +2,10 @@
 without its record, needs only the facts a person must look up, and then validates clean as the record it replaces.
 
 The registry's own `medxpert_qa_text` record is the oracle: its source and mapping are what the guess must give.
+The card and the column description in hub_cards/medxpertqa/ were written by hand, in the Hub's documented card
+header and `datasets` Features formats, from what that record states (the Hub cannot be reached here); so this
+test checks that the scaffold reads those formats and that its guesses agree with each other and with a record a
+person wrote, not that it reads MedXpertQA's real card, which may hold more (see hub_cards/SOURCE.md).
 """
 
 from __future__ import annotations
