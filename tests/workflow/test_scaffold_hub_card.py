@@ -5,7 +5,7 @@ The registry's own `medxpert_qa_text` record is the oracle: its source and mappi
 The card and the column description in hub_cards/medxpertqa/ were written by hand, in the Hub's documented card
 header and `datasets` Features formats, from what that record states (the Hub cannot be reached here); so this
 test checks that the scaffold reads those formats and that its guesses agree with each other and with a record a
-person wrote, not that it reads MedXpertQA's real card, which may hold more (see hub_cards/SOURCE.md).
+person wrote, not that it reads MedXpertQA's real card, which may hold more. (hub_cards/README.md says so too.)
 """
 
 from __future__ import annotations
