@@ -29,7 +29,7 @@ def _import(tmp_path: Path, *sources, name: str = "results.json") -> dict:
 
 def _export(tmp_path: Path, *sources, to: str = "every-eval-ever", name: str = "eee") -> tuple[Path, dict]:
     out = tmp_path / name
-    result = invoke("results", "export", *sources, "--root", ROOT, "--format", to, "-o", out, "--report", "json")
+    result = invoke("results", "export", *sources, "--root", ROOT, "--to", to, "-o", out, "--format", "json")
     assert result.exit_code == 0, result.output
     return out, json.loads(result.stdout)["data"]
 
@@ -203,3 +203,17 @@ def test_a_record_named_as_helm_names_the_benchmark_is_read(tmp_path):
     (score,) = _import(tmp_path, path)["scores"]
     assert (score["record"], score["metric"], score["value"]) == ("med_dialog", "med_dialog_accuracy",
                                                                   result["score_details"]["score"])
+
+
+def test_the_format_written_is_named_by_to_or_by_format_and_json_reports_it(tmp_path):
+    base = ("results", "export", *_published_path(), "--root", ROOT)
+    alone = invoke(*base, "--format", "json", "-o", tmp_path / "a")
+    assert alone.exit_code == 2 and "--to every-eval-ever or --to hf-eval-results" in alone.stderr
+    assert not (tmp_path / "a").exists()
+    both = invoke(*base, "--to", "hf-eval-results", "--format", "every-eval-ever", "-o", tmp_path / "b")
+    assert both.exit_code == 2 and "name two formats" in both.stderr and not (tmp_path / "b").exists()
+    text = invoke(*base, "--format", "every-eval-ever", "-o", tmp_path / "c")  # the spelling
+    assert text.exit_code == 0 and text.stdout.startswith("wrote ") and "(every-eval-ever)" in text.stdout
+    report = json.loads(invoke(*base, "--to", "every-eval-ever", "--format", "json", "-o", tmp_path / "d").stdout)
+    assert sorted(report["data"]["files"]) == sorted(p.relative_to(tmp_path / "c").as_posix()
+                                                     for p in (tmp_path / "c").rglob("*.json"))

@@ -21,8 +21,8 @@ RELEASE = "medhelm-2025-07-31"
 
 def _export(tmp_path: Path, *sources) -> tuple[Path, dict]:
     out = tmp_path / "hf"
-    result = invoke("results", "export", *sources, "--root", ROOT, "--format", "hf-eval-results", "-o", out,
-                    "--report", "json")
+    result = invoke("results", "export", *sources, "--root", ROOT, "--to", "hf-eval-results", "-o", out,
+                    "--format", "json")
     assert result.exit_code == 0, result.output
     return out, json.loads(result.stdout)["data"]
 

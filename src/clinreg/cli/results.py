@@ -12,6 +12,7 @@ from clinreg.cli.common import (
 )
 from clinreg.text.output import to_json
 
+RESULTS_FORMATS = ("every-eval-ever", "hf-eval-results")  # what `results export` writes
 sources_argument = click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 
 
@@ -131,10 +132,14 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
 @results.command("export")
 @click.argument("sources", nargs=-1, required=True)
 @root_option
-@click.option("--format", "to", type=click.Choice(["every-eval-ever", "hf-eval-results"]), required=True,
-              help="every-eval-ever: one Every Eval Ever 0.3.0 record per model and benchmark, under "
-                   "data/<benchmark>/<developer>/<model>/<uuid>.json. hf-eval-results: <model>/.eval_results/"
+@click.option("--to", "to", type=click.Choice(RESULTS_FORMATS), default=None,
+              help="The format to write. every-eval-ever: one Every Eval Ever 0.3.0 record per model and benchmark, "
+                   "under data/<benchmark>/<developer>/<model>/<uuid>.json. hf-eval-results: <model>/.eval_results/"
                    "<benchmark>.yaml for each score of a benchmark on the Hugging Face Hub (never uploaded).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", *RESULTS_FORMATS]), default="text",
+              show_default=True,
+              help="text or json: how to report what was written and what the format leaves out. "
+                   "every-eval-ever or hf-eval-results: the same as --to (reported as text).")
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True, metavar="DIR",
               help="The folder to write (replaced as a whole with --force).")
 @force_option
@@ -143,9 +148,7 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
 @click.option("--organization", default="unknown", show_default=True,
               help="Every Eval Ever: who ran the evaluations (source_organization_name) of results that are not a "
                    "published leaderboard's.")
-@click.option("--report", "report_fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="How to report what was written and what each format leaves out.")
-def export_results_command(sources, root, to, output, force, strict, aliases, organization, report_fmt):
+def export_results_command(sources, root, to, fmt, output, force, strict, aliases, organization):
     """Write SOURCES (results files, anything `results import` reads, or published release ids such as
     medhelm-2025-07-31) in another tool's format, into the folder DIR, and say what the format leaves out.
 
@@ -157,11 +160,17 @@ def export_results_command(sources, root, to, output, force, strict, aliases, or
     from clinreg.results.aliases import load_aliases
     from clinreg.results.export import ExportRefused, export_results
 
+    if fmt in RESULTS_FORMATS:
+        if to is not None and to != fmt:
+            raise fail(f"--to {to} and --format {fmt} name two formats; give one")
+        to, fmt = fmt, "text"
+    if to is None:
+        raise fail(f"name the format to write: --to {' or --to '.join(RESULTS_FORMATS)}")
     paths = []
     for given in sources:
         path = Path(given)
         paths.extend(_with_published([given]) if not path.exists() and not any(c in given for c in "/\\.") else [path])
-    reg, scores, reported, _, stand_ins, _ = _collect(root, tuple(paths), report_fmt, strict, (), aliases)
+    reg, scores, reported, _, stand_ins, _ = _collect(root, tuple(paths), fmt, strict, (), aliases)
     try:
         summary = export_results(reg, to, scores, reported, stand_ins, output, force=force, organization=organization,
                                  aliases=load_aliases(list(aliases)))
@@ -169,7 +178,7 @@ def export_results_command(sources, root, to, output, force, strict, aliases, or
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
-    if report_fmt == "json":
+    if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         click.echo(dumps("results_export", summary))

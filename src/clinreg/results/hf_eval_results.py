@@ -57,7 +57,7 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
     if no_hub:
         left.append({"what": "scores of benchmarks with no Hub dataset id", "count": sum(no_hub.values()),
                      "why": f"the Hub files a result under a benchmark dataset of the Hub; these {len(no_hub)} "
-                            "benchmarks read their data elsewhere (listed under `benchmarks` in --report json)",
+                            "benchmarks read their data elsewhere (listed under `benchmarks` in --format json)",
                      "benchmarks": sorted(no_hub)})
     left.append({"what": "standard errors, instance counts, juries and generation settings", "count": len(scores),
                  "why": "an eval results entry holds one value; the notes name the metric, its range and the "
