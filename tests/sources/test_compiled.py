@@ -166,7 +166,7 @@ def test_a_row_rendered_from_its_columns_alone_is_rendered_as_in_the_full_contex
         except TemplateFailure as err:
             return err
 
-    fast = outcome(lambda: template.render_row(dict(row)))
+    fast = outcome(lambda: template.render_row(row))
     template.compiled = None
     slow = outcome(lambda: template.render_with_globals(context))
     assert type(fast) is type(slow) and str(fast) == str(slow), source

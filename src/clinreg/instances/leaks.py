@@ -29,8 +29,10 @@ def leaked_span(reference: str, text: str) -> str | None:
     if len(gold) < MIN_REFERENCE_CHARS:
         return gold if _whole_copy(gold, text) else None
     if len(gold) <= SPAN_CHARS:
-        # The folded text holds the folded reference only if the text holds its longest word as it is.
-        return gold if max(gold.split(" "), key=len) in text and gold in _fold(text) else None
+        # The folded text holds the folded reference only if the text holds each of its words as it is (a word
+        # has no whitespace, so it lies within one word of the text): the longest first, then the others.
+        words = sorted(set(gold.split(" ")), key=len, reverse=True)
+        return gold if all(word in text for word in words) and gold in _fold(text) else None
     haystack = _fold(text)
     # Any common span of SPAN_CHARS holds one of these half-length pieces whole; each place a piece occurs is
     # then widened both ways to see whether the text around it matches the reference for SPAN_CHARS in all.
@@ -56,6 +58,11 @@ def _bare(text: str) -> str:
 def _whole_copy(gold: str, text: str) -> bool:
     """A short reference copied whole: the entire input, or (with a few words) a whole line or sentence of it."""
     want = _bare(gold)
+    if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
+        # Only the whole input can be the copy. Folding keeps the text's words, and `_bare` takes at most the
+        # last one away: a text of two words more than `want` cannot be it (one bounded split, no folding).
+        if len(text.split(None, len(want.split()) + 1)) > len(want.split()) + 1:
+            return False
     # Case folding maps each character on its own and keeps whitespace whitespace: a copy's casefolded text
     # holds each word of `want` as it is. Most texts hold no copy and fail this in one C-level search.
     words = want.split()

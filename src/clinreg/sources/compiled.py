@@ -61,6 +61,8 @@ def compile_template(tree: nodes.Template, cap: int) -> Callable[[dict], str] | 
 
 def _statements(statements: list[nodes.Node], cap: int) -> Callable[[dict, list], None]:
     steps = [_statement(node, cap) for node in statements]
+    if len(steps) == 1:
+        return steps[0]
 
     def run(variables: dict, out: list) -> None:
         for step in steps:
@@ -77,6 +79,14 @@ def _statement(node: nodes.Node, cap: int) -> Callable[[dict, list], None]:
                 pieces.append((True, child.data))
             else:
                 pieces.append((False, _expression(child, cap)))
+
+        if len(pieces) == 1 and not pieces[0][0]:
+            only = pieces[0][1]
+
+            def output_one(variables: dict, out: list) -> None:
+                out.append(str(only(variables)))
+
+            return output_one
 
         def output(variables: dict, out: list) -> None:
             for literal, piece in pieces:
@@ -118,11 +128,19 @@ def _expression(node: nodes.Node, cap: int) -> Render:
 
         return lookup
     if kind is nodes.Getitem and node.ctx == "load" and type(node.arg) is not nodes.Slice:
+        if type(node.node) is nodes.Name and type(node.arg) is nodes.Const:
+            _expression(node.node, cap), _expression(node.arg, cap)  # the same checks as below
+            return _getitem_of_name(node.node.name, node.arg.value)
         return _getitem(_expression(node.node, cap), _expression(node.arg, cap))
     if kind is nodes.Getattr and node.ctx == "load":
         return _getattr(_expression(node.node, cap), node.attr)
     if kind is nodes.Concat:
         return _concat([_expression(child, cap) for child in node.nodes], cap)
+    if kind is nodes.Compare and len(node.ops) == 1 and type(node.ops[0].expr) is nodes.Const:
+        op, left = _COMPARE[node.ops[0].op], _expression(node.expr, cap)
+        _expression(node.ops[0].expr, cap)  # the same checks as below
+        value = node.ops[0].expr.value
+        return lambda variables: op(left(variables), value)
     if kind is nodes.Compare:
         return _compare(_expression(node.expr, cap), [(_COMPARE[op.op], _expression(op.expr, cap)) for op in node.ops])
     if kind is nodes.And:
@@ -151,6 +169,22 @@ def _getitem(target: Render, key: Render) -> Render:
             raise NotCompiled
         try:
             return obj[arg]  # what the sandbox tries first; a miss goes its way (attributes, undefined)
+        except Exception:
+            raise NotCompiled from None
+
+    return getitem
+
+
+def _getitem_of_name(name: str, key: Any) -> Render:
+    """`name[key]` with a constant key: `_getitem` of a name lookup and a constant, in one call."""
+    def getitem(variables: dict) -> Any:
+        if name not in variables:
+            raise NotCompiled
+        obj = variables[name]
+        if type(obj) not in _LOOKUP_TYPES:
+            raise NotCompiled
+        try:
+            return obj[key]
         except Exception:
             raise NotCompiled from None
 

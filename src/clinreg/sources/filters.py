@@ -28,7 +28,7 @@ class FilterExpression:
     def keep(self, table: pa.Table, split: str, offset: int, among: np.ndarray | None = None) -> np.ndarray:
         """Which rows pass; with `among`, only those rows are evaluated (the others are not kept)."""
         names = self.template.variables
-        wanted = table.column_names if self.template.uses_row else [n for n in table.column_names if n in names]
+        wanted = self.template.columns_read(table.column_names)
         missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
         if missing:
             raise RecordProblem(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, not in the data")

@@ -295,10 +295,12 @@ class InputTemplate:
             # The analysis compiles the tree again with jinja's own generator, which folds constants and so
             # can raise on `''.__mro__ ~ x`: inside the try, so that it is a RecordProblem too.
             self.globals = dict(self.template.globals)
-            self.variables = set(meta.find_undeclared_variables(tree)) - set(self.globals)
+            self.names = set(meta.find_undeclared_variables(tree))
+            self.variables = self.names - set(self.globals)
         except TemplateError as err:
             raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
+        self.row_keyed = _row_only_keyed(tree)
         self.plain = _plain_parts(tree)
         # Conditionals, lookups, `~`, comparisons and a few filters: plain Python, jinja for what it gives up on.
         self.compiled = None if self.plain is not None else compile_template(tree, MAX_OUTPUT_CHARS)
@@ -310,6 +312,18 @@ class InputTemplate:
     @property
     def uses_row(self) -> bool:
         return ROW_VARIABLE in self.variables
+
+    def columns_read(self, columns: list[str]) -> list[str]:
+        """Of `columns`, those a row's context needs. A template that reads `row` only as `row['name']` or
+        `row.name`, each name a column and no dict attribute, sees the same values in a `row` of just the columns
+        it names (and those it reads as names); any other use of `row` needs them all."""
+        if not self.uses_row:
+            return [n for n in columns if n in self.variables]
+        present = set(columns)
+        if self.row_keyed and all(k in present and not hasattr(dict, k) for k in self.row_keys):
+            wanted = self.names | self.row_keys
+            return [n for n in columns if n in wanted]
+        return list(columns)
 
     def rows(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
         """(row index, the row's named column values as a dict) for each of `rows`, for `render_row`."""
@@ -519,3 +533,12 @@ def _row_keys(tree: nodes.Template) -> set[str]:
             elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
                 keys.add(node.arg.value)
     return keys
+
+
+def _row_only_keyed(tree: nodes.Template) -> bool:
+    """Whether every use of `row` is a lookup of a constant name (`row['Patient Note']`, `row.question`)."""
+    uses = sum(1 for node in tree.find_all(nodes.Name) if node.name == ROW_VARIABLE)
+    keyed = sum(1 for node in tree.find_all((nodes.Getitem, nodes.Getattr))
+                if isinstance(node.node, nodes.Name) and node.node.name == ROW_VARIABLE
+                and (isinstance(node, nodes.Getattr) or (isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str))))
+    return uses == keyed

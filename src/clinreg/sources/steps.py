@@ -482,7 +482,7 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
     `template` is the step's compiled template when the split is rendered batch by batch (its time budget then
     spans the split); `offset` is the rows before this batch."""
     template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
-    names = table.column_names if template.uses_row else [n for n in table.column_names if n in template.variables]
+    names = template.columns_read(table.column_names)
     values = [python_values(table.column(n).combine_chunks()) for n in names]
     out = []
     render_row = template.render_row
