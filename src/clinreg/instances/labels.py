@@ -140,10 +140,11 @@ def _option_positions(values: pa.Array, option_ids: pa.ListArray) -> pa.Array:
 
 
 def _open(scheme: object, table: pa.Table, values: pa.Array, where: str) -> BatchLabels:
-    filled = pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(values)), 0), False)
-    status = np.where(filled.to_numpy(zero_copy_only=False), OK, BAD).astype(np.int8)
     # Surrounding whitespace is never part of a reference answer (and every harness strips it too).
-    labels = BatchLabels(status, values, gold_text=pc.utf8_trim_whitespace(values))
+    trimmed = pc.utf8_trim_whitespace(values)
+    filled = pc.fill_null(pc.greater(pc.utf8_length(trimmed), 0), False)
+    status = np.where(filled.to_numpy(zero_copy_only=False), OK, BAD).astype(np.int8)
+    labels = BatchLabels(status, values, gold_text=trimmed)
     if isinstance(scheme, NumberScheme):
         labels.lower, labels.upper = _range(scheme, table, values, where)
     return labels

@@ -46,8 +46,13 @@ def has_column(schema: pa.Schema, name: str) -> bool:
     return True
 
 
+def one_array(column: pa.ChunkedArray) -> pa.Array:
+    """The column as one array: its only chunk as it is (combine_chunks would copy it), else the chunks joined."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+
+
 def _flat(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    array = one_array(column) if isinstance(column, pa.ChunkedArray) else column
     if pa.types.is_dictionary(array.type):
         array = array.dictionary_decode()
     return array

@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.sources.adapters import run_adapter
-from clinreg.sources.columns import as_strings, find_column, python_values
+from clinreg.sources.columns import as_strings, find_column, one_array, python_values
 from clinreg.sources.diskjoin import DiskSeen, DiskTable
 from clinreg.sources.errors import JoinFailure, RecordProblem, TemplateFailure
 from clinreg.sources.filters import FilterExpression
@@ -483,7 +483,7 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
     spans the split); `offset` is the rows before this batch."""
     template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
     names = template.columns_read(table.column_names)
-    values = [python_values(table.column(n).combine_chunks()) for n in names]
+    values = [python_values(one_array(table.column(n))) for n in names]
     out = []
     render_row = template.render_row
     for i, row in template.rows(names, values, range(table.num_rows)):
