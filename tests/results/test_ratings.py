@@ -151,7 +151,7 @@ def test_a_folder_holding_both_harnesses_runs_is_read_whole(tmp_path):
 
 def test_two_benchmarks_numbering_instances_alike_are_kept_apart(tmp_path):
     """HELM numbers every scenario's instances id0, id1, ...: a suite with two jury benchmarks keeps both runs'
-    ratings (no "rated again"), and jury agreement reads one benchmark at a time."""
+    ratings (no "rated again"); jury agreement keeps their instances apart, and reads one alone with --benchmark."""
     suite = tmp_path / "suite"
     shutil.copytree(SUITE, suite)
     for run in sorted(SUITE.iterdir()):
@@ -167,8 +167,13 @@ def test_two_benchmarks_numbering_instances_alike_are_kept_apart(tmp_path):
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert len(rows) == 2 * 54
     assert {r["benchmark"] for r in rows} == {"clinreg:mapping=aci_bench", "clinreg:mapping=other_bench"}
-    pooled = CliRunner().invoke(main, ["jury", "agreement", str(out)])
-    assert pooled.exit_code == 2 and "--benchmark" in pooled.stderr and "other_bench" in pooled.stderr
+    pooled = CliRunner().invoke(main, ["jury", "agreement", str(out), "--format", "json"])
+    assert pooled.exit_code == 0, pooled.output
+    data = json.loads(pooled.stdout)["data"]
+    # Two benchmarks' id0, id1, ... are different instances: twice the targets, never one pooled rating pair.
+    assert data["instances"] == 2 * 6 and data["benchmarks"] == ["clinreg:mapping=aci_bench",
+                                                                 "clinreg:mapping=other_bench"]
+    assert "pooled over 2 benchmarks" in CliRunner().invoke(main, ["jury", "agreement", str(out)]).output
     one = CliRunner().invoke(main, ["jury", "agreement", str(out), "--benchmark", "clinreg:mapping=other_bench",
                                     "--format", "json"])
     assert one.exit_code == 0, one.output

@@ -44,7 +44,8 @@ def jury_agreement(ratings, benchmark, fmt):
 
     RATINGS is a CSV file (with a header) or a JSON lines file with instance_id, rater, axis and score per
     rating, and optionally model (the model whose answer was rated) and benchmark (`clinreg results ratings`
-    writes both; a file holding several benchmarks is read one benchmark at a time, with --benchmark). A rater whose name starts `clinician:` is a
+    writes both; instances of different benchmarks are different targets even when their ids match, and
+    --benchmark reads one benchmark's ratings alone). A rater whose name starts `clinician:` is a
     clinician; every other rater is a judge. Each instance and axis is a target. Reports, overall and per axis:
     ICC(2,1) and ICC(2,k) (two-way random, absolute agreement; Shrout and Fleiss 1979) between the judges, over
     the targets every judge scored, and between the jury's mean and the clinicians' mean; Krippendorff's alpha
@@ -70,9 +71,6 @@ def jury_agreement(ratings, benchmark, fmt):
         if not rows:
             raise fail(f"{ratings} holds no ratings of benchmark {benchmark!r} "
                        f"(it holds: {', '.join(named) or 'none named'})")
-    elif len(named) > 1:
-        raise fail(f"{ratings} holds the ratings of {len(named)} benchmarks ({', '.join(named)}); their instance ids "
-                   "are not comparable, so name one with --benchmark")
     data = agreement(rows)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
@@ -82,6 +80,9 @@ def jury_agreement(ratings, benchmark, fmt):
     click.echo(shown(f"{len(data['judges'])} judge(s): {', '.join(data['judges']) or 'none'}; "
                      f"{len(data['clinicians'])} clinician(s); {data['instances']} instance(s); "
                      f"axes: {', '.join(data['axes'])}"))
+    if len(data["benchmarks"]) > 1:
+        click.echo(shown(f"pooled over {len(data['benchmarks'])} benchmarks ({', '.join(data['benchmarks'])}); "
+                         "--benchmark NAME reads one alone"))
     for line in _lines("all axes", data["overall"]):
         click.echo(shown(line))
     if len(data["by_axis"]) > 1:

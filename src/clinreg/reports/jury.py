@@ -171,12 +171,12 @@ def _check(targets: dict[Any, dict[str, float]], judges: list[str], clinicians: 
 
 def _ranking(ratings: list[Rating], judges: list[str]) -> dict[str, float]:
     """Each model's jury score: the mean over its instances and axes of the judges' mean score."""
-    by_target: dict[tuple[str, str, str], list[float]] = {}
+    by_target: dict[tuple[str, str | None, str, str], list[float]] = {}
     for r in ratings:
         if r.model is not None and r.rater in judges:
-            by_target.setdefault((r.model, r.instance_id, r.axis), []).append(r.score)
+            by_target.setdefault((r.model, r.benchmark, r.instance_id, r.axis), []).append(r.score)
     per_model: dict[str, list[float]] = {}
-    for (model, _, _), scores in by_target.items():
+    for (model, _, _, _), scores in by_target.items():
         per_model.setdefault(model, []).append(mean(scores))
     return {m: mean(v) for m, v in sorted(per_model.items())}
 
@@ -199,18 +199,19 @@ def leave_one_judge_out(ratings: list[Rating], judges: list[str]) -> dict[str, A
 
 def jury_agreement(ratings: list[Rating]) -> dict[str, Any]:
     """Every statistic per axis and over all axes (each instance and axis a target). Ratings of different models
-    on the same instance are different targets."""
+    on the same instance are different targets, and so are instances of different benchmarks that share an id."""
     judges = sorted({r.rater for r in ratings if not is_clinician(r.rater)})
     clinicians = sorted({r.rater for r in ratings if is_clinician(r.rater)})
-    targets: dict[tuple[str | None, str, str], dict[str, float]] = {}
+    targets: dict[tuple[str | None, str | None, str, str], dict[str, float]] = {}
     for r in ratings:
-        targets.setdefault((r.model, r.instance_id, r.axis), {})[r.rater] = r.score
+        targets.setdefault((r.model, r.benchmark, r.instance_id, r.axis), {})[r.rater] = r.score
     axes = sorted({r.axis for r in ratings})
     return {
         "judges": judges, "clinicians": clinicians, "axes": axes,
-        "instances": len({(r.model, r.instance_id) for r in ratings}),
+        "instances": len({(r.model, r.benchmark, r.instance_id) for r in ratings}),
+        "benchmarks": sorted({r.benchmark for r in ratings if r.benchmark}),
         "overall": _check(targets, judges, clinicians),
-        "by_axis": [{"axis": axis, **_check({k: v for k, v in targets.items() if k[2] == axis}, judges, clinicians)}
+        "by_axis": [{"axis": axis, **_check({k: v for k, v in targets.items() if k[3] == axis}, judges, clinicians)}
                     for axis in axes],
         "leave_one_judge_out": leave_one_judge_out(ratings, judges),
     }
