@@ -27,6 +27,17 @@ DISK_JOIN_BYTES = 32 << 20
 _CHUNK = 900
 
 
+def _lookup(db: sqlite3.Connection, select: str, keys: Iterable[Any]) -> dict[Any, Any]:
+    """{key: value} for the distinct non-null `keys` found by `select` (a two-column query ending in the key column
+    of its WHERE clause), asked `_CHUNK` keys at a time to stay under SQLite's limit on bound parameters."""
+    wanted = list({k for k in keys if k is not None})
+    found: dict[Any, Any] = {}
+    for begin in range(0, len(wanted), _CHUNK):
+        chunk = wanted[begin : begin + _CHUNK]
+        found.update(db.execute(f"{select} IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
+    return found
+
+
 def spillable(table: pa.Table) -> bool:
     return all(pa.types.is_string(t) or pa.types.is_large_string(t) for t in table.schema.types)
 
@@ -91,25 +102,14 @@ class DiskTable:
         """The first row holding each value in column `key`, or None."""
         self.index_first(key)
         table = f"first_{self._col(key)}"
-        found: dict[Any, int] = {}
-        wanted = list({v for v in values if v is not None})
-        for begin in range(0, len(wanted), _CHUNK):
-            chunk = wanted[begin : begin + _CHUNK]
-            query = f"SELECT k, pos FROM {table} WHERE k IN ({', '.join('?' * len(chunk))})"
-            found.update(self.db.execute(query, chunk).fetchall())
+        found = _lookup(self.db, f"SELECT k, pos FROM {table} WHERE k", values)
         null = self._indexed[key]
         return [null if v is None else found.get(v) for v in values]
 
     def take(self, name: str, positions: pa.Array) -> pa.Array:
         """Column `name` at `positions` (null where a position is null), as Arrow's take gives it."""
         wanted = positions.to_pylist()
-        distinct = list({p for p in wanted if p is not None})
-        col = self._col(name)
-        values: dict[int, Any] = {}
-        for begin in range(0, len(distinct), _CHUNK):
-            chunk = distinct[begin : begin + _CHUNK]
-            query = f"SELECT pos, {col} FROM r WHERE pos IN ({', '.join('?' * len(chunk))})"
-            values.update(self.db.execute(query, chunk).fetchall())
+        values = _lookup(self.db, f"SELECT pos, {self._col(name)} FROM r WHERE pos", wanted)
         return pa.array([None if p is None else values[p] for p in wanted], self.types[self.column_names.index(name)])
 
     def seen_keys(self) -> DiskSeen:
@@ -134,12 +134,7 @@ class DiskSeen:
         """Record `keys` (rows from `offset`); the first (earlier row, row, key) that repeats a key, or None."""
         keys = list(keys)
         batch: dict[Any, int] = {}
-        earlier: dict[Any, int] = {}
-        wanted = list({k for k in keys if k is not None})
-        for begin in range(0, len(wanted), _CHUNK):
-            chunk = wanted[begin : begin + _CHUNK]
-            query = f"SELECT k, pos FROM {self.table} WHERE k IN ({', '.join('?' * len(chunk))})"
-            earlier.update(self.db.execute(query, chunk).fetchall())
+        earlier = _lookup(self.db, f"SELECT k, pos FROM {self.table} WHERE k", keys)
         for i, key in enumerate(keys, start=offset):
             if key is None:
                 if self.null is not None:
