@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from clinreg.sources.columns import find_column, python_values
 from clinreg.sources.errors import RecordProblem, TemplateFailure
@@ -32,9 +33,18 @@ class FilterExpression:
         missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
         if missing:
             raise RecordProblem(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, not in the data")
+        fast = self.template.render_table(table, among)  # the whole batch in Arrow, where it applies
+        if fast is not None:
+            out = np.asarray(pc.equal(fast[0], "1").to_numpy(zero_copy_only=False), dtype=bool)
+            if among is not None:
+                out &= among
+            if not len(fast[1]):
+                return out
+            rows = fast[1]
+        else:
+            out = np.zeros(table.num_rows, dtype=bool)
+            rows = range(table.num_rows) if among is None else np.flatnonzero(among)
         values = [python_values(find_column(table, n)) for n in wanted]
-        out = np.zeros(table.num_rows, dtype=bool)
-        rows = range(table.num_rows) if among is None else np.flatnonzero(among)
         render = self.template.render_row
         for i, row in self.template.rows(wanted, values, rows):
             try:

@@ -282,6 +282,9 @@ def _check_method_growth(obj: Any, args: tuple) -> None:
         _check_size(_grown(owner, owner.count("\t"), width), "expands tabs")
 
 
+_NOT_YET = object()
+
+
 class InputTemplate:
     """A mapping's `input_template`, compiled once and rendered on many rows."""
 
@@ -304,6 +307,7 @@ class InputTemplate:
         self.plain = _plain_parts(tree)
         # Conditionals, lookups, `~`, comparisons and a few filters: plain Python, jinja for what it gives up on.
         self.compiled = None if self.plain is not None else compile_template(tree, MAX_OUTPUT_CHARS)
+        self._tree, self._vectorized = tree, _NOT_YET  # the batch path, compiled when a build first asks (pyarrow)
         # A chunk is at most as long as the template's longest literal: pull fewer at a time from a long template,
         # so that 256 repeats of a large literal never sit in memory before the size check.
         self.pull = 256 if len(source) <= 4096 else 1
@@ -347,6 +351,35 @@ class InputTemplate:
             context[ROW_VARIABLE] = row
         return self.render_with_globals(context)
 
+    def render_table(self, table: Any, rows: Any = None) -> Any:
+        """Every row's text of a compiled template over an Arrow batch at once (`vectorized.py`), as a string array,
+        with the rows whose text the caller must still render with `render_row` (sorted indices), the others'
+        texts being final; with `rows` (a boolean mask), only those rows need be right. None when the batch path
+        does not apply to this template or batch."""
+        if self._vectorized is _NOT_YET:
+            from clinreg.sources.vectorized import compile_columns
+
+            self._vectorized = None if self.compiled is None else compile_columns(
+                self._tree, MAX_OUTPUT_CHARS, ROW_VARIABLE if self.uses_row else None)
+        if self._vectorized is None:
+            return None
+        import numpy as np
+        import pyarrow as pa
+
+        from clinreg.sources.vectorized import Columns, NotVectorized
+
+        try:
+            texts, unsure = self._vectorized(Columns(table))
+        except NotVectorized:
+            return None
+        if texts.type != pa.string():
+            texts = texts.cast(pa.string())
+        if unsure is None:
+            return texts, np.zeros(0, dtype=np.int64)
+        if rows is not None:
+            unsure = unsure & rows
+        return texts, np.flatnonzero(unsure)
+
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
         """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without
         a context per row; None when that does not apply (another template, a name that is not a column, a
@@ -357,6 +390,15 @@ class InputTemplate:
         where = {name: i for i, name in enumerate(names)}
         if any(name not in where or name == ROW_VARIABLE for _, name, _ in slots):
             return None  # `row` is the whole row in a context, even when a column has that name
+        if len(slots) == 1 and slots[0][2] is None:
+            # One `{{ name }}` between two texts (most records' input): one concatenation a row.
+            at, name, _ = slots[0]
+            before, after = "".join(parts[:at]), "".join(parts[at + 1:])
+            try:
+                out = [before + str(value) + after for value in values[where[name]][:n]]
+            except Exception:
+                return None
+            return out if not out or max(map(len, out)) <= MAX_OUTPUT_CHARS else None
         columns = [(at, values[where[name]], loop) for at, name, loop in slots]
         out = []
         try:

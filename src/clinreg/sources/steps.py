@@ -482,13 +482,16 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
     `template` is the step's compiled template when the split is rendered batch by batch (its time budget then
     spans the split); `offset` is the rows before this batch."""
     template = template or InputTemplate(spec.template, f"{where} render {spec.column!r}")
+    fast = template.render_table(table)  # the whole batch in Arrow, where the template and columns allow
+    if fast is not None and not len(fast[1]):
+        return _replace(table, spec.column, fast[0])
     names = template.columns_read(table.column_names)
     values = [python_values(one_array(table.column(n))) for n in names]
-    out = []
+    out = fast[0].to_pylist() if fast is not None else [None] * table.num_rows
     render_row = template.render_row
-    for i, row in template.rows(names, values, range(table.num_rows)):
+    for i, row in template.rows(names, values, range(table.num_rows) if fast is None else fast[1]):
         try:
-            out.append(render_row(row))
+            out[i] = render_row(row)
         except TemplateFailure as err:
             raise TemplateFailure(f"{where}: row {offset + i}: render {spec.column!r} failed: {err}") from None
     return _replace(table, spec.column, pa.array(out, pa.string()))
