@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from clinreg.instances.batch import InstanceBatch
 from clinreg.instances.canonical import canonical_chunks, canonical_json, canonical_lines
-from clinreg.text.safeio import atomic_open
+from clinreg.text.safeio import BackgroundWrites, atomic_open
 
 FORMATS = ("jsonl", "json", "parquet", "hf")
 SHARD_ROWS = 100_000
@@ -61,9 +61,15 @@ def _write_jsonl(batches: Iterable[InstanceBatch], output: str | Path | None) ->
         (raw or sys.stdout).flush()
         return count
     with atomic_open(output, "wb") as handle:
-        for chunk, lines in canonical_chunks(batches):
-            handle.write(chunk)
-            count += lines
+        writes = BackgroundWrites(handle)  # the next batch is built while this one is written
+        try:
+            for chunk, lines in canonical_chunks(batches):
+                writes.write(chunk)
+                count += lines
+        except BaseException:
+            writes.abandon()
+            raise
+        writes.close()
     return count
 
 

@@ -145,6 +145,7 @@ class RecordBuild:
                 yield Instance.model_validate(row)
 
     def _batches(self, progress: NoProgress) -> Iterator[InstanceBatch]:
+        self.location.start_hashing()  # ready when the first batch is stamped
         reader = open_reader(self.location, streaming=self.streaming)
         try:
             for build, splits in self.plans:

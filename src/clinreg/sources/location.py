@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,11 +31,36 @@ class DataLocation:
     branch: str | None = None  # the branch or tag the record names, resolved online to `revision`
     commit_read: str | None = None  # a mirror's commit, where its clone or its folder name says it (provenance)
     _content_hash: str | None = field(default=None, repr=False)
+    _hashing: Any = field(default=None, repr=False, compare=False)
+
+    def start_hashing(self) -> None:
+        """Begin a mirror's content hash on a second thread (hashlib and file reads release the GIL), so that a
+        build reads and renders its first rows meanwhile; `describe` waits for it. Once per location."""
+        if self.kind == "hub" or self.folder is None or self._content_hash is not None or self._hashing is not None:
+            return
+        result: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result["hash"] = content_hash(self.folder)
+            except BaseException as err:  # handed to the caller of describe(), on its own thread
+                result["error"] = err
+
+        thread = threading.Thread(target=work, name="clinreg-content-hash", daemon=True)
+        self._hashing = (thread, result)
+        thread.start()
 
     def describe(self) -> dict[str, str]:
         """What the lock file records: the revision read, or the mirror's content hash."""
         if self.kind == "hub":
             return {"kind": "hub", "repo": self.repo or "", "revision": self.revision or ""}
+        if self._content_hash is None and self._hashing is not None:
+            thread, result = self._hashing
+            thread.join()
+            self._hashing = None
+            if "error" in result:
+                raise result["error"]
+            self._content_hash = result["hash"]
         if self._content_hash is None:
             self._content_hash = content_hash(self.folder)
         return {"kind": "mirror", "folder": self.folder.name, "content_sha256": self._content_hash}

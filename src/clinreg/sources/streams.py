@@ -30,6 +30,7 @@ from clinreg.sources.formats.csv import csv_batches
 from clinreg.sources.formats.jsonl import jsonl_batches
 from clinreg.sources.formats.office import xlsx_batches
 from clinreg.sources.read import located, with_parts
+from clinreg.sources.readahead import read_ahead
 
 # Arrow's block, and the Python readers' first batch of JSON lines: the part of a file that fixes its columns.
 # 2 MiB keeps a build of a million rows under 250 MB (8 MiB blocks took it to about 500 MB: Arrow's memory
@@ -121,10 +122,11 @@ def _located(files: list[tuple[str, MatchedFile]], spec: TableSpec, where: str) 
 
 def _batches(fmt: str, path: Path, spec: TableSpec) -> Iterator[pa.Table]:
     """The file's batches, by its format's reader (sources.formats)."""
+    # Arrow parses the next block on a second thread while this one is built (readahead.py).
     if fmt in ("csv", "tsv"):
-        return csv_batches(path, spec, "\t" if fmt == "tsv" else ",", STREAM_BLOCK_BYTES)
+        return read_ahead(csv_batches(path, spec, "\t" if fmt == "tsv" else ",", STREAM_BLOCK_BYTES))
     if fmt == "jsonl":
-        return jsonl_batches(path, spec, STREAM_BLOCK_BYTES)
+        return read_ahead(jsonl_batches(path, spec, STREAM_BLOCK_BYTES))
     if fmt == "parquet":
         return parquet_batches(path)
     checked_size(path)  # as the batches are set up, before openpyxl opens the workbook

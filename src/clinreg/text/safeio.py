@@ -190,3 +190,61 @@ def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
     return data
+
+
+class BackgroundWrites:
+    """Hand a binary file's writes to a second thread, so that the caller builds the next bytes while the kernel
+    copies the last ones (a write releases the GIL). Every `sync_every` bytes the thread also asks the kernel to
+    put the data on disk (fdatasync), so that the fsync before an atomic rename has little left to do.
+
+    At most `depth` chunks wait. A failed write is raised by the next `write` or by `close`, which waits for
+    every chunk; `abandon` stops the thread without writing what is left (the caller is failing anyway)."""
+
+    def __init__(self, handle: IO[bytes], *, depth: int = 4, sync_every: int = 64 << 20) -> None:
+        import queue
+
+        self.handle, self.sync_every = handle, sync_every
+        self.queue: "queue.Queue[bytes | None]" = queue.Queue(depth)
+        self.error: BaseException | None = None
+        self.skip = False
+        self.thread = threading.Thread(target=self._run, name="clinreg-writes", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        unsynced = 0
+        while True:
+            chunk = self.queue.get()
+            if chunk is None:
+                return
+            if self.error is not None or self.skip:
+                continue  # keep taking chunks, so that the caller never waits on a full queue
+            try:
+                self.handle.write(chunk)
+                unsynced += len(chunk)
+                if unsynced >= self.sync_every:
+                    self.handle.flush()
+                    os.fdatasync(self.handle.fileno())
+                    unsynced = 0
+            except BaseException as err:  # raised again on the caller's thread
+                self.error = err
+
+    def write(self, chunk: bytes) -> None:
+        if self.error is not None:
+            self.abandon()
+            raise self.error
+        self.queue.put(chunk)
+
+    def close(self) -> None:
+        """Wait until every chunk is written; raise the write's error, if one failed."""
+        self._stop()
+        if self.error is not None:
+            raise self.error
+
+    def abandon(self) -> None:
+        self.skip = True
+        self._stop()
+
+    def _stop(self) -> None:
+        if self.thread.is_alive():  # once: a stopped thread takes nothing more from the queue
+            self.queue.put(None)
+            self.thread.join()
