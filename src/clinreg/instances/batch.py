@@ -38,6 +38,9 @@ class InstanceBatch:
     references: list[list[str]] = field(default_factory=list)
     context: list[dict[str, Any]] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)
+    # Every context value is text, a boolean, null or an integer of at most 32 bits unsigned / 64 bits signed,
+    # which orjson writes exactly as json.dumps does (canonical.py then writes the context with the rest).
+    plain_context: bool = False
 
     def __len__(self) -> int:
         return len(self.source_index)
@@ -148,6 +151,15 @@ def choice_prompt(stem: str, options: list[str]) -> str:
 _INSTRUCTIONS: dict[int, str] = {}
 
 
+def _plain(column: Any) -> bool:
+    """A column whose Python values orjson writes as json.dumps does (see InstanceBatch.plain_context)."""
+    kind = None if column is None else column.type
+    return kind is not None and (
+        kind in (pa.string(), pa.large_string(), pa.bool_(), pa.null())
+        or pa.types.is_signed_integer(kind) or kind in (pa.uint8(), pa.uint16(), pa.uint32())
+    )
+
+
 def _bound(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
@@ -172,10 +184,22 @@ class MappingBuild:
         )
         self.variants: list[Variant | None] = list(mapping.variants) or [None]
         self.provenance = record_provenance(record)
+        self._last_labels: dict[str | None, tuple[pa.Table, tuple[BatchLabels, Any]]] = {}
 
     # ------------------------------------------------------------------ labels
 
     def labels(self, table: pa.Table, variant: Variant | None) -> tuple[BatchLabels, Any]:
+        """The batch's labels and choices for a variant. `status` and then `instances` ask for the same batch
+        (when every row passed): the last answer per variant is kept, with the table it is for."""
+        key = None if variant is None else variant.id
+        last = self._last_labels.get(key)
+        if last is not None and last[0] is table:
+            return last[1]
+        found = self._labels(table, variant)
+        self._last_labels[key] = (table, found)
+        return found
+
+    def _labels(self, table: pa.Table, variant: Variant | None) -> tuple[BatchLabels, Any]:
         choices = batch_choices(self.mapping.choices, self.scheme, table, self.where) if self.closed else None
         labels = normalise(
             self.scheme,
@@ -252,6 +276,7 @@ class MappingBuild:
             return out
         columns = self._template_columns(table)
         metadata = self._context(table)
+        out.plain_context = all(_plain(find_column(table, name)) for name in self.mapping.metadata_columns)
         references = self._extra_references(table)
         per_variant = []
         for variant in self.variants:
@@ -266,7 +291,7 @@ class MappingBuild:
         if len(per_variant) == 1:
             only = per_variant[0]
             out.variant = [only["variant"]] * n
-            out.source_index = [int(i) for i in indices]
+            out.source_index = np.asarray(indices, dtype=np.int64).tolist()
             for name in FIELDS:
                 setattr(out, name, only[name])
             return out
@@ -381,6 +406,16 @@ class MappingBuild:
         columns = [self._values(table, name, "metadata column") for name in names]
         if not names:
             return [{} for _ in range(table.num_rows)]
+        # A dict display per row is about three times as fast as dict(zip(...)), the same keys in the same order.
+        if len(names) == 1:
+            a, = names
+            return [{a: x} for x in columns[0]]
+        if len(names) == 2:
+            a, b = names
+            return [{a: x, b: y} for x, y in zip(*columns)]
+        if len(names) == 3:
+            a, b, c = names
+            return [{a: x, b: y, c: z} for x, y, z in zip(*columns)]
         return [dict(zip(names, values)) for values in zip(*columns)]
 
     def _extra_references(self, table: pa.Table) -> list[list[str]]:

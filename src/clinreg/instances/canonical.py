@@ -108,6 +108,7 @@ def _fast_lines(batch: InstanceBatch) -> list[bytes]:
     dataset, mapping, split, tasks = batch.dataset, batch.mapping, batch.split, batch.tasks
     provenance = fragment(_CANONICAL.encode(batch.provenance).encode("utf-8"))
     empty = fragment(b"{}")
+    plain = batch.plain_context  # then orjson writes each context as json.dumps would, sorted keys included
     lines = []
     for row, (variant, index, prompt, text, options, gold, refs, context) in enumerate(zip(
         batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
@@ -116,7 +117,7 @@ def _fast_lines(batch: InstanceBatch) -> list[bytes]:
         try:
             lines.append(dumps({
                 "answer": gold["letter"], "choices": options,
-                "context": fragment(_encode_object(context).encode("utf-8")) if context else empty,
+                "context": context if plain else fragment(_encode_object(context).encode("utf-8")) if context else empty,
                 "dataset": dataset,
                 # The gold object's six fields, as the standard writer names them (anything else it holds is not written).
                 "gold": {"index": gold["index"], "kind": gold["kind"], "letter": gold["letter"], "lower": gold["lower"],

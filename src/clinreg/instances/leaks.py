@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Callable, Iterator
 
 # A reference shorter than this is too generic to call a leak wherever it is found ("CORRECT", a code, a
-# number): it leaks only as a whole copy, the whole input or a whole line or sentence of it (`_whole_copy`).
+# number): it leaks only as a whole copy, the whole input or a whole line or sentence of it (`_whole_copy_of`).
 MIN_REFERENCE_CHARS = 40
 # A short reference with fewer words than this leaks only as the whole input: "yes" or "Metformin." may be a
 # line of a note without the note giving the answer away.
@@ -23,16 +23,31 @@ def _fold(text: str) -> str:
 
 def leaked_span(reference: str, text: str) -> str | None:
     """The part of `reference` found in `text`, or None; whitespace differences are ignored."""
+    return _checker(reference)(text)
+
+
+def _never(text: str) -> None:
+    return None
+
+
+def _checker(reference: str) -> Callable[[str], str | None]:
+    """`leaked_span` for one reference, with what depends on the reference alone worked out once: a batch checks
+    many inputs against the same few references ("CORRECT")."""
     gold = _fold(reference)
     if not gold:
-        return None
+        return _never
     if len(gold) < MIN_REFERENCE_CHARS:
-        return gold if _whole_copy(gold, text) else None
+        whole = _whole_copy_of(gold)
+        return lambda text: gold if whole(text) else None
     if len(gold) <= SPAN_CHARS:
         # The folded text holds the folded reference only if the text holds each of its words as it is (a word
         # has no whitespace, so it lies within one word of the text): the longest first, then the others.
         words = sorted(set(gold.split(" ")), key=len, reverse=True)
-        return gold if all(word in text for word in words) and gold in _fold(text) else None
+        return lambda text: gold if all(word in text for word in words) and gold in _fold(text) else None
+    return lambda text: _long_span(gold, text)
+
+
+def _long_span(gold: str, text: str) -> str | None:
     haystack = _fold(text)
     # Any common span of SPAN_CHARS holds one of these half-length pieces whole; each place a piece occurs is
     # then widened both ways to see whether the text around it matches the reference for SPAN_CHARS in all.
@@ -55,31 +70,38 @@ def _bare(text: str) -> str:
     return text.rstrip(".!?;:").strip().casefold()
 
 
-def _whole_copy(gold: str, text: str) -> bool:
-    """A short reference copied whole: the entire input, or (with a few words) a whole line or sentence of it."""
+def _whole_copy_of(gold: str) -> Callable[[str], bool]:
+    """Whether a short (folded) reference is copied whole: the entire input, or (with a few words) a whole line or
+    sentence of it. Its own words are split once."""
     want = _bare(gold)
-    if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
-        # Only the whole input can be the copy. Folding keeps the text's words, and `_bare` takes at most the
-        # last one away: a text of two words more than `want` cannot be it (one bounded split, no folding).
-        if len(text.split(None, len(want.split()) + 1)) > len(want.split()) + 1:
-            return False
-    # Case folding maps each character on its own and keeps whitespace whitespace: a copy's casefolded text
-    # holds each word of `want` as it is. Most texts hold no copy and fail this in one C-level search.
+    few = len(gold.split()) < MIN_WHOLE_LINE_WORDS
     words = want.split()
+    at_most = len(words) + 1
     longest = max(words, key=len) if words else ""  # "" is in every text: no filter for a reference of no words
-    if longest not in text.casefold():
-        return False
-    if want == _bare(_fold(text)):
-        return True
-    if len(gold.split()) < MIN_WHOLE_LINE_WORDS:
-        return False
-    for line in text.splitlines():
-        if longest not in line.casefold():
-            continue  # the same test, line by line: only a line holding the word can be the copy
-        line = _fold(line)
-        if line and (_bare(line) == want or any(_bare(s) == want for s in _SENTENCE_END.split(line))):
+
+    def copied(text: str) -> bool:
+        if few:
+            # Only the whole input can be the copy. Folding keeps the text's words, and `_bare` takes at most the
+            # last one away: a text of two words more than `want` cannot be it (one bounded split, no folding).
+            if len(text.split(None, at_most)) > at_most:
+                return False
+        # Case folding maps each character on its own and keeps whitespace whitespace: a copy's casefolded text
+        # holds each word of `want` as it is. Most texts hold no copy and fail this in one C-level search.
+        if longest not in text.casefold():
+            return False
+        if want == _bare(_fold(text)):
             return True
-    return False
+        if few:
+            return False
+        for line in text.splitlines():
+            if longest not in line.casefold():
+                continue  # the same test, line by line: only a line holding the word can be the copy
+            line = _fold(line)
+            if line and (_bare(line) == want or any(_bare(s) == want for s in _SENTENCE_END.split(line))):
+                return True
+        return False
+
+    return copied
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -99,9 +121,13 @@ def _common_prefix(a: str, b: str) -> int:
 def gold_leaks(inputs: list[str], references: list[str | None], rows: list[int],
                exempt: frozenset[int] = frozenset()) -> Iterator[tuple[int, str]]:
     """(source row, leaked span) for every instance whose reference is in its input, but for `exempt` rows."""
+    checkers: dict[str, Callable[[str], str | None]] = {}
     for text, reference, row in zip(inputs, references, rows):
         if reference and text and row not in exempt:
-            span = leaked_span(reference, text)
+            check = checkers.get(reference)
+            if check is None:
+                check = checkers[reference] = _checker(reference)
+            span = check(text)
             if span is not None:
                 yield row, span
 
