@@ -366,14 +366,14 @@ class InputTemplate:
         import numpy as np
         import pyarrow as pa
 
-        from clinreg.sources.vectorized import Columns, NotVectorized
+        from clinreg.sources.vectorized import Columns
 
         try:
             texts, unsure = self._vectorized(Columns(table))
-        except NotVectorized:
+            if texts.type != pa.string():
+                texts = texts.cast(pa.string())
+        except Exception:  # NotVectorized (a batch it does not take) or an Arrow kernel refusing these columns
             return None
-        if texts.type != pa.string():
-            texts = texts.cast(pa.string())
         if unsure is None:
             return texts, np.zeros(0, dtype=np.int64)
         if rows is not None:
