@@ -200,7 +200,7 @@ class BackgroundWrites:
     At most `depth` chunks wait. A failed write is raised by the next `write` or by `close`, which waits for
     every chunk; `abandon` stops the thread without writing what is left (the caller is failing anyway)."""
 
-    def __init__(self, handle: IO[bytes], *, depth: int = 4, sync_every: int = 64 << 20) -> None:
+    def __init__(self, handle: IO[bytes], *, depth: int = 2, sync_every: int = 64 << 20) -> None:
         import queue
 
         self.handle, self.sync_every = handle, sync_every
