@@ -74,8 +74,18 @@ def _small_batch(start: int) -> InstanceBatch:
     return batch
 
 
+_EARLIER: set[threading.Thread] = set()
+
+
+@pytest.fixture(autouse=True)
+def _earlier_writers():
+    _EARLIER.clear()
+    _EARLIER.update(t for t in threading.enumerate() if t.name == "clinreg-writes")
+
+
 def _no_writer_left() -> bool:
-    return not [t for t in threading.enumerate() if t.name == "clinreg-writes"]
+    """No writer thread of this test still runs."""
+    return not [t for t in threading.enumerate() if t.name == "clinreg-writes" and t not in _EARLIER]
 
 
 def test_a_jsonl_file_holds_every_batch_in_order(tmp_path):

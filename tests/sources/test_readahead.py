@@ -24,8 +24,12 @@ THREAD = "clinreg-read-ahead"
 STUCK = 60
 
 
+_EARLIER: set[threading.Thread] = set()  # read-ahead threads of other tests' streams, not yet collected
+
+
 def _alive() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == THREAD]
+    """This test's read-ahead threads still running."""
+    return [t for t in threading.enumerate() if t.name == THREAD and t not in _EARLIER]
 
 
 def _within(work, timeout: float = STUCK):
@@ -49,6 +53,8 @@ def _within(work, timeout: float = STUCK):
 
 @pytest.fixture(autouse=True)
 def no_thread_left():
+    _EARLIER.clear()
+    _EARLIER.update(t for t in threading.enumerate() if t.name == THREAD)
     yield
     assert _alive() == []
 

@@ -40,8 +40,18 @@ WRITER = "clinreg-writes"
 STUCK = 60  # seconds before a test calls the writer stuck; never reached when the code is right
 
 
+_EARLIER: set[threading.Thread] = set()  # writer threads other tests left (none should; not this test's to judge)
+
+
+@pytest.fixture(autouse=True)
+def _earlier_writers():
+    _EARLIER.clear()
+    _EARLIER.update(t for t in threading.enumerate() if t.name == WRITER)
+
+
 def _writers() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == WRITER]
+    """This test's writer threads still running."""
+    return [t for t in threading.enumerate() if t.name == WRITER and t not in _EARLIER]
 
 
 def _within(work, timeout: float = STUCK):
