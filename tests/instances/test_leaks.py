@@ -1,4 +1,5 @@
-"""The leak check's prefilters (issue 41) change no answer: against the check before them, on any texts."""
+"""The leak check's prefilters (issue 41) change no answer: against the check before them, on any texts; a batch's
+check, which prepares each distinct reference once, answers each row as leaked_span does."""
 
 from __future__ import annotations
 
@@ -59,3 +60,40 @@ def test_mid_length_references_are_found_as_before(words, start, length):
     text = "".join(words)
     reference = " ".join(text.split())[start : start + length] if start % 3 else "gamma " * 8
     assert leaked_span(reference, text) == old_leaked_span(reference, text)
+
+
+# References of every kind: short (a whole copy only), mid-length (found whole) and long (a common span).
+_LONG_WORDS = st.lists(st.sampled_from(["alpha", "beta", "gamma", "Delta", "ss", "ß"]), min_size=8, max_size=90)
+_REFERENCE = _TEXT | _LONG_WORDS.map(" ".join) | st.sampled_from(["", "CORRECT", "Yes.", "a b c d e f"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_REFERENCE, min_size=1, max_size=4), st.data())
+def test_a_batch_checks_each_row_as_leaked_span_does(pool, data):
+    """gold_leaks prepares each distinct reference once and checks every row holding it with that: the rows and
+    spans are leaked_span's (and the check's before the prefilters), row by row, whatever repeats."""
+    # References of the same length, whose checkers a batch must still keep apart: each one's letters reordered.
+    pool = pool + ["".join(data.draw(st.permutations(list(r)))) for r in pool]
+    n = data.draw(st.integers(1, 12))
+    references, inputs = [], []
+    for _ in range(n):
+        reference = data.draw(st.sampled_from(pool) | st.none())
+        text = data.draw(_TEXT | _LONG_WORDS.map("\n".join))
+        how = data.draw(st.integers(0, 4))
+        copied = reference if how < 3 else data.draw(st.sampled_from(pool))  # 3, 4: another row's reference
+        if copied and how in (1, 3):
+            text = f"{text}\n{copied.upper()}\n{text}"
+        elif copied and how in (2, 4):
+            text = f"{text}. {copied} {text}"
+        references.append(reference)
+        inputs.append(text)
+    rows = data.draw(st.lists(st.integers(0, 10**6), min_size=n, max_size=n, unique=True))
+    exempt = frozenset(data.draw(st.lists(st.sampled_from(rows), max_size=3)))
+    expected = []
+    for text, reference, row in zip(inputs, references, rows):
+        if reference and text and row not in exempt:
+            span = leaked_span(reference, text)
+            assert span == old_leaked_span(reference, text)
+            if span is not None:
+                expected.append((row, span))
+    assert list(leaks.gold_leaks(inputs, references, rows, exempt)) == expected

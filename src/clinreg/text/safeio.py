@@ -223,7 +223,8 @@ class BackgroundWrites:
                 unsynced += len(chunk)
                 if unsynced >= self.sync_every:
                     self.handle.flush()
-                    os.fdatasync(self.handle.fileno())
+                    # fdatasync is not in every os module (macOS has none): fsync does the same and more.
+                    getattr(os, "fdatasync", os.fsync)(self.handle.fileno())
                     unsynced = 0
             except BaseException as err:  # raised again on the caller's thread
                 self.error = err
