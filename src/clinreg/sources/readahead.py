@@ -16,7 +16,7 @@ _WAIT = 0.1  # seconds between looks at the stop flag while the queue is full
 def read_ahead(batches: Iterator[T], depth: int = 1) -> Iterator[T]:
     """The items of `batches`, at most `depth` read before they are asked for. An error of the reader is raised
     where the item it stopped at would have been; closing this iterator early closes `batches` on its thread."""
-    slots: "queue.Queue[tuple[str, object]]" = queue.Queue(depth)
+    slots: "queue.Queue[tuple[str, object]]" = queue.Queue(max(1, depth))  # 0 would be no bound
     stop = threading.Event()
 
     def put(kind: str, value: object) -> bool:
