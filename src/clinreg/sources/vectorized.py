@@ -63,6 +63,12 @@ class Columns:
         array = one_array(self.table.column(name))
         if array.type not in _TEXT:
             raise NotVectorized
+        if array.type != pa.string():
+            # One text type throughout: Arrow's join has no kernel for string and large_string together.
+            try:
+                array = array.cast(pa.string())
+            except pa.ArrowException:
+                raise NotVectorized from None  # more than 2 GiB of text in one column of the batch
         if array.null_count:
             self.unsure |= np.asarray(array.is_null().to_numpy(zero_copy_only=False))
             array = pc.fill_null(array, "")
