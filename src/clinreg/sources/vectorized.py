@@ -363,7 +363,10 @@ def _truth(node: nodes.Node, cap: int, row: str | None) -> Node:
             value, unsure = inner(columns)
             if isinstance(value, pa.Scalar):
                 raise NotVectorized
-            return _numpy(pc.match_substring_regex(value, _NOT_WHITESPACE), columns.n), _or(unsure, _guarded(value))
+            # The closures and the sandbox refuse a trimmed text past the cap: a text that long before trimming is
+            # not sure (what the row path decides, an error or not, depends on the whitespace trimmed).
+            unsure = _or(_or(unsure, _guarded(value)), _over(value, cap))
+            return _numpy(pc.match_substring_regex(value, _NOT_WHITESPACE), columns.n), unsure
 
         return not_blank
     kind_of, evaluate = _expression(node, cap, row)
