@@ -237,6 +237,8 @@ def _expression(node: nodes.Node, cap: int, row: str | None) -> tuple[str, Node]
 
         def concat(columns: Columns) -> Value:
             text, unsure = join(columns)
+            if isinstance(text, pa.Scalar) and len(text.as_py()) > cap:
+                raise NotVectorized  # constants joined past the cap: the closures refuse it, jinja folds it
             return text, _or(unsure, _over(text, cap))
 
         return "str", concat
