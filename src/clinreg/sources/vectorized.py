@@ -295,10 +295,24 @@ def _filter(name: str, inner: Node, cap: int) -> Node:
             # Python's case mapping of non-ASCII text differs from Arrow's in places ('ß'.upper() is 'SS'):
             # only ASCII rows are sure.
             unsure = _or(unsure, ~_numpy(pc.string_is_ascii(value), len(value)))
+            value = _zero_based(value)
             result = pc.ascii_lower(value) if name == "lower" else pc.ascii_upper(value)
         return result, _or(unsure, _over(result, cap))
 
     return apply
+
+
+def _zero_based(value: pa.Array) -> pa.Array:
+    """The texts in an array whose offsets start at 0: pyarrow's ascii_lower and ascii_upper (26.0) write the wrong
+    bytes for one whose offsets start past 0 (valid Arrow; a cast from large_string of a slice gives one), which
+    this copies, as it does a slice. Reading the first offset costs nothing; most arrays are used as they are."""
+    if not len(value):
+        return value
+    width = 8 if pa.types.is_large_string(value.type) else 4
+    first = np.frombuffer(value.buffers()[1], dtype=np.int64 if width == 8 else np.int32, count=1, offset=value.offset * width)
+    if value.offset == 0 and first[0] == 0:
+        return value
+    return pa.concat_arrays([value])
 
 
 def _guarded(value: pa.Array) -> np.ndarray | None:
