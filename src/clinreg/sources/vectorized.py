@@ -63,6 +63,12 @@ class Columns:
         array = one_array(self.table.column(name))
         if array.type not in _TEXT:
             raise NotVectorized
+        if array.type != pa.string():
+            # One text type throughout: Arrow's join has no kernel for string and large_string together.
+            try:
+                array = array.cast(pa.string())
+            except pa.ArrowException:
+                raise NotVectorized from None  # more than 2 GiB of text in one column of the batch
         if array.null_count:
             self.unsure |= np.asarray(array.is_null().to_numpy(zero_copy_only=False))
             array = pc.fill_null(array, "")
@@ -231,6 +237,8 @@ def _expression(node: nodes.Node, cap: int, row: str | None) -> tuple[str, Node]
 
         def concat(columns: Columns) -> Value:
             text, unsure = join(columns)
+            if isinstance(text, pa.Scalar) and len(text.as_py()) > cap:
+                raise NotVectorized  # constants joined past the cap: the closures refuse it, jinja folds it
             return text, _or(unsure, _over(text, cap))
 
         return "str", concat
@@ -287,10 +295,24 @@ def _filter(name: str, inner: Node, cap: int) -> Node:
             # Python's case mapping of non-ASCII text differs from Arrow's in places ('ß'.upper() is 'SS'):
             # only ASCII rows are sure.
             unsure = _or(unsure, ~_numpy(pc.string_is_ascii(value), len(value)))
+            value = _zero_based(value)
             result = pc.ascii_lower(value) if name == "lower" else pc.ascii_upper(value)
         return result, _or(unsure, _over(result, cap))
 
     return apply
+
+
+def _zero_based(value: pa.Array) -> pa.Array:
+    """The texts in an array whose offsets start at 0: pyarrow's ascii_lower and ascii_upper (26.0) write the wrong
+    bytes for one whose offsets start past 0 (valid Arrow; a cast from large_string of a slice gives one), which
+    this copies, as it does a slice. Reading the first offset costs nothing; most arrays are used as they are."""
+    if not len(value):
+        return value
+    width = 8 if pa.types.is_large_string(value.type) else 4
+    first = np.frombuffer(value.buffers()[1], dtype=np.int64 if width == 8 else np.int32, count=1, offset=value.offset * width)
+    if value.offset == 0 and first[0] == 0:
+        return value
+    return pa.concat_arrays([value])
 
 
 def _guarded(value: pa.Array) -> np.ndarray | None:
@@ -357,7 +379,10 @@ def _truth(node: nodes.Node, cap: int, row: str | None) -> Node:
             value, unsure = inner(columns)
             if isinstance(value, pa.Scalar):
                 raise NotVectorized
-            return _numpy(pc.match_substring_regex(value, _NOT_WHITESPACE), columns.n), _or(unsure, _guarded(value))
+            # The closures and the sandbox refuse a trimmed text past the cap: a text that long before trimming is
+            # not sure (what the row path decides, an error or not, depends on the whitespace trimmed).
+            unsure = _or(_or(unsure, _guarded(value)), _over(value, cap))
+            return _numpy(pc.match_substring_regex(value, _NOT_WHITESPACE), columns.n), unsure
 
         return not_blank
     kind_of, evaluate = _expression(node, cap, row)
