@@ -10,23 +10,15 @@ import pytest
 
 from clinreg.sources import location as location_module
 from clinreg.sources.location import DataLocation, content_hash
+from threads import STUCK, NamedThreads
 
-THREAD = "clinreg-content-hash"
-STUCK = 60  # seconds before a test calls the hash stuck; never reached when the code is right
-
-
-_EARLIER: set[threading.Thread] = set()  # hash threads of other tests' builds that failed before describe()
+HASHERS = NamedThreads("clinreg-content-hash")  # hash threads of other tests' builds that failed before describe()
+_hashers = HASHERS.alive
 
 
 @pytest.fixture(autouse=True)
 def _earlier_hashers():
-    _EARLIER.clear()
-    _EARLIER.update(t for t in threading.enumerate() if t.name == THREAD)
-
-
-def _hashers() -> list[threading.Thread]:
-    """This test's hash threads still running."""
-    return [t for t in threading.enumerate() if t.name == THREAD and t not in _EARLIER]
+    HASHERS.begin()
 
 
 def _mirror(tmp_path):

@@ -17,44 +17,19 @@ from clinreg.sources import streams
 from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.read import read_table
 from clinreg.sources.readahead import read_ahead
+from threads import NamedThreads, within
 
-THREAD = "clinreg-read-ahead"
-# Seconds a test waits for work that should take milliseconds, before it calls the work stuck (never reached
-# when the code is right; no assertion is about how long anything took).
-STUCK = 60
-
-
-_EARLIER: set[threading.Thread] = set()  # read-ahead threads of other tests' streams, not yet collected
+READERS = NamedThreads("clinreg-read-ahead")  # read-ahead threads of other tests' streams may not be collected yet
+_alive = READERS.alive
 
 
-def _alive() -> list[threading.Thread]:
-    """This test's read-ahead threads still running."""
-    return [t for t in threading.enumerate() if t.name == THREAD and t not in _EARLIER]
-
-
-def _within(work, timeout: float = STUCK):
-    """Run `work` on a thread; its result, or its exception raised here. Fails, rather than hangs, on a deadlock."""
-    out: dict = {}
-
-    def run() -> None:
-        try:
-            out["value"] = work()
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
-            out["error"] = err
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    assert not thread.is_alive(), "read_ahead blocked"
-    if "error" in out:
-        raise out["error"]
-    return out.get("value")
+def _within(work):
+    return within(work, "read_ahead blocked")
 
 
 @pytest.fixture(autouse=True)
 def no_thread_left():
-    _EARLIER.clear()
-    _EARLIER.update(t for t in threading.enumerate() if t.name == THREAD)
+    READERS.begin()
     yield
     assert _alive() == []
 

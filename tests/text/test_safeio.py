@@ -4,11 +4,11 @@ waits forever."""
 
 import errno
 import os
-import threading
 
 import pytest
 
 from clinreg.text.safeio import BackgroundWrites, RefusedOverwrite, atomic_write_text
+from threads import NamedThreads, within
 
 
 def test_refuses_to_replace_a_fifo_or_a_folder(tmp_path):
@@ -36,41 +36,17 @@ def test_replaces_a_regular_file_and_refuses_without_overwrite(tmp_path):
 
 # ------------------------------------------------------------------ BackgroundWrites
 
-WRITER = "clinreg-writes"
-STUCK = 60  # seconds before a test calls the writer stuck; never reached when the code is right
-
-
-_EARLIER: set[threading.Thread] = set()  # writer threads other tests left (none should; not this test's to judge)
+WRITERS = NamedThreads("clinreg-writes")  # writer threads other tests left (none should; not this test's to judge)
+_writers = WRITERS.alive
 
 
 @pytest.fixture(autouse=True)
 def _earlier_writers():
-    _EARLIER.clear()
-    _EARLIER.update(t for t in threading.enumerate() if t.name == WRITER)
+    WRITERS.begin()
 
 
-def _writers() -> list[threading.Thread]:
-    """This test's writer threads still running."""
-    return [t for t in threading.enumerate() if t.name == WRITER and t not in _EARLIER]
-
-
-def _within(work, timeout: float = STUCK):
-    """Run `work` on a thread; its result, or its exception raised here. Fails, rather than hangs, on a deadlock."""
-    out: dict = {}
-
-    def run() -> None:
-        try:
-            out["value"] = work()
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
-            out["error"] = err
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    assert not thread.is_alive(), "the caller blocked"
-    if "error" in out:
-        raise out["error"]
-    return out.get("value")
+def _within(work):
+    return within(work, "the caller blocked")
 
 
 class FailingFile:
