@@ -356,29 +356,12 @@ class InputTemplate:
         with the rows whose text the caller must still render with `render_row` (sorted indices), the others'
         texts being final; with `rows` (a boolean mask), only those rows need be right. None when the batch path
         does not apply to this template or batch."""
-        if self._vectorized is _NOT_YET:
-            from clinreg.sources.vectorized import compile_columns
+        from clinreg.sources.vectorized import compile_columns, render_batch  # pyarrow: a build's, not the core's
 
+        if self._vectorized is _NOT_YET:
             self._vectorized = None if self.compiled is None else compile_columns(
                 self._tree, MAX_OUTPUT_CHARS, ROW_VARIABLE if self.uses_row else None)
-        if self._vectorized is None:
-            return None
-        import numpy as np
-        import pyarrow as pa
-
-        from clinreg.sources.vectorized import Columns
-
-        try:
-            texts, unsure = self._vectorized(Columns(table))
-            if texts.type != pa.string():
-                texts = texts.cast(pa.string())
-        except Exception:  # NotVectorized (a batch it does not take) or an Arrow kernel refusing these columns
-            return None
-        if unsure is None:
-            return texts, np.zeros(0, dtype=np.int64)
-        if rows is not None:
-            unsure = unsure & rows
-        return texts, np.flatnonzero(unsure)
+        return None if self._vectorized is None else render_batch(self._vectorized, table, rows)
 
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
         """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without

@@ -100,6 +100,21 @@ def compile_columns(tree: nodes.Template, cap: int, row_variable: str | None) ->
     return render
 
 
+def render_batch(render: Callable[[Columns], Value], table: pa.Table, rows: np.ndarray | None = None) -> tuple[pa.Array, np.ndarray] | None:
+    """A compiled template's texts for a batch (a string array: every node gives `string`) and the sorted indices of
+    the rows the caller must still render row by row; with `rows` (a boolean mask), only those rows need be right.
+    None when the batch path does not take this batch."""
+    try:
+        texts, unsure = render(Columns(table))
+    except Exception:  # NotVectorized (a batch it does not take) or an Arrow kernel refusing these columns
+        return None
+    if unsure is None:
+        return texts, np.zeros(0, dtype=np.int64)
+    if rows is not None:
+        unsure = unsure & rows
+    return texts, np.flatnonzero(unsure)
+
+
 def _or(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     if a is None:
         return b
