@@ -23,6 +23,7 @@ PACKAGE = Path(clinreg.__file__).resolve().parent
 API = dict(clinreg._API)  # name -> module of the lazily served library API
 
 LAYERS = {
+    "errors": -1,  # clinreg/errors.py: the root exception, importing nothing of clinreg
     "text": 0,
     "core": 1,
     "rules": 2,
@@ -31,7 +32,7 @@ LAYERS = {
     "exports": 5, "results": 5, "reports": 5, "review": 5, "contrib": 5,
     "cli": 6,
 }
-TOP = {"__init__", "__main__"}  # the only modules allowed at the top level of the package
+TOP = {"__init__", "__main__", "errors"}  # the only modules allowed at the top level; errors imports nothing of clinreg
 
 
 def _modules(package: Path) -> dict[str, Path]:
@@ -236,11 +237,15 @@ def test_the_public_api_resolves():
         clinreg.no_such_name  # noqa: B018
 
 
+def test_the_root_exception_module_imports_nothing_of_clinreg():
+    assert import_graph()["clinreg.errors"] == set()
+
+
 def test_the_top_level_holds_only_packages():
     loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.stem not in TOP)
     assert loose == []
     packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
-    assert packages == set(LAYERS), "a new package needs a place in LAYERS (and in the README's map)"
+    assert packages | {"errors"} == set(LAYERS), "a new package needs a place in LAYERS (and in the README's map)"
 
 
 def command_crossings(graph: dict[str, set[str]]) -> list[str]:
