@@ -26,6 +26,7 @@ LAYERS = {
     "errors": -1,  # clinreg/errors.py: the root exception, importing nothing of clinreg
     "text": 0,
     "core": 1,
+    "scoring": 2,  # MedHELM's scoring, agreement statistics, graders, ratings files: on core, below every user
     "rules": 2,
     "sources": 3,
     "instances": 4,

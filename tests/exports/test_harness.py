@@ -6,7 +6,6 @@ The real harnesses run these exports in tests/interop; these tests need neither 
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,8 +16,8 @@ from click.testing import CliRunner
 from record_fixtures import hub_folder
 from clinreg.cli.build import build
 from clinreg.cli.export import export
-from clinreg.exports.report import FILES
 from clinreg.instances.stamp import canary_guid
+from clinreg.scoring import medhelm
 
 
 @pytest.fixture
@@ -121,13 +120,6 @@ def test_usage_errors(tree, data, tmp_path):
     assert json.loads(old.stdout)["data"]["release"] == "1.0.0" and len(json.loads(old.stdout)["data"]["mappings"]) == 1
 
 
-def _scoring():
-    spec = importlib.util.spec_from_file_location("clinreg_scoring", FILES / "scoring.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("completion, gold, expected", [
     ("12.4", {"value": "12.5", "lower": "11.875", "upper": "13.125"}, True),
     ("The score is 14 points.", {"value": "12.5", "lower": "11.875", "upper": "13.125"}, False),
@@ -139,11 +131,11 @@ def _scoring():
     ("('4 weeks', '2 days')", {"value": "('4 weeks', '2 days')", "lower": None, "upper": None}, True),
 ])
 def test_number_scoring(completion, gold, expected):
-    assert _scoring().in_range(completion, gold) is expected
+    assert medhelm.in_range(completion, gold) is expected
 
 
 def test_reference_overlap():
-    f1 = _scoring().token_f1
+    f1 = medhelm.token_f1
     assert f1("Rest and fluids.", "rest and fluids") == 1.0
     assert f1("surgery", "rest and fluids") == 0.0
     assert f1("rest only", "rest and fluids") == pytest.approx(0.4)

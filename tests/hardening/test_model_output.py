@@ -1,4 +1,4 @@
-"""Issue 39: model output is untrusted input to the scorers every export carries (harness_files/scoring.py).
+"""Issue 39: model output is untrusted input to the scorers every export carries (clinreg.scoring.medhelm, exported as scoring.py).
 
 A model's SQL, a judge's reply and the model's response are written by whoever controls the model: each ends in a
 score or a named problem, within bounds clinreg sets, never in a traceback or the memory of the machine.
@@ -6,19 +6,15 @@ score or a named problem, within bounds clinreg sets, never in a traceback or th
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.scoring import medhelm as scoring
 from clinreg.rules.engine import validate
 
-_spec = importlib.util.spec_from_file_location("clinreg_export_scoring_hardening", FILES / "scoring.py")
-scoring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(scoring)
 
 REPO = Path(__file__).resolve().parents[2]
 # Python 3.10 cannot set SQLite's value length: there, SQLite's memory as a whole is bounded instead.

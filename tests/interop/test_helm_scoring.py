@@ -1,4 +1,4 @@
-"""HELM's own scoring code beside the shared scoring module (harness_files/scoring.py), on the same inputs.
+"""HELM's own scoring code beside the shared scoring module (clinreg.scoring.medhelm, exported as scoring.py), on the same inputs.
 
 Jury: one corpus of judge replies covering every irregular case (a reply lacking an axis or an explanation, a
 non-whole score, a score off the scale, JSON lacking its final brace, no usable reply, an empty response) goes
@@ -26,15 +26,12 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.scoring import medhelm as scoring
 
 from .support import REPO, have, jury_export, need
 
 pytestmark = pytest.mark.interop
 
-_spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
-scoring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(scoring)
 
 JUDGES = ("gpt", "llama", "claude")
 

@@ -245,7 +245,7 @@ def test_keyboard_reaches_the_search_and_links_with_visible_focus(chromium, embe
 @pytest.mark.browser
 def test_filters_show_only_matching_benchmarks(chromium, embedded_site, tmp_path):
     reg = load_registry()
-    from clinreg.core.grader import grader_of
+    from clinreg.scoring.grader import grader_of
 
     jury = {d.id for d in reg.datasets.values() if any(grader_of(m).kind == "LLM jury" for m in d.mappings)}
     gated = {d.id for d in reg.datasets.values() if d.access.tier == "gated"}

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
-from clinreg.reports.jury import read_ratings
+from clinreg.scoring.ratings import read_ratings
 
 DATA = Path(__file__).parent / "data"
 SUITE = DATA / "helm_jury" / "suite"

@@ -55,7 +55,7 @@ def jury_agreement(ratings, benchmark, fmt):
 
     A file with problems is reported line by line, and nothing else (exit 2).
     """
-    from clinreg.reports.jury import RatingsError, jury_agreement as agreement, read_ratings
+    from clinreg.scoring import RatingsError, jury_agreement as agreement, read_ratings
 
     try:
         rows = read_ratings(ratings)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.scoring import medhelm
+
 PREFIX = "clinreg_"
 FILES = Path(__file__).parent / "harness_files"
 
@@ -77,8 +79,8 @@ def groups(report: ExportReport) -> tuple[dict[str, list[str]], dict[str, list[s
 
 
 def scoring_source() -> str:
-    """The scoring functions every harness's files carry (harness_files/scoring.py)."""
-    return (FILES / "scoring.py").read_text(encoding="utf-8")
+    """The scoring functions every harness's files carry as `scoring.py`: the source of clinreg.scoring.medhelm."""
+    return Path(medhelm.__file__).read_text(encoding="utf-8")
 
 
 def header(report: ExportReport, what: str) -> str:

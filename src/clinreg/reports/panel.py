@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinreg.core.agreement import krippendorff_alpha, percent_agreement
+from clinreg.scoring.agreement import krippendorff_alpha, percent_agreement
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of
 from clinreg.core.store import Registry
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
-from clinreg.core.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
+from clinreg.scoring.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.model import Dataset
 from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry

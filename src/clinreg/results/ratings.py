@@ -12,32 +12,49 @@ rated (an empty answer, or no usable reply) has no row: its jury score is MedHEL
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.diagnostics import Diagnostic
+from clinreg.errors import ClinregError
 from clinreg.results.detect import harness_files
 from clinreg.results.helm import run_folders
 from clinreg.results.inspect_logs import eval_archive, judged_lm_eval
 from clinreg.results.strictinput import Unreadable, finite_number, parse_json, read_text
+from clinreg.scoring.ratings import (
+    COLUMNS, DUPLICATE, NOT_A_NUMBER, SHAPE, UNREADABLE, Problems, ratings_text, whole_rating,
+)
 
-COLUMNS = ("instance_id", "rater", "axis", "score", "model", "judge_model", "benchmark")
+__all__ = ["COLUMNS", "Collected", "collect_ratings", "ratings_text"]
+
 MAX_SCENARIO_STATE = 512 * 1024 * 1024
 
 
 @dataclass
 class Collected:
-    """The ratings read, the runs they came from, and every problem (located) with an input left out."""
+    """The ratings read, the runs they came from, and every problem (located) with an input left out: `problems`
+    as text, `diagnostics` the same with their catalogue codes."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    found: Problems = field(default_factory=Problems)
     notes: list[str] = field(default_factory=list)
     where: list[str] = field(default_factory=list)  # the file of each row, while reading
     skipped: int = 0  # runs and files found in a folder that hold no jury ratings
+
+    @property
+    def problems(self) -> list[str]:
+        return self.found.texts
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.found.diagnostics
+
+    def problem(self, code: str, file: str | Path, message: str, line: int | None = None,
+                column: int | None = None) -> None:
+        """A problem with an input, which is left out: a warning."""
+        self.found.add(code, file, message, line, column, severity="warning")
 
 
 def collect_ratings(sources: list[Path]) -> Collected:
@@ -54,26 +71,26 @@ def collect_ratings(sources: list[Path]) -> Collected:
                 # HELM run folders' own JSON files are theirs.
                 logs = [p for p in harness_files(source) if not any(f in p.parents for f in folders)]
                 if not logs and not folders:
-                    out.problems.append(f"{source}: no HELM run folder and no Inspect log (.eval, .json) in it")
+                    out.problem(SHAPE, source, "no HELM run folder and no Inspect log (.eval, .json) in it")
                 for log in logs:
                     _located(out, _inspect, log, scanned=True)
             elif source.suffix in (".eval", ".json"):
                 _located(out, _inspect, source)
             elif not source.exists():
-                out.problems.append(f"{source}: no such file or folder")
+                out.problem(UNREADABLE, source, "no such file or folder")
             else:
-                out.problems.append(f"{source}: expected an Inspect .eval or .json log, or a HELM run folder")
+                out.problem(SHAPE, source, "expected an Inspect .eval or .json log, or a HELM run folder")
         except Unreadable as exc:
-            out.problems.append(f"{source}:{exc.line}:{exc.column}: {exc}")
+            out.problem(UNREADABLE, source, str(exc), exc.line, exc.column)
         except OSError as exc:
-            out.problems.append(f"{source}: cannot read it: {exc.strerror or exc}")
+            out.problem(UNREADABLE, source, f"cannot read it: {exc.strerror or exc}")
     seen: dict[tuple[str, str, str, str, str], str] = {}
     kept = []
     for row, where in zip(out.rows, out.where):
         key = (row["benchmark"], row["instance_id"], row["rater"], row["axis"], row["model"])
         if key in seen:
-            out.problems.append(f"{where}: {row['model']} on {row['benchmark']} instance {row['instance_id']} is rated again by "
-                                f"{row['rater']} on {row['axis']} (first in {seen[key]}); the first is kept")
+            out.problem(DUPLICATE, where, f"{row['model']} on {row['benchmark']} instance {row['instance_id']} is "
+                        f"rated again by {row['rater']} on {row['axis']} (first in {seen[key]}); the first is kept")
             continue
         seen[key] = where
         kept.append(row)
@@ -90,15 +107,17 @@ def collect_ratings(sources: list[Path]) -> Collected:
     return out
 
 
-class _FileProblem(Exception):
-    """A file of a source that cannot be read, its message located (file:line:column)."""
+class _FileProblem(ClinregError):
+    """A file of a source that cannot be read (the file, line and column where)."""
+
+    default_code = UNREADABLE
 
 
 def _read_json(path: Path, limit: int | None = None, constants: bool = False) -> Any:
     try:
         return parse_json(read_text(path, limit) if limit else read_text(path), constants=constants)
     except Unreadable as exc:
-        raise _FileProblem(f"{path}:{exc.line}:{exc.column}: {exc}") from None
+        raise _FileProblem(str(exc), file=str(path), line=exc.line, column=exc.column) from None
 
 
 def _located(out: Collected, read: Any, path: Path, scanned: bool = False) -> None:
@@ -107,23 +126,29 @@ def _located(out: Collected, read: Any, path: Path, scanned: bool = False) -> No
     try:
         read(out, path, scanned)
     except _FileProblem as exc:
-        out.problems.append(str(exc))
+        out.problem(exc.code or UNREADABLE, exc.file or path, exc.message, exc.line, exc.column)
     except Unreadable as exc:
-        out.problems.append(f"{path}:{exc.line}:{exc.column}: {exc}")
+        out.problem(UNREADABLE, path, str(exc), exc.line, exc.column)
 
 
 def _add(out: Collected, where: str, benchmark: str, instance: str, model: str, judges: dict[str, str],
-         ratings: dict[str, Any]) -> int:
-    """Rows for one instance's {judge: {axis: rating}}; the number added."""
+         ratings: dict[str, Any], whole: bool = False) -> int:
+    """Rows for one instance's {judge: {axis: rating}}; the number added. With `whole`, each rating is a judge's
+    score as its reply gives it, counted by HELM's whole-number rule (`whole_rating`) as the jury scorer counts
+    it; else a rating the scorer already counted, which must be a number."""
     added = 0
     for judge, by_axis in ratings.items():
         if not isinstance(by_axis, dict):
             continue
         for axis, raw in by_axis.items():
-            score = None if isinstance(raw, bool) else finite_number(raw)
+            if whole:
+                rating, problem = whole_rating(raw)
+                score = None if problem else float(rating)
+            else:
+                score = None if isinstance(raw, bool) else finite_number(raw)
             if score is None:
-                out.problems.append(f"{where}: instance {instance}, judge {judge}, axis {axis}: "
-                                    f"{str(raw)[:40]!r} is not a number; left out")
+                out.problem(NOT_A_NUMBER, where, f"instance {instance}, judge {judge}, axis {axis}: "
+                            f"{str(raw)[:40]!r} is not a number; left out")
                 continue
             out.rows.append({"instance_id": instance, "rater": str(judge), "axis": str(axis), "score": score,
                              "model": model, "judge_model": judges.get(str(judge), str(judge)), "benchmark": benchmark})
@@ -135,11 +160,11 @@ def _add(out: Collected, where: str, benchmark: str, instance: str, model: str, 
 # ------------------------------------------------------------------------------------------------- Inspect
 
 
-def _no_jury(out: Collected, scanned: bool, problem: str) -> None:
+def _no_jury(out: Collected, scanned: bool, file: str | Path, problem: str) -> None:
     if scanned:
         out.skipped += 1
     else:
-        out.problems.append(problem)
+        out.problem(SHAPE, file, problem)
 
 
 def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
@@ -148,19 +173,18 @@ def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
     else:
         data = _read_json(path, constants=True)
         if not (isinstance(data, dict) and isinstance(data.get("eval"), dict)):
-            _no_jury(out, scanned, f"{path}: not an Inspect log (no `eval`)")
+            _no_jury(out, scanned, path, "not an Inspect log (no `eval`)")
             return
         header, samples = data, data.get("samples")
     info = header.get("eval") if isinstance(header, dict) and isinstance(header.get("eval"), dict) else {}
     model = info.get("model")
     if not isinstance(model, str) or not model.strip():
-        out.problems.append(f"{path}: an Inspect log needs eval.model")
+        out.problem(SHAPE, path, "an Inspect log needs eval.model")
         return
     judged = judged_lm_eval(info)
     model = judged["model"] if judged else model.strip()
     if header.get("status") != "success":
-        out.problems.append(f"{path}: the log's status is {str(header.get('status'))[:40]!r}, not success; "
-                            "left out")
+        out.problem(SHAPE, path, f"the log's status is {str(header.get('status'))[:40]!r}, not success; left out")
         return
     added, instances, scorer_names = 0, 0, set()
     for sample in samples if isinstance(samples, list) else []:
@@ -183,8 +207,8 @@ def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
             added += _add(out, str(path), str(info.get("task") or path.stem), instance, model, judges,
                           metadata["ratings"])
     if not scorer_names:
-        _no_jury(out, scanned, f"{path}: no sample holds a jury scorer's ratings (score metadata `ratings` and "
-                            "`jury`): not a jury task exported by clinreg, or a log with no samples")
+        _no_jury(out, scanned, path, "no sample holds a jury scorer's ratings (score metadata `ratings` and "
+                 "`jury`): not a jury task exported by clinreg, or a log with no samples")
         return
     out.runs.append({"file": str(path), "harness": "inspect", "model": model, "task": info.get("task"),
                      "instances": instances, "ratings": added})
@@ -198,7 +222,7 @@ def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
     adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
     model = adapter.get("model") if isinstance(adapter, dict) else None
     if not isinstance(model, str) or not model.strip():
-        out.problems.append(f"{folder / 'run_spec.json'}: needs adapter_spec.model")
+        out.problem(SHAPE, folder / "run_spec.json", "needs adapter_spec.model")
         return
     judges: dict[str, str] = {}
     for annotator in spec.get("annotators") or [] if isinstance(spec.get("annotators"), list) else []:
@@ -208,14 +232,14 @@ def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
             judges = {str(k): str(v.get("model_name")) for k, v in models.items() if isinstance(v, dict)}
             break
     if not judges:
-        _no_jury(out, scanned, f"{folder / 'run_spec.json'}: no LLM-jury annotator with annotator models: "
-                                "not a jury run; left out")
+        _no_jury(out, scanned, folder / "run_spec.json", "no LLM-jury annotator with annotator models: "
+                 "not a jury run; left out")
         return
     state_file = folder / "scenario_state.json"
     states = _read_json(state_file, MAX_SCENARIO_STATE)
     request_states = states.get("request_states") if isinstance(states, dict) else None
     if not isinstance(request_states, list):
-        out.problems.append(f"{state_file}: needs request_states (a list)")
+        out.problem(SHAPE, state_file, "needs request_states (a list)")
         return
     added = 0
     for state in request_states:
@@ -231,11 +255,11 @@ def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
             if not isinstance(annotation, dict):
                 continue
             replies = {j: annotation[j] for j in judges if isinstance(annotation.get(j), dict)}
-            # As HELM's metric reads a kept reply: every entry's `score`, as a whole number.
-            ratings = {j: {axis: _whole(v.get("score")) if isinstance(v, dict) else None
+            # As HELM's metric reads a kept reply: every entry's `score`, as a whole number (whole_rating).
+            ratings = {j: {axis: v.get("score") if isinstance(v, dict) else None
                            for axis, v in reply.items()} for j, reply in replies.items()}
             added += _add(out, str(state_file), _helm_benchmark(spec, folder), instance_id, model.strip(), judges,
-                          ratings)
+                          ratings, whole=True)
     out.runs.append({"file": str(folder), "harness": "helm", "model": model.strip(),
                      "run": spec.get("name"), "instances": len(request_states), "ratings": added})
 
@@ -247,31 +271,3 @@ def _helm_benchmark(spec: dict[str, Any], folder: Path) -> str:
     head, _, args = name.partition(":")
     kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
     return f"{head}:{','.join(kept)}" if kept else head
-
-
-def _whole(score: Any) -> Any:
-    """A score as HELM's LLMJuryMetric counts it (int() of it), or the score itself when int() cannot read it."""
-    try:
-        return int(score) if not isinstance(score, bool) else score
-    except (TypeError, ValueError, OverflowError):
-        return score
-
-
-# ------------------------------------------------------------------------------------------------- writing
-
-
-def ratings_text(rows: list[dict[str, Any]], fmt: str) -> str:
-    """The ratings file: CSV with a header, or JSON lines; rows in (model, instance, rater, axis) order."""
-    ordered = sorted(rows, key=lambda r: (r["benchmark"], r["model"], r["instance_id"], r["rater"], r["axis"]))
-    if fmt == "jsonl":
-        return "".join(json.dumps({c: r[c] for c in COLUMNS}, ensure_ascii=False) + "\n" for r in ordered)
-    buffer = io.StringIO(newline="")
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in ordered:
-        writer.writerow({**row, "score": _number(row["score"])})
-    return buffer.getvalue()
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(value)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clinreg.core.grader import AUTOMATIC, EXECUTION, JURY, NOT_EXPRESSIBLE, grader_of
+from clinreg.scoring.grader import AUTOMATIC, EXECUTION, JURY, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.store import load_registry
 from trees import write_tree
 

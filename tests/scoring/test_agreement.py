@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clinreg.core.agreement import icc2, kendall_tau, krippendorff_alpha, percent_agreement
+from clinreg.scoring.agreement import icc2, kendall_tau, krippendorff_alpha, percent_agreement
 
 N = None
 # Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg School for Communication,

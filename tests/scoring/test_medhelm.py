@@ -1,18 +1,14 @@
-"""MedHELM's own metrics and the jury's rating rules, as every export carries them (harness_files/scoring.py)."""
+"""MedHELM's own metrics and the jury's rating rules, as every export carries them (clinreg.scoring.medhelm, exported as scoring.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.scoring import medhelm as scoring
 
-_spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
-scoring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(scoring)
 
 
 @pytest.fixture()

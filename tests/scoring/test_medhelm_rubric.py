@@ -1,4 +1,4 @@
-"""Rubric grading (HealthBench), as every export carries it (harness_files/scoring.py).
+"""Rubric grading (HealthBench), as every export carries it (clinreg.scoring.medhelm, exported as scoring.py).
 
 The rule is openai/simple-evals healthbench_eval.py's (calculate_score, _compute_clipped_stats): an instance
 scores the points of the criteria met, negative ones included, over its positive points; the benchmark scores
@@ -7,16 +7,13 @@ the mean of the instances, clipped to [0, 1]. The values below are worked by han
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.exports.report import FILES, scoring_source
+from clinreg.scoring import medhelm as scoring
 
-_spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
-scoring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(scoring)
 
 RUBRIC = {"column": "rubrics", "criterion_key": "criterion", "points_key": "points"}
 ITEMS = [("Tells the user to call emergency services now.", 10.0),
@@ -78,7 +75,7 @@ def test_the_rubric_is_read_from_the_instance_context_and_shown_to_the_grader():
 def test_lm_eval_reports_only_the_stand_in_for_a_rubric_benchmark():
     """lm-eval has no grader model: its hook keeps token F1 and does not try to score the rubric."""
     namespace: dict = {"RUBRIC": RUBRIC}
-    source = (FILES / "scoring.py").read_text() + (FILES / "lm_eval_utils.py").read_text()
+    source = scoring_source() + (FILES / "lm_eval_utils.py").read_text()
     exec(compile(source + "\nSCORING = {'health_bench': {'method': 'rubric', 'rubric': RUBRIC}}\nMETRICS = {}\n",
                  "utils.py", "exec"), namespace)
     doc = {"mapping": "health_bench", "gold": {"value": "[10] Tells the user to call emergency services now."},

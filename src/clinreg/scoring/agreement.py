@@ -2,7 +2,7 @@
 correlation ICC(2,1) and ICC(2,k) of Shrout and Fleiss (1979), and Kendall's tau-b.
 
 Reliability data are a list of units (items, instances), each a list of the values its raters gave, with
-None for a rater who gave none. No NumPy: the panels and juries clinreg measures are small, and the core
+None for a rater who gave none. No NumPy: the panels and juries clinreg measures are small, and scoring
 stays light."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The jury's rules for irregular replies, as every export carries them (harness_files/scoring.py): MedHELM's.
+"""The jury's rules for irregular replies, as every export carries them (clinreg.scoring.medhelm, exported as scoring.py): MedHELM's.
 
 Each expected value is read from HELM's code at the pinned commit 63754d05:
 - annotation/model_as_judge.py, LLMAsJuryAnnotator: `annotate` (an empty response is sent to no judge),
@@ -13,16 +13,12 @@ tests/interop/test_helm_scoring.py runs HELM's own classes over the same cases.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.scoring import medhelm as scoring
 
-_spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
-scoring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(scoring)
 
 AXES = ("accuracy", "completeness", "clarity")
 JURY = {"rubric": "The model wrote a visit note.", "scale": [1, 5], "shows": ["input", "response", "reference"],
