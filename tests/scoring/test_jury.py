@@ -4,11 +4,15 @@ ranking were worked by hand; a bad ratings file is reported by line, exit 2."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 # Shrout, P. E. & Fleiss, J. L. (1979), Psychological Bulletin 86(2), 420-428, Table 2: six targets rated by four
 # judges. Published: ICC(2,1) = .29 and ICC(2,4) = .62.
@@ -133,16 +137,47 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     assert "ICC between the jury and clinicians: 0.47" in html and "https://doi.org/10.1000/xyz" in html
     assert "registry/validation/plans.csv" in html
     assert "jury not validated" not in html  # the record's own evidence: no mark, and no general figure in its place
-    # Without evidence of its own, the card marks the jury and gives MedHELM's figure for its jury in general,
-    # with where it was read and that it is unverified.
+    # Without evidence of its own, the card marks the jury and gives MedHELM's figure for its jury in general
+    # (registry/medhelm_editions.yaml's `jury_agreement`), with where it was read and that it is unverified.
+    general = yaml.safe_load((REPO / "registry" / "medhelm_editions.yaml").read_text(encoding="utf-8"))["jury_agreement"]
+    editions = {"default": "e1", "jury_agreement": general,
+                "editions": [{"id": "e1", "title": "One", "description": "One edition.", "date": "2025-01-01",
+                              "source": {"kind": "paper", "name": "A paper"}, "benchmarks": ["plans"]}]}
     plain = tmp_path / "plain-site"
-    assert CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "plain", {})), "-o", str(plain)]).exit_code == 0
+    tree = write_tree(tmp_path / "plain", {"registry/medhelm_editions.yaml": json.dumps(editions)})
+    assert CliRunner().invoke(main, ["site", "--root", str(tree), "-o", str(plain)]).exit_code == 0
     [page] = [p for p in plain.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
     assert '<span class="badge stale">jury not validated</span>' in html
     assert "MedHELM&#39;s LLM-jury method in general" in html and "ICC between MedHELM&#39;s LLM jury and clinicians&#39; ratings 0.47" in html
     assert "arXiv:2505.23802v1" in html and '<span class="unverified">unverified</span>' in html
+    # A tree that cites no such figure still marks the jury, without a figure.
+    bare = tmp_path / "bare-site"
+    assert CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "bare", {})), "-o", str(bare)]).exit_code == 0
+    [page] = [p for p in bare.rglob("*.html") if "plans" in p.name]
+    html = page.read_text(encoding="utf-8")
+    assert '<span class="badge stale">jury not validated</span>' in html and "0.47" not in html
+    assert "jury agreement</code>).</p>" in html
     # a published figure without its source is refused
     bad = text.replace(",\n             citation: {text: A validation paper, doi: 10.1000/xyz}", "")
     broken = write_tree(tmp_path / "bad", {rel: bad})
     assert CliRunner().invoke(main, ["validate", "--root", str(broken)]).exit_code == 1
+
+
+def test_medhelms_jury_figure_is_registry_data_with_its_source(tmp_path):
+    """The figure is read from registry/medhelm_editions.yaml, not a constant: the leaderboard's legend gives it
+    where the registry cites it, and leaves it out where a tree cites none."""
+    from trees import write_tree
+
+    from clinreg.core.store import load_registry
+    from clinreg.results.leaderboard import jury_unvalidated_legend
+    from clinreg.scoring import medhelm_jury_agreement
+
+    cited = yaml.safe_load((REPO / "registry" / "medhelm_editions.yaml").read_text(encoding="utf-8"))["jury_agreement"]
+    general = medhelm_jury_agreement(load_registry(REPO))
+    assert general == cited and general["source"].startswith("the abstract of the MedHELM paper")
+    legend = jury_unvalidated_legend(general)
+    assert f"MedHELM reports an ICC of {cited['value']} with clinicians ({cited['source']}; unverified" in legend
+    assert medhelm_jury_agreement(load_registry(write_tree(tmp_path / "tree", {}))) is None
+    assert "MedHELM reports" not in jury_unvalidated_legend(None)
+    assert jury_unvalidated_legend(None).endswith("`clinreg jury agreement` measures it from ratings.")

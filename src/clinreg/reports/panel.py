@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinreg.scoring.agreement import krippendorff_alpha, percent_agreement
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of
 from clinreg.core.store import Registry
+from clinreg.scoring import krippendorff_alpha, percent_agreement
 
 
 def _who(reviewer: Any) -> str:

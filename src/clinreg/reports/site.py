@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
-from clinreg.scoring.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.model import Dataset
-from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
 from clinreg.reports.coverage import TIERS, coverage_data
 from clinreg.reports.html import environment
+from clinreg.scoring import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of, medhelm_jury_agreement
 from clinreg.text.output import defuse
 
 LEADERBOARD_URL = "https://crfm.stanford.edu/helm/medhelm/latest/"
@@ -156,7 +155,7 @@ def _reviewed_answer(mappings: list[dict[str, Any]]) -> str:
 
 
 def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datasets: dict[str, Dataset],
-          editions: list[dict[str, str]]) -> dict[str, Any]:
+          editions: list[dict[str, str]], general: dict[str, Any] | None = None) -> dict[str, Any]:
     mappings = []
     for m in ds.mappings:
         g = grader_of(m)
@@ -168,7 +167,7 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
             "splits": m.splits, "evaluated": m.instances.evaluated, "source_rows": m.instances.source,
             "instances_note": m.instances.note, "note": m.note,
             **({"jury_validation": validation} if (validation := _jury_validation(m)) else {}),
-            **({"jury_general": MEDHELM_JURY_AGREEMENT}
+            **({"jury_unvalidated": True, "jury_general": general}
                if m.scoring is not None and m.scoring.jury is not None and not m.scoring.jury.validation else {}),
         })
     subs = sorted({t["subcategory"] for m in mappings for t in m["tasks"] if t["subcategory"]})
@@ -210,7 +209,8 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     cov = coverage_data(reg)
     sub_names = {s["id"]: s["name"] for s in cov["subcategories"]}
     tasks = {t["id"]: {**t, "provenance_note": PROVENANCE_NOTE.get(t["provenance"], "")} for t in cov["tasks"]}
-    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id)) for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
+    general = medhelm_jury_agreement(reg)
+    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general) for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
     definitions = {}
     for cat, _ in reg.ordered_categories():
         definitions[cat.id] = cat.definition

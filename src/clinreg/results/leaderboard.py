@@ -13,12 +13,12 @@ import bisect
 import math
 from typing import Any, Iterable
 
-from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import TIERS, edition_summary
 from clinreg.results.comparability import WORDS, compare, largest_comparable
 from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
+from clinreg.scoring import medhelm_jury_agreement
 
 LEVELS = ("overall", "category", "subcategory")
 Z95 = 1.959963984540054
@@ -90,12 +90,16 @@ def placement(reg: Registry) -> dict[str, dict[str, Any]]:
     return out
 
 
-JURY_UNVALIDATED = ("jury not validated: the benchmark is scored by an LLM jury, and its record gives no evidence "
-                    "of how far that jury agrees with clinicians (no `scoring.jury.validation`: a ratings file or a "
-                    "published figure); `clinreg jury agreement` measures it from ratings. For its jury method in "
-                    f"general MedHELM reports an ICC of {MEDHELM_JURY_AGREEMENT['value']} with clinicians "
-                    f"({MEDHELM_JURY_AGREEMENT['source']}; {MEDHELM_JURY_AGREEMENT['status']}: which benchmarks "
-                    "it covers was not read).")
+def jury_unvalidated_legend(general: dict[str, Any] | None) -> str:
+    """The legend of the `jury not validated` mark, with what MedHELM reports of its jury method in general
+    (registry/medhelm_editions.yaml's `jury_agreement`) where the registry cites it."""
+    legend = ("jury not validated: the benchmark is scored by an LLM jury, and its record gives no evidence of how "
+              "far that jury agrees with clinicians (no `scoring.jury.validation`: a ratings file or a published "
+              "figure); `clinreg jury agreement` measures it from ratings.")
+    if general is None:
+        return legend
+    return (f"{legend} For its jury method in general MedHELM reports an ICC of {general['value']} with clinicians "
+            f"({general['source']}; {general['status']}: which benchmarks it covers was not read).")
 
 
 def jury_evidence(reg: Registry, key: str) -> list[dict[str, Any]] | None:
@@ -303,8 +307,9 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         "benchmarks": benchmarks,
         "excluded": excluded,
         "reported_tolerance": REPORTED_TOLERANCE,
-        **({"jury_unvalidated": {"benchmarks": sorted(unvalidated), "legend": JURY_UNVALIDATED,
-                                 "medhelm_in_general": MEDHELM_JURY_AGREEMENT}} if unvalidated else {}),
+        **({"jury_unvalidated": {"benchmarks": sorted(unvalidated),
+                                 "legend": jury_unvalidated_legend(medhelm_jury_agreement(reg)),
+                                 "medhelm_in_general": medhelm_jury_agreement(reg)}} if unvalidated else {}),
         **({"comparability": comparability} if comparability else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
         **({"aliases": merged} if merged else {}),

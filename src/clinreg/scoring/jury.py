@@ -7,10 +7,13 @@ changes with one judge left out."""
 from __future__ import annotations
 
 from statistics import mean
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clinreg.scoring.agreement import icc2, kendall_tau, krippendorff_alpha
 from clinreg.scoring.ratings import Rating, is_clinician
+
+if TYPE_CHECKING:
+    from clinreg.core.store import Registry
 
 
 def _mean(values: list[float]) -> float | None:
@@ -95,3 +98,11 @@ def jury_agreement(ratings: list[Rating]) -> dict[str, Any]:
                     for axis in axes],
         "leave_one_judge_out": leave_one_judge_out(ratings, judges),
     }
+
+
+def medhelm_jury_agreement(reg: Registry) -> dict[str, Any] | None:
+    """What MedHELM reports of its LLM-jury method's agreement with clinicians in general (statistic, value, beside,
+    covers, source, status, status_note), as registry/medhelm_editions.yaml cites it; None where the tree has none."""
+    if reg.editions is None or reg.editions.jury_agreement is None:
+        return None
+    return reg.editions.jury_agreement.model_dump()

@@ -23,7 +23,9 @@ from clinreg.core.model.read import (
 )
 from clinreg.core.model.release import Release, ReleaseHistory
 from clinreg.core.model.review import Review, ReviewedContent, Reviewer
-from clinreg.core.model.scoring import Judge, Jury, JuryAxis, Metric, Scoring, SqlDatabase, medhelm_judges
+from clinreg.core.model.scoring import (
+    Judge, Jury, JuryAxis, Metric, PublishedAgreement, Scoring, SqlDatabase, medhelm_judges,
+)
 from clinreg.core.model.source import (
     Access, GitHubSource, HubSource, Licence, LocalSource, PhysioNetSource, Source, SourceRead, UrlSource,
 )
@@ -46,7 +48,7 @@ __all__ = [
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
     "Judge", "Jury", "JuryAxis", "LabelScheme", "Languages", "LetterScheme", "Licence", "LocalSource", "MappedScheme",
     "Mapping", "Metric", "NonEmpty", "NumberScheme", "OptionIdScheme", "PhysioNetSource", "PickStep", "Provenance",
-    "Read", "Release", "ReleaseHistory", "RemoveStep", "RenderStep", "RepoId", "Review", "ReviewedContent", "Reviewer",
+    "PublishedAgreement", "Read", "Release", "ReleaseHistory", "RemoveStep", "RenderStep", "RepoId", "Review", "ReviewedContent", "Reviewer",
     "Scoring", "Source", "SourceRead", "SplitRead", "SqlDatabase", "Status", "Step", "Strict", "Subcategory",
     "TableSpec", "Task", "Taxonomy", "UrlSource", "Variant", "medhelm_judges",
 ]

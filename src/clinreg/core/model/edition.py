@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from clinreg.core.model.base import Id, NonEmpty, Strict
+from clinreg.core.model.scoring import PublishedAgreement
 
 EDITION_ID_PATTERN = r"^[a-z0-9][a-z0-9]*([.-][a-z0-9]+)*$"
 
@@ -60,6 +61,9 @@ class MedhelmEditions(Strict):
         )
     )
     editions: list[Edition] = Field(min_length=1, description="The editions, oldest first.")
+    jury_agreement: PublishedAgreement | None = Field(
+        None, description="What MedHELM reports of how far its LLM-jury method agrees with clinicians, with its source."
+    )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

@@ -64,19 +64,21 @@ def medhelm_judges() -> list[Judge]:
     ]
 
 
-# What MedHELM reports of its LLM-jury method in general (not of one benchmark's jury): shown where the jury's rules
-# are described, on every jury benchmark's card whose record has no evidence of its own, and in the leaderboard's
-# legend of the `jury not validated` mark. Where it was read, and what was not, is said in `status_note`.
-MEDHELM_JURY_AGREEMENT = {
-    "statistic": "ICC between MedHELM's LLM jury and clinicians' ratings",
-    "value": 0.47,
-    "beside": "clinician-clinician ICC 0.43; ROUGE-L 0.36, BERTScore-F1 0.44",
-    "covers": "MedHELM's LLM-jury method in general, not any one benchmark's jury",
-    "source": "the abstract of the MedHELM paper, Bedi et al., arXiv:2505.23802v1, 2025-05-26",
-    "status": "unverified",
-    "status_note": ("read in reproductions of the paper's abstract; neither the arXiv page's own sentence nor the "
-                    "section or table reporting the study (which benchmarks, clinicians and ratings it covers) was read"),
-}
+class PublishedAgreement(Strict):
+    """What a publication reports of how far an LLM-jury method agrees with clinicians in general (not of one
+    benchmark's jury), with its source and how far it was read: MedHELM's is `jury_agreement` in
+    registry/medhelm_editions.yaml, shown where the jury's rules are described, on every jury benchmark's card whose
+    record has no evidence of its own, and in the leaderboard's legend of the `jury not validated` mark."""
+
+    statistic: NonEmpty = Field(description="What the figure is, e.g. `ICC between MedHELM's LLM jury and clinicians' ratings`.")
+    value: float = Field(description="The figure, e.g. `0.47`.")
+    beside: NonEmpty = Field(description="The figures reported beside it, for comparison (e.g. clinician-clinician ICC).")
+    covers: NonEmpty = Field(description="What the figure covers, e.g. the jury method in general, not one benchmark.")
+    source: NonEmpty = Field(description="Where the figure was read: the publication, its version and date.")
+    status: Literal["verified", "unverified"] = Field(
+        description="`verified`: read in the source itself; `unverified`: read elsewhere (say where in `status_note`)."
+    )
+    status_note: NonEmpty = Field(description="Where the figure was read, and what of the source was not.")
 
 
 class JuryAxis(Strict):
