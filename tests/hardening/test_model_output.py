@@ -1,4 +1,5 @@
-"""Issue 39: model output is untrusted input to the scorers every export carries (clinreg.scoring.medhelm, exported as scoring.py).
+"""Issue 39: model output is untrusted input to the scorers every export carries (clinreg.scoring.medhelm, exported
+as scoring.py).
 
 A model's SQL, a judge's reply and the model's response are written by whoever controls the model: each ends in a
 score or a named problem, within bounds clinreg sets, never in a traceback or the memory of the machine.

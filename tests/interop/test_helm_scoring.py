@@ -1,4 +1,5 @@
-"""HELM's own scoring code beside the shared scoring module (clinreg.scoring.medhelm, exported as scoring.py), on the same inputs.
+"""HELM's own scoring code beside the shared scoring module (clinreg.scoring.medhelm, exported as scoring.py), on the
+same inputs.
 
 Jury: one corpus of judge replies covering every irregular case (a reply lacking an axis or an explanation, a
 non-whole score, a score off the scale, JSON lacking its final brace, no usable reply, an empty response) goes

@@ -139,7 +139,7 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     assert "jury not validated" not in html  # the record's own evidence: no mark, and no general figure in its place
     # Without evidence of its own, the card marks the jury and gives MedHELM's figure for its jury in general
     # (registry/medhelm_editions.yaml's `jury_agreement`), with where it was read and that it is unverified.
-    general = yaml.safe_load((REPO / "registry" / "medhelm_editions.yaml").read_text(encoding="utf-8"))["jury_agreement"]
+    general = yaml.safe_load((REPO / "registry/medhelm_editions.yaml").read_text(encoding="utf-8"))["jury_agreement"]
     editions = {"default": "e1", "jury_agreement": general,
                 "editions": [{"id": "e1", "title": "One", "description": "One edition.", "date": "2025-01-01",
                               "source": {"kind": "paper", "name": "A paper"}, "benchmarks": ["plans"]}]}
@@ -153,7 +153,8 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     assert "arXiv:2505.23802v1" in html and '<span class="unverified">unverified</span>' in html
     # A tree that cites no such figure still marks the jury, without a figure.
     bare = tmp_path / "bare-site"
-    assert CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "bare", {})), "-o", str(bare)]).exit_code == 0
+    done = CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "bare", {})), "-o", str(bare)])
+    assert done.exit_code == 0, done.output
     [page] = [p for p in bare.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
     assert '<span class="badge stale">jury not validated</span>' in html and "0.47" not in html

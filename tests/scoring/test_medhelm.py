@@ -1,4 +1,5 @@
-"""MedHELM's own metrics and the jury's rating rules, as every export carries them (clinreg.scoring.medhelm, exported as scoring.py)."""
+"""MedHELM's own metrics and the jury's rating rules, as every export carries them (clinreg.scoring.medhelm,
+exported as scoring.py)."""
 
 from __future__ import annotations
 

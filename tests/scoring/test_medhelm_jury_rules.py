@@ -1,4 +1,5 @@
-"""The jury's rules for irregular replies, as every export carries them (clinreg.scoring.medhelm, exported as scoring.py): MedHELM's.
+"""The jury's rules for irregular replies, as every export carries them (clinreg.scoring.medhelm, exported as
+scoring.py): MedHELM's.
 
 Each expected value is read from HELM's code at the pinned commit 63754d05:
 - annotation/model_as_judge.py, LLMAsJuryAnnotator: `annotate` (an empty response is sent to no judge),

@@ -210,7 +210,8 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     sub_names = {s["id"]: s["name"] for s in cov["subcategories"]}
     tasks = {t["id"]: {**t, "provenance_note": PROVENANCE_NOTE.get(t["provenance"], "")} for t in cov["tasks"]}
     general = medhelm_jury_agreement(reg)
-    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general) for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
+    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general)
+             for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
     definitions = {}
     for cat, _ in reg.ordered_categories():
         definitions[cat.id] = cat.definition

@@ -17,5 +17,6 @@ __all__ = [
     "AUTOMATIC", "CLINICIAN", "COLUMNS", "EXECUTION", "GRADER_KINDS", "JURY", "NOT_EXPRESSIBLE", "READ_COLUMNS",
     "Grader", "Problems", "Rating", "RatingsError",
     "grader_of", "icc2", "is_clinician", "jury_agreement", "kendall_tau", "krippendorff_alpha", "leave_one_judge_out",
-    "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text", "read_ratings", "whole_rating",
+    "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text", "read_ratings",
+    "whole_rating",
 ]

@@ -48,7 +48,8 @@ __all__ = [
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
     "Judge", "Jury", "JuryAxis", "LabelScheme", "Languages", "LetterScheme", "Licence", "LocalSource", "MappedScheme",
     "Mapping", "Metric", "NonEmpty", "NumberScheme", "OptionIdScheme", "PhysioNetSource", "PickStep", "Provenance",
-    "PublishedAgreement", "Read", "Release", "ReleaseHistory", "RemoveStep", "RenderStep", "RepoId", "Review", "ReviewedContent", "Reviewer",
+    "PublishedAgreement",
+    "Read", "Release", "ReleaseHistory", "RemoveStep", "RenderStep", "RepoId", "Review", "ReviewedContent", "Reviewer",
     "Scoring", "Source", "SourceRead", "SplitRead", "SqlDatabase", "Status", "Step", "Strict", "Subcategory",
     "TableSpec", "Task", "Taxonomy", "UrlSource", "Variant", "medhelm_judges",
 ]

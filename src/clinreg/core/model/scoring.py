@@ -70,9 +70,11 @@ class PublishedAgreement(Strict):
     registry/medhelm_editions.yaml, shown where the jury's rules are described, on every jury benchmark's card whose
     record has no evidence of its own, and in the leaderboard's legend of the `jury not validated` mark."""
 
-    statistic: NonEmpty = Field(description="What the figure is, e.g. `ICC between MedHELM's LLM jury and clinicians' ratings`.")
+    statistic: NonEmpty = Field(
+        description="What the figure is, e.g. `ICC between MedHELM's LLM jury and clinicians' ratings`."
+    )
     value: float = Field(description="The figure, e.g. `0.47`.")
-    beside: NonEmpty = Field(description="The figures reported beside it, for comparison (e.g. clinician-clinician ICC).")
+    beside: NonEmpty = Field(description="The figures reported beside it, for comparison (clinician-clinician ICC).")
     covers: NonEmpty = Field(description="What the figure covers, e.g. the jury method in general, not one benchmark.")
     source: NonEmpty = Field(description="Where the figure was read: the publication, its version and date.")
     status: Literal["verified", "unverified"] = Field(
