@@ -7,7 +7,8 @@ A row is one rating the jury score counted: instance_id, rater (the judge's name
 score, model (the model whose answer was rated), judge_model (the model that judged) and benchmark (the run's
 benchmark as the harness names it: Inspect's task, HELM's run name without its model), since two benchmarks'
 runs number their instances alike. An instance no judge
-rated (an empty answer, or no usable reply) has no row: its jury score is MedHELM's default, not a rating.
+rated (an empty answer, or no usable reply) has no row: its jury score is MedHELM's default, not a rating. The
+file is written, and a HELM reply's scores are counted, by clinreg.scoring.ratings.
 """
 
 from __future__ import annotations
