@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from clinreg.sources.adapters import ADAPTERS, describe, run_adapter
-from clinreg.sources.errors import RecordProblem
+from clinreg.core.builderrors import RecordProblem
 
 WHERE = "ehr: split 'test': step 1"
 T = dt.datetime

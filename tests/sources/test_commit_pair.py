@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.locate import locate
 
 REPO = Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ from clinreg.exports.instance_files import write_instances
 from clinreg.instances.build import RecordBuild
 from clinreg.sources import diskjoin
 from clinreg.sources.diskjoin import DiskTable
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.locate import folder_name
 from clinreg.sources.steps import JoinState, first_match, join
 

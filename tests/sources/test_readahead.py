@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from clinreg.core.model import TableSpec
 from clinreg.sources import streams
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.read import read_table
 from clinreg.sources.readahead import read_ahead
 from threads import NamedThreads, within

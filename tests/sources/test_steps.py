@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import DedupeStep, ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, RenderStep, Step
-from clinreg.sources.errors import RecordProblem, SourceUnavailable, TemplateFailure
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.sources.steps import apply_steps, dedupe, extract, join, join_list, pick, remove, render
 
 WHERE = "rec: split 'test': step 1"

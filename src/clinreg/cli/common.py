@@ -205,7 +205,7 @@ def need_build_extra(command: str) -> None:
 @contextmanager
 def guard(what: str) -> Iterator[None]:
     """Turn every failure of the build path into one located line on stderr, never a traceback."""
-    from clinreg.sources.errors import BuildError
+    from clinreg.core.builderrors import BuildError
 
     try:
         yield

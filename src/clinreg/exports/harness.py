@@ -22,7 +22,7 @@ from clinreg.instances.build import RecordBuild
 from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
 from clinreg.reports.markdown import escape
-from clinreg.sources.errors import BuildError
+from clinreg.core.builderrors import BuildError
 from clinreg.sources.locate import locate
 from clinreg.text.output import printable
 from clinreg.text.suggest import closest

@@ -21,7 +21,7 @@ from clinreg.instances.sampling import SplitSample, select_across
 from clinreg.instances.schema import Instance
 from clinreg.instances.selection import select_mappings
 from clinreg.instances.stamp import stamped
-from clinreg.sources.errors import GoldLeak, RecordProblem
+from clinreg.core.builderrors import GoldLeak, RecordProblem
 from clinreg.sources.locate import locate, open_reader
 from clinreg.sources.location import DataLocation
 from clinreg.sources.splits import SplitReader

@@ -11,7 +11,7 @@ from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
-from clinreg.sources.errors import BuildError
+from clinreg.core.builderrors import BuildError
 from clinreg.sources.locate import locate
 from clinreg.text.safeio import atomic_write_text
 

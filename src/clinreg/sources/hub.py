@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 from clinreg.core.model import Dataset
 from clinreg.core.specfiles import file_patterns
-from clinreg.sources.errors import SourceUnavailable, one_line
+from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.sources.location import COMMIT_SHA, DataLocation
 
 _TRUE = {"1", "on", "yes", "true"}

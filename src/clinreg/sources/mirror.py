@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import yaml
 
 from clinreg.core.model import Dataset, GitHubSource, HubSource
-from clinreg.sources.errors import SourceUnavailable, one_line
+from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.sources.location import COMMIT_SHA
 
 

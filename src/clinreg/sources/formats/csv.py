@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.files import checked_size, open_bytes, read_text
 from clinreg.sources.formats.arrow import ARROW_ERRORS
 

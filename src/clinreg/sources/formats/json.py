@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.files import read_text
 
 

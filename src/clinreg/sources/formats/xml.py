@@ -11,7 +11,7 @@ import pyarrow as pa
 from defusedxml import ElementTree as SafeET
 
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import RecordProblem, SourceUnavailable
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable
 from clinreg.sources.files import MAX_FILE_BYTES
 
 _ATTRIBUTE = re.compile(r"^[A-Za-z_][\w.:-]*$")

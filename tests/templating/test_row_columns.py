@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.templating.sandbox import InputTemplate
 from clinreg.sources.steps import render
 
 COLUMNS = ["id", "note", "flag", "items", "extra"]
