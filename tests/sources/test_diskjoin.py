@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from clinreg.core.model import JoinStep
 from clinreg.core.store import load_registry
-from clinreg.exports.instance_files import write_instances
+from clinreg.instances.write import write_instances
 from clinreg.instances.build import RecordBuild
 from clinreg.sources import diskjoin
 from clinreg.sources.diskjoin import DiskTable

@@ -85,7 +85,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     record = _record(reg, dataset)
     refuse_record_errors(reg, dataset)
     with guard(dataset):
-        from clinreg.exports.instance_files import record_info, write_instances
+        from clinreg.instances.write import record_info, write_instances
         from clinreg.instances.build import RecordBuild
 
         quiet_datasets(downloads=not quiet)

@@ -16,7 +16,7 @@ from typing import Any
 
 from clinreg.core.model import FreeTextScheme, NumberScheme
 from clinreg.exports import helm, inspect_ai, lm_eval
-from clinreg.exports.instance_files import replace_folder
+from clinreg.instances.write import replace_folder
 from clinreg.exports.report import PREFIX, ExportReport, MappingExport, groups
 from clinreg.instances.build import RecordBuild
 from clinreg.instances.canonical import canonical_chunks
