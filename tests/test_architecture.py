@@ -1,7 +1,7 @@
 """The package's layout, read from the code: imports point down the layers only, and no modules import each other
 in a circle.
 
-The layers, top to bottom: clinreg.cli -> the capabilities (exports, results, reports, review, contrib) ->
+The layers, top to bottom: clinreg.cli -> the capabilities (exports, results, reports, review, contrib, medhelm) ->
 clinreg.instances -> clinreg.sources -> clinreg.templating -> clinreg.rules -> clinreg.core -> clinreg.text. The
 data path reads `exports -> instances -> sources -> templating -> core`: the template engine knows nothing of
 files or instances, fetching and reading rows knows nothing of instances, and building instances knows nothing of
@@ -32,6 +32,7 @@ LAYERS = {
     "sources": 4,
     "instances": 5,
     "exports": 6, "results": 6, "reports": 6, "review": 6, "contrib": 6,
+    "medhelm": 6,  # MedHELM's own files against the registry: reads them, compares with core; only the CLI uses it
     "cli": 7,
 }
 TOP = {"__init__", "__main__", "errors"}  # the only modules allowed at the top level; errors imports nothing of clinreg
