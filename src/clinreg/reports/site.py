@@ -15,11 +15,11 @@ from typing import Any
 
 from clinreg import __version__
 from clinreg.core.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
-from clinreg.core.model import Dataset
+from clinreg.core.model import ACCESS_TIERS, Dataset
 from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
-from clinreg.reports.coverage import TIERS, coverage_data
+from clinreg.reports.coverage import coverage_data
 from clinreg.reports.html import environment
 from clinreg.text.output import defuse
 
@@ -227,7 +227,7 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
         "taxonomy": cov["taxonomy"], "totals": cov["totals"], "provenance_note": cov["provenance_note"],
         "medhelm_edition": cov["medhelm_edition"],
         "categories": categories, "subcategories": subcategories, "datasets": cards,
-        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(TIERS), "graders": list(GRADER_KINDS),
+        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(ACCESS_TIERS), "graders": list(GRADER_KINDS),
         "diff": diff, "leaderboard_url": LEADERBOARD_URL, "version": __version__,
     }
 

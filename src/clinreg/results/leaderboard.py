@@ -13,9 +13,10 @@ import bisect
 import math
 from typing import Any, Iterable
 
+from clinreg.core.model import ACCESS_TIERS
 from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
-from clinreg.reports.coverage import TIERS, edition_summary
+from clinreg.reports.coverage import edition_summary
 from clinreg.results.comparability import WORDS, compare, largest_comparable
 from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
@@ -119,7 +120,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     gain `comparability` (one entry per such benchmark), each row `differs` and each score there `differs` and
     its `provenance`; with `comparable_only`, each benchmark keeps only its largest comparable group and
     `comparable_only` lists what was left out. A board that mixes nothing has none of these keys."""
-    tiers = tuple(access) if access else TIERS
+    tiers = tuple(access) if access else ACCESS_TIERS
     places = placement(reg)
     kept, excluded = [], []
     for s in scores:

@@ -25,7 +25,8 @@ from clinreg.core.model.release import Release, ReleaseHistory
 from clinreg.core.model.review import Review, ReviewedContent, Reviewer
 from clinreg.core.model.scoring import Judge, Jury, JuryAxis, Metric, Scoring, SqlDatabase, medhelm_judges
 from clinreg.core.model.source import (
-    Access, GitHubSource, HubSource, Licence, LocalSource, PhysioNetSource, Source, SourceRead, UrlSource,
+    ACCESS_TIERS, RESTRICTED_TIERS, Access, AccessTier, GitHubSource, HubSource, Licence, LocalSource, PhysioNetSource,
+    Source, SourceRead, UrlSource,
 )
 from clinreg.core.model.taxonomy import Category, ExpectedTasks, Subcategory, Task, Taxonomy
 
@@ -39,8 +40,8 @@ FILE_MODELS: dict[str, type[Strict]] = {
 }
 
 __all__ = [
-    "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
-    "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
+    "ACCESS_TIERS", "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "RESTRICTED_TIERS", "SEMVER_PATTERN",
+    "UNKNOWN", "Access", "AccessTier", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
     "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation", "GitHubSource",
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
