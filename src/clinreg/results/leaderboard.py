@@ -13,12 +13,11 @@ import bisect
 import math
 from typing import Any, Iterable
 
-from clinreg.core.model import ACCESS_TIERS
+from clinreg.core.model import ACCESS_TIERS, Metric
 from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import edition_summary
 from clinreg.results.comparability import WORDS, compare, largest_comparable
-from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
 
 LEVELS = ("overall", "category", "subcategory")
@@ -139,7 +138,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     by_key: dict[str, dict[str, Score]] = {}
     for s in kept:
         by_key.setdefault(s.key, {})[s.model] = s
-    lower = {k: next(iter(v.values())).metric in LOWER_IS_BETTER for k, v in by_key.items()}
+    lower = {k: Metric.ranks_lower(next(iter(v.values())).metric) for k, v in by_key.items()}
     # A jury score is ranked only against scores from the same jury (rubric and judge models): within a column,
     # each jury's models form their own win-rate group, and rows say where their jury differs from others'.
     win: dict[str, dict[str, float]] = {}
