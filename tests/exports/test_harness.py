@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from record_fixtures import hub_folder
 from clinreg.cli.build import build
 from clinreg.cli.export import export
-from clinreg.exports.report import FILES
+from clinreg.exports.contents import FILES
 from clinreg.instances.stamp import canary_guid
 
 

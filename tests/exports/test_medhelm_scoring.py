@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.exports.contents import FILES
 
 _spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
 scoring = importlib.util.module_from_spec(_spec)
@@ -176,7 +176,7 @@ def test_helm_runs_a_scoring_only_where_helm_has_its_classes():
     """A jury or metric without HELM classes (a benchmark HELM does not run) exports to HELM with token F1 as
     its reported stat, never a metric no class computes."""
     from clinreg.exports.helm import helm_scores, main_metric
-    from clinreg.exports.report import MappingExport
+    from clinreg.exports.contents import MappingExport
 
     jury = {"method": "jury", "jury": {"helm_annotator": "helm.benchmark.annotation.x_annotator.XAnnotator"}}
     assert helm_scores(jury) and not helm_scores({"method": "jury", "jury": {}})

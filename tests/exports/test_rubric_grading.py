@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.exports.contents import FILES
 
 _spec = importlib.util.spec_from_file_location("clinreg_export_scoring", FILES / "scoring.py")
 scoring = importlib.util.module_from_spec(_spec)

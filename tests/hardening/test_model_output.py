@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.exports.contents import FILES
 from clinreg.rules.engine import validate
 
 _spec = importlib.util.spec_from_file_location("clinreg_export_scoring_hardening", FILES / "scoring.py")

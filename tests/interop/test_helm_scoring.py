@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from clinreg.exports.report import FILES
+from clinreg.exports.contents import FILES
 
 from .support import REPO, have, jury_export, need
 

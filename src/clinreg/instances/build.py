@@ -19,10 +19,10 @@ from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
 from clinreg.instances.sampling import SplitSample, select_across
 from clinreg.instances.schema import Instance
-from clinreg.instances.selection import select_mappings
+from clinreg.instances.mappingselection import select_mappings
 from clinreg.instances.stamp import stamped
 from clinreg.core.builderrors import GoldLeak, RecordProblem
-from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.resolve import locate, open_reader
 from clinreg.sources.location import DataLocation
 from clinreg.sources.splits import SplitReader
 

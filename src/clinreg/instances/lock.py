@@ -12,7 +12,7 @@ from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
 from clinreg.core.builderrors import BuildError
-from clinreg.sources.locate import locate
+from clinreg.sources.resolve import locate
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance

@@ -13,7 +13,7 @@ import pytest
 
 from record_fixtures import build, hub_folder, record
 from clinreg.core.builderrors import SourceUnavailable
-from clinreg.sources.locate import locate
+from clinreg.sources.resolve import locate
 from clinreg.sources.location import content_hash
 from clinreg.sources.mirror import folder_name
 
