@@ -58,8 +58,8 @@ TEMPLATE_CASES = sorted((REGRESSIONS / "templates").glob("*.j2"))
 
 @pytest.mark.parametrize("path", TEMPLATE_CASES, ids=lambda p: p.name)
 def test_template_regression(path):
-    from clinreg.templating import sandbox as templates
     from clinreg.core.builderrors import TemplateFailure
+    from clinreg.templating import sandbox as templates
 
     from clinreg.core.builderrors import RecordProblem
 

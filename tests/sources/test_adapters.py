@@ -7,8 +7,8 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
-from clinreg.sources.adapters import ADAPTERS, describe, run_adapter
 from clinreg.core.builderrors import RecordProblem
+from clinreg.sources.adapters import ADAPTERS, describe, run_adapter
 
 WHERE = "ehr: split 'test': step 1"
 T = dt.datetime

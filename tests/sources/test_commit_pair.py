@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
-from clinreg.core.store import load_registry
 from clinreg.core.builderrors import SourceUnavailable
+from clinreg.core.store import load_registry
 from clinreg.sources.resolve import locate
 
 REPO = Path(__file__).resolve().parents[2]

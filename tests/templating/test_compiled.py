@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
 from clinreg.templating import sandbox
 from clinreg.templating.compiled import MAX_NODES, NotCompiled
-from clinreg.core.builderrors import RecordProblem, TemplateFailure
 from clinreg.templating.sandbox import InputTemplate
 from templating.templates import expressions, outcome, statements
 

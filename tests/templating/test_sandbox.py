@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from record_fixtures import build, hub_folder, record
-from clinreg.templating import sandbox as templates
 from clinreg.core.builderrors import BuildError, RecordProblem, TemplateFailure
+from clinreg.templating import sandbox as templates
 from clinreg.templating.sandbox import InputTemplate
 
 

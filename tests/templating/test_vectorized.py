@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
+from clinreg.sources.steps import render
 from clinreg.templating import sandbox
 from clinreg.templating.columns import one_array, python_values
 from clinreg.templating.compiled import compile_template
-from clinreg.core.builderrors import RecordProblem, TemplateFailure
 from clinreg.templating.rowfilters import FilterExpression
 from clinreg.templating.sandbox import MAX_OUTPUT_CHARS, InputTemplate
-from clinreg.sources.steps import render
 from clinreg.templating.vectorized import GUARD_CHARS, PY_WHITESPACE, Columns, NotVectorized, compile_columns
 from templating.templates import expressions, outcome, statements
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.builderrors import BuildError, RecordProblem
 from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource, PhysioNetSource, UrlSource
 from clinreg.core.specfiles import file_patterns
 from clinreg.core.store import Registry
-from clinreg.core.builderrors import BuildError, RecordProblem
 from clinreg.sources.files import infer_format
 from clinreg.sources.mirror import folder_name
 from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate

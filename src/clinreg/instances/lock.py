@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.builderrors import BuildError
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
-from clinreg.core.builderrors import BuildError
 from clinreg.sources.resolve import locate
 from clinreg.text.safeio import atomic_write_text
 

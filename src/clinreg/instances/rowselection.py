@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from clinreg.core.builderrors import RecordProblem
 from clinreg.core.model import Mapping
 from clinreg.templating.columns import as_strings, find_column
-from clinreg.core.builderrors import RecordProblem
 from clinreg.templating.rowfilters import FilterExpression
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.templating.columns import find_column, python_values
 from clinreg.core.builderrors import RecordProblem, TemplateFailure
+from clinreg.templating.columns import find_column, python_values
 from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 
 MAX_EXPRESSION_CHARS = 1000

@@ -26,8 +26,8 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.templating.compiled import compile_template
 from clinreg.core.builderrors import RecordProblem, TemplateFailure, one_line
+from clinreg.templating.compiled import compile_template
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0
