@@ -21,7 +21,7 @@ from clinreg.instances.build import RecordBuild
 from clinreg.instances.write import write_instances
 from clinreg.sources import diskjoin
 from clinreg.sources.diskjoin import DiskTable
-from clinreg.sources.resolve import folder_name
+from clinreg.sources.origin import folder_name
 from clinreg.sources.steps import JoinState, first_match, join
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from clinreg.cli.build import build as build_command
 from clinreg.cli.build import check_data
 from clinreg.core.builderrors import GoldLeak, SourceUnavailable
 from clinreg.instances.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
-from clinreg.sources.resolve import locate, open_reader
+from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.mirror import git_head
 from clinreg.sources.splits import FileSplitReader
 

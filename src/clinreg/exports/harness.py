@@ -23,7 +23,7 @@ from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
 from clinreg.instances.write import replace_folder
 from clinreg.reports.markdown import escape
-from clinreg.sources.resolve import locate
+from clinreg.sources.origin import locate
 from clinreg.text.output import printable
 from clinreg.text.suggest import closest
 

@@ -23,7 +23,7 @@ from clinreg.instances.sampling import SplitSample, select_across
 from clinreg.instances.schema import Instance
 from clinreg.instances.stamp import stamped
 from clinreg.sources.location import DataLocation
-from clinreg.sources.resolve import locate, open_reader
+from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.splits import SplitReader
 
 BATCH_ROWS = 1000

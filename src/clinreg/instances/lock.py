@@ -12,7 +12,7 @@ from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
-from clinreg.sources.resolve import locate
+from clinreg.sources.origin import locate
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance

@@ -15,7 +15,7 @@ from record_fixtures import build, hub_folder, record
 from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.location import content_hash
 from clinreg.sources.mirror import folder_name
-from clinreg.sources.resolve import locate
+from clinreg.sources.origin import locate
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 
