@@ -14,7 +14,9 @@ from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import LETTERS, Dataset, IndexScheme, LetterScheme, Mapping, MappedScheme, NumberScheme
 from clinreg.instances.batch import MappingBuild
 from clinreg.templating.columns import has_column
-from clinreg.core.builderrors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure
+from clinreg.core.builderrors import (
+    BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure,
+)
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection

@@ -40,8 +40,9 @@ FILE_MODELS: dict[str, type[Strict]] = {
 }
 
 __all__ = [
-    "ACCESS_TIERS", "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "RESTRICTED_TIERS", "SEMVER_PATTERN",
-    "UNKNOWN", "Access", "AccessTier", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
+    "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
+    "ACCESS_TIERS", "RESTRICTED_TIERS", "AccessTier",
+    "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
     "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation", "GitHubSource",
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
