@@ -74,8 +74,8 @@ def write_mcq(data_dir: Path, rows: int, chunk: int = 50_000) -> Path:
 def clinreg_build(data_dir: Path, out: Path, streaming: bool = False, read: bool = False) -> int:
     from clinreg.core.model import Dataset
     from clinreg.core.store import load_registry
-    from clinreg.exports.instance_files import write_instances
     from clinreg.instances.build import RecordBuild
+    from clinreg.instances.write import write_instances
 
     record = Dataset.model_validate(RECORD_READ if read else RECORD)
     made = RecordBuild(record, load_registry(), data_dir=data_dir, streaming=streaming)

@@ -147,8 +147,8 @@ def _dischargeme_mirror(target: Path, rows: int) -> Path:
 def clinreg_side(repo: Path, record: str, mirror: Path, out: Path) -> int:
     sys.path.insert(0, str(repo / "src"))
     from clinreg.core.store import load_registry
-    from clinreg.exports.instance_files import write_instances
     from clinreg.instances.build import RecordBuild
+    from clinreg.instances.write import write_instances
 
     reg = load_registry(repo)
     return write_instances(RecordBuild(reg.datasets[record], reg, data_dir=mirror).batches(), "jsonl", out)

@@ -76,7 +76,7 @@ CASES: dict[str, tuple[str, str]] = {
         print("matched", len(found), "file(s)")
     """),
     "slow-template": ("class 10: 1,000 rows of a template that takes about 50 ms on each (50 s in all)", """
-        from clinreg.sources import sandbox as templates
+        from clinreg.templating import sandbox as templates
         slow = "{% for i in range(400) %}{% for j in range(400) %}{{ note }}{% endfor %}{% endfor %}"
         t = templates.InputTemplate(slow, "rec: render step")
         mark()

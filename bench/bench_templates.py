@@ -17,7 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from clinreg.sources.sandbox import InputTemplate  # noqa: E402
+from clinreg.templating.sandbox import InputTemplate  # noqa: E402
 
 ROW = {f"c{i}": "value " * 5 for i in range(40)}
 ROW.update(question="Which drug is first line?", opa="a", opb="b", opc="c", opd="d")
@@ -85,7 +85,7 @@ def main() -> None:
 {os.cpu_count()} CPUs). Time to render one row, best of {args.repeat} runs of {args.rows:,} rows, with jinja's plain
 immutable sandbox (no caps) as the baseline in the same process. clinreg's sandbox also counts steps (loop items,
 calls, lookups, operators), reads the clock every 64 steps, checks the sizes `~`, `+`, `*`, `join`, `replace`
-and `indent` would build, and caps buffers and integers (see `src/clinreg/sources/sandbox.py`).
+and `indent` would build, and caps buffers and integers (see `src/clinreg/templating/sandbox.py`).
 
 | template | jinja sandbox | clinreg | ratio |
 |---|---|---|---|

@@ -1,10 +1,11 @@
 """The package's layout, read from the code: imports point down the layers only, and no modules import each other
 in a circle.
 
-The layers, top to bottom: clinreg.cli -> the capabilities (exports, results, reports, review, contrib) ->
-clinreg.instances -> clinreg.sources -> clinreg.rules -> clinreg.core -> clinreg.text. The data path reads
-`exports -> instances -> sources -> core`: fetching and reading rows knows nothing of instances, and building
-instances knows nothing of the harnesses. Every `import` statement counts, at module level or inside a
+The layers, top to bottom: clinreg.cli -> the capabilities (exports, results, reports, review, contrib, medhelm) ->
+clinreg.instances -> clinreg.sources -> clinreg.templating -> clinreg.rules -> clinreg.core -> clinreg.text. The
+data path reads `exports -> instances -> sources -> templating -> core`: the template engine knows nothing of
+files or instances, fetching and reading rows knows nothing of instances, and building instances knows nothing of
+the harnesses. Every `import` statement counts, at module level or inside a
 function (an import inside a function is still a dependency; it only runs later). `clinreg/__init__.py` imports
 nothing at module level and serves its API lazily, so any module may read `clinreg.__version__`.
 """
@@ -28,10 +29,12 @@ LAYERS = {
     "core": 1,
     "scoring": 2,  # MedHELM's scoring, agreement statistics, graders, ratings files: on core, below every user
     "rules": 2,
-    "sources": 3,
-    "instances": 4,
-    "exports": 5, "results": 5, "reports": 5, "review": 5, "contrib": 5,
-    "cli": 6,
+    "templating": 3,  # the input template engine: the read steps (sources) and the mapping build (instances) call it
+    "sources": 4,
+    "instances": 5,
+    "exports": 6, "results": 6, "reports": 6, "review": 6, "contrib": 6,
+    "medhelm": 6,  # MedHELM's own files against the registry: reads them, compares with core; only the CLI uses it
+    "cli": 7,
 }
 TOP = {"__init__", "__main__", "errors"}  # the only modules allowed at the top level; errors imports nothing of clinreg
 

@@ -19,9 +19,9 @@ import yaml
 from clinreg.core.store import load_registry
 from clinreg.exports import helm as helm_export
 from clinreg.exports import inspect_ai as inspect_export
+from clinreg.exports.contents import ExportReport, MappingExport
 from clinreg.exports.harness import gold_kind, scoring_spec, generation_spec
 from clinreg.exports.lm_eval import task_config
-from clinreg.exports.report import ExportReport, MappingExport
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRACT = yaml.safe_load((Path(__file__).parent / "medhelm_generation.yaml").read_text(encoding="utf-8"))

@@ -9,8 +9,8 @@ import zipfile
 
 import pytest
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.read import read_table
 
 WHERE = "rec: split 'test'"

@@ -458,7 +458,7 @@ def _run_build_case(case: dict, data_dir: Path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clinreg.sources.errors import BadLabel, BuildError, TemplateFailure
+    from clinreg.core.builderrors import BadLabel, BuildError, TemplateFailure
     from clinreg.instances.schema import Instance
     from clinreg.instances.build import build_instances
 
@@ -587,8 +587,8 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
 def test_input_templates_stay_in_the_sandbox(source, row):
     from unittest import mock
 
-    from clinreg.sources import sandbox as templates
-    from clinreg.sources.errors import RecordProblem, TemplateFailure
+    from clinreg.templating import sandbox as templates
+    from clinreg.core.builderrors import RecordProblem, TemplateFailure
 
     note(source)
     with mock.patch.object(templates, "MAX_RENDER_SECONDS", 0.25):

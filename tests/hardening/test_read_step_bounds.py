@@ -7,8 +7,8 @@ import os
 import pyarrow as pa
 import pytest
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import JoinStep
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.files import match_files
 from clinreg.sources.steps import join
 
@@ -67,7 +67,7 @@ def test_a_one_to_many_join_within_the_bound_is_unchanged():
 
 
 def test_a_reversed_glob_range_is_a_located_record_problem_not_an_unexpected_error(tmp_path):
-    from clinreg.sources.errors import RecordProblem
+    from clinreg.core.builderrors import RecordProblem
 
     (tmp_path / "data").mkdir()
     with pytest.raises(RecordProblem, match=r"rec: split 'test': file pattern 'data/\[z-a\]\.csv' is unusable"):
@@ -126,9 +126,9 @@ def test_a_results_json_of_millions_of_empty_objects_is_refused_before_parsing(t
 def test_slow_extract_rows_cannot_add_up_without_bound(monkeypatch):
     """Each row stays under the 5 s limit, but 100 rows of about 0.15 s each would take 15 s: the step's budget
     (here shrunk from 30 s, so the test is quick) stops it, naming the rows done."""
+    from clinreg.core.builderrors import RecordProblem
     from clinreg.core.model import ExtractStep
     from clinreg.sources import steps
-    from clinreg.sources.errors import RecordProblem
 
     monkeypatch.setattr(steps, "EXTRACT_BUDGET_SECONDS", 0.5)
     monkeypatch.setattr(steps, "EXTRACT_SECONDS_PER_ROW", 0.001)
@@ -199,9 +199,9 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
     """Class 10 for `render` steps, input templates and `filters`: every one is an InputTemplate, whose rows
     may together spend 30 s + 20 ms a row (shrunk here to 0.05 s, so the test is quick); past that the build
     stops with a RecordProblem naming the template and the rows done."""
-    from clinreg.sources import sandbox as templates
-    from clinreg.sources.errors import RecordProblem
-    from clinreg.sources.filters import FilterExpression
+    from clinreg.core.builderrors import RecordProblem
+    from clinreg.templating import sandbox as templates
+    from clinreg.templating.rowfilters import FilterExpression
 
     monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.05)
     monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)
@@ -218,7 +218,7 @@ def test_slow_template_and_filter_rows_cannot_add_up_without_bound(monkeypatch, 
 
 
 def test_a_plain_template_never_counts_against_the_budget(monkeypatch):
-    from clinreg.sources import sandbox as templates
+    from clinreg.templating import sandbox as templates
 
     monkeypatch.setattr(templates, "TEMPLATE_BUDGET_SECONDS", 0.0)
     monkeypatch.setattr(templates, "TEMPLATE_SECONDS_PER_ROW", 0.0)

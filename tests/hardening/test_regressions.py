@@ -58,10 +58,10 @@ TEMPLATE_CASES = sorted((REGRESSIONS / "templates").glob("*.j2"))
 
 @pytest.mark.parametrize("path", TEMPLATE_CASES, ids=lambda p: p.name)
 def test_template_regression(path):
-    from clinreg.sources import sandbox as templates
-    from clinreg.sources.errors import TemplateFailure
+    from clinreg.core.builderrors import TemplateFailure
+    from clinreg.templating import sandbox as templates
 
-    from clinreg.sources.errors import RecordProblem
+    from clinreg.core.builderrors import RecordProblem
 
     try:
         template = templates.InputTemplate(path.read_text(encoding="utf-8"), "regression/template")

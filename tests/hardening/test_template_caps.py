@@ -12,8 +12,8 @@ import json
 import pytest
 import yaml
 
-from clinreg.sources.errors import TemplateFailure
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.core.builderrors import TemplateFailure
+from clinreg.templating.sandbox import InputTemplate
 
 from .support import assert_no_traceback, run_cli
 

@@ -75,7 +75,7 @@ def test_builder_never_enables_remote_code():
 def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
     """The schema refuses such a repo; the builder must refuse it too, for a record that skipped validation."""
     from clinreg.core.model import Dataset
-    from clinreg.sources.errors import BuildError
+    from clinreg.core.builderrors import BuildError
     from clinreg.instances.build import build_instances
 
     data_dir = tmp_path / "mirrors"
@@ -101,7 +101,7 @@ def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
 def test_a_hub_cache_snapshot_reads_links_into_its_own_blobs_only(tmp_path, target):
     """huggingface_hub's snapshot files are links into `<repo folder>/blobs/`; those are read. A link from a snapshot
     into another repository's blobs, or anywhere else, is refused as any link out of a mirror folder is."""
-    from clinreg.sources.errors import SourceUnavailable
+    from clinreg.core.builderrors import SourceUnavailable
     from clinreg.sources.files import match_files
 
     cache = tmp_path / "hub"

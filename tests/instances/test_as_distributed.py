@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from clinreg.core.store import load_registry
-from clinreg.sources.errors import SourceUnavailable
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.instances.build import BuildReport, build_instances
 from clinreg.sources.mirror import folder_name
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from record_fixtures import build, hub_folder, record
 from clinreg.core.model import MappedScheme
-from clinreg.sources.errors import BadLabel
+from clinreg.core.builderrors import BadLabel
 from clinreg.instances.labels import BAD, OK, UNLABELED, normalise
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}

@@ -6,8 +6,8 @@ import pyarrow as pa
 import pytest
 
 from record_fixtures import build, hub_folder, record
-from clinreg.sources.errors import BadLabel, RecordProblem, TemplateFailure
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.core.builderrors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.templating.sandbox import InputTemplate
 
 LETTER_STRUCT = {"choices": {"struct": "options"}, "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C", "D"]}}
 OPTION_ID = {"choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},

@@ -7,9 +7,9 @@ import pyarrow as pa
 import pytest
 
 from clinreg.core.model import Mapping
-from clinreg.sources.errors import RecordProblem, TemplateFailure
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
 from clinreg.instances.rowselection import RowSelection
-from clinreg.sources.filters import FilterExpression
+from clinreg.templating.rowfilters import FilterExpression
 
 WHERE = "rec/map"
 

@@ -1,18 +1,12 @@
 """MedHELM's editions: membership follows registry/medhelm_editions.yaml, `--medhelm EDITION` views show exactly an
-edition's benchmarks and every report names the edition, and `clinreg medhelm diff` reads MedHELM's own files.
-
-The diff tests read the real medhelm 0.8.0 wheel (`pip download medhelm==0.8.0 --no-deps`, which .ci/run caches
-and points CLINREG_MEDHELM_WHEEL at); they skip where it is absent, unless CLINREG_REQUIRE_MEDHELM_WHEEL is set.
-Changed copies are made from the wheel's own files, never from a hand-written schema.
+edition's benchmarks and every report names the edition. `clinreg medhelm diff` is tested in tests/medhelm/.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -131,124 +125,3 @@ def test_a_record_whose_in_medhelm_disagrees_with_the_default_edition_is_refused
     assert found[0]["file"] == f"registry/datasets/{member}.yaml" and EDITIONS["default"] in found[0]["message"]
     # The views follow the editions file, not the record: the benchmark is still counted in MedHELM.
     assert load_registry(root).datasets[member].in_medhelm is True
-
-
-# --------------------------------------------------------------------------------------------- medhelm diff
-
-
-@pytest.fixture(scope="module")
-def wheel() -> Path:
-    path = os.environ.get("CLINREG_MEDHELM_WHEEL")
-    if not path or not Path(path).is_file():
-        if os.environ.get("CLINREG_REQUIRE_MEDHELM_WHEEL"):
-            pytest.fail("CLINREG_MEDHELM_WHEEL must name the medhelm 0.8.0 wheel here")
-        pytest.skip("the medhelm 0.8.0 wheel is not here (set CLINREG_MEDHELM_WHEEL; .ci/run does)")
-    return Path(path)
-
-
-@pytest.fixture
-def unpacked(wheel, tmp_path) -> Path:
-    """The wheel's helm/benchmark files that the diff reads, unpacked as they are."""
-    out = tmp_path / "medhelm"
-    with zipfile.ZipFile(wheel) as archive:
-        for name in archive.namelist():
-            if name.startswith("helm/benchmark/") and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py")):
-                archive.extract(name, out)
-    return out
-
-
-def _diff(source, *extra):
-    return CliRunner().invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO), *extra])
-
-
-def test_the_real_wheel_matches_its_edition(wheel):
-    result = _diff(wheel)
-    assert result.exit_code == 0, result.output
-    assert result.output.rstrip().endswith("no differences")
-    data = json.loads(_diff(wheel, "--format", "json").output)["data"]
-    assert data["differences"] == [] and data["medhelm_benchmarks"] == len(_edition("medhelm-0.8.0")["benchmarks"])
-    assert len(data["confs_read"]) >= 1
-
-
-def test_the_unpacked_wheel_reads_as_the_wheel(wheel, unpacked):
-    assert _diff(unpacked).exit_code == 0
-
-
-def _schema_groups(schema: str) -> dict[str, list[str]]:
-    data = yaml.safe_load(schema)
-    return {g["name"]: g["subgroups"] for g in data["run_groups"] if g.get("category") == "Healthcare Task Categories"}
-
-
-def test_each_change_to_a_copy_of_the_schema_is_reported_line_by_line(unpacked):
-    path = unpacked / "helm" / "benchmark" / "static" / "schema_medhelm.yaml"
-    text = path.read_text()
-    groups = _schema_groups(text)
-    categories = list(groups)
-    removed = groups[categories[0]][0]
-    moved = groups[categories[1]][0]
-    # Edit the real file's own lines: drop one subgroup entry, move one to another category, add a new name.
-    lines = text.splitlines(keepends=True)
-
-    def subgroup_line(category: str, name: str) -> int:
-        start = next(i for i, line in enumerate(lines) if re.match(rf"\s*-\s*name:\s*{category}\s*$", line))
-        return next(i for i in range(start, len(lines)) if re.match(rf"\s*-\s*{name}\s*$", lines[i]))
-
-    i_removed = subgroup_line(categories[0], removed)
-    indent = lines[i_removed][: len(lines[i_removed]) - len(lines[i_removed].lstrip())]
-    i_moved = subgroup_line(categories[1], moved)
-    target = subgroup_line(categories[2], groups[categories[2]][0])
-    edits = {i_removed: "", i_moved: "", target: lines[target] + f"{indent}- {moved}\n{indent}- brand_new_bench\n"}
-    path.write_text("".join(edits.get(i, line) for i, line in enumerate(lines)))
-    changed = _schema_groups(path.read_text())
-    assert removed not in changed[categories[0]] and moved in changed[categories[2]]  # the copy says what we meant
-
-    result = _diff(unpacked, "--format", "json")
-    assert result.exit_code == 1, result.output
-    found = {(d["kind"], d["benchmark"]) for d in json.loads(result.output)["data"]["differences"]}
-    assert ("missing_in_medhelm", removed) in found
-    assert ("missing_in_registry", "brand_new_bench") in found
-    assert ("category", moved) in found
-    text_out = _diff(unpacked).output.splitlines()
-    assert any(line.startswith("registry/medhelm_editions.yaml: missing_in_medhelm:") and repr(removed) in line for line in text_out)
-    assert any(re.match(r"helm/benchmark/static/schema_medhelm\.yaml:\d+: category:", line) and repr(moved) in line
-               for line in text_out)
-    assert text_out[-1] == f"{len(found)} difference(s)"
-
-
-def test_a_benchmark_moved_to_another_subcategory_in_a_conf_is_reported(unpacked):
-    confs = sorted((unpacked / "helm" / "benchmark" / "presentation").glob("run_entries_medhelm_*.conf"))
-    conf = next(p for p in confs if "### Planning Treatments ###" in p.read_text())
-    text = conf.read_text()
-    # Rename one real header: every benchmark under it is now placed in a subcategory the taxonomy does not have.
-    conf.write_text(text.replace("### Planning Treatments ###", "### Planning Treatment Options ###", 1))
-    data = json.loads(_diff(unpacked, "--format", "json").output)["data"]
-    subs = [d for d in data["differences"] if d["kind"] == "subcategory"]
-    assert subs and all("Planning Treatment Options" in d["medhelm"] for d in subs)
-    assert all(re.search(r"run_entries_medhelm_\w+\.conf:\d+", d["where"]) for d in subs)
-
-
-@pytest.mark.parametrize("damage", ["no schema", "not yaml", "not a wheel"])
-def test_an_unreadable_source_exits_2(unpacked, tmp_path, damage):
-    schema = unpacked / "helm" / "benchmark" / "static" / "schema_medhelm.yaml"
-    source: Path = unpacked
-    if damage == "no schema":
-        schema.unlink()
-    elif damage == "not yaml":
-        schema.write_text("run_groups: [unclosed\n")
-    else:
-        source = tmp_path / "fake.whl"
-        source.write_bytes(b"not a zip")
-    result = _diff(source)
-    assert result.exit_code == 2
-    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
-
-
-def test_installed_without_a_helm_package_exits_2():
-    pytest.importorskip("clinreg")
-    try:
-        import helm  # noqa: F401
-    except ImportError:
-        result = CliRunner().invoke(main, ["medhelm", "diff", "--installed", "--root", str(REPO)])
-        assert result.exit_code == 2 and "no `helm` package" in result.output
-    else:
-        pytest.skip("a helm package is installed here (the HELM stage tests --installed)")

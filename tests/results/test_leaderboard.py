@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from clinreg.core.model import Metric
 from clinreg.results.leaderboard import column_win_rates, normalised
 from results.helpers import (
     BOARD,
@@ -47,6 +48,19 @@ def test_overall_mean_win_rate_matches_the_hand_computed_example(tmp_path):
     assert rows["C"]["missing_benchmarks"] == ["medcalc_bench/medcalc_bench"]
     assert rows["C"]["win_rate_columns"] == 2 and rows["A"]["win_rate_columns"] == 3
     assert (rows["A"]["benchmarks_total"], rows["A"]["instances"]) == (3, 3000)
+
+
+def test_a_metric_declared_lower_is_better_ranks_its_column_the_other_way(tmp_path, monkeypatch):
+    """The direction is the metric's: declaring MedCalc-Bench's metric lower-is-better reverses that column only."""
+    board = write(tmp_path / "board.csv", BOARD)
+    monkeypatch.setattr(Metric, "LOWER_IS_BETTER", frozenset({"medcalc_bench_accuracy"}))
+    assert Metric(name="medcalc_bench_accuracy").lower_is_better and not Metric(name="exact_match").lower_is_better
+    data = leaderboard_json(board)
+    assert {b["key"]: b["lower_is_better"] for b in data["benchmarks"]} == {
+        "med_qa/med_qa": False, "medcalc_bench/medcalc_bench": True, "mimic_bhc/mimic_bhc": False}
+    # MedCalc:   B 2/2, A 1/2, D 0 (lowest first); the other columns as in EXPECTED_OVERALL.
+    expected = {"A": (2.5 / 3 + 0.5 + 1) / 3, "B": (2.5 / 3 + 1 + 0.5) / 3, "C": (1 / 3 + 0.5) / 2, "D": 0.0}
+    assert {m: r["mean_win_rate"] for m, r in rows_by_model(data).items()} == pytest.approx(expected)
 
 
 def test_category_rows_use_the_benchmarks_placed_in_each_category(tmp_path):

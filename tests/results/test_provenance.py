@@ -30,7 +30,7 @@ def helm_export(base: Path) -> Path:
     made it (files as distributed, from tests/distributions)."""
     from clinreg.cli.export import export
     from clinreg.core.store import load_registry
-    from clinreg.sources.locate import folder_name
+    from clinreg.sources.origin import folder_name
 
     reg = load_registry(ROOT)
     for record_id in ("pubmed_qa", "medcalc_bench"):

@@ -172,8 +172,8 @@ def test_the_judge_is_shown_what_the_jury_says_and_asked_for_json():
 def test_helm_runs_a_scoring_only_where_helm_has_its_classes():
     """A jury or metric without HELM classes (a benchmark HELM does not run) exports to HELM with token F1 as
     its reported stat, never a metric no class computes."""
+    from clinreg.exports.contents import MappingExport
     from clinreg.exports.helm import helm_scores, main_metric
-    from clinreg.exports.report import MappingExport
 
     jury = {"method": "jury", "jury": {"helm_annotator": "helm.benchmark.annotation.x_annotator.XAnnotator"}}
     assert helm_scores(jury) and not helm_scores({"method": "jury", "jury": {}})

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from clinreg.exports.report import FILES, scoring_source
+from clinreg.exports.contents import FILES, scoring_source
 from clinreg.scoring import medhelm as scoring
 
 

@@ -7,8 +7,8 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
+from clinreg.core.builderrors import RecordProblem
 from clinreg.sources.adapters import ADAPTERS, describe, run_adapter
-from clinreg.sources.errors import RecordProblem
 
 WHERE = "ehr: split 'test': step 1"
 T = dt.datetime

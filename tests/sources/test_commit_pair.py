@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from clinreg.cli.main import main
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.store import load_registry
-from clinreg.sources.errors import SourceUnavailable
-from clinreg.sources.locate import locate
+from clinreg.sources.origin import locate
 
 REPO = Path(__file__).resolve().parents[2]
 NOTE = "Medical Specialty:Cardiology\nSample Name: {name}\nHISTORY: Chest pain.\nPLAN: {plan}\nKeywords: x,\n"

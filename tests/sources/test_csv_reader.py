@@ -9,8 +9,8 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.formats import csv as csv_format
 
 SPEC = TableSpec(files="x.csv")

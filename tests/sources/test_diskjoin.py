@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import JoinStep
 from clinreg.core.store import load_registry
-from clinreg.exports.instance_files import write_instances
 from clinreg.instances.build import RecordBuild
+from clinreg.instances.write import write_instances
 from clinreg.sources import diskjoin
 from clinreg.sources.diskjoin import DiskTable
-from clinreg.sources.errors import SourceUnavailable
-from clinreg.sources.locate import folder_name
+from clinreg.sources.origin import folder_name
 from clinreg.sources.steps import JoinState, first_match, join
 
 REPO = Path(__file__).resolve().parents[2]

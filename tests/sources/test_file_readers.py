@@ -11,9 +11,9 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable
 from clinreg.core.model import TableSpec
 from clinreg.sources import files as source_files
-from clinreg.sources.errors import RecordProblem, SourceUnavailable
 from clinreg.sources.files import match_files
 from clinreg.sources.formats.json import json_records
 from clinreg.sources.read import read_table

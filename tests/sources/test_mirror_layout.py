@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from record_fixtures import build, record, record_dict, write_root
 from clinreg.cli.build import build as build_command
 from clinreg.cli.build import check_data
-from clinreg.sources.errors import GoldLeak, SourceUnavailable
+from clinreg.core.builderrors import GoldLeak, SourceUnavailable
 from clinreg.instances.leaks import MIN_REFERENCE_CHARS, SPAN_CHARS, leaked_span
-from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.mirror import git_head
 from clinreg.sources.splits import FileSplitReader
 
@@ -345,7 +345,7 @@ def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clinreg.sources.errors import RecordProblem
+    from clinreg.core.builderrors import RecordProblem
 
     (tmp_path / "someone__repo" / "a").mkdir(parents=True)
     pq.write_table(pa.table({"question": ["q"], "answer": ["yes"], "subset": ["x"]}), tmp_path / "someone__repo" / "a" / "test.parquet")

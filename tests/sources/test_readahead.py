@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
 from clinreg.sources import streams
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.read import read_table
 from clinreg.sources.readahead import read_ahead
 from threads import NamedThreads, within

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.core.model import DedupeStep, ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, RenderStep, Step
-from clinreg.sources.errors import RecordProblem, SourceUnavailable, TemplateFailure
 from clinreg.sources.steps import apply_steps, dedupe, extract, join, join_list, pick, remove, render
 
 WHERE = "rec: split 'test': step 1"

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import JoinStep, Step, TableSpec
 from clinreg.sources import streams
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.formats import csv as csv_format
 from clinreg.sources.read import read_table
 from clinreg.sources.steps import StepRun, apply_steps

@@ -344,7 +344,7 @@ def scratch_tree(tmp_path_factory):
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):
     from clinreg.contrib.features import FeaturesError, card_from_data
     from clinreg.contrib.scaffold import Answers, render_dataset
-    from clinreg.sources.sandbox import InputTemplate
+    from clinreg.templating.sandbox import InputTemplate
 
     try:
         card = card_from_data(data)

@@ -85,8 +85,8 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     record = _record(reg, dataset)
     refuse_record_errors(reg, dataset)
     with guard(dataset):
-        from clinreg.exports.instance_files import record_info, write_instances
         from clinreg.instances.build import RecordBuild
+        from clinreg.instances.write import record_info, write_instances
 
         quiet_datasets(downloads=not quiet)
         made = RecordBuild(record, reg, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label)

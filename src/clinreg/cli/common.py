@@ -125,7 +125,7 @@ def access_tiers(access: str | None) -> list[str] | None:
     """An `--access` option as a list of tiers (None when not given), or a usage error (exit 2)."""
     if not access:
         return None
-    from clinreg.reports.coverage import TIERS
+    from clinreg.core.model import ACCESS_TIERS as TIERS
 
     tiers = [a.strip() for a in access.split(",") if a.strip()]
     if not tiers or any(t not in TIERS for t in tiers):
@@ -205,7 +205,7 @@ def need_build_extra(command: str) -> None:
 @contextmanager
 def guard(what: str) -> Iterator[None]:
     """Turn every failure of the build path into one located line on stderr, never a traceback."""
-    from clinreg.sources.errors import BuildError
+    from clinreg.core.builderrors import BuildError
 
     try:
         yield

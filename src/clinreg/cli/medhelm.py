@@ -29,7 +29,8 @@ def diff(source, installed, edition, root, fmt, output, force):
     SOURCE is a HELM or MedHELM source tree, an unpacked wheel or a .whl file (`pip download medhelm --no-deps`);
     --installed reads the installed package instead. Exit 0: no difference; 1: differences; 2: SOURCE unreadable.
     """
-    from clinreg.reports.medhelm import SourceError, medhelm_diff, open_source, read_medhelm, render_text
+    from clinreg.medhelm import SourceError, medhelm_diff, open_source, read_medhelm
+    from clinreg.reports.medhelm import render_text
 
     if installed and source is not None:
         raise fail("give SOURCE or --installed, not both")

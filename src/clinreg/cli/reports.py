@@ -81,8 +81,9 @@ def diff(old, new, root, fmt, medhelm, output, force):
     """
     import tempfile
 
+    from clinreg.core.gitref import SideError, open_side
     from clinreg.core.store import follow_edition
-    from clinreg.reports.diff import SideError, diff_registries, open_side
+    from clinreg.reports.diff import diff_registries
 
     with tempfile.TemporaryDirectory(prefix="clinreg-diff-") as tmp:
         sides = []
@@ -128,7 +129,7 @@ def site(root, release, output, previous, fmt, medhelm):
     """
     import tempfile
 
-    from clinreg.reports.diff import SideError, open_side
+    from clinreg.core.gitref import SideError, open_side
     from clinreg.reports.site import SiteError, build_site, default_previous, write_site
 
     reg = load(root, release, medhelm=medhelm)

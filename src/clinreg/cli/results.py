@@ -158,7 +158,7 @@ def export_results_command(sources, root, to, fmt, output, force, strict, aliase
     shipped with clinreg before anything is written.
     """
     from clinreg.results.aliases import load_aliases
-    from clinreg.results.export import ExportRefused, export_results
+    from clinreg.results.convert import ExportRefused, export_results
 
     if fmt in RESULTS_FORMATS:
         if to is not None and to != fmt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from clinreg.core.model import ReleaseHistory
+from clinreg.core.model import ACCESS_TIERS, ReleaseHistory
 from clinreg.core.semver import parse_semver
 from clinreg.text.yamltext import yaml_scalar
 
@@ -47,7 +47,7 @@ README_TABLE_HEADER = "| release | date | datasets | access public/gated/private
 def readme_row(version: str, today: dt.date, title: str, access: dict[str, int]) -> str:
     """The README release table's row for a release just opened: the records it holds so far (every current
     record; it has added none yet) by access tier. tests/test_readme_releases.py checks the table."""
-    counts = " / ".join(str(access.get(t, 0)) for t in ("public", "gated", "private"))
+    counts = " / ".join(str(access.get(t, 0)) for t in ACCESS_TIERS)
     return f"| {version} | {today.isoformat()} | {sum(access.values())} | {counts} | none yet (open): {title.strip()} |"
 
 
@@ -118,9 +118,9 @@ def readme_join(text: str, version: str, tier: str, dataset_id: str) -> str | No
         if len(cells) != 5 or cells[0] != version:
             continue
         counts = [int(c) for c in re.findall(r"\d+", cells[3])]
-        if not cells[2].isdigit() or len(counts) != 3 or tier not in ("public", "gated", "private"):
+        if not cells[2].isdigit() or len(counts) != len(ACCESS_TIERS) or tier not in ACCESS_TIERS:
             return None
-        counts[("public", "gated", "private").index(tier)] += 1
+        counts[ACCESS_TIERS.index(tier)] += 1
         added = cells[4]
         if added.startswith("none yet (open)"):
             added = f"open: {dataset_id}"

@@ -14,6 +14,7 @@ from typing import Any
 
 from clinreg.contrib.features import CONTROL, HubCard
 from clinreg.contrib.guess import Guess, guess_mapping
+from clinreg.core.model import RESTRICTED_TIERS
 from clinreg.text.yamltext import yaml_flow_list, yaml_flow_map, yaml_scalar
 
 HUB_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -106,7 +107,7 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
     if a.access is None:
         out += ["  # How to get access; required for gated and private data.",
                 "  instructions: " + yaml_scalar(_todo("confirm the tier; for gated or private data, say how to get access"))]
-    elif tier in ("gated", "private"):
+    elif tier in RESTRICTED_TIERS:
         out += ["  # How to get access: credentialing, a data use agreement, or who holds the data.",
                 "  instructions: " + yaml_scalar(_todo("how to get access"))]
     spdx = spdx_from_hub(card.licence) if card else None

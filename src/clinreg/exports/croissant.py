@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.builderrors import BuildError, RecordProblem
 from clinreg.core.model import Dataset, GitHubSource, HubSource, LocalSource, PhysioNetSource, UrlSource
 from clinreg.core.specfiles import file_patterns
 from clinreg.core.store import Registry
-from clinreg.sources.errors import BuildError, RecordProblem
 from clinreg.sources.files import infer_format
 from clinreg.sources.mirror import folder_name
-from clinreg.sources.sandbox import ROW_VARIABLE, InputTemplate
+from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 from clinreg.text.safeio import atomic_write_text
 from clinreg.text.suggest import closest
 

@@ -14,16 +14,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.builderrors import BuildError
 from clinreg.core.model import FreeTextScheme, NumberScheme
 from clinreg.exports import helm, inspect_ai, lm_eval
-from clinreg.exports.instance_files import replace_folder
-from clinreg.exports.report import PREFIX, ExportReport, MappingExport, groups
+from clinreg.exports.contents import PREFIX, ExportReport, MappingExport, groups
 from clinreg.instances.build import RecordBuild
 from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
+from clinreg.instances.write import replace_folder
 from clinreg.reports.markdown import escape
-from clinreg.sources.errors import BuildError
-from clinreg.sources.locate import locate
+from clinreg.sources.origin import locate
 from clinreg.text.output import printable
 from clinreg.text.suggest import closest
 

@@ -9,7 +9,9 @@ from typing import Any
 
 import yaml
 
-from clinreg.exports.report import FILES, PREFIX, ExportReport, MappingExport, groups, header, python_literal, scoring_source
+from clinreg.exports.contents import (
+    FILES, PREFIX, ExportReport, MappingExport, groups, header, python_literal, scoring_source,
+)
 
 
 def write(staged: Path, report: ExportReport, registry: Any) -> str:

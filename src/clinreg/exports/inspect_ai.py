@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clinreg.exports.report import FILES, ExportReport, example, groups, python_literal, scoring_source
+from clinreg.exports.contents import FILES, ExportReport, example, groups, python_literal, scoring_source
 
 
 def write(staged: Path, report: ExportReport, registry: Any) -> str:

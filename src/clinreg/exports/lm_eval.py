@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from clinreg.core.model import LETTERS
-from clinreg.exports.report import (
+from clinreg.exports.contents import (
     FILES, PREFIX, ExportReport, MappingExport, example, groups, header, python_literal, scoring_source,
 )
 

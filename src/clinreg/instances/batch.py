@@ -11,11 +11,11 @@ import pyarrow as pa
 from clinreg import __version__
 from clinreg.core.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 from clinreg.instances.choices import batch_choices, fixed_is_templated
-from clinreg.sources.columns import find_column, python_values, text_column
-from clinreg.sources.errors import BadLabel, RecordProblem, TemplateFailure
+from clinreg.templating.columns import find_column, python_values, text_column
+from clinreg.core.builderrors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.instances.schema import INSTANCE_SCHEMA
 from clinreg.instances.labels import OK, BatchLabels, allowed_values, is_closed, normalise
-from clinreg.sources.sandbox import ROW_VARIABLE, InputTemplate
+from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 
 
 @dataclass

@@ -11,19 +11,19 @@ from typing import Iterator, Literal
 import numpy as np
 import pyarrow as pa
 
+from clinreg.core.builderrors import GoldLeak, RecordProblem
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry, load_registry
 from clinreg.instances.batch import InstanceBatch, MappingBuild
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
+from clinreg.instances.mappingselection import select_mappings
 from clinreg.instances.rowselection import RowSelection
 from clinreg.instances.sampling import SplitSample, select_across
 from clinreg.instances.schema import Instance
-from clinreg.instances.selection import select_mappings
 from clinreg.instances.stamp import stamped
-from clinreg.sources.errors import GoldLeak, RecordProblem
-from clinreg.sources.locate import locate, open_reader
 from clinreg.sources.location import DataLocation
+from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.splits import SplitReader
 
 BATCH_ROWS = 1000

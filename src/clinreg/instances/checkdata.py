@@ -13,12 +13,14 @@ from clinreg.core.codes import CODES
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.core.model import LETTERS, Dataset, IndexScheme, LetterScheme, Mapping, MappedScheme, NumberScheme
 from clinreg.instances.batch import MappingBuild
-from clinreg.sources.columns import has_column
-from clinreg.sources.errors import BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure
+from clinreg.templating.columns import has_column
+from clinreg.core.builderrors import (
+    BuildError, JoinFailure, RecordProblem, SourceUnavailable, SplitMissing, TemplateFailure,
+)
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
-from clinreg.sources.locate import locate, open_reader
+from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.splits import FileSplitReader, SplitReader
 
 Where = tuple  # a path into the record's YAML: keys and list indices
@@ -42,7 +44,7 @@ def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, r
                summary: list[dict[str, Any]] | None = None) -> list[Diagnostic]:
     """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows.
 
-    Finds the data as `build` does (clinreg.sources.locate.locate): the `data_dir` mirror folder, a fixture folder
+    Finds the data as `build` does (clinreg.sources.origin.locate): the `data_dir` mirror folder, a fixture folder
     of the registry at `root`, then the hub, asked first which commit the pinned revision is; offline, or when
     the hub cannot be reached, huggingface_hub's cache. The rows are streamed, except that a record read by
     clinreg's own readers (`source.read`) has each split read whole with its steps, so that a join failing past

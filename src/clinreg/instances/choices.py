@@ -8,9 +8,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.core.builderrors import RecordProblem
 from clinreg.core.model import LETTERS, Choices, MappedScheme
-from clinreg.sources.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
-from clinreg.sources.errors import RecordProblem
+from clinreg.templating.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
 
 
 @dataclass

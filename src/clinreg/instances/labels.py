@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.sources.columns import find_column, list_lengths, text_column
-from clinreg.sources.errors import RecordProblem
+from clinreg.core.builderrors import RecordProblem
+from clinreg.templating.columns import find_column, list_lengths, text_column
 from clinreg.core.model import (
     LETTERS,
     FreeTextScheme,

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinreg.core.builderrors import BuildError
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
-from clinreg.sources.errors import BuildError
-from clinreg.sources.locate import locate
+from clinreg.sources.origin import locate
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance

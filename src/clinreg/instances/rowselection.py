@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from clinreg.core.builderrors import RecordProblem
 from clinreg.core.model import Mapping
-from clinreg.sources.columns import as_strings, find_column
-from clinreg.sources.errors import RecordProblem
-from clinreg.sources.filters import FilterExpression
+from clinreg.templating.columns import as_strings, find_column
+from clinreg.templating.rowfilters import FilterExpression
 
 
 class RowSelection:

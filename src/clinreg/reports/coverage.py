@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterable
 
+from clinreg.core.model import ACCESS_TIERS
 from clinreg.core.reviewstate import AWAITING, STATES, derive_state, item_hash, policy_of, states_for
 from clinreg.core.store import Registry, gc_paused
 
-TIERS = ("public", "gated", "private")
 PROVENANCE = ("published", "derived", "drafted")
 
 
@@ -59,7 +59,7 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
 
 
 def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None, medhelm_only: bool) -> dict[str, Any]:
-    tiers = tuple(access) if access else TIERS
+    tiers = tuple(access) if access else ACCESS_TIERS
     datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers and (v.in_medhelm or not medhelm_only)}
     ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
     task_benchmarks: dict[str, int] = {}
@@ -107,7 +107,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "uncovered_tasks": [t["id"] for t in counted if not t["datasets"]],
                 "datasets": ds_ids,
                 "benchmarks": len(mappings),
-                "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in TIERS},
+                "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in ACCESS_TIERS},
                 "instances": sum(m.instances.evaluated or 0 for d, m in mappings if datasets[d].in_medhelm),
                 "not_in_medhelm": [d for d in ds_ids if not datasets[d].in_medhelm],
                 "thin": len(ds_ids) == 1,
@@ -128,7 +128,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
             "by_tier": tier_counts([t for t in tasks if t["category"] == category.id]),
             "datasets": cat_ds,
             "benchmarks": sum(s["benchmarks"] for s in cat_subs),
-            "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in TIERS},
+            "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in ACCESS_TIERS},
             "instances": sum(s["instances"] for s in cat_subs),
             "not_in_medhelm": [d for d in cat_ds if not datasets[d].in_medhelm],
             "thin_subcategories": sum(1 for s in cat_subs if s["thin"]),
@@ -157,7 +157,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "datasets_not_in_medhelm": sum(1 for d in datasets.values() if not d.in_medhelm),
         "benchmarks": sum(len(d.mappings) for d in datasets.values()),
         "collections": len({d.collection or k for k, d in datasets.items()}),
-        "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in TIERS},
+        "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in ACCESS_TIERS},
         # "Instances MedHELM evaluated": a record beyond MedHELM adds none, whatever its own counts say.
         "instances": sum(m.instances.evaluated or 0 for d in datasets.values() if d.in_medhelm for m in d.mappings),
         "thin_subcategories": sum(1 for s in subcategories if s["thin"]),

@@ -11,7 +11,8 @@ import csv
 import io
 from typing import Any
 
-from clinreg.reports.coverage import PROVENANCE, REVIEW_STATES, TIERS
+from clinreg.core.model import ACCESS_TIERS
+from clinreg.reports.coverage import PROVENANCE, REVIEW_STATES
 from clinreg.text.output import defuse, shown, to_json
 
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
@@ -41,10 +42,10 @@ def _tier_cells(row: dict[str, Any]) -> list[int]:
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     states = list(data["subcategories"][0]["review"]) if data["subcategories"] else list(REVIEW_STATES)
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
-              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *TIERS, "benchmarks", "instances", "thin",
+              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *ACCESS_TIERS, "benchmarks", "instances", "thin",
               *(f"review_{s}" for s in states), "subcategory_review", "dataset_ids", "not_in_medhelm_ids", "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
-             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in TIERS), s["benchmarks"], s["instances"],
+             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in ACCESS_TIERS), s["benchmarks"], s["instances"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in states), s["subcategory_review"],
              _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
@@ -53,9 +54,9 @@ def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
 def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted",
               *_tier_header(), "tasks_rejected", "datasets",
-              *TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids", "not_in_medhelm_ids"]
+              *ACCESS_TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids", "not_in_medhelm_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
-             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in TIERS), c["benchmarks"], c["instances"],
+             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in ACCESS_TIERS), c["benchmarks"], c["instances"],
              c["thin_subcategories"], _ids(c["datasets"]), _ids(c["not_in_medhelm"])] for c in data["categories"]]
     return header, rows
 

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
+from clinreg.core.model import ACCESS_TIERS
 from clinreg.reports import svg
-from clinreg.reports.coverage import TIERS, edition_line
+from clinreg.reports.coverage import edition_line
 from clinreg.text.output import defuse, template_finalize
 from clinreg.text.plainwords import first_sight, has_maintainer_words
 
@@ -35,6 +36,7 @@ def environment():
     env.filters["plain"] = first_sight
     env.filters["maintainer_words"] = has_maintainer_words
     env.filters["percent"] = lambda part, whole: f"{round(100 * part / whole)}%" if whole else "–"
+    env.globals["access_tiers"] = ACCESS_TIERS
     return env
 
 
@@ -76,7 +78,7 @@ def coverage_view(data: dict[str, Any]) -> dict[str, Any]:
         "uncovered": uncovered,
         "uncovered_count": sum(len(s["uncovered_tasks"]) for s in data["subcategories"]),
         "sub_names": {s["id"]: s["name"] for s in data["subcategories"]},
-        "filtered": data["access_filter"] != list(TIERS),
+        "filtered": data["access_filter"] != list(ACCESS_TIERS),
     }
 
 

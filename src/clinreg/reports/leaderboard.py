@@ -7,6 +7,7 @@ import io
 from typing import Any
 
 from clinreg import __version__
+from clinreg.core.model import ACCESS_TIERS
 from clinreg.reports.coverage import edition_line
 from clinreg.reports.csvout import csv_cell
 from clinreg.text.output import defuse, shown
@@ -41,7 +42,7 @@ def header_lines(data: dict[str, Any], by: str) -> list[str]:
     lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
              f"{counted(len(data['models']), 'model')}, {counted(len(data['benchmarks']), 'benchmark')} with scores "
              f"({sum(1 for b in data['benchmarks'] if not b['in_medhelm'])} not in MedHELM)"]
-    if data["access_filter"] != ["public", "gated", "private"]:
+    if data["access_filter"] != list(ACCESS_TIERS):
         lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
     if data["excluded"]:
         lines.append(f"{len(data['excluded'])} score(s) left out (not in this release or access filter)")

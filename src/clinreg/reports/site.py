@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from clinreg import __version__
-from clinreg.core.model import Dataset
+from clinreg.core.model import ACCESS_TIERS, Dataset
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
-from clinreg.reports.coverage import TIERS, coverage_data
+from clinreg.reports.coverage import coverage_data
 from clinreg.reports.html import environment
 from clinreg.scoring import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of, medhelm_jury_agreement
 from clinreg.text.output import defuse
@@ -228,7 +228,7 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
         "taxonomy": cov["taxonomy"], "totals": cov["totals"], "provenance_note": cov["provenance_note"],
         "medhelm_edition": cov["medhelm_edition"],
         "categories": categories, "subcategories": subcategories, "datasets": cards,
-        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(TIERS), "graders": list(GRADER_KINDS),
+        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(ACCESS_TIERS), "graders": list(GRADER_KINDS),
         "diff": diff, "leaderboard_url": LEADERBOARD_URL, "version": __version__,
     }
 

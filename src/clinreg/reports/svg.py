@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from clinreg.reports.coverage import TIERS
+from clinreg.core.model import ACCESS_TIERS
 
 # Okabe-Ito colours for the access tiers: distinguishable with every common colour-vision deficiency.
 TIER_COLOURS = {"public": "#0072B2", "gated": "#E69F00", "private": "#CC79A7"}
@@ -95,7 +95,7 @@ def tier_bar(access: dict[str, int], scale_max: int, width: int = 170, height: i
     """Datasets stacked by access tier on a common scale, each segment wide enough to show its count."""
     unit = width / max(1, scale_max)
     x, segments = 0.0, []
-    for tier in TIERS:
+    for tier in ACCESS_TIERS:
         count = access.get(tier, 0)
         if not count:
             continue
@@ -108,7 +108,7 @@ def tier_bar(access: dict[str, int], scale_max: int, width: int = 170, height: i
 
 def tier_mix(access: dict[str, int], width: int = 1100, height: int = 34) -> dict[str, Any]:
     """The overall access-tier mix: one full-width bar split by tier, labelled with counts and shares."""
-    total = sum(access.get(t, 0) for t in TIERS)
+    total = sum(access.get(t, 0) for t in ACCESS_TIERS)
     bar = tier_bar(access, total, width, height)
     for seg in bar["segments"]:
         seg["pct"] = round(100 * seg["count"] / total) if total else 0
@@ -119,4 +119,4 @@ def tier_mix(access: dict[str, int], width: int = 1100, height: int = 34) -> dic
 
 
 def tier_legend() -> list[dict[str, str]]:
-    return [{"tier": t, "fill": TIER_COLOURS[t]} for t in TIERS]
+    return [{"tier": t, "fill": TIER_COLOURS[t]} for t in ACCESS_TIERS]

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from clinreg.core.model import ACCESS_TIERS
 from clinreg.reports.coverage import edition_line
 from clinreg.text.output import defuse, shown
 
@@ -25,7 +26,7 @@ def safe_text(text: str) -> str:
 
 
 def _tiers(access: dict[str, int]) -> str:
-    return f"{access['public']}/{access['gated']}/{access['private']}"
+    return "/".join(str(access[tier]) for tier in ACCESS_TIERS)
 
 
 def in_medhelm(totals: dict[str, Any]) -> str:
@@ -55,7 +56,7 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     console.print(_plain(data["provenance_note"], "yellow"), soft_wrap=False)
     if data.get("medhelm_edition"):
         console.print(_plain(edition_line(data["medhelm_edition"])), soft_wrap=False)
-    if data["access_filter"] != ["public", "gated", "private"]:
+    if data["access_filter"] != list(ACCESS_TIERS):
         console.print(_plain(f"Only datasets with access: {', '.join(data['access_filter'])}"))
     if data.get("medhelm_only"):
         console.print(_plain("MedHELM only: records the registry adds beyond MedHELM are left out"))

@@ -28,7 +28,7 @@ from typing import Any
 from clinreg.core.store import Registry
 from clinreg.results.accumulate import Reading, checked_provenance, task_benchmark
 from clinreg.results.aliases import lookup_key
-from clinreg.results.index import LOWER_IS_BETTER, Benchmark, BenchmarkIndex
+from clinreg.results.index import Benchmark, BenchmarkIndex
 from clinreg.results.leaderboard import placement, score_interval
 from clinreg.results.resultsfile import checked_per_instance
 from clinreg.results.score import ReportedWinRate, Score
@@ -160,7 +160,7 @@ def _result(b: Benchmark, place: dict[str, Any], score: Score) -> dict[str, Any]
     metric: dict[str, Any] = {
         "evaluation_description": " ".join(b.record.measures.split()) if b.record.measures else b.record.name,
         "metric_id": score.metric, "metric_name": b.mapping.metric.display or score.metric,
-        "lower_is_better": b.mapping.metric.name in LOWER_IS_BETTER, "score_type": "continuous",
+        "lower_is_better": b.mapping.metric.lower_is_better, "score_type": "continuous",
         "min_score": lo, "max_score": hi, "additional_details": benchmark}
     scoring = _llm_scoring(b, score)
     if scoring:

@@ -49,10 +49,6 @@ METRIC_ALIASES: dict[str, tuple[str, ...]] = {
     "medcalc_bench_accuracy": ("range_accuracy", "numeric_range/accuracy"),
 }
 
-# Metrics ranked lower-is-better. HELM's schema marks every MedHELM main metric `lower_is_better: false`,
-# and a record has no direction field, so the set is declared here rather than guessed from a name.
-LOWER_IS_BETTER: frozenset[str] = frozenset()
-
 TASK_PREFIXES = ("clinreg_", "clinreg/", "clinreg.", "clinreg-")
 
 

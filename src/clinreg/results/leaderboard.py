@@ -13,10 +13,10 @@ import bisect
 import math
 from typing import Any, Iterable
 
+from clinreg.core.model import ACCESS_TIERS, Metric
 from clinreg.core.store import Registry
-from clinreg.reports.coverage import TIERS, edition_summary
+from clinreg.reports.coverage import edition_summary
 from clinreg.results.comparability import WORDS, compare, largest_comparable
-from clinreg.results.index import LOWER_IS_BETTER
 from clinreg.results.score import ReportedWinRate, Score
 from clinreg.scoring import medhelm_jury_agreement
 
@@ -123,7 +123,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     gain `comparability` (one entry per such benchmark), each row `differs` and each score there `differs` and
     its `provenance`; with `comparable_only`, each benchmark keeps only its largest comparable group and
     `comparable_only` lists what was left out. A board that mixes nothing has none of these keys."""
-    tiers = tuple(access) if access else TIERS
+    tiers = tuple(access) if access else ACCESS_TIERS
     places = placement(reg)
     kept, excluded = [], []
     for s in scores:
@@ -142,7 +142,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     by_key: dict[str, dict[str, Score]] = {}
     for s in kept:
         by_key.setdefault(s.key, {})[s.model] = s
-    lower = {k: next(iter(v.values())).metric in LOWER_IS_BETTER for k, v in by_key.items()}
+    lower = {k: Metric.ranks_lower(next(iter(v.values())).metric) for k, v in by_key.items()}
     # A jury score is ranked only against scores from the same jury (rubric and judge models): within a column,
     # each jury's models form their own win-rate group, and rows say where their jury differs from others'.
     win: dict[str, dict[str, float]] = {}

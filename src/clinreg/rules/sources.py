@@ -7,7 +7,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import GitHubSource, HubSource, LocalSource, PhysioNetSource
+from clinreg.core.model import RESTRICTED_TIERS, GitHubSource, HubSource, LocalSource, PhysioNetSource
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
 
@@ -108,7 +108,7 @@ def licence_unexplained(ctx: Context) -> Iterable[Diagnostic]:
 @rule("CLR706")
 def access_instructions(ctx: Context) -> Iterable[Diagnostic]:
     for ds_id, ds in ctx.reg.datasets.items():
-        if ds.access.tier in ("gated", "private") and not (ds.access.instructions or "").strip():
+        if ds.access.tier in RESTRICTED_TIERS and not (ds.access.instructions or "").strip():
             yield ctx.at("CLR706", ctx.reg.dataset_files[ds_id], ("access",),
                          f"a {ds.access.tier} dataset needs `access.instructions`")
 

@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.sources.columns import find_column, python_values
-from clinreg.sources.errors import RecordProblem
+from clinreg.core.builderrors import RecordProblem
+from clinreg.templating.columns import find_column, python_values
 
 Tables = Callable[[str], pa.Table]
 ADAPTERS: dict[str, Callable[..., pa.Table]] = {}

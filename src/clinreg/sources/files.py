@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
-from clinreg.sources.errors import RecordProblem, SourceUnavailable, one_line
 from clinreg.text.patterns import glob_class_problem
 
 # A reader refuses files larger than this rather than exhausting memory on a hostile or mistaken mirror.

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
 
+from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.core.model import Dataset
 from clinreg.core.specfiles import file_patterns
-from clinreg.sources.errors import SourceUnavailable, one_line
 from clinreg.sources.location import COMMIT_SHA, DataLocation
 
 _TRUE = {"1", "on", "yes", "true"}

@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import yaml
 
+from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.core.model import Dataset, GitHubSource, HubSource
-from clinreg.sources.errors import SourceUnavailable, one_line
 from clinreg.sources.location import COMMIT_SHA
 
 

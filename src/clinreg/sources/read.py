@@ -8,9 +8,9 @@ from typing import Callable
 
 import pyarrow as pa
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
-from clinreg.sources.errors import RecordProblem, SourceUnavailable, one_line
 from clinreg.sources.files import MatchedFile, extract_members, infer_format, match_files
 from clinreg.sources.formats.arrow import read_arrow, read_feather, read_parquet
 from clinreg.sources.formats.csv import read_csv

@@ -12,10 +12,10 @@ from typing import Any, Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from clinreg.core.builderrors import BuildError, RecordProblem, SourceUnavailable, SplitMissing, one_line
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
 from clinreg.sources.diskjoin import DiskTable, over_threshold, spillable
-from clinreg.sources.errors import BuildError, RecordProblem, SourceUnavailable, SplitMissing, one_line
 from clinreg.sources.files import infer_format
 from clinreg.sources.hub import download_hub_files, hub_problem, hub_quiet, local_copy
 from clinreg.sources.location import DataLocation

@@ -10,13 +10,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clinreg.core.builderrors import JoinFailure, RecordProblem, TemplateFailure
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.sources.adapters import run_adapter
-from clinreg.sources.columns import as_strings, find_column, one_array, python_values
 from clinreg.sources.diskjoin import DiskSeen, DiskTable
-from clinreg.sources.errors import JoinFailure, RecordProblem, TemplateFailure
-from clinreg.sources.filters import FilterExpression
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.templating.columns import as_strings, find_column, one_array, python_values
+from clinreg.templating.rowfilters import FilterExpression
+from clinreg.templating.sandbox import InputTemplate
 from clinreg.text.patterns import PatternTimeout, deadline, nested_repetition
 
 MAX_PATTERN_CHARS = 2000

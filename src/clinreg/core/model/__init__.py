@@ -27,7 +27,8 @@ from clinreg.core.model.scoring import (
     Judge, Jury, JuryAxis, Metric, PublishedAgreement, Scoring, SqlDatabase, medhelm_judges,
 )
 from clinreg.core.model.source import (
-    Access, GitHubSource, HubSource, Licence, LocalSource, PhysioNetSource, Source, SourceRead, UrlSource,
+    ACCESS_TIERS, RESTRICTED_TIERS, Access, AccessTier, GitHubSource, HubSource, Licence, LocalSource, PhysioNetSource,
+    Source, SourceRead, UrlSource,
 )
 from clinreg.core.model.taxonomy import Category, ExpectedTasks, Subcategory, Task, Taxonomy
 
@@ -42,6 +43,7 @@ FILE_MODELS: dict[str, type[Strict]] = {
 
 __all__ = [
     "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
+    "ACCESS_TIERS", "RESTRICTED_TIERS", "AccessTier",
     "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
     "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation", "GitHubSource",

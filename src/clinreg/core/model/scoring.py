@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -10,9 +10,23 @@ from clinreg.core.model.base import Citation, Id, NonEmpty, Strict
 
 
 class Metric(Strict):
+    # Metric names ranked lower-is-better. HELM's schema marks every MedHELM main metric `lower_is_better: false`,
+    # and a record has no direction field, so the set is declared here rather than guessed from a name.
+    LOWER_IS_BETTER: ClassVar[frozenset[str]] = frozenset()
+
     name: NonEmpty = Field(description="HELM's metric name, e.g. `exact_match`.")
     display: str | None = Field(None, description="The display name used by HELM.")
     range: list[float] | None = Field(None, min_length=2, max_length=2, description="`[min, max]` of the score.")
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether a lower score ranks higher: the leaderboard ranks it so, and exports say so."""
+        return self.ranks_lower(self.name)
+
+    @classmethod
+    def ranks_lower(cls, name: str) -> bool:
+        """Whether the metric called `name` ranks lower-is-better (for a score that carries only the name)."""
+        return name in cls.LOWER_IS_BETTER
 
 
 class Judge(Strict):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, Union, get_args
 
 from pydantic import Field
 
@@ -29,8 +29,14 @@ class Licence(Strict):
     note: str | None = Field(None, description="Where the licence was read, or why it is unknown or non-standard.")
 
 
+# Who may get the data, from the most to the least open; reports list and count the tiers in this order.
+AccessTier = Literal["public", "gated", "private"]
+ACCESS_TIERS: tuple[str, ...] = get_args(AccessTier)
+RESTRICTED_TIERS: tuple[str, ...] = tuple(t for t in ACCESS_TIERS if t != "public")  # must say how to get access
+
+
 class Access(Strict):
-    tier: Literal["public", "gated", "private"] = Field(
+    tier: AccessTier = Field(
         description=(
             "`public`: anyone can download it. `gated`: available after registration or a data use agreement "
             "(e.g. PhysioNet credentialing). `private`: held by an institution and not distributed."

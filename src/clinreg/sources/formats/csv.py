@@ -13,8 +13,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.files import checked_size, open_bytes, read_text
 from clinreg.sources.formats.arrow import ARROW_ERRORS
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.files import read_text
 
 

@@ -13,8 +13,8 @@ from typing import Any, Iterator
 import pyarrow as pa
 import pyarrow.json as pj
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.files import checked_size, open_bytes, read_text
 from clinreg.sources.formats.arrow import ARROW_ERRORS
 from clinreg.sources.formats.json import from_rows

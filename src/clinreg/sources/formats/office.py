@@ -11,8 +11,8 @@ from typing import Any, Iterator
 import pyarrow as pa
 from defusedxml import ElementTree as SafeET
 
+from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import SourceUnavailable, one_line
 from clinreg.sources.files import inflate, inflation_limit
 
 # Office files are zip archives of XML: a small file can unpack to a huge one, or list millions of parts or

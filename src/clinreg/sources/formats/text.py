@@ -6,8 +6,8 @@ from pathlib import Path, PurePosixPath
 
 import pyarrow as pa
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import RecordProblem, SourceUnavailable, one_line
 from clinreg.sources.files import MatchedFile, file_stem, match_files, read_text
 
 

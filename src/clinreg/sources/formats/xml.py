@@ -10,8 +10,8 @@ from typing import Any
 import pyarrow as pa
 from defusedxml import ElementTree as SafeET
 
+from clinreg.core.builderrors import RecordProblem, SourceUnavailable
 from clinreg.core.model import TableSpec
-from clinreg.sources.errors import RecordProblem, SourceUnavailable
 from clinreg.sources.files import MAX_FILE_BYTES
 
 _ATTRIBUTE = re.compile(r"^[A-Za-z_][\w.:-]*$")

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
-from clinreg.sources.errors import TemplateFailure
+from clinreg.core.builderrors import TemplateFailure
 
 
 def expressions(atoms: st.SearchStrategy[str], unary: list[str], binary: list[str], max_leaves: int = 6):

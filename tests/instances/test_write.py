@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinreg.instances import write as instance_files
 from clinreg.instances.batch import InstanceBatch
-from clinreg.exports import instance_files
-from clinreg.exports.instance_files import write_instances
 from clinreg.instances.canonical import canonical_chunks, canonical_json, canonical_lines
 from clinreg.instances.schema import Instance
+from clinreg.instances.write import write_instances
 
 texts = st.text(max_size=30)
 PROVENANCE = {"instance_schema": 2, "record": "ds", "record_version": "1.0.0", "registry_release": "1.3.0",

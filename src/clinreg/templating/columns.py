@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.sources.errors import RecordProblem
+from clinreg.core.builderrors import RecordProblem
 
 JSON_EXTENSION = "arrow.json"
 

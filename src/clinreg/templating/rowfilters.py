@@ -9,9 +9,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.sources.columns import find_column, python_values
-from clinreg.sources.errors import RecordProblem, TemplateFailure
-from clinreg.sources.sandbox import ROW_VARIABLE, InputTemplate
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
+from clinreg.templating.columns import find_column, python_values
+from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 
 MAX_EXPRESSION_CHARS = 1000
 _DELIMITERS = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}")

@@ -10,7 +10,7 @@ Not sure means: a null in a column it read, a text the filters' guard would look
 `lower`/`upper`, a result past the output cap. Those rows, and every row of a batch whose columns are not all
 text, go through the template's row path (`InputTemplate.render_row`: the compiled closures, then the jinja
 sandbox), which gives the text or the error. A row the batch path is sure of gets what the compiled closures
-return for it, which is jinja's text (tests/sources/test_vectorized.py compares all three on generated rows).
+return for it, which is jinja's text (tests/templating/test_vectorized.py compares all three on generated rows).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from jinja2 import nodes
 
-from clinreg.sources.columns import one_array
+from clinreg.templating.columns import one_array
 
 # Exactly the characters str.isspace() accepts (so str.strip() and str.split() use them); a test checks this
 # against every code point.

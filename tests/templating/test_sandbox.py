@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from record_fixtures import build, hub_folder, record
-from clinreg.sources import sandbox as templates
-from clinreg.sources.errors import BuildError, RecordProblem, TemplateFailure
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.core.builderrors import BuildError, RecordProblem, TemplateFailure
+from clinreg.templating import sandbox as templates
+from clinreg.templating.sandbox import InputTemplate
 
 
 def render(source: str, **row) -> str:
@@ -152,7 +152,7 @@ def test_templates_with_plain_loops_render_as_jinja_renders_them(pieces, values)
 
 def test_the_loops_of_the_real_records_take_the_fast_path_and_render_as_jinja():
     from clinreg.core.store import load_registry
-    from clinreg.sources.sandbox import _slot_text  # noqa: F401  (the fast path exists)
+    from clinreg.templating.sandbox import _slot_text  # noqa: F401  (the fast path exists)
 
     reg = load_registry(None)
     looping = {}
@@ -182,7 +182,7 @@ def test_the_fast_path_is_taken_only_for_text_and_names():
 
 
 def test_a_missing_name_or_an_overlong_result_still_fails_as_jinja_fails(monkeypatch):
-    import clinreg.sources.sandbox as templates
+    import clinreg.templating.sandbox as templates
 
     template = InputTemplate("{{ a }} and {{ b }}", "w")
     with pytest.raises(TemplateFailure, match="'b' is undefined"):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import Dataset, HubSource, LocalSource
-from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.hub import hub_location
 from clinreg.sources.location import DataLocation
 from clinreg.sources.mirror import expected_folder, folder_commit, folder_name, mirror_folder, unverified_commit

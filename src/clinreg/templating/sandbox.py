@@ -26,8 +26,8 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.sources.compiled import compile_template
-from clinreg.sources.errors import RecordProblem, TemplateFailure, one_line
+from clinreg.core.builderrors import RecordProblem, TemplateFailure, one_line
+from clinreg.templating.compiled import compile_template
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0
@@ -356,7 +356,7 @@ class InputTemplate:
         with the rows whose text the caller must still render with `render_row` (sorted indices), the others'
         texts being final; with `rows` (a boolean mask), only those rows need be right. None when the batch path
         does not apply to this template or batch."""
-        from clinreg.sources.vectorized import compile_columns, render_batch  # pyarrow: a build's, not the core's
+        from clinreg.templating.vectorized import compile_columns, render_batch  # pyarrow: a build's, not the core's
 
         if self._vectorized is _NOT_YET:
             self._vectorized = None if self.compiled is None else compile_columns(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from clinreg.core.builderrors import RecordProblem
 from clinreg.core.model import Dataset, Mapping
-from clinreg.sources.errors import RecordProblem
 
 
 def select_mappings(record: Dataset, mapping: str | None, split: str | None) -> list[tuple[Mapping, list[str]]]:

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from record_fixtures import build, hub_folder, record
-from clinreg.sources.errors import SourceUnavailable
-from clinreg.sources.locate import locate
+from clinreg.core.builderrors import SourceUnavailable
 from clinreg.sources.location import content_hash
 from clinreg.sources.mirror import folder_name
+from clinreg.sources.origin import locate
 
 YES_NO = {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}}
 
@@ -184,7 +184,7 @@ def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(mo
 
 
 def test_a_split_the_mirror_lacks_is_a_split_missing_error_with_its_fields(tmp_path):
-    from clinreg.sources.errors import SplitMissing
+    from clinreg.core.builderrors import SplitMissing
 
     hub_folder(tmp_path, "owner/fixture", {"train": [{"question": "q", "answer": "yes"}]})
     with pytest.raises(SplitMissing) as err:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinreg.sources import sandbox
-from clinreg.sources.sandbox import InputTemplate
+from clinreg.templating import sandbox
+from clinreg.templating.sandbox import InputTemplate
 
 # Literal text with no template syntax in it (so the source is one slot between two texts).
 LITERAL = st.text(st.characters(blacklist_characters="{}%#", blacklist_categories=("Cs",)), max_size=8)

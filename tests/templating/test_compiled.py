@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinreg.sources import sandbox
-from clinreg.sources.compiled import MAX_NODES, NotCompiled
-from clinreg.sources.errors import RecordProblem, TemplateFailure
-from clinreg.sources.sandbox import InputTemplate
-from sources.templates import expressions, outcome, statements
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
+from clinreg.templating import sandbox
+from clinreg.templating.compiled import MAX_NODES, NotCompiled
+from clinreg.templating.sandbox import InputTemplate
+from templating.templates import expressions, outcome, statements
 
 _ATOMS = st.sampled_from([
     "a", "b", "c", "missing", "self", "row", "row['a']", "row['b']", "row['nope']", "row.a", "row.items", "row.b",

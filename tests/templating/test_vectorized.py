@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinreg.sources import sandbox
-from clinreg.sources.columns import one_array, python_values
-from clinreg.sources.compiled import compile_template
-from clinreg.sources.errors import RecordProblem, TemplateFailure
-from clinreg.sources.filters import FilterExpression
-from clinreg.sources.sandbox import MAX_OUTPUT_CHARS, InputTemplate
+from clinreg.core.builderrors import RecordProblem, TemplateFailure
 from clinreg.sources.steps import render
-from clinreg.sources.vectorized import GUARD_CHARS, PY_WHITESPACE, Columns, NotVectorized, compile_columns
-from sources.templates import expressions, outcome, statements
+from clinreg.templating import sandbox
+from clinreg.templating.columns import one_array, python_values
+from clinreg.templating.compiled import compile_template
+from clinreg.templating.rowfilters import FilterExpression
+from clinreg.templating.sandbox import MAX_OUTPUT_CHARS, InputTemplate
+from clinreg.templating.vectorized import GUARD_CHARS, PY_WHITESPACE, Columns, NotVectorized, compile_columns
+from templating.templates import expressions, outcome, statements
 
 COLUMNS = ("a", "b", "c", "items", "Error Flag")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from clinreg.sources.sandbox import InputTemplate
 from clinreg.sources.steps import render
+from clinreg.templating.sandbox import InputTemplate
 
 COLUMNS = ["id", "note", "flag", "items", "extra"]
 
