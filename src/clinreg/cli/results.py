@@ -136,7 +136,8 @@ def ratings(runs, fmt, output, force):
     a file that cannot be read, or a rating given twice is a warning and left out (runs found in a folder without
     jury ratings are counted in a note); with no ratings at all nothing is written (exit 1).
     """
-    from clinreg.reports.results_text import problem_lines, ratings_summary_text
+    from clinreg.reports.problems import problem_lines
+    from clinreg.reports.results_text import ratings_summary_text
     from clinreg.results.ratings import collect_ratings, ratings_text
     from clinreg.results.summaries import ratings_summary
 

@@ -35,11 +35,3 @@ def published_lines(rows: list[dict[str, Any]]) -> list[str]:
         out.append(f"{r['id']}  {r['date']}  {r['models']} models x {r['benchmarks']} benchmarks  "
                    f"edition {r['edition'] or 'none'}  {source}")
     return out
-
-
-def problem_lines(kind: str, problems: list[str], limit: int = 50) -> list[str]:
-    """`clinreg: KIND: ...` for the first `limit` problems, and a count of the rest."""
-    out = [f"clinreg: {kind}: {shown(problem)}" for problem in problems[:limit]]
-    if len(problems) > limit:
-        out.append(f"clinreg: {kind}: ... and {len(problems) - limit} more")
-    return out
