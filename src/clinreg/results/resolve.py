@@ -19,8 +19,8 @@ IdPolicy = Literal["never", "when-bare", "when-missing", "always"]
 class ResolvedSource:
     """What a name given as a results source is: the file or folder to read, and the published release it names.
 
-    `problem` is set, and `path` None, for a name taken as an id that names no published release; `suggestion` is
-    then the closest published id, if one is close."""
+    `problem` is set, and `path` None, for a name taken as an id that names no published release. `suggestion` is
+    the closest published id, if one is close, for such a name and for a path taken as a path that is not there."""
 
     given: str
     path: Path | None
@@ -55,13 +55,16 @@ def resolve_source(given: str, policy: IdPolicy = "when-missing") -> ResolvedSou
     from clinreg.results.published import published_file
 
     if not takes_as_id(given, policy):
-        return ResolvedSource(given, Path(given))
+        # A path that is not there may be a published id misspelt, or given where the command reads paths only.
+        return ResolvedSource(given, Path(given), suggestion=None if Path(given).exists() else _closest(given))
     path = published_file(given)
     if path is not None:
         return ResolvedSource(given, path, release_id=given)
+    return ResolvedSource(given, None, problem=f"no published release {given!r} (known: {', '.join(published_ids())}; "
+                                               "see `clinreg results published`)", suggestion=_closest(given))
+
+
+def _closest(given: str) -> str | None:
     from clinreg.text.suggest import Suggester
 
-    known = published_ids()
-    return ResolvedSource(given, None, problem=f"no published release {given!r} (known: {', '.join(known)}; see "
-                                               "`clinreg results published`)",
-                          suggestion=Suggester(known).closest(given))
+    return Suggester(published_ids()).closest(given)
