@@ -32,3 +32,12 @@ def test_a_folder_that_cannot_hold_the_file_is_a_refusal(tmp_path, rows):
     (tmp_path / "file").write_text("", encoding="utf-8")
     with pytest.raises(SheetRefused, match="cannot write"):
         write_review_sheet(rows, tmp_path / "file" / "review.csv", "csv")
+
+
+def test_an_existing_xlsx_is_refused_before_it_is_written(tmp_path, rows):
+    pytest.importorskip("openpyxl")
+    path = tmp_path / "review.xlsx"
+    path.write_bytes(b"mine")
+    with pytest.raises(SheetRefused, match="exists; refusing to overwrite it"):
+        write_review_sheet(rows, path, "xlsx")
+    assert path.read_bytes() == b"mine"
