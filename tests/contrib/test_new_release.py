@@ -13,7 +13,8 @@ from clinreg.contrib.releases import README_TABLE_HEADER, ReleaseRefused
 from clinreg.core.store import load_registry
 
 TODAY = dt.date(2025, 3, 1)
-README = f"# Registry\n\n{README_TABLE_HEADER}\n|---|---|---|---|---|\n| 1.1.0 | 2025-02-01 | 2 | 1 / 0 / 1 | plans |\n\nend\n"
+README = (f"# Registry\n\n{README_TABLE_HEADER}\n|---|---|---|---|---|\n"
+          "| 1.1.0 | 2025-02-01 | 2 | 1 / 0 / 1 | plans |\n\nend\n")
 
 
 def _tree(tmp_path, readme: str | None = README):
@@ -73,7 +74,8 @@ def test_a_new_record_joins_the_open_release_and_the_readme_row(tmp_path):
     assert joined == ReleaseJoin("new_set", "1.2.0", readme_edited=True)
     assert joined.line() == ("added new_set to release 1.2.0's datasets_added in registry/releases.yaml and counted "
                              "it in README.md's release table")
-    assert yaml.safe_load((root / "registry/releases.yaml").read_text())["releases"][-1]["datasets_added"] == ["new_set"]
+    releases = yaml.safe_load((root / "registry/releases.yaml").read_text(encoding="utf-8"))["releases"]
+    assert releases[-1]["datasets_added"] == ["new_set"]
     assert "| 1.2.0 | 2025-03-01 | 3 | 1 / 1 / 1 | open: new_set |" in (root / "README.md").read_text()
 
 

@@ -96,7 +96,8 @@ def _ask(request, known: dict) -> None:
         request.hf_repo = click.prompt("Hugging Face repo, owner/name (blank if none)", default="", show_default=False,
                                        value_proc=hub_repo_or_blank).strip() or None
     if request.access is None:
-        request.access = click.prompt("Access tier", type=click.Choice(["public", "gated", "private"]), default="public")
+        request.access = click.prompt("Access tier", type=click.Choice(["public", "gated", "private"]),
+                                      default="public")
     if not request.tasks:
         request.tasks = click.prompt("Task ids, comma separated (`clinreg coverage --by task --format markdown` lists "
                                      "them)", value_proc=tasks_or_retry)
@@ -127,7 +128,8 @@ def new_release(version, root, title, fmt):
     if opened.readme_edited:
         click.echo(f"added its row to README.md's release table (update `added` as records join):\n  {opened.row}")
     else:
-        click.echo(f"the README's release table needs its row (tests/test_readme_releases.py checks it):\n  {opened.row}")
+        click.echo("the README's release table needs its row (tests/test_readme_releases.py checks it):\n  "
+                   + opened.row)
     click.echo(f"next: new records say `added_in: {version}`; to publish it, set `status: published`, its date and "
                "`datasets_added` (`clinreg validate` lists the ids, CLR604)")
 

@@ -50,7 +50,8 @@ class LeaderboardGroup(click.Group):
 @root_option
 @release_option
 @click.option("--by", type=click.Choice(["overall", "category", "subcategory"]), default="overall", show_default=True)
-@click.option("--access", default=None, metavar="TIERS", help="Count only benchmarks with these access tiers, e.g. public,gated.")
+@click.option("--access", default=None, metavar="TIERS",
+              help="Count only benchmarks with these access tiers, e.g. public,gated.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table",
               show_default=True)
 @output_option

@@ -137,8 +137,8 @@ def check_request(reg, request: DatasetRequest) -> HubCard | None:
         if value is not None and not HUB_REPO.match(value):
             kind = "a hub" if flag == "--hf-repo" else "a GitHub"
             raise DatasetRefused(f"{flag} {value!r} is not {kind} repository id such as owner/name")
-    for flag, value, fits in (("--hf-repo", request.hf_repo, ("huggingface",)), ("--repo", request.gh_repo, ("github",)),
-                              ("--url", request.url, ("url", "physionet")),
+    for flag, value, fits in (("--hf-repo", request.hf_repo, ("huggingface",)),
+                              ("--repo", request.gh_repo, ("github",)), ("--url", request.url, ("url", "physionet")),
                               ("--config", request.config, ("huggingface", "github"))):
         if value is not None and request.source not in fits:
             raise DatasetRefused(f"{flag} is for --source {' or '.join(fits)}, not --source {request.source}")

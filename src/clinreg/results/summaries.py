@@ -21,7 +21,8 @@ def ratings_summary(found: Any, output: Path | None, file_format: str) -> dict[s
     rows = found.rows
     return {"output": str(output) if output else None, "format": file_format, "ratings": len(rows),
             "runs": found.runs, "raters": sorted({r["rater"] for r in rows}),
-            "models": sorted({r["model"] for r in rows}), "instances": len({(r["model"], r["instance_id"]) for r in rows}),
+            "models": sorted({r["model"] for r in rows}),
+            "instances": len({(r["model"], r["instance_id"]) for r in rows}),
             "problems": found.problems, "notes": found.notes}
 
 
