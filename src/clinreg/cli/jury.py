@@ -7,31 +7,11 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import EXIT_USAGE, fail
-from clinreg.text.output import shown
 
 
 @click.group("jury")
 def jury():
     """Check an LLM jury: agreement between its judges and with clinicians."""
-
-
-def _n(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def _lines(label: str, s: dict) -> list[str]:
-    j, jc = s["judges"], s["jury_vs_clinicians"]
-    out = [f"{label}: {s['targets']} target(s)",
-           f"  judges: ICC(2,1) {_n(j['icc2_1'])}, ICC(2,k) {_n(j['icc2_k'])} over the "
-           f"{j['targets_scored_by_every_judge']} target(s) every judge scored; alpha (interval) {_n(j['alpha_interval'])}",
-           f"  jury mean vs clinicians' mean: ICC(2,1) {_n(jc['icc2_1'])}, ICC(2,k) {_n(jc['icc2_k'])} "
-           f"over {jc['targets']} target(s)",
-           f"  clinicians: alpha (interval) {_n(s['clinicians']['alpha_interval'])}; all raters: alpha (interval) "
-           f"{_n(s['all_raters']['alpha_interval'])}"]
-    for b in s["bias"]:
-        out.append(f"  bias of {b['judge']}: {_n(b['minus_other_judges'])} against the other judges, "
-                   f"{_n(b['minus_clinicians'])} against the clinicians")
-    return out
 
 
 @jury.command("agreement")
@@ -60,10 +40,10 @@ def jury_agreement(ratings, benchmark, fmt):
     try:
         rows = read_ratings(ratings)
     except RatingsError as exc:
-        for problem in exc.problems[:50]:
-            click.echo(f"clinreg: error: {shown(problem)}", err=True)
-        if len(exc.problems) > 50:
-            click.echo(f"clinreg: error: ... and {len(exc.problems) - 50} more", err=True)
+        from clinreg.reports.problems import problem_lines
+
+        for line in problem_lines("error", exc.problems):
+            click.echo(line, err=True)
         raise click.exceptions.Exit(EXIT_USAGE)
     named = sorted({r.benchmark for r in rows if r.benchmark})
     if benchmark is not None:
@@ -77,22 +57,6 @@ def jury_agreement(ratings, benchmark, fmt):
 
         click.echo(dumps("jury_agreement", data))
         return
-    click.echo(shown(f"{len(data['judges'])} judge(s): {', '.join(data['judges']) or 'none'}; "
-                     f"{len(data['clinicians'])} clinician(s); {data['instances']} instance(s); "
-                     f"axes: {', '.join(data['axes'])}"))
-    if len(data["benchmarks"]) > 1:
-        click.echo(shown(f"pooled over {len(data['benchmarks'])} benchmarks ({', '.join(data['benchmarks'])}); "
-                         "--benchmark NAME reads one alone"))
-    for line in _lines("all axes", data["overall"]):
-        click.echo(shown(line))
-    if len(data["by_axis"]) > 1:
-        for axis in data["by_axis"]:
-            for line in _lines(f"axis {axis['axis']}", axis):
-                click.echo(shown(line))
-    loo = data["leave_one_judge_out"]
-    if loo is None:
-        click.echo("leave one judge out: needs a model column naming at least two rated models, and two judges")
-    else:
-        click.echo(f"leave one judge out ({loo['models']} models):")
-        for j in loo["left_out"]:
-            click.echo(shown(f"  without {j['judge']}: Kendall's tau {_n(j['kendall_tau'])}"))
+    from clinreg.reports.jury_text import jury_agreement_lines
+
+    click.echo("\n".join(jury_agreement_lines(data)))

@@ -11,7 +11,7 @@ from typing import NoReturn
 import click
 
 from clinreg import __version__
-from clinreg.cli import build, contrib, export, jury, medhelm, reports, results, review, validate
+from clinreg.cli import build, contrib, export, jury, leaderboard, medhelm, reports, results, review, validate
 from clinreg.cli.common import EXIT_USAGE
 from clinreg.text.output import shown
 
@@ -67,5 +67,5 @@ def main() -> None:
 
 for _command in (validate.validate, reports.coverage, validate.list_rules, validate.explain, contrib.schema, build.build,
                  build.check_data, build.lock, export.export, review.review, reports.diff, contrib.new, contrib.issue_form,
-                 results.results, results.leaderboard, reports.site, medhelm.medhelm, jury.jury):
+                 results.results, leaderboard.leaderboard, reports.site, medhelm.medhelm, jury.jury):
     main.add_command(_command)

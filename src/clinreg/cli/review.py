@@ -11,7 +11,6 @@ from clinreg.cli.common import (
     emit, fail, force_option, format_option, load, medhelm_option, output_option, parse_date, refuse_load_errors,
     refuse_packaged, root_option,
 )
-from clinreg.text.output import shown
 
 
 @click.group("review", invoke_without_command=True)
@@ -46,19 +45,9 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
         document = review_document(reg, category=category, pending=pending)
     except UnknownCategory as exc:
         raise fail(str(exc))
-    if fmt == "json":
-        from clinreg.text.jsonout import dumps
+    from clinreg.reports.review_text import render_review
 
-        text = dumps("review_document", document)
-    elif fmt == "markdown":
-        from clinreg.reports.markdown import render_review_markdown
-
-        text = render_review_markdown(document)
-    else:
-        from clinreg.reports.html import render_review_html
-
-        text = render_review_html(document)
-    emit(text, output, force=force)
+    emit(render_review(document, fmt), output, force=force)
 
 
 @review.command("status")
@@ -76,26 +65,9 @@ def review_status(root, only, fmt):
 
     reg = load(root)
     refuse_load_errors(reg, "a review status")
-    rows = status_rows(reg, only)
-    if fmt == "json":
-        from clinreg.text.jsonout import dumps
+    from clinreg.reports.review_text import render_status
 
-        click.echo(dumps("review_status", {"filter": only, "items": rows}))
-        return
-    from clinreg.reports.table import safe_text
-
-    for row in rows:
-        line = f"{row['file']}: {row['kind']} {row['id']}  {row['state'].replace('_', ' ')}  (version {row['version']})"
-        if row["decisions"]:
-            line += "; " + ", ".join(f"{d['name']}: {d['decision'].replace('_', ' ')}" for d in row["decisions"])
-        click.echo(safe_text(line))
-        prev = row["previous"]
-        if prev and prev["reviewed"]:
-            for key in ("name", "definition", "example", "placement"):
-                old, new = prev["reviewed"].get(key), prev["now"].get(key)
-                if (old or "") != (new or ""):
-                    click.echo(safe_text(f"    {key}: {prev['decision'].replace('_', ' ')} {old or '(none)'!r}, now {new or '(none)'!r}"))
-    click.echo(f"{len(rows)} item(s)" + (f" ({only})" if only else ""))
+    click.echo(render_status(status_rows(reg, only), only, fmt))
 
 
 @review.command("export")
@@ -106,28 +78,16 @@ def review_status(root, only, fmt):
 def review_export(root, fmt, output, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
     hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
-    from clinreg.review.exchange import describe_rows, export_rows, render_csv, write_xlsx
-    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+    from clinreg.review.exchange import describe_rows, export_rows
+    from clinreg.review.sheet import SheetRefused, write_review_sheet
 
     reg = load(root)
     refuse_load_errors(reg, "a review spreadsheet")
     rows = export_rows(reg)
-    if not force and output.exists():
-        raise fail(f"{output} exists; refusing to overwrite it (use --force)")
     try:
-        if fmt == "csv":
-            atomic_write_text(output, render_csv(rows), overwrite=force)
-        else:
-            try:
-                import openpyxl  # noqa: F401
-            except ImportError:
-                raise fail("--format xlsx needs openpyxl: install clinreg with the `review` extra "
-                           "(pip install 'clinreg[review]'), or use --format csv")
-            write_xlsx(rows, output)
-    except RefusedOverwrite as exc:
+        write_review_sheet(rows, output, fmt, force)
+    except SheetRefused as exc:
         raise fail(str(exc))
-    except OSError as exc:
-        raise fail(f"cannot write {output}: {exc.strerror or exc}")
     click.echo(f"wrote {output} ({describe_rows(rows)})", err=True)
 
 
@@ -157,11 +117,9 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     try:
         decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
     except ReviewFileError as exc:
-        for problem in exc.problems[:50]:
-            click.echo(f"clinreg: error: {shown(problem)}", err=True)
-        if len(exc.problems) > 50:
-            click.echo(f"clinreg: error: ... and {len(exc.problems) - 50} more", err=True)
-        click.echo("clinreg: nothing was imported", err=True)
+        from clinreg.reports.problems import problem_lines
+
+        click.echo("\n".join([*problem_lines("error", exc.problems), "clinreg: nothing was imported"]), err=True)
         raise click.exceptions.Exit(2)
     result = apply_decisions(reg, decisions, today=today)
     if fmt == "json":
@@ -169,22 +127,13 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
 
         click.echo(dumps("review_import", result.to_dict()))
     else:
-        for a in result.applied:
-            # reviewer names, ids and reasons come from the decisions file: escaped before they reach a terminal
-            if a["decision"] == "comment":
-                click.echo(shown(f"{a['file']}:{a['line']}: comment (no decision) on {a['kind']} {a['id']!r} by "
-                                 f"{a['reviewer']} (still {a['state'].replace('_', ' ')})"))
-                continue
-            click.echo(shown(f"{a['file']}:{a['line']}: {a['decision'].replace('_', ' ')} {a['kind']} {a['id']!r} by "
-                             f"{a['reviewer']} (now {a['state'].replace('_', ' ')})"))
-        for r in result.refused:
-            click.echo(f"clinreg: refused: {shown(r['where'])}: {shown(r['reason'])}", err=True)
-        comments = sum(1 for a in result.applied if a["decision"] == "comment")
-        counts = f"{len(result.applied) - comments} decision(s) recorded"
-        if comments:
-            counts += f", {comments} comment(s) without a decision recorded as comments (they change no review state)"
-        already = f", {len(result.already)} already recorded" if result.already else ""
-        click.echo(f"{counts}, {len(result.refused)} refused{already}", err=True)
+        from clinreg.reports.review_text import import_lines
+
+        out, err = import_lines(result)
+        for line in out:
+            click.echo(line)
+        for line in err:
+            click.echo(line, err=True)
     raise click.exceptions.Exit(1 if result.refused else 0)
 
 
@@ -213,9 +162,9 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
 
             click.echo(dumps("review_decision", result.to_dict()))
         else:
-            verb = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}[decision]
-            click.echo(f"{result.file}:{result.line}: {verb} {result.kind} {result.id!r} by {shown(result.reviewer['name'])} "
-                       f"on {result.date.isoformat()} (review {result.reviewers} of this item)")
+            from clinreg.reports.review_text import decision_line
+
+            click.echo(decision_line(result, decision))
 
     command.__name__ = name.replace("-", "_")
     return command
@@ -270,16 +219,12 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
 
         click.echo(dumps("review_adjudication", result.to_dict()))
     else:
-        click.echo(f"{result.file}:{result.line}: adjudicated {result.kind} {result.id!r}: "
-                   f"{decision.replace('_', ' ')} by {shown(result.reviewer['name'])} on {result.date.isoformat()} "
-                   f"(now {result.state.replace('_', ' ')})")
+        from clinreg.reports.review_text import adjudication_line
+
+        click.echo(adjudication_line(result, decision))
 
 
 review_commands.append(adjudicate)
-
-
-def _number(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
 
 
 @review.command("agreement")
@@ -297,28 +242,6 @@ def review_agreement(root, fmt):
 
     reg = load(root)
     refuse_load_errors(reg, "a review agreement")
-    data = agreement(reg)
-    if fmt == "json":
-        from clinreg.text.jsonout import dumps
+    from clinreg.reports.review_text import render_agreement
 
-        click.echo(dumps("review_agreement", data))
-        return
-    from clinreg.reports.table import safe_text
-
-    def line(label: str, s: dict) -> str:
-        return (f"{label}: {s['reviewers']} reviewer(s), {s['items']} item(s) reviewed, "
-                f"{s['pairable_items']} by two or more; percent agreement {_number(s['percent_agreement'])}, "
-                f"alpha {_number(s['alpha'])}; split on {len(s['split'])}")
-
-    overall = data["overall"]
-    click.echo(line("panel", overall))
-    for r in overall["items_by_reviewer"]:
-        click.echo(safe_text(f"  {r['reviewer']}: {r['items']} item(s)"))
-    for s in overall["split"]:
-        decided = ", ".join(f"{name}: {d.replace('_', ' ')}" for name, d in s["decisions"].items())
-        click.echo(safe_text(f"  split: {s['kind']} {s['id']} ({decided}; now {s['state'].replace('_', ' ')}"
-                             f"{', adjudicated' if s['adjudicated'] else ''})"))
-    for c in data["categories"]:
-        click.echo(line(f"category {c['id']}", c))
-    for s in data["subcategories"]:
-        click.echo(line(f"subcategory {s['id']}", s))
+    click.echo(render_agreement(agreement(reg), fmt))

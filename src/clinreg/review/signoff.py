@@ -15,7 +15,8 @@ from clinreg.core.model import Category, Review, Subcategory, Task
 from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
-from clinreg.text.safeio import atomic_write_bytes, file_lock
+from clinreg.text.safeio import file_lock
+from clinreg.text.tracked import ChangedUnderneath, Tracked, edit_tracked
 from clinreg.text.suggest import closest
 from clinreg.text.yamltext import yaml_scalar
 
@@ -225,11 +226,12 @@ def _sign_file(real: Path, items: list[tuple[int, Request, ReviewTarget]], today
         if failed is None:
             # Compare-and-swap: every writer holds the lock, but an editor or a script may not. Replace the file
             # only if it still holds what was read; otherwise say so rather than report a write that was lost.
-            if real.read_bytes() != raw:
+            try:
+                edit_tracked(Tracked(real, raw), bom + new_text.encode("utf-8"))
+            except ChangedUnderneath:
                 lost = SignOffError(f"{rel} changed while the decision was being written (by a program that does "
                                     "not take clinreg's lock); nothing was written, run the command again")
                 return [lost if outcome is None else outcome for outcome in outcomes]  # type: ignore[misc]
-            atomic_write_bytes(real, bom + new_text.encode("utf-8"))
     if failed is not None:
         if len(items) > 1:  # one odd item must not sink the others: apply them one at a time (lock released)
             return [outcome for item in items for outcome in _sign_file(real, [item], today, policy)]

@@ -1,0 +1,27 @@
+"""Render a leaderboard diff (`clinreg leaderboard diff`) as a terminal table; nothing is recomputed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clinreg.text.output import defuse, shown
+
+
+def render_diff_table(data: dict[str, Any]) -> str:
+    """The table of `results.board_diff` data with the sides' names: each model's change split into its parts."""
+    b, c = data["benchmarks"], data["cohort"]
+    lines = [f"clinreg leaderboard diff: {shown(data['old'])} -> {shown(data['new'])}",
+             f"benchmarks {b['old']} -> {b['new']} (+{len(b['added'])} -{len(b['removed'])}); "
+             f"models {c['old']} -> {c['new']} (+{len(c['added'])} -{len(c['removed'])}); "
+             f"{len(data['benchmarks_with_changed_scores'])} benchmark(s) with changed scores"]
+    head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores"]
+    rows = [[shown(m["model"]), f"{m['old']:.3f}", f"{m['new']:.3f}",
+             *(f"{m['change'][k]:+.3f}" for k in ("total", "benchmarks", "cohort", "scores"))] for m in data["models"]]
+    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j]) for j in range(len(head))]
+    for r in [head, *rows]:
+        lines.append("  ".join([r[0].ljust(widths[0]), *(r[j].rjust(widths[j]) for j in range(1, len(head)))]))
+    if data["unchanged"]:
+        lines.append(f"unchanged: {', '.join(shown(m) for m in data['unchanged'])}")
+    lines.append("Change = Benchmarks + Cohort + Scores, taken in that order: the benchmark set changes first (old "
+                 "models and scores), then the models ranked beside (new cohort), then the scores themselves.")
+    return defuse("\n".join(line.rstrip() for line in lines))

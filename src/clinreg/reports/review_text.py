@@ -1,0 +1,125 @@
+"""Render the review commands' outcomes as text: the review document in its format, the review status, the panel's
+agreement, an import of decisions, and one recorded decision; nothing is recomputed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clinreg.reports.table import safe_text
+from clinreg.text.output import shown
+
+
+def render_review(document: dict[str, Any], fmt: str) -> str:
+    """The review document as JSON, Markdown (to read on a terminal) or HTML (the offline review form)."""
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        return dumps("review_document", document)
+    if fmt == "markdown":
+        from clinreg.reports.markdown import render_review_markdown
+
+        return render_review_markdown(document)
+    from clinreg.reports.html import render_review_html
+
+    return render_review_html(document)
+
+
+def _words(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def status_lines(rows: list[dict[str, Any]], only: str | None) -> list[str]:
+    """`review status` as text: one line per item with its reviewers' decisions, what changed since the last
+    decision, and the count."""
+    out = []
+    for row in rows:
+        line = f"{row['file']}: {row['kind']} {row['id']}  {_words(row['state'])}  (version {row['version']})"
+        if row["decisions"]:
+            line += "; " + ", ".join(f"{d['name']}: {_words(d['decision'])}" for d in row["decisions"])
+        out.append(safe_text(line))
+        prev = row["previous"]
+        if prev and prev["reviewed"]:
+            for key in ("name", "definition", "example", "placement"):
+                old, new = prev["reviewed"].get(key), prev["now"].get(key)
+                if (old or "") != (new or ""):
+                    out.append(safe_text(f"    {key}: {_words(prev['decision'])} {old or '(none)'!r}, "
+                                         f"now {new or '(none)'!r}"))
+    out.append(f"{len(rows)} item(s)" + (f" ({only})" if only else ""))
+    return out
+
+
+def render_status(rows: list[dict[str, Any]], only: str | None, fmt: str) -> str:
+    """`review status` as JSON or text."""
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        return dumps("review_status", {"filter": only, "items": rows})
+    return "\n".join(status_lines(rows, only))
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def _agreement_line(label: str, s: dict[str, Any]) -> str:
+    return (f"{label}: {s['reviewers']} reviewer(s), {s['items']} item(s) reviewed, "
+            f"{s['pairable_items']} by two or more; percent agreement {_number(s['percent_agreement'])}, "
+            f"alpha {_number(s['alpha'])}; split on {len(s['split'])}")
+
+
+def agreement_lines(data: dict[str, Any]) -> list[str]:
+    """`review agreement` as text: the panel overall, each reviewer, each split item, then each group."""
+    overall = data["overall"]
+    out = [_agreement_line("panel", overall)]
+    out.extend(safe_text(f"  {r['reviewer']}: {r['items']} item(s)") for r in overall["items_by_reviewer"])
+    for s in overall["split"]:
+        decided = ", ".join(f"{name}: {_words(d)}" for name, d in s["decisions"].items())
+        out.append(safe_text(f"  split: {s['kind']} {s['id']} ({decided}; now {_words(s['state'])}"
+                             f"{', adjudicated' if s['adjudicated'] else ''})"))
+    out.extend(_agreement_line(f"category {c['id']}", c) for c in data["categories"])
+    out.extend(_agreement_line(f"subcategory {s['id']}", s) for s in data["subcategories"])
+    return out
+
+
+def render_agreement(data: dict[str, Any], fmt: str) -> str:
+    """`review agreement` as JSON or text."""
+    if fmt == "json":
+        from clinreg.text.jsonout import dumps
+
+        return dumps("review_agreement", data)
+    return "\n".join(agreement_lines(data))
+
+
+def import_lines(result: Any) -> tuple[list[str], list[str]]:
+    """`review import` as text: the decisions applied (stdout), and the refusals and counts (stderr)."""
+    out = []
+    for a in result.applied:
+        # reviewer names, ids and reasons come from the decisions file: escaped before they reach a terminal
+        if a["decision"] == "comment":
+            out.append(shown(f"{a['file']}:{a['line']}: comment (no decision) on {a['kind']} {a['id']!r} by "
+                             f"{a['reviewer']} (still {_words(a['state'])})"))
+            continue
+        out.append(shown(f"{a['file']}:{a['line']}: {_words(a['decision'])} {a['kind']} {a['id']!r} by "
+                         f"{a['reviewer']} (now {_words(a['state'])})"))
+    err = [f"clinreg: refused: {shown(r['where'])}: {shown(r['reason'])}" for r in result.refused]
+    comments = sum(1 for a in result.applied if a["decision"] == "comment")
+    counts = f"{len(result.applied) - comments} decision(s) recorded"
+    if comments:
+        counts += f", {comments} comment(s) without a decision recorded as comments (they change no review state)"
+    already = f", {len(result.already)} already recorded" if result.already else ""
+    err.append(f"{counts}, {len(result.refused)} refused{already}")
+    return out, err
+
+
+VERBS = {"approved": "approved", "rejected": "rejected", "changes_requested": "changes requested for"}
+
+
+def decision_line(result: Any, decision: str) -> str:
+    """One recorded decision (`review approve`, `reject`, `request-changes`)."""
+    return (f"{result.file}:{result.line}: {VERBS[decision]} {result.kind} {result.id!r} by "
+            f"{shown(result.reviewer['name'])} on {result.date.isoformat()} (review {result.reviewers} of this item)")
+
+
+def adjudication_line(result: Any, decision: str) -> str:
+    return (f"{result.file}:{result.line}: adjudicated {result.kind} {result.id!r}: {_words(decision)} by "
+            f"{shown(result.reviewer['name'])} on {result.date.isoformat()} (now {_words(result.state)})")

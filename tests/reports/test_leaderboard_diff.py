@@ -1,0 +1,41 @@
+"""The table of `clinreg leaderboard diff`, rendered from diff data (reports.leaderboard_diff)."""
+
+from __future__ import annotations
+
+from clinreg.reports.leaderboard_diff import render_diff_table
+
+
+def _data(models, unchanged=()):
+    return {"old": "old.json", "new": "medhelm-2025-07-31",
+            "benchmarks": {"old": 2, "new": 3, "added": ["c/c"], "removed": []},
+            "cohort": {"old": 2, "new": 2, "added": [], "removed": []},
+            "benchmarks_with_changed_scores": ["a/a"], "models": models, "unchanged": list(unchanged)}
+
+
+def _model(name, old, new, benchmarks, cohort, scores):
+    return {"model": name, "old": old, "new": new,
+            "change": {"total": new - old, "benchmarks": benchmarks, "cohort": cohort, "scores": scores}}
+
+
+def test_each_model_row_is_aligned_under_the_heads():
+    text = render_diff_table(_data([_model("A long model name", 0.5, 0.625, 0.1, 0.0, 0.025),
+                                    _model("B", 0.75, 0.5, -0.25, 0.0, 0.0)], unchanged=["C"]))
+    lines = text.split("\n")
+    assert lines[:2] == ["clinreg leaderboard diff: old.json -> medhelm-2025-07-31",
+                         "benchmarks 2 -> 3 (+1 -0); models 2 -> 2 (+0 -0); 1 benchmark(s) with changed scores"]
+    assert lines[2:5] == ["Model                Old    New  Change  Benchmarks  Cohort  Scores",
+                          "A long model name  0.500  0.625  +0.125      +0.100  +0.000  +0.025",
+                          "B                  0.750  0.500  -0.250      -0.250  +0.000  +0.000"]
+    assert lines[5] == "unchanged: C"
+    assert lines[6].startswith("Change = Benchmarks + Cohort + Scores, taken in that order")
+
+
+def test_no_model_changed():
+    lines = render_diff_table(_data([])).split("\n")
+    assert lines[2] == "Model  Old  New  Change  Benchmarks  Cohort  Scores"
+    assert not any(line.startswith("unchanged") for line in lines)
+
+
+def test_a_model_name_cannot_drive_the_terminal():
+    text = render_diff_table(_data([_model("evil\x1b]0;title\x07", 0.5, 0.5, 0.0, 0.0, 0.0)], ["x\x1b[2J"]))
+    assert "\x1b" not in text and "\x07" not in text
