@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from clinreg.core.model import Mapping
 from clinreg.sources.columns import as_strings, find_column
-from clinreg.sources.errors import RecordProblem
+from clinreg.sources.errors import ColumnMissing
 from clinreg.sources.filters import FilterExpression
 
 
@@ -53,7 +53,7 @@ class RowSelection:
     def _strings(self, table: pa.Table, name: str, what: str) -> list[str | None]:
         column = find_column(table, name)
         if column is None:
-            raise RecordProblem(f"{self.where}: {what} column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+            raise ColumnMissing(f"{self.where}: {what} column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
         return as_strings(column).to_pylist()
 
     def _count(self, reason: str, mask: np.ndarray) -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.paths import RootError, is_registry_tree, resolve_root
-from clinreg.core.store import Registry, load_registry
 from clinreg.core.semver import parse_semver
+from clinreg.core.store import Registry, load_registry
 from clinreg.core.yamlsrc import DEFAULT_LIMITS
+from clinreg.errors import ClinregError
 from clinreg.reports.coverage import coverage_data
 from clinreg.text.git import run_git
 
@@ -18,8 +19,10 @@ from clinreg.text.git import run_git
 KEYED_LISTS = ("mappings", "variants")
 
 
-class SideError(ValueError):
+class SideError(ClinregError, ValueError):
     """OLD or NEW is neither a registry folder, a release version nor a git ref."""
+
+    default_code = "CLR984"
 
 
 # --------------------------------------------------------------------------------------------- opening a side

@@ -7,6 +7,7 @@ import difflib
 import re
 from typing import Any
 
+from clinreg.errors import ClinregError
 from clinreg.core.model import Citation, Review
 from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import (
@@ -16,8 +17,10 @@ from clinreg.core.store import Registry
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 
 
-class UnknownCategory(ValueError):
+class UnknownCategory(ClinregError, ValueError):
     """The requested category is not in the taxonomy."""
+
+    default_code = "CLR984"
 
 
 def citation_link(citation: Citation | None) -> str | None:

@@ -17,8 +17,9 @@ from clinreg import __version__
 from clinreg.core.grader import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of
 from clinreg.core.model import Dataset
 from clinreg.core.model.scoring import MEDHELM_JURY_AGREEMENT
-from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
+from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.reports.coverage import TIERS, coverage_data
 from clinreg.reports.html import environment
 from clinreg.text.output import defuse
@@ -34,8 +35,10 @@ PROVENANCE_NOTE = {
 }
 
 
-class SiteError(ValueError):
+class SiteError(ClinregError, ValueError):
     """The output folder cannot be used (not writable, or a folder that `clinreg site` did not write)."""
+
+    default_code = "CLR983"
 
 
 def category_page(cat_id: str) -> str:

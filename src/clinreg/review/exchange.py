@@ -15,6 +15,7 @@ from typing import Any
 from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.plainwords import first_sight, has_maintainer_words
 from clinreg.text.safeio import atomic_open
@@ -46,8 +47,10 @@ _DECISION_WORDS = {
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class ReviewFileError(ValueError):
+class ReviewFileError(ClinregError, ValueError):
     """The decisions file cannot be used: every problem found, each located (file, row or cell, field)."""
+
+    default_code = "CLR805"
 
     def __init__(self, problems: list[str]):
         self.problems = problems

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from clinreg.sources.columns import find_column, python_values
-from clinreg.sources.errors import RecordProblem
+from clinreg.sources.errors import ColumnMissing, RecordProblem
 
 Tables = Callable[[str], pa.Table]
 ADAPTERS: dict[str, Callable[..., pa.Table]] = {}
@@ -47,7 +47,7 @@ def run_adapter(name: str, table: pa.Table, options: dict[str, Any], tables: Tab
 def _column(table: pa.Table, name: str, where: str) -> pa.Array:
     column = find_column(table, name)
     if column is None:
-        raise RecordProblem(f"{where}: column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        raise ColumnMissing(f"{where}: column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
     return column
 
 

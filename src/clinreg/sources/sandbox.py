@@ -27,7 +27,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from clinreg.sources.compiled import compile_template
-from clinreg.sources.errors import RecordProblem, TemplateFailure, one_line
+from clinreg.sources.errors import RecordProblem, TemplateDoesNotCompile, TemplateFailure, one_line
 
 MAX_OUTPUT_CHARS = 1_000_000
 MAX_RENDER_SECONDS = 2.0
@@ -301,7 +301,7 @@ class InputTemplate:
             self.names = set(meta.find_undeclared_variables(tree))
             self.variables = self.names - set(self.globals)
         except TemplateError as err:
-            raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
+            raise TemplateDoesNotCompile(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
         self.row_keyed = _row_only_keyed(tree)
         self.plain = _plain_parts(tree)

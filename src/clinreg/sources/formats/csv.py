@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from clinreg.core.model import TableSpec
+from clinreg.errors import ClinregError
 from clinreg.sources.errors import SourceUnavailable
 from clinreg.sources.files import checked_size, open_bytes, read_text
 from clinreg.sources.formats.arrow import ARROW_ERRORS
@@ -21,9 +22,11 @@ from clinreg.sources.formats.arrow import ARROW_ERRORS
 MAX_CELL_CHARS = 50_000_000
 
 
-class CarriageReturns(OSError):
+class CarriageReturns(ClinregError, OSError):
     """Raised inside Arrow's read when the text holds what LineFeeds cannot hand it safely (an OSError, so that
     the reader's own error handling sends the file the Python way)."""
+
+    default_code = "CLR901"
 
 
 class LineFeeds(io.RawIOBase):
