@@ -13,6 +13,7 @@ from typing import Iterator
 
 import click
 
+from clinreg.errors import ClinregError
 from clinreg.text.output import shown
 
 # pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
@@ -50,12 +51,34 @@ output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, p
 force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
+def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = None) -> "click.exceptions.Exit":
+    """Print a one-line failure on stderr (one JSON line under `--format json`) and return the exit to raise.
+
+    `error`: the clinreg error behind it, whose catalogue code, file, line, column and key path the JSON carries.
+    """
     from clinreg.text.jsonout import error_line, json_requested
 
     message = shown(message)  # paths and values in a message may hold control characters
-    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
+    click.echo(error_line(message, code, error.to_dict() if error is not None else None) if json_requested()
+               else f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
+
+
+def show_error(err: ClinregError, fmt: str | None) -> "click.exceptions.Exit":
+    """A clinreg error that reached the command line, on stderr in the command's `--format`: its one line as text,
+    one JSON line with its code, file, line, column and key path, or a GitHub annotation; the exit to raise."""
+    from clinreg.core.diagnostics import from_error, github_line
+    from clinreg.text.jsonout import error_line
+
+    message = shown(str(err))
+    if fmt == "json":
+        line = error_line(message, err.exit_code, err.to_dict())
+    elif fmt == "github":
+        line = github_line(from_error(err))
+    else:
+        line = f"clinreg: error: {message}"
+    click.echo(line, err=True)
+    return click.exceptions.Exit(err.exit_code)
 
 
 def load(root: Path | None, release: str | None = None, *, for_writing: bool = False, medhelm: str | None = None):
@@ -64,15 +87,11 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
     `for_writing`: the command writes into the tree, so the registry shipped inside the package is refused.
     `medhelm`: keep only that edition's benchmarks (`--medhelm EDITION`).
     """
-    from clinreg.core.paths import RootError
     from clinreg.core.store import follow_edition, load_registry
 
-    try:
-        reg = load_registry(root, release=release)
-        if medhelm is not None:
-            follow_edition(reg, medhelm, only=True)
-    except (RootError, ValueError) as exc:
-        raise fail(str(exc))
+    reg = load_registry(root, release=release)  # a bad root (RootError) or release (UnknownVersion): exit 2
+    if medhelm is not None:
+        follow_edition(reg, medhelm, only=True)
     if for_writing:
         refuse_packaged(reg)
     freeze_registry()
@@ -82,12 +101,11 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
 def load_for_data(root: Path | None, release: str | None = None):
     """Load a registry for a command that reads data (build, check-data, lock, export): a bad root, a bad
     release or an unreadable tree is a one-line usage error (exit 2); nothing is frozen, the data stack runs next."""
-    from clinreg.core.paths import RootError
     from clinreg.core.store import load_registry
 
     try:
-        reg = load_registry(root, release=release)
-    except (RootError, ValueError, OSError) as exc:
+        reg = load_registry(root, release=release)  # a bad root or release is a clinreg error: exit 2
+    except OSError as exc:
         raise fail(str(exc)) from None
     refuse_unsafe_records(reg)
     return reg
@@ -155,11 +173,18 @@ def parse_date(value: str | None):
     if value is None:
         return None
     import datetime as dt
+    import re
 
-    try:
+    # Checked before parsing (the form, then a day the month has), so that no ValueError needs catching here.
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and _real_date(int(value[:4]), int(value[5:7]), int(value[8:])):
         return dt.date.fromisoformat(value)
-    except ValueError:
-        raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+    raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+
+
+def _real_date(year: int, month: int, day: int) -> bool:
+    import calendar
+
+    return 1 <= year and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
 
 
 def refuse_load_errors(reg, what: str) -> None:
@@ -186,7 +211,7 @@ def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     try:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
     except RefusedOverwrite as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
     click.echo(f"wrote {output}", err=True)
@@ -212,7 +237,7 @@ def guard(what: str) -> Iterator[None]:
     except click.exceptions.Exit:
         raise
     except BuildError as err:
-        raise fail(str(err), err.exit_code) from None
+        raise fail(str(err), err.exit_code, error=err) from None
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, with the exit code of a process killed by SIGPIPE.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -15,10 +15,8 @@ from clinreg.text.output import shown
 
 def interactive() -> bool:
     """Prompt only when a person is at the keyboard; CI and pipes get flags and TODO markers."""
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
+    stdin = sys.stdin
+    return stdin is not None and not stdin.closed and stdin.isatty()  # closed or absent: no one at the keyboard
 
 
 # --------------------------------------------------------------------------------------------- new dataset
@@ -101,7 +99,7 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
         try:
             card = merge_cards(card, read_features(path))
         except FeaturesError as exc:
-            raise fail(f"--from-hub-features {path.name}: {exc}")
+            raise fail(f"--from-hub-features {path.name}: {exc}", error=exc)
     if config is not None and card is not None and card.configs and config not in card.configs:
         from clinreg.text.suggest import Suggester
 
@@ -219,6 +217,7 @@ def _join_open_release(reg, dataset_id: str, tier: str) -> str:
     """Name the new record in the open release's `datasets_added` and count it in README's release table, so that
     both say what the tree holds; a line saying what was done, or what to do by hand."""
     import yaml
+    from pydantic import ValidationError
 
     from clinreg.contrib.releases import ReleaseRefused, join_open_release, readme_join
     from clinreg.core.model import ReleaseHistory
@@ -233,7 +232,7 @@ def _join_open_release(reg, dataset_id: str, tier: str) -> str:
         old = path.read_text(encoding="utf-8")
         new = join_open_release(old, reg.releases, dataset_id)
         written = ReleaseHistory.model_validate(yaml.safe_load(new))
-    except (OSError, UnicodeDecodeError, ReleaseRefused, yaml.YAMLError, ValueError):
+    except (OSError, UnicodeDecodeError, ReleaseRefused, yaml.YAMLError, ValidationError):
         return by_hand
     want = [*(reg.releases.releases[-1].datasets_added or []), dataset_id]
     if (written.releases[:-1] != reg.releases.releases[:-1] or written.releases[-1].datasets_added != want
@@ -370,7 +369,7 @@ def issue_form(root, output, check, fmt):
     try:
         text = render_issue_form(reg)
     except IssueFormError as exc:
-        raise fail(str(exc), EXIT_FINDINGS)
+        raise fail(str(exc), EXIT_FINDINGS, error=exc)
     if check:
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)

@@ -231,7 +231,7 @@ def _sign_off(root, on_date, item, decision, name, **kwargs):
     try:
         return sign_off(reg, item, decision, name, today=today, **kwargs)
     except SignOffError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     except OSError as exc:
         raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
 

@@ -50,10 +50,10 @@ def make(code: str, file: str, line: int, column: int, message: str, hint: str |
 
 
 def from_error(err: ClinregError, severity: Severity = "error") -> Diagnostic:
-    """A raised clinreg error as a diagnostic, so that the diagnostics' renderers show it; a problem with no file
-    is placed at the command line (`-`)."""
-    return make(err.code or "error", err.file if err.file is not None else "-", err.line or 1, err.column or 1, err.message,
-                severity=severity, key_path=err.key_path)
+    """A raised clinreg error as a diagnostic, so that the diagnostics' renderers show it (its one line as the
+    message); a problem with no file has an empty one, which the GitHub renderer leaves out."""
+    return make(err.code or "error", err.file or "", err.line or 1, err.column or 1, str(err), severity=severity,
+                key_path=err.key_path)
 
 
 @dataclass
@@ -130,17 +130,17 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def github_line(d: Diagnostic) -> str:
+    """One diagnostic as a GitHub workflow command; one without a file (a command-line problem) has no location."""
+    kinds = {"error": "error", "warning": "warning", "info": "notice"}
+    message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+    where = f"file={_escape_property(d.file)},line={d.line},col={d.column}," if d.file else ""
+    return f"::{kinds[d.severity]} {where}title={_escape_property(d.code)}::{_escape_data(d.code + ' ' + message)}"
+
+
 def render_github(report: Report) -> str:
     """GitHub workflow commands, so that each problem shows on its line of the pull request."""
-    kinds = {"error": "error", "warning": "warning", "info": "notice"}
-    lines = []
-    for d in report.sorted():
-        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
-        props = (
-            f"file={_escape_property(d.file)},line={d.line},col={d.column},"
-            f"title={_escape_property(d.code)}"
-        )
-        lines.append(f"::{kinds[d.severity]} {props}::{_escape_data(d.code + ' ' + message)}")
+    lines = [github_line(d) for d in report.sorted()]
     s = report.summary
     lines.append(f"{s.errors} error(s), {s.warnings} warning(s), {s.infos} info(s) in {s.files} file(s)")
     return "\n".join(lines)

@@ -7,13 +7,13 @@ import difflib
 import re
 from typing import Any
 
-from clinreg.errors import ClinregError
 from clinreg.core.model import Citation, Review
 from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import (
     AWAITING, PENDING, derive_state, item_content, item_hash, policy_of, sealed, states_for, tally_words,
 )
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 
 
