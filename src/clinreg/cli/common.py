@@ -51,16 +51,21 @@ output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, p
 force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 
 
-def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = None) -> "click.exceptions.Exit":
+def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = None,
+         diagnostics: list | None = None) -> "click.exceptions.Exit":
     """Print a one-line failure on stderr (one JSON line under `--format json`) and return the exit to raise.
 
-    `error`: the clinreg error behind it, whose catalogue code, file, line, column and key path the JSON carries.
+    `error`: the clinreg error behind it, whose catalogue code, file, line, column and key path the JSON carries;
+    `diagnostics`: every problem behind it, located, which the JSON carries too.
     """
     from clinreg.text.jsonout import error_line, json_requested
 
     message = shown(message)  # paths and values in a message may hold control characters
-    click.echo(error_line(message, code, error.to_dict() if error is not None else None) if json_requested()
-               else f"clinreg: error: {message}", err=True)
+    if json_requested():
+        extra = {"diagnostics": [d.to_dict() for d in diagnostics]} if diagnostics is not None else None
+        click.echo(error_line(message, code, error.to_dict() if error is not None else None, extra), err=True)
+    else:
+        click.echo(f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
 
 
@@ -87,11 +92,15 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
     `for_writing`: the command writes into the tree, so the registry shipped inside the package is refused.
     `medhelm`: keep only that edition's benchmarks (`--medhelm EDITION`).
     """
-    from clinreg.core.store import follow_edition, load_registry
+    from clinreg.core.paths import RootError
+    from clinreg.core.store import UnknownVersion, follow_edition, load_registry
 
-    reg = load_registry(root, release=release)  # a bad root (RootError) or release (UnknownVersion): exit 2
-    if medhelm is not None:
-        follow_edition(reg, medhelm, only=True)
+    try:
+        reg = load_registry(root, release=release)
+        if medhelm is not None:
+            follow_edition(reg, medhelm, only=True)
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc) from None
     if for_writing:
         refuse_packaged(reg)
     freeze_registry()
@@ -101,10 +110,13 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
 def load_for_data(root: Path | None, release: str | None = None):
     """Load a registry for a command that reads data (build, check-data, lock, export): a bad root, a bad
     release or an unreadable tree is a one-line usage error (exit 2); nothing is frozen, the data stack runs next."""
-    from clinreg.core.store import load_registry
+    from clinreg.core.paths import RootError
+    from clinreg.core.store import UnknownVersion, load_registry
 
     try:
-        reg = load_registry(root, release=release)  # a bad root or release is a clinreg error: exit 2
+        reg = load_registry(root, release=release)
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc) from None
     except OSError as exc:
         raise fail(str(exc)) from None
     refuse_unsafe_records(reg)

@@ -157,6 +157,9 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     try:
         decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
     except ReviewFileError as exc:
+        if fmt == "json":  # stderr stays one JSON line: the first problem, and every one as a located diagnostic
+            raise fail(f"{exc.problems[0]} ({len(exc.problems)} problem(s); nothing was imported)", error=exc,
+                       diagnostics=exc.diagnostics) from None
         for problem in exc.problems[:50]:
             click.echo(f"clinreg: error: {shown(problem)}", err=True)
         if len(exc.problems) > 50:

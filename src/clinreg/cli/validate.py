@@ -155,10 +155,14 @@ def json_counts(diagnostics) -> dict:
 
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
-    from clinreg.core.paths import resolve_root
+    from clinreg.core.paths import RootError, resolve_root
+    from clinreg.core.store import UnknownVersion
     from clinreg.rules.cache import validate_cached
 
-    run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)  # a bad root or release: exit 2
+    try:
+        run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc)
     freeze_registry()
     return run
 

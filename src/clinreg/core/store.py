@@ -220,7 +220,7 @@ def _check_file(reg: Registry, sf: SourceFile, keep_data: bool, compact: bool) -
     """Report a parsed file's problems, and build and attach its model."""
     doc, rel, kind = sf.doc, sf.rel, sf.kind
     for p in doc.problems:
-        reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint))
+        reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint, key_path=p.key_path))
     if doc.problems:
         return
     if doc.data is None:
