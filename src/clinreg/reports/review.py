@@ -151,7 +151,8 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                     ds = reg.datasets[ds_id]
                     datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier, "in_medhelm": ds.in_medhelm,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
-                note_words, placement_words = plain_note(task.provenance.note, names)
+                note_words, placement_words = plain_note(task.provenance.note, names,
+                                                         task.provenance.subcategory_assignment)
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),

@@ -176,7 +176,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             p = task.provenance
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
-            note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
+            note, placement = plain_note(p.note, names, p.subcategory_assignment)  # ids as names, placement in words
             cited = f"Source: {p.citation.text}." if p.citation else ""
             provenance = source + (f". {cited}" if cited else "") + (f" {note}" if note else "") \
                 + (f" {placement}" if placement else "")
