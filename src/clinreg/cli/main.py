@@ -63,7 +63,8 @@ def _asked_format(group: click.Group, ctx: click.Context, args: list[str]) -> st
         if sub is None:
             break
         ctx = click.Context(sub, info_name=name, parent=ctx, resilient_parsing=True)
-        args, command = sub.parse_args(ctx, list(rest)), sub  # a group answers the arguments left for its command
+        # The options parsed into ctx.params; for a group, every argument left (its command's name first)
+        args, command = click.Command.parse_args(sub, ctx, list(rest)), sub
     return ctx.params.get("fmt")
 
 

@@ -93,7 +93,7 @@ class ReviewFileError(ClinregError, ValueError):
     (CLR804 for a file that cannot be read, CLR805 for a row or cell that cannot be used), for `--format json`.
     """
 
-    default_code = BAD_ENTRY
+    default_code = "CLR805"  # BAD_ENTRY
 
     def __init__(self, problems: list[Problem]):
         self.problems = [p.text for p in problems]
