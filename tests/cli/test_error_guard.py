@@ -128,3 +128,19 @@ def test_no_command_catches_a_bare_value_error():
             if isinstance(node, ast.ExceptHandler) and node.type is not None and "ValueError" in names(node.type):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def test_a_library_exception_in_the_build_path_is_an_internal_error(monkeypatch):
+    from clinreg.cli.common import EXIT_INTERNAL, guard
+
+    group = ClinregGroup("clinreg")
+
+    @group.command("build")
+    def build():
+        with guard("build x"):
+            raise KeyError("column")
+
+    monkeypatch.delenv("CLINREG_DEBUG", raising=False)
+    result = CliRunner().invoke(group, ["build"])
+    assert result.exit_code == EXIT_INTERNAL == 70
+    assert result.stderr.startswith("clinreg: error: internal error: build x: unexpected KeyError")

@@ -22,6 +22,7 @@ from clinreg.text.output import shown
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 70  # a bug in clinreg, not in the input (sysexits' EX_SOFTWARE)
 
 root_option = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -241,7 +242,9 @@ def need_build_extra(command: str) -> None:
 
 @contextmanager
 def guard(what: str) -> Iterator[None]:
-    """Turn every failure of the build path into one located line on stderr, never a traceback."""
+    """Turn every failure of the build path into one located line on stderr. A clinreg error that is not a build
+    failure goes on to the command line's guard; anything else is a bug in clinreg (a library's exception that a
+    reader let through): an internal error, exit code 70, with the traceback under CLINREG_DEBUG=1."""
     from clinreg.sources.errors import BuildError
 
     try:
@@ -256,11 +259,15 @@ def guard(what: str) -> Iterator[None]:
         os.dup2(devnull, sys.stdout.fileno())
         raise click.exceptions.Exit(141) from None
     except OSError as err:
-        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
+        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}",
+                   error=err if isinstance(err, ClinregError) else None) from None
+    except ClinregError:
+        raise
     except Exception as err:
         if os.environ.get("CLINREG_DEBUG"):
             raise
-        raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
+        raise fail(f"internal error: {what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} "
+                   "(set CLINREG_DEBUG=1 for the traceback)", EXIT_INTERNAL) from None
 
 
 def quiet_datasets(downloads: bool = False) -> None:
