@@ -126,3 +126,48 @@ def test_a_build_error_shows_only_the_code_its_raise_site_names():
     assert str(GoldLeak("leak", code="CLR907")) == "leak [CLR907]"
     err = RecordProblem("m", path=("mappings", 0, "label"))
     assert err.path == err.key_path == ("mappings", 0, "label")
+
+
+def _cli(*args):
+    import json
+
+    from click.testing import CliRunner
+
+    from clinreg.cli.main import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code in (1, 2), result.output
+    return json.loads(result.stderr.splitlines()[-1])["data"]["code"]
+
+
+def _raised(call) -> str | None:
+    with pytest.raises(ClinregError) as caught:
+        call()
+    return caught.value.code
+
+
+def test_each_code_a_real_failure_carries(tmp_path):
+    """Every code the errors added to the catalogue, raised where clinreg raises it."""
+    import datetime as dt
+
+    from clinreg.contrib.releases import open_release
+    from clinreg.core.store import load_registry
+    from clinreg.instances.lock import read_lock
+    from clinreg.text.output import to_json
+    from clinreg.text.safeio import read_regular_file
+    from trees import GOOD_TREE, write_tree
+
+    root = write_tree(tmp_path / "reg", GOOD_TREE)
+    (tmp_path / "taken.md").write_text("x", encoding="utf-8")
+    assert _cli("validate", "--root", tmp_path / "nowhere", "--format", "json") == "CLR981"
+    assert _cli("coverage", "--root", root, "--release", "9.9.9", "--format", "json") == "CLR982"
+    assert _cli("coverage", "--root", root, "--format", "json", "-o", tmp_path / "taken.md") == "CLR983"
+    assert _cli("diff", "no_such_side", "HEAD", "--root", root, "--format", "json") == "CLR984"
+    assert _cli("validate", "--root", root, "--changed", "--format", "json") == "CLR986"  # no git checkout there
+    task = next(iter(load_registry(root).tasks()))
+    assert _cli("review", "approve", task + "_gone", "--reviewer", "A", "--root", root, "--format", "json") == "CLR806"
+    assert _raised(lambda: read_regular_file(tmp_path, 10)) == "CLR985"
+    assert _raised(lambda: read_lock(tmp_path / "lock.json")) == "CLR911"
+    history = load_registry(root).releases
+    assert _raised(lambda: open_release("", history, "not-semver", "t", dt.date(2026, 1, 1))) == "CLR987"
+    assert _raised(lambda: to_json({"score": float("nan")})) == "CLR988"
