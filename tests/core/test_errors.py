@@ -17,7 +17,8 @@ from clinreg.core.codes import CODES
 from clinreg.errors import ClinregError
 
 PACKAGE = Path(clinreg.__file__).resolve().parent
-BUILTINS = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+BUILTINS = {name for name, value in vars(builtins).items()
+            if isinstance(value, type) and issubclass(value, BaseException)}
 
 # Exception classes no user meets, each with the reason: they are not public, whatever their name says. A new
 # exception class that a user can meet needs ClinregError as a base and a catalogue code instead.
@@ -105,7 +106,8 @@ def test_builtins_mixed_in_keep_the_callers_that_catch_them():
 
     assert issubclass(RootError, ValueError) and issubclass(RefusedOverwrite, FileExistsError)
     err = NotARegularFile(22, "not a regular file", "/dev/null")
-    assert isinstance(err, OSError) and (err.errno, err.strerror, err.filename) == (22, "not a regular file", "/dev/null")
+    assert isinstance(err, OSError)
+    assert (err.errno, err.strerror, err.filename) == (22, "not a regular file", "/dev/null")
     assert str(err) == "[Errno 22] not a regular file: '/dev/null'" and err.code == "CLR985" and err.file == "/dev/null"
 
 

@@ -362,7 +362,8 @@ def test_problems_of_a_decisions_file_are_diagnostics_with_catalogue_codes(care,
     with pytest.raises(ReviewFileError) as caught:
         read_decisions(bad, load_registry(care))
     found = [(d.code, d.file, d.key_path) for d in caught.value.diagnostics]
-    assert found == [("CLR805", "d.json", ("decisions", 0, "content_hash")), ("CLR805", "d.json", ("decisions", 1, "id"))]
+    assert found == [("CLR805", "d.json", ("decisions", 0, "content_hash")),
+                     ("CLR805", "d.json", ("decisions", 1, "id"))]
     assert caught.value.problems[1] == "d.json: decisions[1]: id: unknown task 'no_such_task'"
     assert render_github(Report(caught.value.diagnostics)).startswith("::error file=d.json,line=1,col=1,title=CLR805::")
     # the one-line JSON error of `review import` carries every problem, located

@@ -163,8 +163,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 options = _keys_of(parent)
                 close = _SAME_THING.get((getattr(parent, "__name__", ""), str(path[-1]))) or closest(path[-1], options)
                 hint = f"did you mean `{close}`?" if close else "allowed keys: " + ", ".join(options)
-            yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {'.'.join(map(str, path[:-1])) or 'the file'}", hint,
-                       key_path=path)
+            parent_name = ".".join(map(str, path[:-1])) or "the file"
+            yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {parent_name}", hint, key_path=path)
         elif etype in ("missing", "union_tag_not_found"):
             key = path[-1] if etype == "missing" else err.get("ctx", {}).get("discriminator", "type").strip("'")
             parent = path[:-1] if etype == "missing" else path
@@ -185,7 +185,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 hint = f"did you mean `{close}`?"
             elif expected:
                 hint = f"expected {expected}"
-            yield make("CLR104", rel, line, col, f"`{field_name}`: {value!r} is not an allowed value", hint, key_path=path)
+            yield make("CLR104", rel, line, col, f"`{field_name}`: {value!r} is not an allowed value", hint,
+                       key_path=path)
         elif etype in _TYPE_ERRORS:
             value_path = path + ("[key]",) if is_key else path
             plain = doc.plain.get(value_path)

@@ -398,7 +398,8 @@ class MappingBuild:
     def _values(self, table: pa.Table, name: str, what: str) -> list[Any]:
         column = find_column(table, name)
         if column is None:
-            raise ColumnMissing(f"{self.where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+            raise ColumnMissing(f"{self.where}: {what} {name!r} is not in the data "
+                                f"(columns: {', '.join(table.column_names)})")
         return python_values(column)
 
     def _context(self, table: pa.Table) -> list[dict[str, Any]]:

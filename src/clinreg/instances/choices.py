@@ -52,7 +52,8 @@ def batch_choices(spec: Choices | None, scheme: object, table: pa.Table, where: 
 def _required(table: pa.Table, name: str, where: str) -> pa.Array:
     array = find_column(table, name)
     if array is None:
-        raise ColumnMissing(f"{where}: choices column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        raise ColumnMissing(f"{where}: choices column {name!r} is not in the data "
+                            f"(columns: {', '.join(table.column_names)})")
     return array
 
 

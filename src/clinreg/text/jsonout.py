@@ -34,7 +34,8 @@ def error_line(message: str, exit_code: int, where: dict[str, Any] | None = None
     """An error as one line of JSON: kind `error`, with the message, the exit code, and the catalogue code, file,
     line, column and key path (null where unknown), so that a program never parses them out of the message;
     `extra` adds fields (e.g. every located problem behind the error)."""
-    data = {"message": message, "exit_code": exit_code, **{k: (where or {}).get(k) for k in ERROR_FIELDS}, **(extra or {})}
+    data = {"message": message, "exit_code": exit_code, **{k: (where or {}).get(k) for k in ERROR_FIELDS},
+            **(extra or {})}
     return to_json(envelope("error", data), indent=None)
 
 
