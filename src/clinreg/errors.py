@@ -30,3 +30,15 @@ class ClinregError(Exception):
         self.code = code if code is not None else self.default_code
         self.file, self.line, self.column = file, line, column
         self.key_path = tuple(key_path) if key_path is not None else None
+
+    def location(self) -> str | None:
+        """Where the problem is, as `file:line:column` (only the parts known), or None when the file is not known."""
+        if self.file is None:
+            return None
+        return ":".join(str(part) for part in (self.file, self.line, self.column) if part is not None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error as data: what a `--format json` error carries beside its message and exit code."""
+        return {"message": self.message, "code": self.code, "file": self.file, "line": self.line,
+                "column": self.column, "key_path": list(self.key_path) if self.key_path is not None else None,
+                "exit_code": self.exit_code}

@@ -32,8 +32,10 @@ def test_validate_json_shape_and_exit_1(tmp_path):
     assert result.exit_code == 1
     payload = json.loads(result.output)["data"]
     [d] = [d for d in payload["diagnostics"] if d["severity"] == "error"]
-    assert set(d) == {"code", "severity", "file", "line", "column", "message", "hint"}
+    # key_path (as pydantic's loc) is there when the check knows which field the problem is about
+    assert set(d) == {"code", "severity", "file", "line", "column", "message", "hint", "key_path"}
     assert (d["code"], d["file"], d["line"]) == ("CLR104", DS, line_of(text, "tier: publc"))
+    assert d["key_path"] == ["access", "tier"]
     # coverage infos about uncovered tasks are held back while a record fails to load
     assert payload["summary"] == {"errors": 1, "warnings": 1, "infos": 1, "files": 5}
 

@@ -207,6 +207,9 @@ def test_a_diagnostic_round_trips_through_its_dict_with_every_field():
 
     from clinreg.core.diagnostics import Diagnostic
 
-    d = Diagnostic("CLR705", "warning", "registry/datasets/x.yaml", 18, 9, "a message", "a hint")
-    assert d.to_dict() == dataclasses.asdict(d)
+    d = Diagnostic("CLR705", "warning", "registry/datasets/x.yaml", 18, 9, "a message", "a hint", ("licence", "spdx"))
+    assert d.to_dict() == {**dataclasses.asdict(d), "key_path": ["licence", "spdx"]}
     assert Diagnostic(**d.to_dict()) == d
+    unplaced = dataclasses.replace(d, key_path=None)  # a key path is written only when known
+    assert unplaced.to_dict() == {k: v for k, v in dataclasses.asdict(unplaced).items() if k != "key_path"}
+    assert Diagnostic(**unplaced.to_dict()) == unplaced

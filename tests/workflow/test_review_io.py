@@ -348,3 +348,50 @@ def test_the_export_counts_tasks_and_subcategories_apart(care, tmp_path):
         assert f"({tasks} tasks and {subs} subcategories)" in result.stderr
     notes = [r[0].value for r in openpyxl.load_workbook(tmp_path / "counted.xlsx")["read me"].iter_rows()]
     assert notes[0].startswith("This workbook holds 3 tasks and 2 subcategories")
+
+
+def test_problems_of_a_decisions_file_are_diagnostics_with_catalogue_codes(care, tmp_path):
+    from clinreg.core.diagnostics import Report, render_github
+    from clinreg.review.exchange import ReviewFileError, read_decisions
+
+    bad = tmp_path / "d.json"
+    bad.write_text(json.dumps({"clinreg_decisions": 1, "reviewer": {"name": "A", "orcid": None}, "decisions": [
+        {"kind": "task", "id": "answer_questions", "content_hash": 5, "decision": "approved"},
+        {"kind": "task", "id": "no_such_task", "content_hash": "sha256:" + "0" * 64, "decision": "approved"},
+    ]}), encoding="utf-8")
+    with pytest.raises(ReviewFileError) as caught:
+        read_decisions(bad, load_registry(care))
+    found = [(d.code, d.file, d.key_path) for d in caught.value.diagnostics]
+    assert found == [("CLR805", "d.json", ("decisions", 0, "content_hash")),
+                     ("CLR805", "d.json", ("decisions", 1, "id"))]
+    assert caught.value.problems[1] == "d.json: decisions[1]: id: unknown task 'no_such_task'"
+    assert render_github(Report(caught.value.diagnostics)).startswith("::error file=d.json,line=1,col=1,title=CLR805::")
+    # the one-line JSON error of `review import` carries every problem, located
+    result = cli("review", "import", bad, "--root", care, "--format", "json")
+    assert result.exit_code == 2
+    data = json.loads(result.stderr)["data"]
+    assert (data["code"], data["key_path"]) == ("CLR805", ["decisions", 0, "content_hash"])
+    assert [d["key_path"] for d in data["diagnostics"]] == [["decisions", 0, "content_hash"], ["decisions", 1, "id"]]
+    # a file that cannot be read at all is CLR804, at its line and column where there is one
+    bad.write_text("{", encoding="utf-8")
+    with pytest.raises(ReviewFileError) as caught:
+        read_decisions(bad, load_registry(care))
+    (d,) = caught.value.diagnostics
+    assert (d.code, d.file, d.line, d.column) == ("CLR804", "d.json", 1, 2)
+
+
+def test_a_csv_problem_is_at_its_line_and_column_name(care, tmp_path):
+    from clinreg.review.exchange import ReviewFileError, read_decisions
+
+    sheet = _export(care, tmp_path, "csv")
+    import csv
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    rows[1].update(decision="maybe", reviewer="Dr B")
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with pytest.raises(ReviewFileError) as caught:
+        read_decisions(sheet, load_registry(care))
+    (d,) = caught.value.diagnostics
+    assert (d.code, d.file, d.line, d.key_path) == ("CLR805", sheet.name, 3, ("decision",))

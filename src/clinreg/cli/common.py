@@ -13,6 +13,7 @@ from typing import Iterator
 
 import click
 
+from clinreg.errors import ClinregError
 from clinreg.text.output import shown
 
 # pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
@@ -21,6 +22,7 @@ from clinreg.text.output import shown
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 70  # a bug in clinreg, not in the input (sysexits' EX_SOFTWARE)
 
 root_option = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -50,12 +52,39 @@ output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, p
 force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> "click.exceptions.Exit":
+def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = None,
+         diagnostics: list | None = None) -> "click.exceptions.Exit":
+    """Print a one-line failure on stderr (one JSON line under `--format json`) and return the exit to raise.
+
+    `error`: the clinreg error behind it, whose catalogue code, file, line, column and key path the JSON carries;
+    `diagnostics`: every problem behind it, located, which the JSON carries too.
+    """
     from clinreg.text.jsonout import error_line, json_requested
 
     message = shown(message)  # paths and values in a message may hold control characters
-    click.echo(error_line(message, code) if json_requested() else f"clinreg: error: {message}", err=True)
+    if json_requested():
+        extra = {"diagnostics": [d.to_dict() for d in diagnostics]} if diagnostics is not None else None
+        click.echo(error_line(message, code, error.to_dict() if error is not None else None, extra), err=True)
+    else:
+        click.echo(f"clinreg: error: {message}", err=True)
     return click.exceptions.Exit(code)
+
+
+def show_error(err: ClinregError, fmt: str | None) -> "click.exceptions.Exit":
+    """A clinreg error that reached the command line, on stderr in the command's `--format`: its one line as text,
+    one JSON line with its code, file, line, column and key path, or a GitHub annotation; the exit to raise."""
+    from clinreg.core.diagnostics import from_error, github_line
+    from clinreg.text.jsonout import error_line
+
+    message = shown(str(err))
+    if fmt == "json":
+        line = error_line(message, err.exit_code, err.to_dict())
+    elif fmt == "github":
+        line = github_line(from_error(err))
+    else:
+        line = f"clinreg: error: {message}"
+    click.echo(line, err=True)
+    return click.exceptions.Exit(err.exit_code)
 
 
 def load(root: Path | None, release: str | None = None, *, for_writing: bool = False, medhelm: str | None = None):
@@ -65,14 +94,14 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
     `medhelm`: keep only that edition's benchmarks (`--medhelm EDITION`).
     """
     from clinreg.core.paths import RootError
-    from clinreg.core.store import follow_edition, load_registry
+    from clinreg.core.store import UnknownVersion, follow_edition, load_registry
 
     try:
         reg = load_registry(root, release=release)
         if medhelm is not None:
             follow_edition(reg, medhelm, only=True)
-    except (RootError, ValueError) as exc:
-        raise fail(str(exc))
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc) from None
     if for_writing:
         refuse_packaged(reg)
     freeze_registry()
@@ -83,11 +112,13 @@ def load_for_data(root: Path | None, release: str | None = None):
     """Load a registry for a command that reads data (build, check-data, lock, export): a bad root, a bad
     release or an unreadable tree is a one-line usage error (exit 2); nothing is frozen, the data stack runs next."""
     from clinreg.core.paths import RootError
-    from clinreg.core.store import load_registry
+    from clinreg.core.store import UnknownVersion, load_registry
 
     try:
         reg = load_registry(root, release=release)
-    except (RootError, ValueError, OSError) as exc:
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc) from None
+    except OSError as exc:
         raise fail(str(exc)) from None
     refuse_unsafe_records(reg)
     return reg
@@ -155,11 +186,18 @@ def parse_date(value: str | None):
     if value is None:
         return None
     import datetime as dt
+    import re
 
-    try:
+    # Checked before parsing (the form, then a day the month has), so that no ValueError needs catching here.
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and _real_date(int(value[:4]), int(value[5:7]), int(value[8:])):
         return dt.date.fromisoformat(value)
-    except ValueError:
-        raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+    raise fail(f"--date {value!r} is not a date such as 2025-06-01")
+
+
+def _real_date(year: int, month: int, day: int) -> bool:
+    import calendar
+
+    return 1 <= year and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
 
 
 def refuse_load_errors(reg, what: str) -> None:
@@ -186,7 +224,7 @@ def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     try:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
     except RefusedOverwrite as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
     click.echo(f"wrote {output}", err=True)
@@ -204,7 +242,9 @@ def need_build_extra(command: str) -> None:
 
 @contextmanager
 def guard(what: str) -> Iterator[None]:
-    """Turn every failure of the build path into one located line on stderr, never a traceback."""
+    """Turn every failure of the build path into one located line on stderr. A clinreg error that is not a build
+    failure goes on to the command line's guard; anything else is a bug in clinreg (a library's exception that a
+    reader let through): an internal error, exit code 70, with the traceback under CLINREG_DEBUG=1."""
     from clinreg.core.builderrors import BuildError
 
     try:
@@ -212,18 +252,22 @@ def guard(what: str) -> Iterator[None]:
     except click.exceptions.Exit:
         raise
     except BuildError as err:
-        raise fail(str(err), err.exit_code) from None
+        raise fail(str(err), err.exit_code, error=err) from None
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, with the exit code of a process killed by SIGPIPE.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         raise click.exceptions.Exit(141) from None
     except OSError as err:
-        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}") from None
+        raise fail(f"{what}: {err.strerror or err}{f': {err.filename}' if err.filename else ''}",
+                   error=err if isinstance(err, ClinregError) else None) from None
+    except ClinregError:
+        raise
     except Exception as err:
         if os.environ.get("CLINREG_DEBUG"):
             raise
-        raise fail(f"{what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} (set CLINREG_DEBUG=1 for details)") from None
+        raise fail(f"internal error: {what}: unexpected {type(err).__name__}: {' '.join(str(err).split())[:300]} "
+                   "(set CLINREG_DEBUG=1 for the traceback)", EXIT_INTERNAL) from None
 
 
 def quiet_datasets(downloads: bool = False) -> None:

@@ -13,10 +13,8 @@ from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, fail, format_option, load
 
 def interactive() -> bool:
     """Prompt only when a person is at the keyboard; CI and pipes get flags and TODO markers."""
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
+    stdin = sys.stdin
+    return stdin is not None and not stdin.closed and stdin.isatty()  # closed or absent: no one at the keyboard
 
 
 # --------------------------------------------------------------------------------------------- new dataset
@@ -152,7 +150,7 @@ def issue_form(root, output, check, fmt):
     try:
         text = render_issue_form(reg)
     except IssueFormError as exc:
-        raise fail(str(exc), EXIT_FINDINGS)
+        raise fail(str(exc), EXIT_FINDINGS, error=exc)
     if check:
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)

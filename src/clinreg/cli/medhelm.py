@@ -44,7 +44,7 @@ def diff(source, installed, edition, root, fmt, output, force):
     try:
         view = read_medhelm(open_source(source, installed))
     except SourceError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     data = medhelm_diff(reg, view, chosen)
     if fmt == "json":
         from clinreg.text.jsonout import dumps

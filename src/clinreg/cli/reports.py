@@ -81,8 +81,9 @@ def diff(old, new, root, fmt, medhelm, output, force):
     """
     import tempfile
 
-    from clinreg.core.gitref import SideError, open_side
+    from clinreg.core.gitref import open_side
     from clinreg.core.store import follow_edition
+    from clinreg.errors import ClinregError
     from clinreg.reports.diff import diff_registries
 
     with tempfile.TemporaryDirectory(prefix="clinreg-diff-") as tmp:
@@ -92,8 +93,8 @@ def diff(old, new, root, fmt, medhelm, output, force):
                 reg, side = open_side(spec, root, Path(tmp))
                 if medhelm is not None:
                     follow_edition(reg, medhelm, only=True)
-            except (SideError, ValueError) as exc:
-                raise fail(str(exc))
+            except ClinregError as exc:  # not a side (SideError), or a release or edition it lacks (UnknownVersion)
+                raise fail(str(exc), error=exc)
             except OSError as exc:
                 raise fail(f"{spec}: cannot read it: {exc.strerror or exc}")
             errors = [d for d in reg.diagnostics if d.severity == "error"]
@@ -129,7 +130,8 @@ def site(root, release, output, previous, fmt, medhelm):
     """
     import tempfile
 
-    from clinreg.core.gitref import SideError, open_side
+    from clinreg.core.gitref import open_side
+    from clinreg.errors import ClinregError
     from clinreg.reports.site import SiteError, build_site, default_previous, write_site
 
     reg = load(root, release, medhelm=medhelm)
@@ -140,15 +142,15 @@ def site(root, release, output, previous, fmt, medhelm):
         if previous is not None:
             try:
                 old, side = open_side(previous, root if root is not None else reg.root, Path(tmp))
-            except (SideError, ValueError) as exc:
-                raise fail(f"--previous {previous}: {exc}")
+            except ClinregError as exc:  # not a side (SideError), or a release it lacks (UnknownVersion)
+                raise fail(f"--previous {previous}: {exc}", error=exc)
             except OSError as exc:
                 raise fail(f"--previous {previous}: cannot read it: {exc.strerror or exc}")
         pages = build_site(reg, old, side)
     try:
         summary = write_site(pages, output)
     except SiteError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     summary = {**summary, "release": reg.current_release, "previous": previous,
                "datasets": len(reg.datasets)}
     if fmt == "json":

@@ -117,6 +117,9 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     try:
         decisions = read_decisions(file, reg, reviewer=reviewer, orcid=orcid)
     except ReviewFileError as exc:
+        if fmt == "json":  # stderr stays one JSON line: the first problem, and every one as a located diagnostic
+            raise fail(f"{exc.problems[0]} ({len(exc.problems)} problem(s); nothing was imported)", error=exc,
+                       diagnostics=exc.diagnostics) from None
         from clinreg.reports.problems import problem_lines
 
         click.echo("\n".join([*problem_lines("error", exc.problems), "clinreg: nothing was imported"]), err=True)
@@ -180,7 +183,7 @@ def _sign_off(root, on_date, item, decision, name, **kwargs):
     try:
         return sign_off(reg, item, decision, name, today=today, **kwargs)
     except SignOffError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc), error=exc)
     except OSError as exc:
         raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
 

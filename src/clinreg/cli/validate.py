@@ -94,9 +94,10 @@ def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
         rel = None
         for candidate in candidates:
             try:
-                rel = candidate.resolve().relative_to(root.resolve()).as_posix()
-            except (ValueError, OSError):
+                resolved = candidate.resolve()
+            except OSError:
                 continue
+            rel = resolved.relative_to(root.resolve()).as_posix() if resolved.is_relative_to(root.resolve()) else None
             if rel in known:
                 break
         if rel not in known:
@@ -111,7 +112,7 @@ def _changed_files(tree: Path, files: set[str], ref: str) -> set[str]:
     try:
         return changed_paths(tree, ref) & files
     except GitError as exc:
-        raise fail(f"--changed {ref}: {exc}")
+        raise fail(f"--changed {ref}: {exc}", error=exc)
 
 
 def _counts(diagnostics) -> str:
@@ -155,12 +156,13 @@ def json_counts(diagnostics) -> dict:
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
     from clinreg.core.paths import RootError, resolve_root
+    from clinreg.core.store import UnknownVersion
     from clinreg.rules.cache import validate_cached
 
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
-    except (RootError, ValueError) as exc:
-        raise fail(str(exc))
+    except (RootError, UnknownVersion) as exc:
+        raise fail(str(exc), error=exc)
     freeze_registry()
     return run
 

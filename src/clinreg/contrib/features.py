@@ -10,11 +10,14 @@ from typing import Any
 
 import yaml
 
+from clinreg.errors import ClinregError
 from clinreg.text.safeio import read_regular_file
 
 
-class FeaturesError(ValueError):
+class FeaturesError(ClinregError, ValueError):
     """The --from-hub-features file cannot be read as a description of columns."""
+
+    default_code = "CLR985"
 
 
 @dataclass

@@ -8,6 +8,7 @@ from typing import Any
 
 from clinreg.core.model import Access
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.text.yamltext import yaml_scalar
 
 ISSUE_FORM_PATH = ".github/ISSUE_TEMPLATE/propose-dataset.yml"
@@ -26,8 +27,10 @@ Never paste patient data into this issue.
 """
 
 
-class IssueFormError(ValueError):
+class IssueFormError(ClinregError, ValueError):
     """The taxonomy could not be loaded, so the dropdowns cannot be generated."""
+
+    default_code = "CLR981"
 
 
 def access_tiers() -> list[str]:

@@ -21,6 +21,8 @@ class DatasetRefused(ClinregError, ValueError):
     """The record cannot be written as asked; the message says why. Raised before anything is written, except
     where the test writer fails after the record was written (the message names the file)."""
 
+    default_code = "CLR984"
+
 
 @dataclass
 class DatasetRequest:
@@ -232,7 +234,7 @@ def _new_file_findings(root: Path, rel: str) -> tuple[list[str], list[str]]:
         if d.file != rel:
             continue
         if d.code == "CLR106":
-            todo.append(d.message.split("`")[1] if "`" in d.message else d.message)
+            todo.append(".".join(map(str, d.key_path)) if d.key_path else d.message)
         elif d.code != "CLR701":
             problems.append(f"{d.file}:{d.line}: {d.code} [{d.severity}] {d.message}")
     return todo, problems

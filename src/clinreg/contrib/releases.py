@@ -7,11 +7,14 @@ import re
 
 from clinreg.core.model import ACCESS_TIERS, ReleaseHistory
 from clinreg.core.semver import parse_semver
+from clinreg.errors import ClinregError
 from clinreg.text.yamltext import yaml_scalar
 
 
-class ReleaseRefused(ValueError):
+class ReleaseRefused(ClinregError, ValueError):
     """The release cannot be opened; the message says why and what to do."""
+
+    default_code = "CLR987"
 
 
 def open_release(text: str, history: ReleaseHistory, version: str, title: str, today: dt.date) -> str:

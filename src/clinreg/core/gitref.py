@@ -12,11 +12,14 @@ from typing import Any
 from clinreg.core.paths import RootError, is_registry_tree, resolve_root
 from clinreg.core.store import Registry, load_registry
 from clinreg.core.yamlsrc import DEFAULT_LIMITS
+from clinreg.errors import ClinregError
 from clinreg.text.git import run_git
 
 
-class SideError(ValueError):
+class SideError(ClinregError, ValueError):
     """OLD or NEW is neither a registry folder, a release version nor a git ref."""
+
+    default_code = "CLR984"
 
 
 def open_side(spec: str, root: str | Path | None, workdir: Path) -> tuple[Registry, dict[str, Any]]:

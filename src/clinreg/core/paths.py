@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clinreg.errors import ClinregError
 
-class RootError(ValueError):
+
+class RootError(ClinregError, ValueError):
     """The requested registry root does not exist or does not look like a registry tree."""
+
+    default_code = "CLR981"
 
 
 def is_registry_tree(path: Path) -> bool:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Registry notes record where a placement comes from with a tag a maintainer can grep for; a clinician reads
-# the sentence instead.
-_TAG = re.compile(r"\s*\(\s*subcategory_assignment:\s*(inferred|stated)\s*\)|subcategory_assignment:\s*(inferred|stated)")
+# Who placed a task in its subcategory (`provenance.subcategory_assignment`), as a clinician reads it.
 PLACEMENT_WORDS = {
     "inferred": "Placed in this subcategory by clinreg (inferred), not by MedHELM.",
     "stated": "Placed in this subcategory by MedHELM itself.",
@@ -33,13 +31,11 @@ def with_names(text: str, names: dict[str, str]) -> str:
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 
-def plain_note(note: str | None, names: dict[str, str]) -> tuple[str | None, str | None]:
-    """(the note in plain words, the placement sentence or None): the placement tag becomes a sentence of its own,
-    and ids become display names."""
+def plain_note(note: str | None, names: dict[str, str], assignment: str | None = None) -> tuple[str | None, str | None]:
+    """(the note in plain words, the placement sentence or None): ids become display names, and a task's
+    `subcategory_assignment` (ASSIGNMENT) becomes a sentence of its own."""
+    placement = PLACEMENT_WORDS.get(assignment) if assignment else None
     if not note:
-        return note, None
-    found = _TAG.search(note)
-    placement = PLACEMENT_WORDS[found.group(1) or found.group(2)] if found else None
-    text = _TAG.sub("", note)
-    text = re.sub(r"\s+([.;,])", r"\1", " ".join(text.split()))
+        return note, placement
+    text = re.sub(r"\s+([.;,])", r"\1", " ".join(note.split()))
     return with_names(text, names), placement

@@ -70,4 +70,4 @@ def scan_file(sf) -> dict[str, list[Diagnostic]]:
 
 def _add(out: dict, sf, code: str, path: tuple, message: str, hint: str | None = None) -> None:
     line, col = sf.where(*path)
-    out.setdefault(code, []).append(make(code, sf.rel, line, col, message, hint))
+    out.setdefault(code, []).append(make(code, sf.rel, line, col, message, hint, key_path=path))

@@ -163,14 +163,15 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 options = _keys_of(parent)
                 close = _SAME_THING.get((getattr(parent, "__name__", ""), str(path[-1]))) or closest(path[-1], options)
                 hint = f"did you mean `{close}`?" if close else "allowed keys: " + ", ".join(options)
-            yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {'.'.join(map(str, path[:-1])) or 'the file'}", hint)
+            parent_name = ".".join(map(str, path[:-1])) or "the file"
+            yield make("CLR101", rel, line, col, f"unknown key `{path[-1]}` in {parent_name}", hint, key_path=path)
         elif etype in ("missing", "union_tag_not_found"):
             key = path[-1] if etype == "missing" else err.get("ctx", {}).get("discriminator", "type").strip("'")
             parent = path[:-1] if etype == "missing" else path
             line, col = doc.where(parent)
             where = ".".join(map(str, parent)) or "the file"
             yield make("CLR103", rel, line, col, f"missing required field `{key}` in {where}",
-                       "see the schema in schemas/ for what the field holds")
+                       "see the schema in schemas/ for what the field holds", key_path=parent + (key,))
         elif etype in _ENUM_ERRORS:
             line, col = doc.where_key(path) if is_key else doc.where(path)
             expected = err.get("ctx", {}).get("expected") or err.get("ctx", {}).get("expected_tags") or ""
@@ -184,7 +185,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 hint = f"did you mean `{close}`?"
             elif expected:
                 hint = f"expected {expected}"
-            yield make("CLR104", rel, line, col, f"`{field_name}`: {value!r} is not an allowed value", hint)
+            yield make("CLR104", rel, line, col, f"`{field_name}`: {value!r} is not an allowed value", hint,
+                       key_path=path)
         elif etype in _TYPE_ERRORS:
             value_path = path + ("[key]",) if is_key else path
             plain = doc.plain.get(value_path)
@@ -201,9 +203,10 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                     right = _SAME_THING.get((getattr(parent, "__name__", ""), plain)) or closest(plain, _keys_of(parent))
                     hint = (f"`{plain}` is not a key here; write `{right}:`" if right
                             else f"`{plain}` is not a key here; allowed keys: " + ", ".join(_keys_of(parent)))
-                yield make("CLR005", rel, line, col, msg, hint)
+                yield make("CLR005", rel, line, col, msg, hint, key_path=path)
             else:
-                yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}")
+                yield make("CLR102", rel, line, col, f"`{field_name}`: {err['msg'].lower()}, got {_describe(value)}",
+                           key_path=path)
         elif etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == ID_PATTERN:
             # An id that is no snake_case identifier: refused at load, so that no command (build, export) ever
             # writes it into code or paths, whether or not validate ran.
@@ -212,11 +215,13 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
             suggestion = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") or "an_id"
             if suggestion[0].isdigit():
                 suggestion = "x_" + suggestion
-            yield make("CLR202", rel, line, col, f"id {value[:120]!r} is not snake_case", f"use `{suggestion[:120]}`")
+            yield make("CLR202", rel, line, col, f"id {value[:120]!r} is not snake_case", f"use `{suggestion[:120]}`",
+                       key_path=path)
         elif etype == "finite_number":
             line, col = doc.where(path)
             yield make("CLR105", rel, line, col, f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "
-                       "finite number", "write a plain number: .nan and .inf name no bound, and JSON cannot hold them")
+                       "finite number", "write a plain number: .nan and .inf name no bound, and JSON cannot hold them",
+                       key_path=path)
         else:
             line, col = doc.where_key(path) if is_key else doc.where(path)
-            yield make("CLR105", rel, line, col, f"`{field_name}`: {err['msg']}")
+            yield make("CLR105", rel, line, col, f"`{field_name}`: {err['msg']}", key_path=path)

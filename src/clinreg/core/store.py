@@ -30,6 +30,7 @@ from clinreg.core.treewalk import (  # noqa: F401  (the layout's names, used by 
     file_kind,
 )
 from clinreg.core.yamlsrc import DEFAULT_LIMITS, Limits, Problem, YamlDoc, parse_yaml, read_yaml_file
+from clinreg.errors import ClinregError
 
 
 
@@ -219,7 +220,7 @@ def _check_file(reg: Registry, sf: SourceFile, keep_data: bool, compact: bool) -
     """Report a parsed file's problems, and build and attach its model."""
     doc, rel, kind = sf.doc, sf.rel, sf.kind
     for p in doc.problems:
-        reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint))
+        reg.diagnostics.append(make(p.code, rel, p.line, p.column, p.message, p.hint, key_path=p.key_path))
     if doc.problems:
         return
     if doc.data is None:
@@ -322,17 +323,23 @@ def _attach(reg: Registry, sf: SourceFile) -> None:
             reg.dataset_files[model.id] = sf
 
 
+class UnknownVersion(ClinregError, ValueError):
+    """A `--release` or `--medhelm` edition that the tree does not hold, or that is not a version at all."""
+
+    default_code = "CLR982"
+
+
 def filter_to_release(reg: Registry, release: str) -> None:
     """Keep only records that were in the registry at `release` (added_in <= release < removed_in)."""
     target = parse_semver(release)
     if target is None:
-        raise ValueError(f"--release {release!r} is not a semantic version such as 1.0.0")
+        raise UnknownVersion(f"--release {release!r} is not a semantic version such as 1.0.0")
     if reg.releases is not None and release not in {r.version for r in reg.releases.releases}:
         known = ", ".join(r.version for r in reg.releases.releases)
         newest = max((parse_semver(r.version) for r in reg.releases.releases if parse_semver(r.version)), default=None)
         newer = (f"; it is newer than every release (`clinreg new release {release} --title ...` opens it)"
                  if newest is not None and target > newest else "")
-        raise ValueError(f"release {release!r} is not in registry/releases.yaml (known: {known}){newer}")
+        raise UnknownVersion(f"release {release!r} is not in registry/releases.yaml (known: {known}){newer}")
     for ds_id in list(reg.datasets):
         ds = reg.datasets[ds_id]
         added = parse_semver(ds.added_in)
@@ -347,11 +354,11 @@ def filter_to_release(reg: Registry, release: str) -> None:
 def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) -> None:
     """Make each record's `in_medhelm` say whether `edition` (default: the editions file's `default`) runs it, and
     with `only` keep just that edition's records (`--medhelm EDITION`). A tree without an editions file keeps what
-    its records say (`in_medhelm`, from before the editions); naming an edition there, or an unknown one, is a
-    ValueError with the known ids."""
+    its records say (`in_medhelm`, from before the editions); naming an edition there, or an unknown one, is an
+    UnknownVersion error with the known ids."""
     if reg.editions is None:
         if edition is not None:
-            raise ValueError(f"--medhelm {edition!r}: this tree has no {EDITIONS_FILE}")
+            raise UnknownVersion(f"--medhelm {edition!r}: this tree has no {EDITIONS_FILE}")
         return
     chosen = edition or reg.editions.default
     found = reg.editions.get(chosen)
@@ -359,7 +366,7 @@ def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) ->
         if edition is None:
             return  # the file's default names no edition: validate reports it (CLR307); records keep their word
         known = ", ".join(e.id for e in reg.editions.editions)
-        raise ValueError(f"--medhelm {edition!r} is not an edition in {EDITIONS_FILE} (known: {known})")
+        raise UnknownVersion(f"--medhelm {edition!r} is not an edition in {EDITIONS_FILE} (known: {known})")
     members = set(found.benchmarks)
     reg.edition = chosen
     if not reg.declared_in_medhelm:

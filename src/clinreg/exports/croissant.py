@@ -117,6 +117,7 @@ NEVER_IN_RECORD = (
 class CroissantProblem(BuildError):
     """An unknown record, an unreadable lock, or an output file in the way: a usage error."""
 
+    default_code = "CLR984"
     exit_code = 2
 
 

@@ -35,6 +35,7 @@ WRITERS = {"lm-eval": lm_eval.write, "inspect": inspect_ai.write, "helm": helm.w
 class ExportProblem(BuildError):
     """An unknown dataset, an output in the way, nothing to export, or clashing names: a usage error."""
 
+    default_code = "CLR984"
     exit_code = 2
 
 

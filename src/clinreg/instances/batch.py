@@ -11,8 +11,8 @@ import pyarrow as pa
 from clinreg import __version__
 from clinreg.core.model import LETTERS, Dataset, Mapping, NumberScheme, OptionIdScheme, Variant
 from clinreg.instances.choices import batch_choices, fixed_is_templated
+from clinreg.core.builderrors import BadLabel, ColumnMissing, RecordProblem, TemplateFailure
 from clinreg.templating.columns import find_column, python_values, text_column
-from clinreg.core.builderrors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.instances.schema import INSTANCE_SCHEMA
 from clinreg.instances.labels import OK, BatchLabels, allowed_values, is_closed, normalise
 from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
@@ -398,7 +398,8 @@ class MappingBuild:
     def _values(self, table: pa.Table, name: str, what: str) -> list[Any]:
         column = find_column(table, name)
         if column is None:
-            raise RecordProblem(f"{self.where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+            raise ColumnMissing(f"{self.where}: {what} {name!r} is not in the data "
+                                f"(columns: {', '.join(table.column_names)})")
         return python_values(column)
 
     def _context(self, table: pa.Table) -> list[dict[str, Any]]:
@@ -423,7 +424,7 @@ class MappingBuild:
         for name in self.mapping.references:
             column = find_column(table, name)
             if column is None:
-                raise RecordProblem(f"{self.where}: references column {name!r} is not in the data")
+                raise ColumnMissing(f"{self.where}: references column {name!r} is not in the data")
             if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
                 values = [[str(x) for x in v if x is not None] if v else [] for v in python_values(column)]
             else:

@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import RecordProblem
 from clinreg.core.model import LETTERS, Choices, MappedScheme
+from clinreg.core.builderrors import ColumnMissing, RecordProblem
 from clinreg.templating.columns import constant_lists, find_column, list_lengths, rebuild_lists, text_column
 
 
@@ -52,7 +52,8 @@ def batch_choices(spec: Choices | None, scheme: object, table: pa.Table, where: 
 def _required(table: pa.Table, name: str, where: str) -> pa.Array:
     array = find_column(table, name)
     if array is None:
-        raise RecordProblem(f"{where}: choices column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        raise ColumnMissing(f"{where}: choices column {name!r} is not in the data "
+                            f"(columns: {', '.join(table.column_names)})")
     return array
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import RecordProblem
+from clinreg.core.builderrors import ColumnMissing, RecordProblem
 from clinreg.templating.columns import find_column, list_lengths, text_column
 from clinreg.core.model import (
     LETTERS,
@@ -60,7 +60,7 @@ def source_values(scheme: object, table: pa.Table, where: str, variant_label: st
         raise RecordProblem(f"{where}: the label scheme has no `column` and this variant gives no `label`")
     column = find_column(table, scheme.column)
     if column is None:
-        raise RecordProblem(
+        raise ColumnMissing(
             f"{where}: label column {scheme.column!r} is not in the data (columns: {', '.join(table.column_names)})"
         )
     return text_column(column, where, f"label column {scheme.column!r}")
@@ -155,7 +155,7 @@ def _range(scheme: NumberScheme, table: pa.Table, values: pa.Array, where: str) 
     for name in (scheme.lower_column, scheme.upper_column):
         column = None if name is None else find_column(table, name)
         if name is not None and column is None:
-            raise RecordProblem(f"{where}: range column {name!r} is not in the data")
+            raise ColumnMissing(f"{where}: range column {name!r} is not in the data")
         bounds.append(None if column is None else text_column(column, where, f"range column {name!r}"))
     if bounds[0] is not None or bounds[1] is not None:
         missing = pa.nulls(len(values), pa.string())

@@ -20,10 +20,16 @@ COMPARED = ("record_version", "source", "splits", "instances", "instances_sha256
 
 
 class LockMissing(BuildError):
+    """There is no lock file where a command needs one (CLR911)."""
+
+    default_code = "CLR911"
     exit_code = 1
 
 
 class LockUnreadable(BuildError):
+    """The lock file is not JSON, or not a clinreg lock file (CLR985)."""
+
+    default_code = "CLR985"
     exit_code = 2
 
 

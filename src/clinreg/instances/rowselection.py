@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clinreg.core.builderrors import RecordProblem
+from clinreg.core.builderrors import ColumnMissing, RecordProblem
 from clinreg.core.model import Mapping
 from clinreg.templating.columns import as_strings, find_column
 from clinreg.templating.rowfilters import FilterExpression
@@ -53,7 +53,8 @@ class RowSelection:
     def _strings(self, table: pa.Table, name: str, what: str) -> list[str | None]:
         column = find_column(table, name)
         if column is None:
-            raise RecordProblem(f"{self.where}: {what} column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+            raise ColumnMissing(f"{self.where}: {what} column {name!r} is not in the data "
+                                f"(columns: {', '.join(table.column_names)})")
         return as_strings(column).to_pylist()
 
     def _count(self, reason: str, mask: np.ndarray) -> None:

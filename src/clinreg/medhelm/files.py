@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from clinreg.errors import ClinregError
+
 SCHEMA = "static/schema_medhelm.yaml"
 RUN_SPECS = "run_specs/medhelm_run_specs.py"
 JUDGES = "scenarios/medhelm/judges.yaml"
@@ -34,8 +36,10 @@ _GROUPS = re.compile(r"groups\s*=\s*\[([^\]]*)\]")
 _STRING = re.compile(r'"([A-Za-z0-9_]+)"')
 
 
-class SourceError(Exception):
+class SourceError(ClinregError):
     """MedHELM's files cannot be read from the source given (exit 2)."""
+
+    default_code = "CLR985"
 
 
 # --------------------------------------------------------------------------------------------- reading the files

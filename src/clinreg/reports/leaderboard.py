@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import Any, Literal
 
 from clinreg import __version__
 from clinreg.core.model import ACCESS_TIERS
@@ -37,27 +37,34 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def header_lines(data: dict[str, Any], by: str) -> list[str]:
+# The kinds of header line: what the board is (title), what shapes it (note), whose words its tasks are
+# (provenance), and what a reader must weigh before comparing rows (warning). Renderers style and pick by kind.
+HeaderKind = Literal["title", "note", "provenance", "warning"]
+
+
+def header_lines(data: dict[str, Any], by: str) -> list[tuple[HeaderKind, str]]:
+    """The lines above the board, each with its kind."""
     released = f" ({data['release_date']})" if data.get("release_date") else ""
-    lines = [f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
-             f"{counted(len(data['models']), 'model')}, {counted(len(data['benchmarks']), 'benchmark')} with scores "
-             f"({sum(1 for b in data['benchmarks'] if not b['in_medhelm'])} not in MedHELM)"]
+    lines: list[tuple[HeaderKind, str]] = [(
+        "title", f"clinreg leaderboard by {by}: release {data['release'] or 'unreleased'}{released}, "
+                 f"{counted(len(data['models']), 'model')}, {counted(len(data['benchmarks']), 'benchmark')} with "
+                 f"scores ({sum(1 for b in data['benchmarks'] if not b['in_medhelm'])} not in MedHELM)")]
     if data["access_filter"] != list(ACCESS_TIERS):
-        lines.append(f"Only benchmarks with access: {', '.join(data['access_filter'])}")
+        lines.append(("note", f"Only benchmarks with access: {', '.join(data['access_filter'])}"))
     if data["excluded"]:
-        lines.append(f"{len(data['excluded'])} score(s) left out (not in this release or access filter)")
-    lines.append(data["provenance_note"])
+        lines.append(("note", f"{len(data['excluded'])} score(s) left out (not in this release or access filter)"))
+    lines.append(("provenance", data["provenance_note"]))
     if data.get("medhelm_edition"):
-        lines.append(edition_line(data["medhelm_edition"]))
+        lines.append(("note", edition_line(data["medhelm_edition"])))
     if data.get("aliases"):
-        lines.append("One model, one row: " + "; ".join(
-            f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"]))
+        lines.append(("note", "One model, one row: " + "; ".join(
+            f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"])))
     if data.get("jury_unvalidated"):
-        lines.append(unvalidated_line(data))
+        lines.append(("warning", unvalidated_line(data)))
     if data.get("comparability"):
-        lines.append(comparability_line(data))
+        lines.append(("warning", comparability_line(data)))
     if data.get("comparable_only", {}).get("dropped"):
-        lines.append(dropped_line(data))
+        lines.append(("warning", dropped_line(data)))
     return lines
 
 
@@ -106,8 +113,9 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
                       highlight=False, soft_wrap=False)
-    for i, line in enumerate(header_lines(data, by)):
-        console.print(Text(shown(line), style="bold" if i == 0 else "yellow" if "drafted" in line else ""))
+    styles = {"title": "bold", "provenance": "yellow"}
+    for kind, line in header_lines(data, by):
+        console.print(Text(shown(line), style=styles.get(kind, "")))
     head = ["#", "Model", *([] if by == "overall" else ["Group"]), "MWR", "Macro %", "95% CI", "Bench", "Inst",
             "Tasks (dr)", ""]
     wrap = {1: 28, **({} if by == "overall" else {2: 36})}
@@ -173,14 +181,14 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
 
     mixed = bool(data.get("comparability"))
     lines = [f"# Leaderboard by {by}", ""]
-    lines += [escape(line) for line in header_lines(data, by)[:1]]
+    header = header_lines(data, by)
+    lines += [escape(line) for kind, line in header if kind == "title"]
     lines += ["", f"> **{escape(data['provenance_note'])}**", ""]
     if data.get("medhelm_edition"):
         lines += [escape(edition_line(data["medhelm_edition"])) + ".", ""]
     unchecked = bool(data.get("jury_unvalidated"))
     if mixed or unchecked or data.get("comparable_only", {}).get("dropped"):
-        lines += [f"> {escape(line)}" for line in header_lines(data, by)
-                  if line.startswith(("Not like for like", "--comparable-only", "Jury not validated"))] + [""]
+        lines += [f"> {escape(line)}" for kind, line in header if kind == "warning"] + [""]
     lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
               "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
               + (" Jury not validated † |" if unchecked else ""),

@@ -13,11 +13,14 @@ from clinreg.core.reviewstate import (
     AWAITING, PENDING, derive_state, item_content, item_hash, policy_of, sealed, states_for, tally_words,
 )
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.reports.coverage import PROVENANCE, coverage_data, tier_counts, tier_summary
 
 
-class UnknownCategory(ValueError):
+class UnknownCategory(ClinregError, ValueError):
     """The requested category is not in the taxonomy."""
+
+    default_code = "CLR984"
 
 
 def citation_link(citation: Citation | None) -> str | None:
@@ -148,7 +151,8 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                     ds = reg.datasets[ds_id]
                     datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier, "in_medhelm": ds.in_medhelm,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
-                note_words, placement_words = plain_note(task.provenance.note, names)
+                note_words, placement_words = plain_note(task.provenance.note, names,
+                                                         task.provenance.subcategory_assignment)
                 tasks.append({
                     "id": task.id, "name": task.name, "definition": task.definition, "example": task.example,
                     "provenance": {"kind": task.provenance.kind, "citation": _citation(task.provenance.citation),

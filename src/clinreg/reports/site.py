@@ -18,6 +18,7 @@ from clinreg.core.model import ACCESS_TIERS, Dataset
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
 from clinreg.reports.coverage import coverage_data
+from clinreg.errors import ClinregError
 from clinreg.reports.html import environment
 from clinreg.scoring import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of, medhelm_jury_agreement
 from clinreg.text.output import defuse
@@ -33,8 +34,10 @@ PROVENANCE_NOTE = {
 }
 
 
-class SiteError(ValueError):
+class SiteError(ClinregError, ValueError):
     """The output folder cannot be used (not writable, or a folder that `clinreg site` did not write)."""
+
+    default_code = "CLR983"
 
 
 def category_page(cat_id: str) -> str:

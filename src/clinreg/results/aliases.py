@@ -12,13 +12,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from clinreg.errors import ClinregError
 from clinreg.results.score import ReportedWinRate, Score
 
 KINDS = ("helm", "inspect", "lm-eval", "published")
 
 
-class AliasError(ValueError):
+class AliasError(ClinregError, ValueError):
     """An alias table that cannot be used: not the format, or one name given to two model ids."""
+
+    default_code = "CLR985"
 
 
 def load_aliases(extra: list[Path] | None = None) -> dict[tuple[str, str], str]:

@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.results.score import ReportedWinRate, Score
 
 FORMATS = ("every-eval-ever", "hf-eval-results")
 
 
-class ExportRefused(Exception):
+class ExportRefused(ClinregError):
     """The output cannot be written (it exists without --force, or a record breaks the schema); nothing was written."""
+
+    default_code = "CLR983"
 
 
 def export_results(reg: Registry, fmt: str, scores: list[Score], reported: list[ReportedWinRate],

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from clinreg.core.model import Dataset, Mapping
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 
 # How HELM's MedHELM schema (src/helm/benchmark/static/schema_medhelm.yaml, every version from 2025-03-18 to
 # 2026-01-27) labels the main metrics: each `display_name` and `short_display_name` a metric has had. The jury
@@ -78,7 +79,11 @@ class Benchmark:
         return name.casefold() in {a.casefold() for a in names}
 
 
-class Ambiguous(Exception):
+class Ambiguous(ClinregError):
+    """A truncated name that matches several benchmarks (CLR964); `candidates` are their keys."""
+
+    default_code = "CLR964"
+
     def __init__(self, candidates: list[Benchmark]):
         super().__init__(", ".join(sorted(b.key for b in candidates)))
         self.candidates = candidates

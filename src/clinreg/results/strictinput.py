@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from clinreg.errors import ClinregError
+
 MAX_TEXT_BYTES = 64 * 1024 * 1024  # one CSV or JSON file
 MAX_JSON_DEPTH = 64
 
@@ -19,13 +21,15 @@ MAX_JSON_DEPTH = 64
 JSON_CONSTANT = "json_constant"  # NaN, Infinity or -Infinity, which JSON does not allow
 
 
-class Unreadable(Exception):
+class Unreadable(ClinregError):
     """Raised by the strict helpers; the reader turns it into one located CLR961 finding. `kind` names the problem
     where a caller acts on it (JSON_CONSTANT), else None."""
 
+    default_code = "CLR961"
+
     def __init__(self, message: str, line: int = 1, column: int = 1, kind: str | None = None):
-        super().__init__(message)
-        self.line, self.column, self.kind = line, column, kind
+        super().__init__(message, line=line, column=column)
+        self.kind = kind
 
 
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:

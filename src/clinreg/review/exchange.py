@@ -10,11 +10,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.core.provenance import dataset_names, plain_note
 from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
+from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.plainwords import first_sight, has_maintainer_words
 from clinreg.text.safeio import atomic_open
@@ -46,12 +48,60 @@ _DECISION_WORDS = {
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class ReviewFileError(ValueError):
-    """The decisions file cannot be used: every problem found, each located (file, row or cell, field)."""
+UNREADABLE, BAD_ENTRY = "CLR804", "CLR805"  # the file cannot be read at all; a row or cell of it cannot be used
 
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__(problems[0] if problems else "bad decisions file")
+
+@dataclass(frozen=True)
+class Place:
+    """Where in a decisions file a problem is: the words the messages name it by, and the same as data."""
+
+    text: str  # "decisions.csv:3", "form.json: decisions[2]", "sheet.xlsx: tasks!B3 (decision)"
+    file: str
+    line: int = 1
+    column: int = 1
+    key_path: tuple | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Problem(NamedTuple):
+    """One problem of a decisions file: its one line for people (`text`), and the same as a located diagnostic."""
+
+    text: str
+    diagnostic: Diagnostic
+
+
+def _problem(place: Place | Path | str, text: str, *, field: str | None = None, code: str = BAD_ENTRY) -> Problem:
+    """A problem at PLACE (a file alone, or a row or cell of it); `field` is the column or key it is about."""
+    if not isinstance(place, Place):
+        place = Place(str(place), str(place))
+    key_path = (*(place.key_path or ()), field) if field is not None else place.key_path
+    line = f"{place}: {text}"
+    return Problem(line, make(code, place.file, place.line, place.column, line, key_path=key_path))
+
+
+def _refuse(place: Place | Path | str, text: str, *, field: str | None = None) -> ReviewFileError:
+    """The error for a decisions file that cannot be read at all (CLR804): its one problem, at PLACE."""
+    return ReviewFileError([_problem(place, text, field=field, code=UNREADABLE)])
+
+
+class ReviewFileError(ClinregError, ValueError):
+    """The decisions file cannot be used: every problem found, each located (file, row or cell, field).
+
+    `problems` are their lines for people; `diagnostics` the same as located diagnostics with catalogue codes
+    (CLR804 for a file that cannot be read, CLR805 for a row or cell that cannot be used), for `--format json`.
+    """
+
+    default_code = "CLR805"  # BAD_ENTRY
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = [p.text for p in problems]
+        self.diagnostics = [p.diagnostic for p in problems]
+        first = self.diagnostics[0] if problems else None
+        super().__init__(self.problems[0] if problems else "bad decisions file", code=first and first.code,
+                         file=first and first.file, line=first and first.line, column=first and first.column,
+                         key_path=first and first.key_path)
 
 
 @dataclass
@@ -126,7 +176,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             p = task.provenance
             source = {"published": "quoted from a public source", "derived": "worded by clinreg from a benchmark",
                       "drafted": "drafted by clinreg"}[p.kind]
-            note, placement = plain_note(p.note, names)  # ids as dataset names, the placement tag as a sentence
+            note, placement = plain_note(p.note, names, p.subcategory_assignment)  # ids as names, placement in words
             cited = f"Source: {p.citation.text}." if p.citation else ""
             provenance = source + (f". {cited}" if cited else "") + (f" {note}" if note else "") \
                 + (f" {placement}" if placement else "")
@@ -246,11 +296,11 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, or
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise ReviewFileError([f"{path}: cannot read it: {exc.strerror or exc}"])
+        raise _refuse(path, f"cannot read it: {exc.strerror or exc}")
     if not path.is_file():
-        raise ReviewFileError([f"{path}: not a regular file"])
+        raise _refuse(path, "not a regular file")
     if size > MAX_FILE_BYTES:
-        raise ReviewFileError([f"{path}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit for a decisions file"])
+        raise _refuse(path, f"{size} bytes is over the {MAX_FILE_BYTES}-byte limit for a decisions file")
     suffix = path.suffix.lower()
     if suffix == ".json":
         raw = _json_rows(path)
@@ -261,37 +311,39 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, or
     elif suffix == ".ods":  # LibreOffice's own format, what "Use ODF Format!" saves: read by the xlsx rules
         raw = _ods_rows(path)
     elif suffix in (".xls", ".numbers"):
-        raise ReviewFileError([f"{path.name}: clinreg reads the decisions from .xlsx, .ods or .csv; in your "
-                               "spreadsheet app choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text "
-                               "CSV\", UTF-8), and import that file"])
+        raise _refuse(path.name, "clinreg reads the decisions from .xlsx, .ods or .csv; in your "
+                      "spreadsheet app choose File > Save As, pick \"Excel 2007-365 (.xlsx)\" (or \"Text "
+                      "CSV\", UTF-8), and import that file")
     else:
-        raise ReviewFileError([f"{path}: expected a .json (saved by the review form), .xlsx, .ods or .csv file"])
+        raise _refuse(path, "expected a .json (saved by the review form), .xlsx, .ods or .csv file")
     return _check(raw, reg, reviewer, orcid, path)
 
 
-def _json_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+def _json_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     name = path.name
     try:
         data = json.loads(path.read_bytes().decode("utf-8"))
     except UnicodeDecodeError:
-        raise ReviewFileError([f"{name}: not UTF-8 text"])
+        raise _refuse(name, "not UTF-8 text")
     except json.JSONDecodeError as exc:
-        raise ReviewFileError([f"{name}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}"])
+        raise _refuse(Place(f"{name}:{exc.lineno}:{exc.colno}", name, exc.lineno, exc.colno),
+                      f"not JSON: {exc.msg}")
     except RecursionError:  # nested deeper than Python's parser goes: no decisions file is
-        raise ReviewFileError([f"{name}: nested too deeply to be a decisions file"])
+        raise _refuse(name, "nested too deeply to be a decisions file")
     if not isinstance(data, dict) or data.get("clinreg_decisions") != 1:
-        raise ReviewFileError([f"{name}: not a clinreg decisions file (expected an object with \"clinreg_decisions\": 1)"])
+        raise _refuse(name, "not a clinreg decisions file (expected an object with \"clinreg_decisions\": 1)")
     who = data.get("reviewer")
     if not isinstance(who, dict):
-        raise ReviewFileError([f"{name}: reviewer: expected an object with name and orcid"])
+        raise _refuse(name, "reviewer: expected an object with name and orcid", field="reviewer")
     decisions = data.get("decisions")
     if not isinstance(decisions, list):
-        raise ReviewFileError([f"{name}: decisions: expected a list"])
+        raise _refuse(name, "decisions: expected a list", field="decisions")
     if len(decisions) > MAX_ROWS:
-        raise ReviewFileError([f"{name}: decisions: {len(decisions)} entries is over the limit of {MAX_ROWS}"])
+        raise _refuse(name, f"decisions: {len(decisions)} entries is over the limit of {MAX_ROWS}",
+                      field="decisions")
     rows = []
     for i, d in enumerate(decisions):
-        where = f"{name}: decisions[{i}]"
+        where = Place(f"{name}: decisions[{i}]", name, key_path=("decisions", i))
         if not isinstance(d, dict):
             rows.append((where, {"__error__": "expected an object"}))
             continue
@@ -303,7 +355,7 @@ def _json_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
-def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+def _csv_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     name = path.name
     data = path.read_bytes()
     try:
@@ -312,13 +364,13 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
         # Excel's "CSV" (not "CSV UTF-8") in Western locales writes Windows-1252. A file holding UTF-8 sequences
         # too is damaged or mixed, and reading it as Windows-1252 would change names silently: refused.
         if re.search(rb"[\xc2-\xf4][\x80-\xbf]", data):
-            raise ReviewFileError([f"{name}: not UTF-8 text, and not Windows-1252 either (it mixes the two); save "
-                                   "the spreadsheet again as \"CSV UTF-8\""])
+            raise _refuse(name, "not UTF-8 text, and not Windows-1252 either (it mixes the two); save "
+                          "the spreadsheet again as \"CSV UTF-8\"")
         try:
             text = data.decode("cp1252")
         except UnicodeDecodeError:
-            raise ReviewFileError([f"{name}: neither UTF-8 nor Windows-1252 text; save the spreadsheet as "
-                                   "\"CSV UTF-8\""]) from None
+            raise _refuse(name, "neither UTF-8 nor Windows-1252 text; save the spreadsheet as "
+                          "\"CSV UTF-8\"") from None
     csv.field_size_limit(MAX_FILE_BYTES)
     first = text.split("\n", 1)[0]
     # The separator the file uses: German and other locales save with `;`, some apps with a tab.
@@ -327,25 +379,26 @@ def _csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
     try:
         header = next(reader)
     except StopIteration:
-        raise ReviewFileError([f"{name}: empty"])
+        raise _refuse(name, "empty")
     except csv.Error as exc:
-        raise ReviewFileError([f"{name}:1: {exc}"])
+        raise _refuse(Place(f"{name}:1", name), str(exc))
     header = [h.strip().lower() for h in header]
     missing = [c for c in ("id", "content_hash", "decision") if c not in header]
     if missing:
-        raise ReviewFileError([f"{name}:1: missing column(s) {', '.join(missing)} (the first line must be the "
-                               f"exported header: id, ..., decision, comment, reviewer, orcid, date)"])
+        raise _refuse(Place(f"{name}:1", name), f"missing column(s) {', '.join(missing)} (the first line "
+                      "must be the exported header: id, ..., decision, comment, reviewer, orcid, date)")
     rows = []
     try:
         for line_no, values in enumerate(reader, start=2):
             if len(rows) >= MAX_ROWS:
-                raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
+                raise _refuse(name, f"more than {MAX_ROWS} rows")
             if not any(v.strip() for v in values):
                 continue
             row = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
-            rows.append((f"{name}:{line_no}", {k: _unquote(row[k]) if k in GUARDED else row[k] for k in READ if k in row}))
+            rows.append((Place(f"{name}:{line_no}", name, line_no),
+                         {k: _unquote(row[k]) if k in GUARDED else row[k] for k in READ if k in row}))
     except csv.Error as exc:
-        raise ReviewFileError([f"{name}:{reader.line_num}: {exc}"])
+        raise _refuse(Place(f"{name}:{reader.line_num}", name, reader.line_num), str(exc))
     return rows
 
 
@@ -357,47 +410,47 @@ def _unquote(value: Any) -> Any:
     return value
 
 
-def _xlsx_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+def _xlsx_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     name = path.name
     try:
         from openpyxl import load_workbook
     except ImportError:
-        raise ReviewFileError([f"{name}: reading .xlsx needs openpyxl: install clinreg with the `review` extra "
-                               "(pip install 'clinreg[review]'), or save the sheet as CSV"])
+        raise _refuse(name, "reading .xlsx needs openpyxl: install clinreg with the `review` extra "
+                      "(pip install 'clinreg[review]'), or save the sheet as CSV")
     import zipfile
 
     try:
         with zipfile.ZipFile(path) as zf:  # a zip bomb must not be expanded: check the stated sizes first
             if sum(i.file_size for i in zf.infolist()) > 20 * MAX_FILE_BYTES:
-                raise ReviewFileError([f"{name}: the workbook expands to more than {20 * MAX_FILE_BYTES} bytes"])
+                raise _refuse(name, f"the workbook expands to more than {20 * MAX_FILE_BYTES} bytes")
         wb = load_workbook(path, read_only=True, data_only=False)
     except ReviewFileError:
         raise
     except Exception as exc:  # openpyxl raises many types for a damaged or non-xlsx file
-        raise ReviewFileError([f"{name}: not a readable .xlsx workbook ({type(exc).__name__})"])
+        raise _refuse(name, f"not a readable .xlsx workbook ({type(exc).__name__})")
     try:
         return _sheet_rows(wb, name)
     except ReviewFileError:
         raise
     except Exception as exc:  # a damaged sheet (truncated XML and the like) fails only once its rows are read
-        raise ReviewFileError([f"{name}: the `tasks` sheet cannot be read ({type(exc).__name__}); save the workbook "
-                               "again from the spreadsheet app, or as CSV"])
+        raise _refuse(name, f"the `tasks` sheet cannot be read ({type(exc).__name__}); save the workbook "
+                      "again from the spreadsheet app, or as CSV")
     finally:
         wb.close()
 
 
-def _ods_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+def _ods_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     from clinreg.review.ods import OdsError, load_ods
 
     name = path.name
     try:
         wb = load_ods(path, max_bytes=20 * MAX_FILE_BYTES, max_rows=MAX_ROWS)
     except OdsError as exc:
-        raise ReviewFileError([f"{name}: {exc}"])
+        raise _refuse(name, str(exc))
     return _sheet_rows(wb, name)
 
 
-def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
+def _sheet_rows(wb: Any, name: str) -> list[tuple[Place, dict[str, Any]]]:
     """The rows of the `tasks` sheet, each cell checked; a problem in any cell is reported with the rest."""
     from_csv = "tasks" not in wb.sheetnames
     if not from_csv:
@@ -405,44 +458,46 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
     elif len(wb.sheetnames) == 1:  # a CSV opened and saved as .xlsx: its one sheet is named after the file
         ws = wb[wb.sheetnames[0]]
     else:
-        raise ReviewFileError([f"{name}: no sheet named `tasks` (the exported workbook has one)"])
+        raise _refuse(name, "no sheet named `tasks` (the exported workbook has one)")
     it = ws.iter_rows()
     try:
         header_cells = next(it)
     except StopIteration:
-        raise ReviewFileError([f"{name}: the `tasks` sheet is empty"])
+        raise _refuse(name, "the `tasks` sheet is empty")
     header = [str(c.value).strip().lower() if c.value is not None else "" for c in header_cells]
     missing = [c for c in ("id", "content_hash", "decision") if c not in header]
     if missing:
-        raise ReviewFileError([f"{name}: tasks!1: missing column(s) {', '.join(missing)}"])
-    rows, problems = [], []
+        raise _refuse(Place(f"{name}: tasks!1", name), f"missing column(s) {', '.join(missing)}")
+    rows: list[tuple[Place, dict[str, Any]]] = []
+    problems: list[Problem] = []
     for r_index, cells in enumerate(it, start=2):
         if len(rows) >= MAX_ROWS:
-            raise ReviewFileError([f"{name}: more than {MAX_ROWS} rows"])
+            raise _refuse(name, f"more than {MAX_ROWS} rows")
         row: dict[str, Any] = {}
         where: dict[str, str] = {}  # each column's cell, to name it when its words were edited
         for col, cell in zip(header, cells):
             if col not in READ:
                 continue
             where[col] = f"tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"tasks!{col}{r_index}"
-            ref = f"{name}: {where[col]}"
+            ref = Place(f"{name}: {where[col]} ({col})", name, r_index)
             value = cell.value
             # The exported wording is written as string cells, so text starting with `=` is the registry's own
             # words there; only a formula cell is a formula.
             if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=") and col not in WORDING):
-                problems.append(f"{ref} ({col}): a formula; type plain text instead")
+                problems.append(_problem(ref, "a formula; type plain text instead", field=col))
                 continue
             if col == "date" and isinstance(value, (dt.datetime, dt.date)):
                 value = (value.date() if isinstance(value, dt.datetime) else value).isoformat()
             elif isinstance(value, (dt.datetime, dt.date, dt.time)):
-                problems.append(f"{ref} ({col}): the spreadsheet read what was typed here as a date or time; type it "
-                                "as text (start the cell with an apostrophe, or format the column as Text)")
+                problems.append(_problem(ref, "the spreadsheet read what was typed here as a date or time; type it "
+                                         "as text (start the cell with an apostrophe, or format the column as Text)",
+                                         field=col))
                 continue
             elif value is not None and not isinstance(value, str):
                 # Never turned into a string: 10% arrives as 0.1 and TRUE as True, which is not what was typed.
-                problems.append(f"{ref} ({col}): the spreadsheet read what was typed here as a number or a "
-                                "true/false value; type it as text (start the cell with an apostrophe, or format the "
-                                "column as Text)")
+                problems.append(_problem(ref, "the spreadsheet read what was typed here as a number or a true/false "
+                                         "value; type it as text (start the cell with an apostrophe, or format the "
+                                         "column as Text)", field=col))
                 continue
             # Our xlsx export adds no apostrophe; a CSV export re-saved as xlsx may still carry the CSV's guard.
             row[col] = _unquote(value) if from_csv and col in GUARDED else value
@@ -450,27 +505,28 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[str, dict[str, Any]]]:
             continue
         number = next((c.coordinate.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for c in cells if hasattr(c, "coordinate")),
                       str(r_index))  # a sheet that leaves out blank rows still names the row the app shows
-        rows.append((f"{name}: tasks!row {number}", {**row, "__cells__": where}))
+        line = int(number) if number.isdigit() else r_index
+        rows.append((Place(f"{name}: tasks!row {number}", name, line), {**row, "__cells__": where}))
     if problems:
         raise ReviewFileError(problems)
     return rows
 
 
-def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str | None, orcid: str | None,
+def _check(raw: list[tuple[Place, dict[str, Any]]], reg: Registry, reviewer: str | None, orcid: str | None,
            path: Path) -> list[Decision]:
     """Turn rows into decisions, collecting every problem; rows without a decision are skipped."""
     tasks = reg.tasks()
     subs = {s.id for s, *_ in reg.subcategories()}
-    problems: list[str] = []
+    problems: list[Problem] = []
     out: list[Decision] = []
     seen: dict[tuple[str, str], str] = {}
     for where, row in raw:
         if "__error__" in row:
-            problems.append(f"{where}: {row['__error__']}")
+            problems.append(_problem(where, row["__error__"]))
             continue
         bad = [k for k in ("kind", *READ) if row.get(k) is not None and not isinstance(row.get(k), str)]
         if bad:
-            problems += [f"{where}: {k}: expected text, found {type(row[k]).__name__}" for k in bad]
+            problems += [_problem(where, f"{k}: expected text, found {type(row[k]).__name__}", field=k) for k in bad]
             continue
         decision_text = " ".join((row.get("decision") or "").lower().split())
         note = (row.get("comment") or "").strip() or None
@@ -479,36 +535,43 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
         # A comment without a decision is recorded as a comment: it changes no review state.
         decision = _DECISION_WORDS.get(decision_text) if decision_text else COMMENT
         if decision is None:
-            problems.append(f"{where}: decision {row.get('decision')!r:.60} is not one of approve, request changes, reject")
+            problems.append(_problem(where, f"decision {row.get('decision')!r:.60} is not one of approve, request "
+                                            "changes, reject", field="decision"))
             continue
         kind = row.get("kind") or "task"
         item_id = (row.get("id") or "").strip()
         if kind not in ("task", "subcategory"):
-            problems.append(f"{where}: kind {kind!r:.40} is not task or subcategory")
+            problems.append(_problem(where, f"kind {kind!r:.40} is not task or subcategory", field="kind"))
             continue
         if not item_id or (item_id not in tasks if kind == "task" else item_id not in subs):
-            problems.append(f"{where}: id: unknown {kind} {item_id!r:.80}")
+            problems.append(_problem(where, f"id: unknown {kind} {item_id!r:.80}", field="id"))
             continue
         digest = (row.get("content_hash") or "").strip()
         if not HASH.match(digest):
-            problems.append(f"{where}: content_hash: {digest!r:.80} is not a sha256 hash as exported (sha256:<64 hex>)")
+            problems.append(_problem(where, f"content_hash: {digest!r:.80} is not a sha256 hash as exported "
+                                            "(sha256:<64 hex>)", field="content_hash"))
             continue
         if note is not None and len(note) > MAX_NOTE:
-            problems.append(f"{where}: comment: {len(note)} characters is over the limit of {MAX_NOTE}")
+            problems.append(_problem(where, f"comment: {len(note)} characters is over the limit of {MAX_NOTE}",
+                                     field="comment"))
             continue
         if note is not None and note.startswith("="):
-            problems.append(f"{where}: comment: starts with '=' like a spreadsheet formula; reword it")
+            problems.append(_problem(where, "comment: starts with '=' like a spreadsheet formula; reword it",
+                                     field="comment"))
             continue
         name = " ".join((row.get("reviewer") or reviewer or "").split())
         if not name:
-            problems.append(f"{where}: reviewer: no reviewer name (fill the reviewer column, or pass --reviewer)")
+            problems.append(_problem(where, "reviewer: no reviewer name (fill the reviewer column, or pass --reviewer)",
+                                     field="reviewer"))
             continue
         if len(name) > MAX_NAME or name.startswith("="):
-            problems.append(f"{where}: reviewer: not a plain name of at most {MAX_NAME} characters")
+            problems.append(_problem(where, f"reviewer: not a plain name of at most {MAX_NAME} characters",
+                                     field="reviewer"))
             continue
         who_orcid = (row.get("orcid") or orcid or "").strip() or None
         if who_orcid is not None and not ORCID.match(who_orcid):
-            problems.append(f"{where}: orcid: {who_orcid!r:.40} is not an ORCID iD such as 0000-0002-1825-0097")
+            problems.append(_problem(where, f"orcid: {who_orcid!r:.40} is not an ORCID iD such as 0000-0002-1825-0097",
+                                     field="orcid"))
             continue
         day = None
         date_text = (row.get("date") or "").strip()
@@ -516,7 +579,8 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
             try:
                 day = dt.date.fromisoformat(date_text[:10])
             except ValueError:
-                problems.append(f"{where}: date: {date_text!r:.40} is not a date written as 2026-12-01")
+                problems.append(_problem(where, f"date: {date_text!r:.40} is not a date written as 2026-12-01",
+                                         field="date"))
                 continue
         # The wording a row carries is compared with the registry's only while the hash still names that
         # wording: when the registry changed since the export, the hash check refuses the decision anyway.
@@ -527,22 +591,24 @@ def _check(raw: list[tuple[str, dict[str, Any]]], reg: Registry, reviewer: str |
                 # A workbook names each edited cell (file: tasks!F2 (definition)); a CSV its line and column.
                 cells = (f"{path.name}: " + ", ".join(f"{located[k]} ({k})" for k in edited)
                          if all(k in located for k in edited) else f"{where}: {', '.join(edited)}")
-                problems.append(f"{cells}: the wording was changed in the file, and a decision covers the "
-                                f"exported words only; choose request changes to propose the new wording (it is "
-                                f"recorded in the note), or restore the exported text")
+                problems.append(_problem(Place(cells, where.file, where.line, where.column, where.key_path),
+                                         "the wording was changed in the file, and a decision covers the exported "
+                                         "words only; choose request changes to propose the new wording (it is "
+                                         "recorded in the note), or restore the exported text", field=edited[0]))
                 continue
             if edited:
                 proposed = "; ".join(f"proposed {k}: {' '.join(str(row[k]).split())}" for k in edited)
                 note = f"{note}\n{proposed}" if note else proposed
                 if len(note) > MAX_NOTE:
-                    problems.append(f"{where}: comment and proposed wording: over the limit of {MAX_NOTE} characters")
+                    problems.append(_problem(where, f"comment and proposed wording: over the limit of {MAX_NOTE} "
+                                             "characters", field="comment"))
                     continue
         key = (kind, item_id, name.lower())
         if key in seen:
-            problems.append(f"{where}: a second decision by {name} on {item_id} (first at {seen[key]})")
+            problems.append(_problem(where, f"a second decision by {name} on {item_id} (first at {seen[key]})"))
             continue
         seen[key] = where
-        out.append(Decision(where, kind, item_id, digest, decision, note, name, who_orcid, day))
+        out.append(Decision(str(where), kind, item_id, digest, decision, note, name, who_orcid, day))
     if problems:
         raise ReviewFileError(problems)
     return out
@@ -579,6 +645,7 @@ def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | N
     return result
 
 
-__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "ReviewFileError", "apply_decisions", "describe_rows",
+__all__ = ["COLUMNS", "DECISIONS", "Decision", "ImportResult", "Place", "Problem", "ReviewFileError", "apply_decisions",
+           "describe_rows",
            "export_rows",
            "read_decisions", "render_csv", "write_xlsx"]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from clinreg.errors import ClinregError
+
 MIMETYPE = "application/vnd.oasis.opendocument.spreadsheet"
 MAX_COLUMNS = 256  # the export has 20 columns; a row's trailing blank cells repeated to the sheet's edge are not read
 _NS = {
@@ -35,8 +37,10 @@ P, H, SPACE, TAB, BREAK = _q("text", "p"), _q("text", "h"), _q("text", "s"), _q(
 SKIPPED = {_q("office", "annotation"), _q("office", "annotation-end"), _q("text", "note")}  # comments, not the cell's text
 
 
-class OdsError(ValueError):
+class OdsError(ClinregError, ValueError):
     """The file is not a spreadsheet that can be read: one sentence for the clinician."""
+
+    default_code = "CLR804"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from clinreg.errors import ClinregError
 class SheetRefused(ClinregError, ValueError):
     """The spreadsheet was not written; the message says why."""
 
+    default_code = "CLR983"
+
 
 def write_review_sheet(rows: list[dict[str, Any]], output: Path, fmt: str, force: bool = False) -> None:
     """Write `rows` (`review.exchange.export_rows`) to `output` as `fmt` ("csv" or "xlsx"). Raises SheetRefused."""

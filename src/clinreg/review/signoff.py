@@ -15,6 +15,7 @@ from clinreg.core.model import Category, Review, Subcategory, Task
 from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
+from clinreg.errors import ClinregError
 from clinreg.text.safeio import file_lock
 from clinreg.text.tracked import ChangedUnderneath, Tracked, edit_tracked
 from clinreg.text.suggest import closest
@@ -28,8 +29,10 @@ ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
 _REVIEW_ORDER = ("status", "reviewers", "date", "content_hash")
 
 
-class SignOffError(ValueError):
+class SignOffError(ClinregError, ValueError):
     """A decision that cannot be recorded: unknown item, bad reviewer details, or a file that cannot be edited."""
+
+    default_code = "CLR806"
 
 
 @dataclass

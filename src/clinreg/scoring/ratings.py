@@ -52,7 +52,7 @@ class RatingsError(ClinregError, ValueError):
     """The ratings file cannot be read: every problem, each with its line (`problems`, the text; `diagnostics`,
     the same as diagnostics). The code is the first problem's."""
 
-    default_code = SHAPE
+    default_code = "CLR962"  # SHAPE
 
     def __init__(self, found: Problems):
         first = found.diagnostics[0] if found.diagnostics else None

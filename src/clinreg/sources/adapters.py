@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import RecordProblem
+from clinreg.core.builderrors import ColumnMissing, RecordProblem
 from clinreg.templating.columns import find_column, python_values
 
 Tables = Callable[[str], pa.Table]
@@ -47,7 +47,7 @@ def run_adapter(name: str, table: pa.Table, options: dict[str, Any], tables: Tab
 def _column(table: pa.Table, name: str, where: str) -> pa.Array:
     column = find_column(table, name)
     if column is None:
-        raise RecordProblem(f"{where}: column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        raise ColumnMissing(f"{where}: column {name!r} is not in the data (columns: {', '.join(table.column_names)})")
     return column
 
 

@@ -10,10 +10,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import JoinFailure, RecordProblem, TemplateFailure
 from clinreg.core.model import ExtractStep, JoinListStep, JoinStep, PickStep, RemoveStep, Step
 from clinreg.sources.adapters import run_adapter
 from clinreg.sources.diskjoin import DiskSeen, DiskTable
+from clinreg.core.builderrors import ColumnMissing, JoinFailure, RecordProblem, SlowPattern, TemplateFailure
 from clinreg.templating.columns import as_strings, find_column, one_array, python_values
 from clinreg.templating.rowfilters import FilterExpression
 from clinreg.templating.sandbox import InputTemplate
@@ -123,7 +123,7 @@ def keep_rows(table: pa.Table, expression: str, where: str, *, compiled: Any = N
 def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.Array:
     column = find_column(table, name)
     if column is None:
-        raise RecordProblem(f"{where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
+        raise ColumnMissing(f"{where}: {what} {name!r} is not in the data (columns: {', '.join(table.column_names)})")
     return column
 
 
@@ -418,7 +418,7 @@ class ExtractState:
                 raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to keep")
             inner = nested_repetition(pattern)
             if inner:
-                raise RecordProblem(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
+                raise SlowPattern(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
                                     "which can take exponential time (CLR714)")
             compiled.append(regex)
         self.compiled = compiled
@@ -442,7 +442,7 @@ def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractSta
                 # ... and the whole step within a budget that grows with the rows: slow rows cannot add up
                 spent = time.monotonic() - started
                 if spent > EXTRACT_BUDGET_SECONDS + EXTRACT_SECONDS_PER_ROW * row:
-                    raise RecordProblem(
+                    raise SlowPattern(
                         f"{where}: extract patterns took {spent:.1f} s for {row} row(s), more than the budget of "
                         f"{EXTRACT_BUDGET_SECONDS:g} s + {EXTRACT_SECONDS_PER_ROW * 1000:g} ms a row; simplify the pattern")
                 if text is not None and len(text) <= MAX_EXTRACT_INPUT:
@@ -455,7 +455,7 @@ def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractSta
                     value = groups.get(name)
                     out[name].append(value if value not in (None, "") else None)
     except PatternTimeout:
-        raise RecordProblem(f"{where}: extract pattern {regex.pattern!r} ran for more than {MATCH_SECONDS:g} s on "
+        raise SlowPattern(f"{where}: extract pattern {regex.pattern!r} ran for more than {MATCH_SECONDS:g} s on "
                             f"row {row}; simplify the pattern") from None
     finally:
         state.spent = time.monotonic() - started

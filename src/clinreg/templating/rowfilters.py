@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import RecordProblem, TemplateFailure
+from clinreg.core.builderrors import ColumnMissing, RecordProblem, TemplateDoesNotCompile, TemplateFailure
 from clinreg.templating.columns import find_column, python_values
 from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 
@@ -22,7 +22,8 @@ class FilterExpression:
 
     def __init__(self, expression: str, why: str, where: str) -> None:
         if len(expression) > MAX_EXPRESSION_CHARS or _DELIMITERS.search(expression) or "\n" in expression:
-            raise RecordProblem(f"{where}: filter {expression!r} must be one Jinja expression on one line, without {{{{ }}}} or {{% %}}")
+            raise TemplateDoesNotCompile(f"{where}: filter {expression!r} must be one Jinja expression on one line, "
+                                         "without {{ }} or {% %}")
         self.expression, self.why, self.where = expression, why, where
         self.template = InputTemplate("{% if (" + expression + ") %}1{% endif %}", f"{where} filter")
 
@@ -32,7 +33,8 @@ class FilterExpression:
         wanted = self.template.columns_read(table.column_names)
         missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
         if missing:
-            raise RecordProblem(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, not in the data")
+            raise ColumnMissing(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, "
+                                "not in the data")
         fast = self.template.render_table(table, among)  # the whole batch in Arrow, where it applies
         if fast is not None:
             out = np.asarray(pc.equal(fast[0], "1").to_numpy(zero_copy_only=False), dtype=bool)

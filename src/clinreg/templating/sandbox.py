@@ -26,7 +26,7 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from clinreg.core.builderrors import RecordProblem, TemplateFailure, one_line
+from clinreg.core.builderrors import RecordProblem, TemplateDoesNotCompile, TemplateFailure, one_line
 from clinreg.templating.compiled import compile_template
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -301,7 +301,7 @@ class InputTemplate:
             self.names = set(meta.find_undeclared_variables(tree))
             self.variables = self.names - set(self.globals)
         except TemplateError as err:
-            raise RecordProblem(f"{where}: input_template does not compile: {one_line(err)}") from None
+            raise TemplateDoesNotCompile(f"{where}: input_template does not compile: {one_line(err)}") from None
         self.row_keys = _row_keys(tree)
         self.row_keyed = _row_only_keyed(tree)
         self.plain = _plain_parts(tree)

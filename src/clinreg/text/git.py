@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from clinreg.errors import ClinregError
+
 
 def run_git(cwd: str | Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """`git ARGS` run in `cwd`; a failing git is a non-zero returncode, not an exception (a missing git still
@@ -12,8 +14,10 @@ def run_git(cwd: str | Path, *args: str, timeout: float = 60) -> subprocess.Comp
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=timeout, check=False)
 
 
-class GitError(RuntimeError):
+class GitError(ClinregError, RuntimeError):
     """git could not answer: not installed, not a repository, or an unknown ref (the message says which)."""
+
+    default_code = "CLR986"
 
 
 def changed_paths(cwd: str | Path, ref: str = "HEAD") -> set[str]:

@@ -26,9 +26,17 @@ def wrap(kind: str, text: str) -> str:
     return dumps(kind, json.loads(text))
 
 
-def error_line(message: str, exit_code: int) -> str:
-    """An error as one line of JSON: kind `error`, with the message and the exit code."""
-    return to_json(envelope("error", {"message": message, "exit_code": exit_code}), indent=None)
+ERROR_FIELDS = ("code", "file", "line", "column", "key_path")  # where the error is, and what, when it is known
+
+
+def error_line(message: str, exit_code: int, where: dict[str, Any] | None = None,
+               extra: dict[str, Any] | None = None) -> str:
+    """An error as one line of JSON: kind `error`, with the message, the exit code, and the catalogue code, file,
+    line, column and key path (null where unknown), so that a program never parses them out of the message;
+    `extra` adds fields (e.g. every located problem behind the error)."""
+    data = {"message": message, "exit_code": exit_code, **{k: (where or {}).get(k) for k in ERROR_FIELDS},
+            **(extra or {})}
+    return to_json(envelope("error", data), indent=None)
 
 
 def json_requested() -> bool:

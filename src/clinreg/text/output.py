@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+from clinreg.errors import ClinregError
+
 # Lines that GitHub Actions reads as workflow commands: `::name ...::data` at the start of a line (leading
 # whitespace is ignored), and the older `##[name ...]data` anywhere in a line.
 _COMMAND_LINE = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
@@ -93,8 +95,10 @@ def _json_escape(match: re.Match) -> str:
     return f"\\u{code:04x}"
 
 
-class NotStrictJSON(ValueError):
+class NotStrictJSON(ClinregError, ValueError):
     """A value that JSON cannot hold (NaN, Infinity) reached a JSON writer."""
+
+    default_code = "CLR988"
 
 
 def to_json(data: Any, indent: int | None = 2, **options: Any) -> str:

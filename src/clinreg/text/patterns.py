@@ -19,6 +19,8 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from clinreg.errors import ClinregError
+
 try:  # Python 3.11+
     from re import _compiler as _sre_compile
     from re import _constants as _c
@@ -136,8 +138,10 @@ def _shown(low: int, high: Any) -> str:
     return "?" if (low, high) == (0, 1) else f"{{{low},{high}}}"
 
 
-class PatternTimeout(Exception):
+class PatternTimeout(ClinregError):
     """Raised inside matching when `deadline` runs out."""
+
+    default_code = "CLR714"
 
 
 @contextmanager

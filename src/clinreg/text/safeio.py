@@ -11,9 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
+from clinreg.errors import ClinregError
 
-class RefusedOverwrite(FileExistsError):
+
+class RefusedOverwrite(ClinregError, FileExistsError):
     """Raised when a target exists and the caller did not ask to overwrite it."""
+
+    default_code = "CLR983"
 
 
 @contextmanager
@@ -164,8 +168,14 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, overwrite: bool 
         handle.write(data)
 
 
-class NotARegularFile(OSError):
+class NotARegularFile(ClinregError, OSError):
     """An input path names a FIFO, a device, a folder or a socket: reading it could block or never end."""
+
+    default_code = "CLR985"
+
+    def __init__(self, errnum: int, strerror: str, filename: str) -> None:  # as OSError's, which callers read
+        super().__init__(strerror, file=filename)
+        self.errno, self.strerror, self.filename = errnum, strerror, filename
 
 
 def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:

@@ -14,6 +14,10 @@ from clinreg.text.safeio import NotARegularFile, RefusedOverwrite, atomic_open
 class ChangedUnderneath(RefusedOverwrite):
     """The file changed (or went away) between reading it and writing the edit; nothing was written."""
 
+    def __init__(self, errnum: int, strerror: str, filename: str) -> None:  # as OSError's, which callers read
+        super().__init__(f"{filename}: {strerror}", file=filename)
+        self.errno, self.strerror, self.filename = errnum, strerror, filename
+
 
 @dataclass(frozen=True)
 class Tracked:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from clinreg.core.codes import (
-    coverage, data, identity, labels, parse, reads, refs, results, review, schema, sources, versions,
+    coverage, data, identity, labels, parse, reads, refs, results, review, schema, sources, usage, versions,
 )
 
 Severity = Literal["error", "warning", "info"]
@@ -51,7 +51,8 @@ class Code:
 CODES: dict[str, Code] = {}
 
 # The order in which the families used to register (check-data's codes first); `clinreg rules` sorts by code.
-for _family in (data, coverage, identity, labels, parse, reads, refs, review, schema, sources, versions, results):
+for _family in (data, coverage, identity, labels, parse, reads, refs, review, schema, sources, versions, results,
+                usage):
     _name = _family.__name__.rsplit(".", 1)[-1]
     for _code, (_rule_name, _severity, _title, _doc) in _family.ENTRIES.items():
         if _code in CODES:

@@ -100,4 +100,25 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             label: {encoding: letter, column: label, letters: [A, B, C, D, E, F, G, H, I, J]}
     """),
+    "CLR910": ("record-not-buildable", "error", "The record cannot drive a build", """
+        A build reads the record before it reads the data: the mapping and split asked for must exist, every
+        pattern and filter must compile, and every adapter, file pattern and option the record names must be one
+        clinreg knows. The message names the part of the record that stops the build.
+
+        Bad:
+            clinreg build med_qa --mapping no_such_mapping
+            steps: [{extract: {column: text, pattern: "(unclosed"}}]
+        Good:
+            clinreg build med_qa --mapping med_qa
+            steps: [{extract: {column: text, pattern: "Answer: (?P<answer>[A-E])"}}]
+    """),
+    "CLR911": ("lock-missing", "error", "A command needs the lock file and there is none", """
+        `clinreg lock` records, per mapping, the source read and the hash of its instances. Commands that check
+        a build against it (`build --locked`, the Croissant export) need that file to exist first.
+
+        Bad:
+            clinreg build med_qa --locked          # no registry/lock.json yet
+        Good:
+            clinreg lock && clinreg build med_qa --locked
+    """),
 }

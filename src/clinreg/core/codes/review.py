@@ -35,6 +35,39 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             clinreg review adjudicate ITEM --decision rejected --reason "..." --maintainer NAME
     """),
+    "CLR804": ("review-file-unreadable", "error", "A filled-in review file cannot be read", """
+        `clinreg review import` reads the decisions file a reviewer filled in: the CSV, JSON or spreadsheet
+        that `clinreg review export` wrote. A file of another format, a spreadsheet that is not an OpenDocument
+        file, or one without the exported header row, cannot be read at all; nothing is recorded.
+
+        Bad:
+            clinreg review import decisions.xlsx      # saved as Excel; the form was .ods
+        Good:
+            clinreg review import decisions.ods       # saved in the format it was exported as
+    """),
+    "CLR805": ("review-file-entry", "error", "A row of a filled-in review file cannot be used", """
+        Each row of a decisions file names one item and gives one decision. A row naming an item the registry
+        does not hold, a decision that is not one of approved, rejected or changes_requested, a missing reviewer,
+        or an item that changed since the form was exported, is reported with its row and field; nothing from
+        the file is recorded until every row can be.
+
+        Bad:
+            item,decision,reviewer
+            no_such_task,approve,A. Reviewer
+        Good:
+            item,decision,reviewer
+            clinical_note_generation,approved,A. Reviewer
+    """),
+    "CLR806": ("decision-refused", "error", "A review decision cannot be recorded", """
+        A decision names an item of the taxonomy and a reviewer. It is refused when the item is unknown, the
+        reviewer's details are missing, the same decision on the same content is already recorded, the content
+        it was made on has changed since, or the file that holds the item cannot be edited.
+
+        Bad:
+            clinreg review approve no_such_task --reviewer "A. Reviewer"
+        Good:
+            clinreg review approve clinical_note_generation --reviewer "A. Reviewer"
+    """),
 }
 
 # Severity under `validate --strict` (used on pull requests), and when.

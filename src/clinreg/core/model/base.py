@@ -55,4 +55,9 @@ class Provenance(Strict):
         default_factory=list,
         description="For `derived`: the ids of the benchmarks (dataset mappings) whose description the wording follows.",
     )
+    subcategory_assignment: Literal["inferred", "stated"] | None = Field(
+        None,
+        description="For a task: who placed it in its subcategory. `stated` when MedHELM itself does; `inferred` when "
+                    "clinreg placed it from MedHELM's run entries and analysis code, which name no subcategory for it.",
+    )
     note: str | None = Field(None, description="How the item was derived from the source, or why it was drafted.")

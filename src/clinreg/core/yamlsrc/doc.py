@@ -35,6 +35,7 @@ class Problem:
     column: int
     message: str
     hint: str | None = None
+    key_path: tuple | None = None  # the keys and indices of the value it is about, when the reader knows them
 
 
 @dataclass

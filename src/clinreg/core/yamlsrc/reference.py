@@ -187,6 +187,7 @@ class Builder:
                         *loc,
                         f"duplicate key {value!r} (first defined at line {first[0]})",
                         "remove one of the two; YAML would silently keep only the last",
+                        key_path=path + (value,),
                     )
                 )
             frame[2] = value

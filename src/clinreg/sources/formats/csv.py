@@ -15,15 +15,18 @@ import pyarrow.csv as pcsv
 
 from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import TableSpec
+from clinreg.errors import ClinregError
 from clinreg.sources.files import checked_size, open_bytes, read_text
 from clinreg.sources.formats.arrow import ARROW_ERRORS
 
 MAX_CELL_CHARS = 50_000_000
 
 
-class CarriageReturns(OSError):
+class CarriageReturns(ClinregError, OSError):
     """Raised inside Arrow's read when the text holds what LineFeeds cannot hand it safely (an OSError, so that
     the reader's own error handling sends the file the Python way)."""
+
+    default_code = "CLR901"
 
 
 class LineFeeds(io.RawIOBase):
