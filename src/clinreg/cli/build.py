@@ -1,4 +1,5 @@
-"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.instances and clinreg.exports (imported only when they run)."""
+"""`clinreg build`, `check-data` and `lock`: thin commands over clinreg.instances and clinreg.exports (imported only
+when they run)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra, quiet_datasets,
-    refuse_record_errors, root_option,
+    EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra,
+    quiet_datasets, refuse_record_errors, root_option,
 )
 from clinreg.text.output import shown
 from clinreg.text.suggest import closest
@@ -59,22 +60,29 @@ def _progress(quiet: bool):
 
 @click.command("build")
 @click.argument("dataset")
-@click.option("--mapping", default=None, metavar="M", help="Build only this mapping (default: every mapping of the record).")
+@click.option("--mapping", default=None, metavar="M",
+              help="Build only this mapping (default: every mapping of the record).")
 @click.option("--split", default=None, metavar="S", help="Build only this split (default: the mapping's splits).")
 @data_dir_option
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="A seeded sample of N source rows per mapping.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="A seeded sample of N source rows per mapping.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @click.option("--streaming", is_flag=True, help="Read batch by batch, keeping memory bounded.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "parquet", "hf"]), default="jsonl", show_default=True,
-              help="jsonl: one instance per line; json: one array; parquet: a folder of shards; hf: a saved DatasetDict folder. parquet and hf need -o.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "parquet", "hf"]), default="jsonl",
+              show_default=True,
+              help="jsonl: one instance per line; json: one array; parquet: a folder of shards; hf: a saved "
+                   "DatasetDict folder. parquet and hf need -o.")
 @click.option("--shard-rows", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="--format parquet: at most N instances per shard file.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Output path (jsonl: default stdout).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="Output path (jsonl: default stdout).")
 @bad_label_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary (skipped-row counts still go to stderr).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bar and no summary (skipped-row counts still go to stderr).")
 @click.option("--force", is_flag=True, help="Replace an existing output file or folder.")
 @root_option
-def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_rows, output, on_bad_label, quiet, force, root):
+def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_rows, output, on_bad_label, quiet,
+          force, root):
     """Build a dataset's instances: inputs from the template, choices, gold letters or references."""
     need_build_extra("build")
     if fmt in ("parquet", "hf") and output is None:

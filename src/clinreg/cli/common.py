@@ -26,9 +26,11 @@ EXIT_INTERNAL = 70  # a bug in clinreg, not in the input (sysexits' EX_SOFTWARE)
 
 root_option = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded registry).",
+    help="Registry tree to use (default: the working directory if it holds taxonomy/ and registry/, else the embedded "
+         "registry).",
 )
-release_option = click.option("--release", default=None, metavar="X", help="Show the registry as it stood at release X.")
+release_option = click.option("--release", default=None, metavar="X",
+                              help="Show the registry as it stood at release X.")
 medhelm_option = click.option(
     "--medhelm", "medhelm", default=None, metavar="EDITION",
     help="Only the benchmarks of this MedHELM edition (registry/medhelm_editions.yaml), e.g. medhelm-0.8.0; "
@@ -145,11 +147,12 @@ def refuse_record_errors(reg, dataset_id: str) -> None:
 
     first = errors[0]
     if json_requested():
-        raise fail(f"{dataset_id}: the record has {len(errors)} error(s), first {first.file}:{first.line}: {first.code} "
+        raise fail(f"{dataset_id}: the record has {len(errors)} error(s), first {first.file}:{first.line}: "
+                   f"{first.code} "
                    f"{first.message}; `clinreg validate` lists them", EXIT_FINDINGS)
     click.echo(render_text(Report(errors, len(reg.files))), err=True)
-    raise fail(f"{dataset_id}: the record has {len(errors)} error(s) that `clinreg validate` refuses; fix them before building",
-               EXIT_FINDINGS)
+    raise fail(f"{dataset_id}: the record has {len(errors)} error(s) that `clinreg validate` refuses; fix them before "
+               "building", EXIT_FINDINGS)
 
 
 def access_tiers(access: str | None) -> list[str] | None:
@@ -224,9 +227,9 @@ def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     try:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
     except RefusedOverwrite as exc:
-        raise fail(str(exc), error=exc)
+        raise fail(str(exc), error=exc) from None
     except OSError as exc:
-        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+        raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}", err=True)
 
 

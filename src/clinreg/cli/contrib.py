@@ -31,10 +31,14 @@ def new() -> None:
 @click.option("--name", default=None, help="Display name of the dataset.")
 @click.option("--source", "source", type=click.Choice(["huggingface", "github", "url", "physionet", "local"]),
               default="huggingface", show_default=True, help="Where the data comes from: the source block to write.")
-@click.option("--hf-repo", default=None, metavar="OWNER/NAME", help="Hugging Face hub repository of the data (--source huggingface).")
-@click.option("--repo", "gh_repo", default=None, metavar="OWNER/NAME", help="GitHub repository of the data (--source github).")
-@click.option("--url", default=None, metavar="URL", help="The https download (--source url) or project page (--source physionet).")
-@click.option("--config", default=None, metavar="NAME", help="The hub card's config to read, when the card has several.")
+@click.option("--hf-repo", default=None, metavar="OWNER/NAME",
+              help="Hugging Face hub repository of the data (--source huggingface).")
+@click.option("--repo", "gh_repo", default=None, metavar="OWNER/NAME",
+              help="GitHub repository of the data (--source github).")
+@click.option("--url", default=None, metavar="URL",
+              help="The https download (--source url) or project page (--source physionet).")
+@click.option("--config", default=None, metavar="NAME",
+              help="The hub card's config to read, when the card has several.")
 @click.option("--access", type=click.Choice(["public", "gated", "private"]), default=None, help="Access tier.")
 @click.option("--task", "tasks", multiple=True, metavar="TASK", help="A task id the benchmark measures (repeatable).")
 @click.option("--from-hub-features", "features", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
@@ -56,13 +60,13 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
     try:
         card = check_request(reg, request)
     except DatasetRefused as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     if interactive() and fmt == "text":  # JSON output is for programs: no prompts in front of it
         _ask(request, reg.tasks())
     try:
         created = create_dataset(reg, request, card)
     except DatasetRefused as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
@@ -116,7 +120,7 @@ def new_release(version, root, title, fmt):
     try:
         opened = open_next_release(reg, version, title, dt.date.today())
     except ReleaseRefused as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
@@ -139,7 +143,9 @@ def new_release(version, root, title, fmt):
 @root_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the form to FILE (default: stdout).")
-@click.option("--check", is_flag=True, help="Do not write; exit 1 if FILE (-o; default .github/ISSUE_TEMPLATE/propose-dataset.yml in the root) is out of date.")
+@click.option("--check", is_flag=True,
+              help="Do not write; exit 1 if FILE (-o; default .github/ISSUE_TEMPLATE/propose-dataset.yml in the root) "
+                   "is out of date.")
 @format_option
 def issue_form(root, output, check, fmt):
     """Generate the "Propose a dataset" GitHub issue form, its dropdowns taken from the taxonomy."""
@@ -150,14 +156,15 @@ def issue_form(root, output, check, fmt):
     try:
         text = render_issue_form(reg)
     except IssueFormError as exc:
-        raise fail(str(exc), EXIT_FINDINGS, error=exc)
+        raise fail(str(exc), EXIT_FINDINGS, error=exc) from None
     if check:
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)
         if fmt == "json":
             from clinreg.text.jsonout import dumps
 
-            click.echo(dumps("issue_form_check", {"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
+            click.echo(dumps("issue_form_check",
+                             {"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
         elif stale:
             click.echo(f"{path} is out of date with the taxonomy; run `{FIX_COMMAND}`")
         else:
@@ -171,7 +178,7 @@ def issue_form(root, output, check, fmt):
     try:
         atomic_write_text(output, text)
     except OSError as exc:
-        raise fail(f"cannot write {output}: {exc.strerror or exc}")
+        raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
     from clinreg.text.jsonout import dumps
 
     click.echo(dumps("issue_form", {"written": str(output)}) if fmt == "json" else f"wrote {output}")
@@ -186,7 +193,8 @@ def schema():
 
 
 @schema.command("export")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("schemas"), show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("schemas"),
+              show_default=True)
 @click.option("--check", is_flag=True, help="Do not write; exit 1 if the files differ from the models.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def schema_export(out_dir, check, fmt):
@@ -207,7 +215,7 @@ def schema_export(out_dir, check, fmt):
     try:
         written = export_schemas(out_dir)
     except OSError as exc:
-        raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}")
+        raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}") from None
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 

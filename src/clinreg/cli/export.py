@@ -19,16 +19,19 @@ from clinreg.cli.common import (
 @data_dir_option
 @click.option("--release", default=None, metavar="X", help="Export the registry as it stood at release X.")
 @click.option("--access", default=None, metavar="TIERS", help="Only records of these access tiers, e.g. public,gated.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="A seeded sample of N source rows per mapping.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="A seeded sample of N source rows per mapping.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --limit sample.")
 @bad_label_option
 @click.option("--lock", "lock_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="croissant: the lock file whose sha256s to use (default: clinreg.lock.json at the registry root, if any).")
+              help="croissant: the lock file whose sha256s to use (default: clinreg.lock.json at the registry root, if "
+                   "any).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The folder to write.")
 @click.option("--force", is_flag=True, help="Replace an existing output folder (croissant: existing files).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @root_option
-def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, lock_file, output, force, fmt, root):
+def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, lock_file, output, force, fmt,
+           root):
     """Write a folder that lm-evaluation-harness, Inspect AI or HELM runs: instances as JSON lines plus task files.
 
     Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported and the

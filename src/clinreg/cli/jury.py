@@ -44,7 +44,7 @@ def jury_agreement(ratings, benchmark, fmt):
 
         for line in problem_lines("error", exc.problems):
             click.echo(line, err=True)
-        raise click.exceptions.Exit(EXIT_USAGE)
+        raise click.exceptions.Exit(EXIT_USAGE) from None
     named = sorted({r.benchmark for r in rows if r.benchmark})
     if benchmark is not None:
         rows = [r for r in rows if r.benchmark == benchmark]

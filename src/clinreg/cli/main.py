@@ -98,7 +98,9 @@ def main() -> None:
     """A registry of clinical evaluation tasks (MedHELM's taxonomy) and the datasets that measure them."""
 
 
-for _command in (validate.validate, reports.coverage, validate.list_rules, validate.explain, contrib.schema, build.build,
-                 build.check_data, build.lock, export.export, review.review, reports.diff, contrib.new, contrib.issue_form,
+for _command in (validate.validate, reports.coverage, validate.list_rules, validate.explain, contrib.schema,
+                 build.build,
+                 build.check_data, build.lock, export.export, review.review, reports.diff, contrib.new,
+                 contrib.issue_form,
                  results.results, leaderboard.leaderboard, reports.site, medhelm.medhelm, jury.jury):
     main.add_command(_command)

@@ -16,8 +16,10 @@ def medhelm() -> None:
 
 @medhelm.command("diff")
 @click.argument("source", required=False, type=click.Path(path_type=Path))
-@click.option("--installed", is_flag=True, help="Read the `helm` package installed in this Python (medhelm or crfm-helm).")
-@click.option("--edition", default=None, metavar="ID", help="The registry's edition to compare with (default: the newest).")
+@click.option("--installed", is_flag=True,
+              help="Read the `helm` package installed in this Python (medhelm or crfm-helm).")
+@click.option("--edition", default=None, metavar="ID",
+              help="The registry's edition to compare with (default: the newest).")
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option
@@ -44,7 +46,7 @@ def diff(source, installed, edition, root, fmt, output, force):
     try:
         view = read_medhelm(open_source(source, installed))
     except SourceError as exc:
-        raise fail(str(exc), error=exc)
+        raise fail(str(exc), error=exc) from None
     data = medhelm_diff(reg, view, chosen)
     if fmt == "json":
         from clinreg.text.jsonout import dumps

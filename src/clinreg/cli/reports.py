@@ -25,8 +25,10 @@ def _coverage_inputs(root, release, access, medhelm=None):
 @root_option
 @release_option
 @click.option("--by", type=click.Choice(["category", "subcategory", "task"]), default="subcategory", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table", show_default=True)
-@click.option("--access", default=None, metavar="TIERS", help="Count only datasets with these access tiers, e.g. public,gated.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv", "html"]), default="table",
+              show_default=True)
+@click.option("--access", default=None, metavar="TIERS",
+              help="Count only datasets with these access tiers, e.g. public,gated.")
 @click.option("--medhelm-only", is_flag=True,
               help="Count only the records of MedHELM's default edition (the published evaluation's set).")
 @medhelm_option
@@ -94,12 +96,13 @@ def diff(old, new, root, fmt, medhelm, output, force):
                 if medhelm is not None:
                     follow_edition(reg, medhelm, only=True)
             except ClinregError as exc:  # not a side (SideError), or a release or edition it lacks (UnknownVersion)
-                raise fail(str(exc), error=exc)
+                raise fail(str(exc), error=exc) from None
             except OSError as exc:
-                raise fail(f"{spec}: cannot read it: {exc.strerror or exc}")
+                raise fail(f"{spec}: cannot read it: {exc.strerror or exc}") from None
             errors = [d for d in reg.diagnostics if d.severity == "error"]
             if errors:
-                click.echo(f"clinreg: warning: {spec} has {len(errors)} registry error(s); the diff shows what could be "
+                click.echo(f"clinreg: warning: {spec} has {len(errors)} registry error(s); the diff shows what could "
+                           "be "
                            f"read (first: {errors[0].file}:{errors[0].line}: {errors[0].message})", err=True)
             sides.append((reg, side))
         data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
@@ -120,7 +123,8 @@ def diff(old, new, root, fmt, medhelm, output, force):
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="The folder to write: new, empty, or an earlier build (which is replaced whole).")
 @click.option("--previous", default=None, metavar="OLD",
-              help="What the changes page compares with: a release, a registry folder or a git ref (default: the previous release).")
+              help="What the changes page compares with: a release, a registry folder or a git ref (default: the "
+                   "previous release).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @medhelm_option
 def site(root, release, output, previous, fmt, medhelm):
@@ -143,14 +147,14 @@ def site(root, release, output, previous, fmt, medhelm):
             try:
                 old, side = open_side(previous, root if root is not None else reg.root, Path(tmp))
             except ClinregError as exc:  # not a side (SideError), or a release it lacks (UnknownVersion)
-                raise fail(f"--previous {previous}: {exc}", error=exc)
+                raise fail(f"--previous {previous}: {exc}", error=exc) from None
             except OSError as exc:
-                raise fail(f"--previous {previous}: cannot read it: {exc.strerror or exc}")
+                raise fail(f"--previous {previous}: cannot read it: {exc.strerror or exc}") from None
         pages = build_site(reg, old, side)
     try:
         summary = write_site(pages, output)
     except SiteError as exc:
-        raise fail(str(exc), error=exc)
+        raise fail(str(exc), error=exc) from None
     summary = {**summary, "release": reg.current_release, "previous": previous,
                "datasets": len(reg.datasets)}
     if fmt == "json":

@@ -44,7 +44,7 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
     try:
         document = review_document(reg, category=category, pending=pending)
     except UnknownCategory as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     from clinreg.reports.review_text import render_review
 
     emit(render_review(document, fmt), output, force=force)
@@ -52,9 +52,11 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
 
 @review.command("status")
 @root_option
-@click.option("--pending", "only", flag_value="pending", help="Only items that need a clinician: proposed, stale, revised or conflicting.")
+@click.option("--pending", "only", flag_value="pending",
+              help="Only items that need a clinician: proposed, stale, revised or conflicting.")
 @click.option("--stale", "only", flag_value="stale", help="Only approvals that no longer cover the current content.")
-@click.option("--conflicts", "only", flag_value="conflicts", help="Only items whose reviewers' current decisions disagree.")
+@click.option("--conflicts", "only", flag_value="conflicts",
+              help="Only items whose reviewers' current decisions disagree.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def review_status(root, only, fmt):
     """The review state of every task and subcategory, derived from its history of decisions.
@@ -73,7 +75,8 @@ def review_status(root, only, fmt):
 @review.command("export")
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["xlsx", "csv"]), default="xlsx", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The spreadsheet to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The spreadsheet to write.")
 @force_option
 def review_export(root, fmt, output, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
@@ -87,14 +90,15 @@ def review_export(root, fmt, output, force):
     try:
         write_review_sheet(rows, output, fmt, force)
     except SheetRefused as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     click.echo(f"wrote {output} ({describe_rows(rows)})", err=True)
 
 
 @review.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @root_option
-@click.option("--reviewer", default=None, metavar="NAME", help="Reviewer for spreadsheet rows whose reviewer cell is blank.")
+@click.option("--reviewer", default=None, metavar="NAME",
+              help="Reviewer for spreadsheet rows whose reviewer cell is blank.")
 @click.option("--orcid", default=None, metavar="ID", help="ORCID iD for rows whose orcid cell is blank.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decisions (default: today).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -123,7 +127,7 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         from clinreg.reports.problems import problem_lines
 
         click.echo("\n".join([*problem_lines("error", exc.problems), "clinreg: nothing was imported"]), err=True)
-        raise click.exceptions.Exit(2)
+        raise click.exceptions.Exit(2) from None
     result = apply_decisions(reg, decisions, today=today)
     if fmt == "json":
         from clinreg.text.jsonout import dumps
@@ -153,7 +157,8 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
     @click.option("--reviewer", required=True, metavar="NAME", help="The reviewer's name as they want it shown.")
     @click.option("--orcid", default=None, metavar="ID", help="The reviewer's ORCID iD, e.g. 0000-0002-1825-0097.")
     @click.option("--note", default=None, metavar="TEXT", help="The reviewer's comment.")
-    @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
+    @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD",
+                  help="Date of the decision (default: today).")
     @click.option("--kind", type=click.Choice(["task", "subcategory"]), default=None,
                   help="Only needed when a task and a subcategory share the id.")
     @root_option
@@ -183,9 +188,9 @@ def _sign_off(root, on_date, item, decision, name, **kwargs):
     try:
         return sign_off(reg, item, decision, name, today=today, **kwargs)
     except SignOffError as exc:
-        raise fail(str(exc), error=exc)
+        raise fail(str(exc), error=exc) from None
     except OSError as exc:
-        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}")
+        raise fail(f"cannot write the taxonomy file: {exc.strerror or exc}") from None
 
 
 approve = _review_command("approve", "approved", "Record a clinician's approval of a task or subcategory.")

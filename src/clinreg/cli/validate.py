@@ -14,11 +14,14 @@ from clinreg.text.git import run_git
 @click.command()
 @root_option
 @release_option
-@click.option("--base", default=None, metavar="GIT_REF", help="Require a version bump in records changed since this git ref.")
+@click.option("--base", default=None, metavar="GIT_REF",
+              help="Require a version bump in records changed since this git ref.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--show-info", is_flag=True, help="Also print info-level diagnostics in text output.")
-@click.option("--strict", is_flag=True, help="Treat stale approvals (CLR801), conflicting reviews (CLR802) and split panels (CLR803) as errors.")
-@click.option("--no-cache", is_flag=True, help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
+@click.option("--strict", is_flag=True,
+              help="Treat stale approvals (CLR801), conflicting reviews (CLR802) and split panels (CLR803) as errors.")
+@click.option("--no-cache", is_flag=True,
+              help="Neither use nor update the cache of reports (under $XDG_CACHE_HOME/clinreg).")
 @click.option("--changed", "changed", is_flag=False, flag_value="HEAD", default=None, metavar="[GIT_REF]",
               help="Show only the files you changed: since the last commit (HEAD), or with --changed=REF since your "
                    "branch left REF (e.g. origin/main); new files count. Errors elsewhere still show.")
@@ -45,9 +48,9 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, changed, pat
         try:
             check = run_git(reg.root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
         except FileNotFoundError:
-            raise fail(f"--base {base}: needs git, and git is not on PATH")
+            raise fail(f"--base {base}: needs git, and git is not on PATH") from None
         except (OSError, subprocess.SubprocessError) as exc:
-            raise fail(f"--base {base}: cannot run git: {exc}")
+            raise fail(f"--base {base}: cannot run git: {exc}") from None
         if check.returncode != 0:
             raise fail(f"--base {base}: not a git commit in {reg.root}")
         report = run_rules(reg, base=base)
@@ -112,7 +115,7 @@ def _changed_files(tree: Path, files: set[str], ref: str) -> set[str]:
     try:
         return changed_paths(tree, ref) & files
     except GitError as exc:
-        raise fail(f"--changed {ref}: {exc}", error=exc)
+        raise fail(f"--changed {ref}: {exc}", error=exc) from None
 
 
 def _counts(diagnostics) -> str:
@@ -130,7 +133,8 @@ def _scope(whole, wanted: set[str] | None, changed: str | None, tree: Path, file
         since = f" (changed since {changed})" if changed is not None else ""
         shown = [d for d in rest if d.severity == "error"]
         line = (f"checked {len(wanted)} file(s){since}; in the other files: {_counts(rest)}"
-                + (f", the {len(shown)} error(s) shown above" if shown else "") + " (`clinreg validate` shows every file)")
+                + (f", the {len(shown)} error(s) shown above" if shown
+                   else "") + " (`clinreg validate` shows every file)")
         return {"line": line, "data": {"changed_since": changed, "files": sorted(wanted),
                                        "elsewhere": json_counts(rest)}}
     from clinreg.text.git import GitError, changed_paths
@@ -162,7 +166,7 @@ def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
     except (RootError, UnknownVersion) as exc:
-        raise fail(str(exc), error=exc)
+        raise fail(str(exc), error=exc) from None
     freeze_registry()
     return run
 
