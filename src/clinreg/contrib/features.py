@@ -75,7 +75,8 @@ def _dtype_kind(dtype: str) -> str:
 def _class_names(spec: Any) -> list[str]:
     names = spec.get("names") if isinstance(spec, dict) else spec
     if isinstance(names, dict):  # hub cards write {'0': a, '1': b}
-        names = [v for _, v in sorted(names.items(), key=lambda kv: int(kv[0]) if str(kv[0]).lstrip("-").isdigit() else 0)]
+        names = [v for _, v in sorted(names.items(), key=lambda kv: int(kv[0]) if str(kv[0]).lstrip("-").isdigit()
+                                      else 0)]
     if not isinstance(names, list):
         raise FeaturesError("a class_label has no `names`")
     return [" ".join(CONTROL.sub(" ", str(v)).split()) or f"TODO name of class {i}" for i, v in enumerate(names)]
@@ -129,7 +130,8 @@ def _mapped_feature(name: str, spec: Any) -> Column:
     """A value of a simple {column: type} mapping, or of a `datasets` Features.to_dict() mapping."""
     if isinstance(spec, str):
         if spec.lower() in ("class_label", "classlabel"):
-            raise FeaturesError(f"column {name!r}: a class_label needs its names, e.g. {{class_label: {{names: [a, b]}}}}")
+            raise FeaturesError(f"column {name!r}: a class_label needs its names, e.g. {{class_label: {{names: [a, "
+                                f"b]}}}}")
         return Column(name, _dtype_kind(spec))
     if isinstance(spec, list):
         if len(spec) == 1:
@@ -172,17 +174,17 @@ def read_features(path: Path) -> HubCard:
         raw = read_regular_file(path, 1024 * 1024)  # a FIFO or /dev/zero is refused before it is read
     except OSError as exc:
         if exc.errno == errno.EFBIG:
-            raise FeaturesError(f"{path} is larger than 1 MiB; give just the features")
-        raise FeaturesError(f"cannot read {path}: {exc.strerror or exc}")
+            raise FeaturesError(f"{path} is larger than 1 MiB; give just the features") from None
+        raise FeaturesError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise FeaturesError(f"{path} is not UTF-8 text")
+        raise FeaturesError(f"{path} is not UTF-8 text") from None
     try:
         data = _front_matter(text) if path.suffix.lower() == ".md" else yaml.safe_load(text)
     except yaml.YAMLError as exc:
         first = str(exc).splitlines()[0] if str(exc) else "invalid"
-        raise FeaturesError(f"{path} is neither JSON nor YAML: {first}")
+        raise FeaturesError(f"{path} is neither JSON nor YAML: {first}") from None
     return card_from_data(data)
 
 
@@ -200,7 +202,8 @@ def card_from_data(data: Any) -> HubCard:
         for cfg in cfgs if isinstance(cfgs, list) else []:
             if isinstance(cfg, dict) and "config_name" in cfg:
                 entries = cfg.get("data_files")
-                entries = [f for f in entries if isinstance(f, dict) and "split" in f] if isinstance(entries, list) else []
+                entries = ([f for f in entries if isinstance(f, dict) and "split" in f] if isinstance(entries, list)
+                           else [])
                 configs[str(cfg["config_name"])] = [str(f["split"]) for f in entries]
                 paths = {str(f["split"]): _paths(f.get("path")) for f in entries}
                 files[str(cfg["config_name"])] = {k: v for k, v in paths.items() if v}

@@ -15,7 +15,8 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-_INPUT_NAMES = ("question", "query", "context", "passage", "abstract", "knowledge", "patient_note", "note", "clinical_note",
+_INPUT_NAMES = ("question", "query", "context", "passage", "abstract", "knowledge", "patient_note", "note",
+                "clinical_note",
                 "text", "src", "input", "prompt", "instruction", "dialogue", "conversation", "document", "article",
                 "report", "findings", "history", "sentence", "premise", "hypothesis")
 _OUTPUT_NAMES = ("answer", "output", "target", "tgt", "summary", "response", "reference", "completion", "long_answer",
@@ -38,7 +39,8 @@ class Guess:
 
 
 _JINJA_WORDS = {"and", "or", "not", "in", "is", "if", "else", "elif", "for", "true", "false", "none", "True", "False",
-                "None", "row", "loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace", "self", "varargs", "kwargs"}
+                "None", "row", "loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace", "self", "varargs",
+                "kwargs"}
 
 
 def _var(name: str) -> str:
@@ -55,12 +57,14 @@ def _find_choices(columns: list[Column]) -> tuple[dict | None, int | None, list[
         c = by.get(key)
         if c is None:
             continue
-        if c.kind == "struct" and 2 <= len(c.fields) <= len(LETTERS) and all(f.kind in ("string", "other") for f in c.fields):
+        if (c.kind == "struct" and 2 <= len(c.fields) <= len(LETTERS)
+            and all(f.kind in ("string", "other") for f in c.fields)):
             return ({"struct": c.name}, len(c.fields), [c.name], None,
                     f"`{c.name}` is a struct of {len(c.fields)} options ({', '.join(f.name for f in c.fields)})")
         if c.kind == "list" and c.item_kind == "struct":
             keys = {_norm(f.name): f.name for f in c.fields}
-            text_key = next((keys[k] for k in ("atext", "text", "option_text", "value", "answer", "content") if k in keys), None)
+            text_key = next((keys[k] for k in ("atext", "text", "option_text", "value", "answer", "content")
+                             if k in keys), None)
             id_key = next((keys[k] for k in ("aid", "id", "option_id", "key", "label", "letter") if k in keys), None)
             if text_key:
                 spec = {"items": c.name, "text_key": text_key}
@@ -131,22 +135,27 @@ def guess_mapping(card: HubCard) -> Guess:
     else:
         key, kind = _norm(label_col.name), label_col.kind
         if lower is not None and upper is not None and kind in ("string", "float", "int", "other"):
-            g.label = {"encoding": "number", "column": label_col.name, "lower_column": lower.name, "upper_column": upper.name}
+            g.label = {"encoding": "number", "column": label_col.name, "lower_column": lower.name,
+                       "upper_column": upper.name}
             range_cols = [lower.name, upper.name]
-            g.reasons.append(f"label: `{label_col.name}` with the accepted range in `{lower.name}` .. `{upper.name}` (number)")
+            g.reasons.append(f"label: `{label_col.name}` with the accepted range in `{lower.name}` .. `{upper.name}` "
+                             "(number)")
             choices, choice_cols = None, []
             g.metric = "TODO"
         elif key in ("ra", "right_answer") and choices and "items" in choices and id_key:
             g.label = {"encoding": "option_id", "column": label_col.name, "max_options": 5}
-            g.reasons.append(f"label: `{label_col.name}` names the `{id_key}` of the right option (option_id); check max_options")
+            g.reasons.append(f"label: `{label_col.name}` names the `{id_key}` of the right option (option_id); check "
+                             "max_options")
         elif key == "answer_idx" or (kind == "string" and key in ("correct_option", "correct_answer") and choices):
-            g.label = {"encoding": "letter", "column": label_col.name, "letters": _option_letters(columns, choices, n_options)}
+            g.label = {"encoding": "letter", "column": label_col.name,
+                       "letters": _option_letters(columns, choices, n_options)}
             g.reasons.append(f"label: `{label_col.name}` holds the gold letter (letter)")
         elif kind == "class_label" and len(label_col.names) <= len(LETTERS):
             names = label_col.names + [f"TODO name of class {i}" for i in range(len(label_col.names), 2)]
             count = len(names)
             g.label = {"encoding": "index", "column": label_col.name, "base": 0, "count": count}
-            g.reasons.append(f"label: `{label_col.name}` is a ClassLabel {label_col.names} stored as 0..{count - 1} (index)")
+            g.reasons.append(f"label: `{label_col.name}` is a ClassLabel {label_col.names} stored as 0..{count - 1} "
+                             "(index)")
             if not choices:
                 choices, n_options = {"fixed": names}, count
                 g.reasons.append("choices: the ClassLabel names, as fixed options")
@@ -157,30 +166,35 @@ def guess_mapping(card: HubCard) -> Guess:
             g.reasons.append(f"label: `{label_col.name}` is an integer, read as a 0-based option index; "
                              "check `base` (0 or 1) and add `unlabeled: -1` if unlabeled rows use -1")
         elif kind == "bool":
-            g.label = {"encoding": "boolean", "column": label_col.name, "map": {"true": "A", "false": "B"}, "positive": "true"}
+            g.label = {"encoding": "boolean", "column": label_col.name, "map": {"true": "A", "false": "B"},
+                       "positive": "true"}
             g.reasons.append(f"label: `{label_col.name}` is a boolean")
             choices, choice_cols = None, []
         elif key in ("final_decision", "decision"):
             g.label = {"encoding": "string_set", "column": label_col.name, "map": {"yes": "A", "no": "B", "maybe": "C"}}
             choices, choice_cols = {"fixed": ["yes", "no", "maybe"]}, []
-            g.reasons.append(f"label: `{label_col.name}` looks like yes/no/maybe (string_set); check the values the column holds")
+            g.reasons.append(f"label: `{label_col.name}` looks like yes/no/maybe (string_set); check the values the "
+                             "column holds")
         elif key in ("label", "labels", "gold_label", "class") and not choices:
             g.label = {"encoding": "coded", "column": label_col.name,
                        "map": {"TODO first value": "A", "TODO second value": "B"}, "positive": "TODO second value"}
             g.reasons.append(f"label: `{label_col.name}` holds class values; list each value and its letter (coded)")
         elif choices and kind in ("string", "other") and key not in _TEXT_ANSWERS:
             # Beside options, a short string column is the gold letter: a multiple-choice scheme, scored by exact match.
-            g.label = {"encoding": "letter", "column": label_col.name, "letters": _option_letters(columns, choices, n_options)}
+            g.label = {"encoding": "letter", "column": label_col.name,
+                       "letters": _option_letters(columns, choices, n_options)}
             g.reasons.append(f"label: `{label_col.name}` beside the options holds the gold letter "
                              f"({', '.join(g.label['letters'])}); check that it is a letter, not the option text")
         else:
             g.label = {"encoding": "free_text", "column": label_col.name}
             g.reasons.append(f"label: `{label_col.name}` is reference text (free_text)")
-            if choices:  # a free-text answer takes no options: drop the guess rather than list it beside a contradiction
+            # a free-text answer takes no options: drop the guess rather than list it beside a contradiction
+            if choices:
                 g.reasons = [r for r in g.reasons if not r.startswith("choices:")]
             choices, choice_cols = None, []
     if g.label.get("encoding") not in ("free_text", "number") and choices is None:
-        count = g.label.get("count") or len(g.label.get("letters", [])) or len(set(g.label.get("map", {}).values())) or 4
+        count = (g.label.get("count") or len(g.label.get("letters", [])) or len(set(g.label.get("map", {}).values()))
+                 or 4)
         choices = {"columns": [f"TODO column of option {LETTERS[i]}" for i in range(count)]}
         g.reasons.append("choices: no option columns found; name one column per option")
     if g.label.get("encoding") == "index":

@@ -67,7 +67,8 @@ def issue_form(reg: Registry) -> dict[str, Any]:
                             "multiple": True, "options": subcategory_options},
              "validations": {"required": True}},
             _field("textarea", "tasks", "Tasks",
-                   "Task ids from the taxonomy, one per line (`clinreg coverage --by task --format markdown` lists the ids), "
+                   "Task ids from the taxonomy, one per line (`clinreg coverage --by task --format markdown` lists the "
+                   "ids), "
                    "or describe the work if no task fits."),
             {"type": "dropdown", "id": "access",
              "attributes": {"label": "Access tier", "description": "Who can obtain the data.", "options": tier_options},

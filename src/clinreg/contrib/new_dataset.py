@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.contrib.features import HubCard
-from clinreg.contrib.guess import Guess
 from clinreg.contrib.new_release import ReleaseJoin
 from clinreg.errors import ClinregError
 

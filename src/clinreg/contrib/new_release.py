@@ -55,8 +55,8 @@ def _yaml_history(text: str) -> ReleaseHistory | None:
 
     try:
         return ReleaseHistory.model_validate(yaml.safe_load(text))
-    except Exception:  # the edit must read back as what was meant, or nothing is written
-        return None
+    except (yaml.YAMLError, ValueError):  # pydantic's ValidationError is a ValueError
+        return None  # the edit must read back as what was meant, or nothing is written
 
 
 def _readme(root: Path) -> Tracked | None:

@@ -37,7 +37,8 @@ def open_release(text: str, history: ReleaseHistory, version: str, title: str, t
         raise ReleaseRefused(f"{version} does not come after the newest release, {newest.version}")
     current = re.compile(r"^current:[ \t]*\S.*$", re.MULTILINE)
     if len(current.findall(text)) != 1 or not re.search(r"^releases:[ \t]*$", text, re.MULTILINE):
-        raise ReleaseRefused("releases.yaml is not laid out as `current: X` and a block `releases:` list; edit it by hand")
+        raise ReleaseRefused("releases.yaml is not laid out as `current: X` and a block `releases:` list; edit it by "
+                             "hand")
     text = current.sub(f"current: {version}", text, count=1)
     entry = (f"  - version: {version}\n    date: {today.isoformat()}\n    title: {yaml_scalar(title.strip())}\n"
              "    status: open\n")

@@ -84,29 +84,34 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
         "in_medhelm: false",
         "# Two or three sentences on what the data is and what the benchmark asks.",
         "description: " + yaml_scalar(_todo("what the data is and what the benchmark asks, in two or three sentences")),
-        "# The benchmark card (CONTRIBUTING.md, step 3): what a score measures, who should use it, what it cannot show.",
-        "measures: " + yaml_scalar(_todo("what a score on this benchmark measures, in one sentence")),
+        "# The benchmark card (CONTRIBUTING.md, step 3): what a score measures, who should use it, what it cannot "
+        "show.", "measures: " + yaml_scalar(_todo("what a score on this benchmark measures, in one sentence")),
         "use_when: " + yaml_scalar(_todo("who should use it and when")),
         "not_for: " + yaml_scalar(_todo("what it should not be used for or read as")),
-        "# Each fact is {value: ..., source: where you read it}, or unknown with the reason no source says. Never guess.",
+        "# Each fact is {value: ..., source: where you read it}, or unknown with the reason no source says. Never "
+        "guess.",
         "languages:", "  value: unknown", "  reason: " + yaml_scalar(_todo("BCP 47 tags such as [en], with a source")),
-        "first_released:", "  value: unknown", "  reason: " + yaml_scalar(_todo("the year of the publication that introduced it")),
+        "first_released:", "  value: unknown",
+        "  reason: " + yaml_scalar(_todo("the year of the publication that introduced it")),
         "status:", "  value: unknown", "  reason: " + yaml_scalar(_todo("active or retired, with a source")),
         "maintainer:", "  value: unknown", "  reason: " + yaml_scalar(_todo("who publishes the data, with a source")),
         "# Who runs the models whose scores are reported, and whether submissions are accepted; or not assessed.",
-        "independence:", "  value: not assessed", "  reason: " + yaml_scalar(_todo("a sourced fact, or why it was not assessed")),
+        "independence:", "  value: not assessed",
+        "  reason: " + yaml_scalar(_todo("a sourced fact, or why it was not assessed")),
         "# Optional: related records, each with a reason: [{id: other_dataset, reason: ...}]",
         "# compare_with: []",
         "# Optional: the id of the data collection when several records share one (e.g. mtsamples).",
         "# collection: ...",
         "access:",
-        "  # public: anyone can download it. gated: after registration or a data use agreement. private: not distributed.",
+        "  # public: anyone can download it. gated: after registration or a data use agreement. private: not "
+        "distributed.",
     ]
     tier = a.access or "public"
     out.append(f"  tier: {tier}")
     if a.access is None:
         out += ["  # How to get access; required for gated and private data.",
-                "  instructions: " + yaml_scalar(_todo("confirm the tier; for gated or private data, say how to get access"))]
+                "  instructions: " + yaml_scalar(_todo("confirm the tier; for gated or private data, say how to get "
+                                                       "access"))]
     elif tier in RESTRICTED_TIERS:
         out += ["  # How to get access: credentialing, a data use agreement, or who holds the data.",
                 "  instructions: " + yaml_scalar(_todo("how to get access"))]
@@ -117,7 +122,9 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
         f"  spdx: {yaml_scalar(spdx or 'TODO')}",
         "  # Where you read the licence: the hub card, a LICENSE file, the paper.",
         "  note: " + yaml_scalar(f"Hub card `license: {card.licence}`; TODO: check the repository's LICENSE file."
-                                 if spdx else f"Hub card `license: {card.licence}`; TODO: which of them applies, and its SPDX id."
+                                 if spdx
+                                 else f"Hub card `license: {card.licence}`; TODO: which of them applies, and its SPDX "
+                                      "id."
                                  if card is not None and card.licence else _todo("where the licence was read")),
         "citation:",
         "  # Authors (year). Title. Venue. Add doi (without https://doi.org/), arxiv (quoted) or url where known.",
@@ -159,16 +166,18 @@ def render_dataset(a: Answers, today: dt.date | None = None) -> tuple[str, Guess
     out += ["    # Every source field the benchmark reads.",
             f"    fields_read: {yaml_flow_list(g.fields_read if g else [])}",
             "    metric:",
-            "      # HELM's metric name: exact_match for closed answers; e.g. jury_score or a reference metric for text.",
-            f"      name: {yaml_scalar((g.metric if g else None) or _todo('the main metric'))}"]
+            "      # HELM's metric name: exact_match for closed answers; e.g. jury_score or a reference metric for "
+            "text.", f"      name: {yaml_scalar((g.metric if g else None) or _todo('the main metric'))}"]
     if label.get("encoding") == "free_text":
         out += ["      range: [1, 5]",
-                "    # How a free-text answer is scored: jury (an LLM jury, MedHELM's three judges unless `judges` names",
+                "    # How a free-text answer is scored: jury (an LLM jury, MedHELM's three judges unless `judges` "
+                "names",
                 "    # others), sql_execution, code_set_f1 or error_flag. `clinreg explain CLR509` shows each.",
                 "    scoring:",
                 "      method: jury",
                 "      jury:",
-                f"        rubric: {yaml_scalar(_todo('what the model wrote and what the reference is, in your words'))}",
+                "        rubric: "
+                f"{yaml_scalar(_todo('what the model wrote and what the reference is, in your words'))}",
                 "        axes:",
                 f"          - {{id: accuracy, question: {yaml_scalar(_todo('what accuracy means here'))}}}",
                 f"          - {{id: completeness, question: {yaml_scalar(_todo('what completeness means here'))}}}",
@@ -207,10 +216,12 @@ def _read_lines(splits: list[str], example: str, known: dict[str, list[str]] | N
             *[f"      {yaml_scalar(split)}: {{files: {files(split)}}}" for split in splits]]
 
 
-def _source_lines(a: "Answers", config: str | None, splits: list[str], all_splits: list[str], config_note: str) -> list[str]:
+def _source_lines(a: "Answers", config: str | None, splits: list[str], all_splits: list[str],
+                  config_note: str) -> list[str]:
     """The `source:` block of the chosen source type, with the fields its model takes (schemas/dataset.schema.json)."""
     kind = a.source or "huggingface"
-    out = ["source:", "  # Where the data comes from: huggingface, github, url, physionet or local (schemas/dataset.schema.json).",
+    out = ["source:",
+           "  # Where the data comes from: huggingface, github, url, physionet or local (schemas/dataset.schema.json).",
            f"  type: {kind}"]
     if kind == "huggingface":
         out += ["  # The hub repository, owner/name.",
@@ -218,21 +229,24 @@ def _source_lines(a: "Answers", config: str | None, splits: list[str], all_split
                 f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
                 f"  # The config (subset) name, or null for the default config.{config_note}",
                 f"  config: {yaml_scalar(config)}",
-                "  # The splits this record reads." + (f" The card has {', '.join(all_splits)}." if splits != all_splits else ""),
+                "  # The splits this record reads." + (f" The card has {', '.join(all_splits)}." if splits != all_splits
+                                                       else ""),
                 f"  splits: {yaml_flow_list(splits)}",
-                "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch name",
+                "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch "
+                "name",
                 "  # or null draws CLR701; if it cannot be pinned, set revision: null and say why in revision_note.",
                 "  revision: " + yaml_scalar(_todo("the 40-hex commit")),
                 *_read_lines(splits, "data/test-*.parquet", _card_files(a.card, config))]
     elif kind == "github":
         out += ["  # The GitHub repository, owner/name.",
                 f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
-                "  # The pinned commit, 40 lowercase hex characters (`git rev-parse HEAD` in a clone). A branch name or",
-                "  # null draws CLR701; if it cannot be pinned, set commit: null and say why in revision_note.",
+                "  # The pinned commit, 40 lowercase hex characters (`git rev-parse HEAD` in a clone). A branch name "
+                "or", "  # null draws CLR701; if it cannot be pinned, set commit: null and say why in revision_note.",
                 "  commit: " + yaml_scalar(_todo("the 40-hex commit")),
-                "  # Every repository file a copy must hold, relative to the repository root (globs allowed). Each file",
-                "  # the read step below reads must be listed here (CLR715); list also files read elsewhere (a database).",
-                f"  paths: [{yaml_scalar(_todo('the files read, e.g. data/test.csv'))}]",
+                "  # Every repository file a copy must hold, relative to the repository root (globs allowed). Each "
+                "file",
+                "  # the read step below reads must be listed here (CLR715); list also files read elsewhere (a "
+                "database).", f"  paths: [{yaml_scalar(_todo('the files read, e.g. data/test.csv'))}]",
                 *_read_lines(splits, "data/*.csv")]
     elif kind == "url":
         out += ["  # An https URL of the download.",

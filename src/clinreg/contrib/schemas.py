@@ -36,7 +36,8 @@ def render_schemas() -> dict[str, str]:
     for name, model in _models().items():
         schema = model.model_json_schema(by_alias=True)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{name}.schema.json", **schema}
-        out[f"{name}.schema.json"] = json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False) + "\n"
+        out[f"{name}.schema.json"] = json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=False,
+                                                allow_nan=False) + "\n"
     return out
 
 

@@ -26,7 +26,8 @@ FILLED_IN = False  # set to True once write() lays out the real files and return
 
 
 def write(folder: pathlib.Path) -> dict:
-    """Write the source's files under `folder` (the copy's root, as `--data-dir` holds it); return the build's expectations.
+    """Write the source's files under `folder` (the copy's root, as `--data-dir` holds it); return the build's \
+expectations.
 
     The returned dict: {{"splits": {{SPLIT: [one entry per instance, in order]}}, "dropped": {{SPLIT: rows the
     record's filters drop}}}}, where an entry is {{"gold": the gold answer (a letter for a closed task, else the
