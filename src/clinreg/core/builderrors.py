@@ -59,7 +59,8 @@ class SplitMissing(SourceUnavailable):
 
 
 class JoinFailure(SourceUnavailable):
-    """A read step's join does not fit the data: a repeated key its cardinality forbids, a row without a match (CLR908)."""
+    """A read step's join does not fit the data: a repeated key its cardinality forbids, a row without a match
+    (CLR908)."""
 
     default_code = "CLR908"
     step: int | None = None  # the join's position in the split's steps, from 0, once known

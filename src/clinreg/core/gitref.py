@@ -23,7 +23,8 @@ class SideError(ClinregError, ValueError):
 
 
 def open_side(spec: str, root: str | Path | None, workdir: Path) -> tuple[Registry, dict[str, Any]]:
-    """Load OLD or NEW: an existing folder, else a release in registry/releases.yaml, else a git ref of the root's repo."""
+    """Load OLD or NEW: an existing folder, else a release in registry/releases.yaml, else a git ref of the root's
+    repo."""
     path = Path(spec)
     if spec and path.is_dir():
         if not is_registry_tree(path):
@@ -51,7 +52,8 @@ def _git_commit(root: Path, ref: str) -> str | None:
     try:
         found = run_git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except FileNotFoundError:
-        raise SideError(f"{ref}: not a registry folder or a release, and git is not on PATH to read it as a git ref") from None
+        raise SideError(f"{ref}: not a registry folder or a release, and git is not on PATH to read it as a git "
+                        "ref") from None
     except (OSError, subprocess.SubprocessError):
         return None
     return found.stdout.decode().strip() if found.returncode == 0 else None

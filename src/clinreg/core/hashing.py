@@ -1,4 +1,5 @@
-"""Content hashes of reviewed items, so a changed name, definition, example or placement can be told from an approved one."""
+"""Content hashes of reviewed items, so a changed name, definition, example or placement can be told from an approved
+one."""
 
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ def with_names(text: str, names: dict[str, str]) -> str:
     dataset's display name."""
     if not text or not names:
         return text
-    pattern = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w/-]|\.\w)")
+    pattern = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape,
+                                                         sorted(names, key=len, reverse=True))) + r")(?![\w/-]|\.\w)")
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 

@@ -17,7 +17,8 @@ STATES = ("approved", "proposed", "stale", "revised", "changes_requested", "reje
 # and the policy does not settle it, until a maintainer adjudicates; awaiting_reviews: every current decision
 # approves, but fewer than the policy's `min_approvals`. A panel never reports `conflicting`.
 PANEL_STATES = ("split", "awaiting_reviews")
-PENDING = ("proposed", "stale", "revised", "conflicting", "split", "awaiting_reviews")  # what a clinician is asked to look at
+# what a clinician is asked to look at
+PENDING = ("proposed", "stale", "revised", "conflicting", "split", "awaiting_reviews")
 AWAITING = PENDING + ("changes_requested",)  # not approved and not rejected
 
 
@@ -62,7 +63,8 @@ def item_content(kind: str, item: Any, placement: str | None) -> dict[str, str]:
 
 def item_hash(kind: str, item: Any, placement: str | None) -> str:
     """The hash a decision on this item covers. `placement` is the task's subcategory or the subcategory's category."""
-    return review_hash(item.name, item.definition, getattr(item, "example", None) if kind == "task" else None, placement)
+    return review_hash(item.name, item.definition, getattr(item, "example", None) if kind == "task" else None,
+                       placement)
 
 
 def _who(reviewer: Any) -> str:
@@ -105,9 +107,11 @@ def sealed(state: ReviewState) -> bool:
 
 def tally_words(panel: dict[str, Any]) -> str:
     """The tally in words, e.g. `1 of 2 approvals needed, 1 rejection`."""
-    parts = [f"{panel['approvals']} of {panel['min_approvals']} approval{'s' if panel['min_approvals'] != 1 else ''} needed"]
+    parts = [f"{panel['approvals']} of {panel['min_approvals']} approval{'s' if panel['min_approvals'] != 1 else ''} "
+             "needed"]
     if panel["changes_requested"]:
-        parts.append(f"{panel['changes_requested']} request{'s' if panel['changes_requested'] != 1 else ''} for changes")
+        parts.append(f"{panel['changes_requested']} request{'s' if panel['changes_requested'] != 1 else ''} for "
+                     "changes")
     if panel["rejections"]:
         parts.append(f"{panel['rejections']} rejection{'s' if panel['rejections'] != 1 else ''}")
     return ", ".join(parts)
@@ -141,7 +145,7 @@ def derive_state(review: Any, current_hash: str, policy: Any = None) -> ReviewSt
     if hashes[-1] is None:  # written before decisions carried their own hash: the block's hash is the last one's
         hashes[-1] = review.content_hash
     latest: dict[str, tuple[Any, str | None]] = {}
-    for entry, digest in zip(entries, hashes):
+    for entry, digest in zip(entries, hashes, strict=True):
         latest.pop(_who(entry), None)
         latest[_who(entry)] = (entry, digest)
     current = [e for e, h in latest.values() if h == current_hash]

@@ -94,7 +94,8 @@ def _model_at(model: type[BaseModel], data: Any, path: tuple) -> type[BaseModel]
         current = nxt
         node = node[part] if isinstance(node, (dict, list)) and _has(node, part) else None
     for cand in _unwrap(current):
-        if isinstance(cand, type) and issubclass(cand, BaseModel) and (not isinstance(node, dict) or _matches(cand, node)):
+        if (isinstance(cand, type) and issubclass(cand, BaseModel)
+            and (not isinstance(node, dict) or _matches(cand, node))):
             return cand
     return None
 
@@ -196,11 +197,13 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                 trap = is_yaml11_trap(plain, value)
                 what = "a key" if is_key else f"`{field_name}`"
                 msg = (f"unquoted {plain} in {what} is read by YAML as {_describe(value)}, but a string is meant")
-                hint = f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as numbers)" if trap else "")
+                hint = f'quote it: "{plain}"' + (" (YAML 1.1 reads yes/no/on/off as booleans and 012 or 1:30 as "
+                                                 "numbers)" if trap else "")
                 parent = _model_at(model, doc.data, path[:-1]) if is_key else None
                 if parent is not None and plain not in _keys_of(parent):
                     # Quoting a key the model does not have only trades this error for CLR101: name the right key.
-                    right = _SAME_THING.get((getattr(parent, "__name__", ""), plain)) or closest(plain, _keys_of(parent))
+                    right = (_SAME_THING.get((getattr(parent, "__name__", ""), plain))
+                             or closest(plain, _keys_of(parent)))
                     hint = (f"`{plain}` is not a key here; write `{right}:`" if right
                             else f"`{plain}` is not a key here; allowed keys: " + ", ".join(_keys_of(parent)))
                 yield make("CLR005", rel, line, col, msg, hint, key_path=path)
@@ -219,7 +222,8 @@ def schema_diagnostics(exc: ValidationError, doc: YamlDoc, rel: str, model: type
                        key_path=path)
         elif etype == "finite_number":
             line, col = doc.where(path)
-            yield make("CLR105", rel, line, col, f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "
+            yield make("CLR105", rel, line, col,
+                       f"`{field_name}`: {doc.plain.get(path) or err.get('input')!s} is not a "
                        "finite number", "write a plain number: .nan and .inf name no bound, and JSON cannot hold them",
                        key_path=path)
         else:

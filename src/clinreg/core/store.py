@@ -78,7 +78,8 @@ class Registry:
     releases: ReleaseHistory | None = None
     releases_file: SourceFile | None = None
     release: str | None = None  # the release this view is filtered to, if any
-    later_datasets: set[str] = field(default_factory=set)  # records the release filter left out (added later or removed)
+    # records the release filter left out (added later or removed)
+    later_datasets: set[str] = field(default_factory=set)
     editions: MedhelmEditions | None = None  # registry/medhelm_editions.yaml
     editions_file: SourceFile | None = None
     edition: str | None = None  # the MedHELM edition this view's membership follows (the file's default unless chosen)
@@ -199,12 +200,15 @@ def _load(root_path: Path, limits: Limits, read: TreeRead | None = None, keep_da
     for rel, path in found:
         kind = file_kind(rel)
         if kind is None:
-            reg.diagnostics.append(make("CLR305", rel, 1, 1, "this file is not part of the registry layout and is ignored",
-                                        "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, registry/releases.yaml"))
+            reg.diagnostics.append(make("CLR305", rel, 1, 1,
+                                        "this file is not part of the registry layout and is ignored",
+                                        "taxonomy/<category>.yaml, registry/datasets/<id>.yaml, "
+                                        "registry/releases.yaml"))
             continue
         if rel in contents and limits == DEFAULT_LIMITS:
             raw, problem = contents.pop(rel)  # dropped once parsed: a large tree's bytes need not all stay in memory
-            doc = parse_yaml(raw, limits) if raw is not None else YamlDoc(problems=[Problem(problem[0], 1, 1, problem[1])])
+            doc = (parse_yaml(raw, limits) if raw is not None
+                   else YamlDoc(problems=[Problem(problem[0], 1, 1, problem[1])]))
         else:
             doc = read_yaml_file(path, limits)
         sf = SourceFile(rel, path, kind, doc)
@@ -228,11 +232,14 @@ def _check_file(reg: Registry, sf: SourceFile, keep_data: bool, compact: bool) -
         return
     if not isinstance(doc.data, dict):
         line, col = doc.where(())
-        reg.diagnostics.append(make("CLR102", rel, line, col, f"the file must hold a mapping of keys, not a {_yaml_type(doc.data)}"))
+        reg.diagnostics.append(make("CLR102", rel, line, col,
+                                    f"the file must hold a mapping of keys, not a {_yaml_type(doc.data)}"))
         return
     if not doc.first_line.startswith("# yaml-language-server: $schema="):
-        reg.diagnostics.append(make("CLR107", rel, 1, 1, "the file does not start with a `# yaml-language-server: $schema=` line",
-                                    f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first line"))
+        reg.diagnostics.append(make("CLR107", rel, 1, 1,
+                                    "the file does not start with a `# yaml-language-server: $schema=` line",
+                                    f"add `# yaml-language-server: $schema={_schema_ref(rel, kind)}` as the first "
+                                    "line"))
     model_cls = FILE_MODELS[kind]
     try:
         sf.model = model_cls.model_validate(doc.data)
@@ -275,7 +282,8 @@ def _share_fields_sets(model: BaseModel) -> None:
         cls = type(item)
         plan = plans.get(cls)
         if plan is None:
-            plan = plans[cls] = tuple(name for name, info in cls.model_fields.items() if _can_hold_model(info.annotation))
+            plan = plans[cls] = tuple(name for name, info in cls.model_fields.items()
+                                      if _can_hold_model(info.annotation))
         values = item.__dict__
         for name in plan:
             value = values[name]
@@ -295,7 +303,8 @@ def _schema_ref(rel: str, kind: str) -> str:
 
 
 def _yaml_type(value: Any) -> str:
-    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), type(value).__name__)
+    return {list: "list", str: "string", int: "number", float: "number",
+            bool: "boolean"}.get(type(value), type(value).__name__)
 
 
 def _attach(reg: Registry, sf: SourceFile) -> None:
@@ -310,14 +319,16 @@ def _attach(reg: Registry, sf: SourceFile) -> None:
         if model.id in reg.categories:
             line, col = sf.where("id")
             first = reg.categories[model.id][1].rel
-            reg.diagnostics.append(make("CLR201", sf.rel, line, col, f"category id {model.id!r} is also defined in {first}"))
+            reg.diagnostics.append(make("CLR201", sf.rel, line, col,
+                                        f"category id {model.id!r} is also defined in {first}"))
         else:
             reg.categories[model.id] = (model, sf)
     elif isinstance(model, Dataset):
         if model.id in reg.datasets:
             line, col = sf.where("id")
             first = reg.dataset_files[model.id].rel
-            reg.diagnostics.append(make("CLR201", sf.rel, line, col, f"dataset id {model.id!r} is also defined in {first}"))
+            reg.diagnostics.append(make("CLR201", sf.rel, line, col,
+                                        f"dataset id {model.id!r} is also defined in {first}"))
         else:
             reg.datasets[model.id] = model
             reg.dataset_files[model.id] = sf

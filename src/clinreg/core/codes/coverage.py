@@ -53,7 +53,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             task_total: 121    # and the category files hold 121
     """),
-    "CLR406": ("subcategory-task-count", "warning", "A subcategory holds another number of tasks than its source gives", """
+    "CLR406": ("subcategory-task-count", "warning", "A subcategory holds another number of tasks than its source gives",
+               """
         `tasks_expected` records how many tasks a published source (MedHELM's overview figure, S15) gives the
         subcategory. Coverage is tasks covered over tasks held, so a subcategory holding more or fewer tasks than
         the source gives has the wrong denominator. Merge, move or draft tasks until the numbers agree, or say in

@@ -37,7 +37,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             added_in: 1.3.0
     """),
-    "CLR304": ("orphan", "error", "A file or part of the tree that nothing refers to, or a required file that is missing", """
+    "CLR304": ("orphan", "error",
+               "A file or part of the tree that nothing refers to, or a required file that is missing", """
         A category file that `taxonomy.yaml` does not list is never shown in reports; a tree without
         `taxonomy/taxonomy.yaml` or `registry/releases.yaml` cannot be checked.
 
@@ -55,7 +56,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             compare_with: [{id: med_qa, reason: Both are licensing-exam questions.}]
     """),
-    "CLR307": ("unknown-edition-benchmark", "error", "A MedHELM edition names a benchmark or edition that does not exist", """
+    "CLR307": ("unknown-edition-benchmark", "error",
+               "A MedHELM edition names a benchmark or edition that does not exist", """
         `registry/medhelm_editions.yaml` lists, per MedHELM edition, the dataset ids it runs; a record's MedHELM
         membership follows from it. An id with no record would silently drop a benchmark from the edition's
         coverage, and `default` must name one of the editions. Edition ids are unique.

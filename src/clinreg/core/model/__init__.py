@@ -2,7 +2,8 @@
 
 One module per part of the format, each importing only those before it: `base` (the `Strict` base, id and version
 patterns, citation and provenance), `review`, `taxonomy`, `card` (the benchmark card's facts), `read` (the read step
-and its row steps), `source`, `scoring`, `mapping`, `dataset`, `release` and `edition` (MedHELM's editions). Every type is importable from here.
+and its row steps), `source`, `scoring`, `mapping`, `dataset`, `release` and `edition` (MedHELM's editions). Every type
+is importable from here.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 from clinreg.core.model.base import (
     ID_PATTERN, LETTERS, SEMVER_PATTERN, Citation, Id, NonEmpty, Provenance, RepoId, Strict,
 )
-from clinreg.core.model.card import NOT_ASSESSED, UNKNOWN, CompareWith, Fact, FirstReleased, Independence, Languages, Status
+from clinreg.core.model.card import (
+    NOT_ASSESSED, UNKNOWN, CompareWith, Fact, FirstReleased, Independence, Languages, Status,
+)
 from clinreg.core.model.dataset import Dataset
 from clinreg.core.model.edition import Edition, EditionSource, MedhelmEditions
 from clinreg.core.model.mapping import (
-    Choices, FreeTextScheme, Generation, GoldInInputRows, IndexScheme, InstanceCounts, LabelScheme, LetterScheme, MappedScheme,
-    Mapping, NumberScheme, OptionIdScheme, Variant,
+    Choices, FreeTextScheme, Generation, GoldInInputRows, IndexScheme, InstanceCounts, LabelScheme, LetterScheme,
+    MappedScheme, Mapping, NumberScheme, OptionIdScheme, Variant,
 )
 from clinreg.core.model.read import (
     AdapterStep, Cap, DedupeStep, ExtractStep, FileFormat, Filter, JoinListStep, JoinStep, PickStep, Read, RemoveStep,
@@ -46,7 +49,8 @@ __all__ = [
     "ACCESS_TIERS", "RESTRICTED_TIERS", "AccessTier",
     "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
-    "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation", "GitHubSource",
+    "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation",
+    "GitHubSource",
     "GoldInInputRows", "HubSource", "Id", "Independence", "IndexScheme", "InstanceCounts", "JoinListStep", "JoinStep",
     "Judge", "Jury", "JuryAxis", "LabelScheme", "Languages", "LetterScheme", "Licence", "LocalSource", "MappedScheme",
     "Mapping", "Metric", "NonEmpty", "NumberScheme", "OptionIdScheme", "PhysioNetSource", "PickStep", "Provenance",

@@ -16,7 +16,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # Ids are checked by the identity rules (CLR202) rather than by a schema pattern, so that a bad id gets
 # a rule code, a hint and a location instead of a generic "string does not match" error.
-Id = Annotated[str, Field(min_length=1, max_length=120, pattern=ID_PATTERN, description="A stable snake_case identifier.")]
+Id = Annotated[str, Field(min_length=1, max_length=120, pattern=ID_PATTERN,
+                          description="A stable snake_case identifier.")]
 NonEmpty = Annotated[str, Field(min_length=1)]
 # `owner/name` (or a bare legacy hub name): one path component each, so a repo id can never name `..` or `/`.
 RepoId = Annotated[str, Field(pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=200)]
@@ -34,7 +35,8 @@ class Citation(Strict):
     text: NonEmpty = Field(
         description="A human-readable reference: authors, year, title or venue, as a reader would cite it."
     )
-    doi: str | None = Field(None, description="DOI without the https://doi.org/ prefix, e.g. `10.1038/s41591-025-04151-2`.")
+    doi: str | None = Field(None,
+                            description="DOI without the https://doi.org/ prefix, e.g. `10.1038/s41591-025-04151-2`.")
     arxiv: str | None = Field(None, description="arXiv identifier, e.g. `2505.23802`.")
     url: str | None = Field(None, description="An https URL for the reference, when it has no DOI or arXiv id.")
 
@@ -49,11 +51,13 @@ class Provenance(Strict):
             "and needs the same clinical scrutiny."
         )
     )
-    citation: Citation | None = Field(None, description="Where the item comes from. Required for `published` and `derived`.")
+    citation: Citation | None = Field(None,
+                                      description="Where the item comes from. Required for `published` and `derived`.")
     quote: str | None = Field(None, description="For `published`: the task's name exactly as the source writes it.")
     benchmarks: list[Id] = Field(
         default_factory=list,
-        description="For `derived`: the ids of the benchmarks (dataset mappings) whose description the wording follows.",
+        description="For `derived`: the ids of the benchmarks (dataset mappings) whose description the wording "
+                    "follows.",
     )
     subcategory_assignment: Literal["inferred", "stated"] | None = Field(
         None,

@@ -21,10 +21,12 @@ class Fact(Strict):
     value: NonEmpty = Field(description="The fact, or `unknown` when no source read gives it.")
     source: str | None = Field(
         None, min_length=1,
-        description="Where the value was read: a paper section, a dataset card, a file at a commit. Required unless the value is unknown.",
+        description="Where the value was read: a paper section, a dataset card, a file at a commit. Required unless "
+                    "the value is unknown.",
     )
     reason: str | None = Field(
-        None, min_length=1, description="For `unknown`: why the value is not known, e.g. which sources were read and say nothing."
+        None, min_length=1,
+        description="For `unknown`: why the value is not known, e.g. which sources were read and say nothing."
     )
 
     _unknown_word: ClassVar[str] = UNKNOWN
@@ -61,7 +63,8 @@ class Status(Fact):
 
 
 class Languages(Fact):
-    value: Annotated[list[Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]], Field(min_length=1)] | Literal["unknown"] = Field(
+    value: Annotated[list[Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]],
+                     Field(min_length=1)] | Literal["unknown"] = Field(
         description="The languages of the data as BCP 47 tags (`en`, `es`), or `unknown`."
     )
 
@@ -80,4 +83,5 @@ class Independence(Fact):
 
 class CompareWith(Strict):
     id: Id = Field(description="The id of another dataset record in this registry (checked: CLR306).")
-    reason: NonEmpty = Field(description="Why a reader choosing this benchmark should look at that one too, in one sentence.")
+    reason: NonEmpty = Field(description="Why a reader choosing this benchmark should look at that one too, in one "
+                                         "sentence.")

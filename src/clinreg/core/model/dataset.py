@@ -35,13 +35,17 @@ class Dataset(Strict):
         ),
     )
     use_when: str | None = Field(
-        None, min_length=1, description="Who should care about this benchmark and when to use it, from its source's own intended use (card field)."
+        None, min_length=1,
+        description="Who should care about this benchmark and when to use it, from its source's own intended use (card "
+                    "field)."
     )
     not_for: str | None = Field(
         None, min_length=1,
-        description="What the benchmark should not be used for or read as, e.g. a claim it cannot support (card field).",
+        description="What the benchmark should not be used for or read as, e.g. a claim it cannot support (card "
+                    "field).",
     )
-    languages: Languages | None = Field(None, description="The languages of the data, with where that was read (card field).")
+    languages: Languages | None = Field(None,
+                                        description="The languages of the data, with where that was read (card field).")
     first_released: FirstReleased | None = Field(
         None, description="When the data or benchmark was first made public, with where that was read (card field)."
     )
@@ -64,7 +68,8 @@ class Dataset(Strict):
     )
     compare_with: list[CompareWith] = Field(
         default_factory=list,
-        description="Related benchmarks a reader should compare this one with: dataset ids in this registry, each with a reason.",
+        description="Related benchmarks a reader should compare this one with: dataset ids in this registry, each with "
+                    "a reason.",
     )
     collection: str | None = Field(
         None, description="Id of the underlying data collection, when several records share one (e.g. `mtsamples`)."

@@ -25,7 +25,8 @@ class EditionSource(Strict):
     )
     version: str | None = Field(None, description="For `package`: the version read, e.g. `0.8.0`.")
     commit: str | None = Field(None, pattern=r"^[0-9a-f]{7,40}$", description="For `repository`: the commit read.")
-    path: str | None = Field(None, description="The file the benchmark list was read from, inside the repository or package.")
+    path: str | None = Field(None,
+                             description="The file the benchmark list was read from, inside the repository or package.")
     url: str | None = Field(None, description="Where the source can be found, e.g. the paper's page.")
     note: str | None = Field(None, description="How the list was read, and what was not checked.")
 
@@ -41,7 +42,8 @@ class EditionSource(Strict):
 class Edition(Strict):
     """One MedHELM edition: a benchmark set as one source gives it."""
 
-    id: str = Field(pattern=EDITION_ID_PATTERN, description="Lower case, digits, dots and hyphens, e.g. `medhelm-0.8.0`.")
+    id: str = Field(pattern=EDITION_ID_PATTERN,
+                    description="Lower case, digits, dots and hyphens, e.g. `medhelm-0.8.0`.")
     title: NonEmpty = Field(description="What the edition is, in a line.")
     description: NonEmpty = Field(description="What the edition is and how it differs from the one before.")
     source: EditionSource

@@ -18,7 +18,8 @@ class Choices(Strict):
         None, description="One column per option, in letter order, e.g. `[opa, opb, opc, opd]` for A-D."
     )
     struct: str | None = Field(
-        None, description="A column holding a mapping from letter to option text, e.g. MedQA's `options: {A: ..., B: ...}`."
+        None,
+        description="A column holding a mapping from letter to option text, e.g. MedQA's `options: {A: ..., B: ...}`."
     )
     items: str | None = Field(
         None,
@@ -27,10 +28,13 @@ class Choices(Strict):
             "HeadQA's `answers: [{aid, atext}, ...]` with `text_key`."
         ),
     )
-    text_key: str | None = Field(None, description="With `items` whose options are objects: the key of each option's text (`atext`).")
+    text_key: str | None = Field(None,
+                                 description="With `items` whose options are objects: the key of each option's text "
+                                             "(`atext`).")
     id_key: str | None = Field(None, description="With `items`: the key of each option's id (`aid`).")
     fixed: list[NonEmpty] | None = Field(
-        None, description="Option texts that are the same for every row, e.g. `[yes, no, maybe]`. May use `{{ column }}`."
+        None,
+        description="Option texts that are the same for every row, e.g. `[yes, no, maybe]`. May use `{{ column }}`."
     )
 
 
@@ -46,7 +50,8 @@ class IndexScheme(Strict):
         description="The gold answer is the position of the correct option, counting from `base`."
     )
     column: NonEmpty = Field(description="The column holding the index, e.g. MedMCQA `cop`.")
-    base: Literal[0, 1] = Field(description="0 when the first option is 0 (hub MedMCQA), 1 when it is 1 (MedMCQA JSON).")
+    base: Literal[0,
+                  1] = Field(description="0 when the first option is 0 (hub MedMCQA), 1 when it is 1 (MedMCQA JSON).")
     count: int = Field(ge=2, le=26, description="How many options there are.")
     unlabeled: int | None = Field(
         None, description="The value that marks a row without a gold answer, e.g. `-1` in MedMCQA's test split."
@@ -56,7 +61,8 @@ class IndexScheme(Strict):
 
 class OptionIdScheme(Strict):
     encoding: Literal["option_id"] = Field(
-        description="The gold answer is the id of one option in a list column, e.g. HeadQA `ra` matching `answers[].aid`."
+        description="The gold answer is the id of one option in a list column, e.g. HeadQA `ra` matching "
+                    "`answers[].aid`."
     )
     column: NonEmpty = Field(description="The column holding the gold option id.")
     max_options: int = Field(ge=2, le=26, description="The largest number of options a row may have.")
@@ -79,12 +85,15 @@ class MappedScheme(Strict):
             "`\"0\"`, `\"true\"`. The map must be total and one-to-one, with letters contiguous from A."
         ),
     )
-    positive: str | None = Field(None, description="For a two-value scheme, the source value that means the positive class.")
-    unlabeled: list[str] = Field(default_factory=list, description="Source values that mark a row without a gold answer.")
+    positive: str | None = Field(None,
+                                 description="For a two-value scheme, the source value that means the positive class.")
+    unlabeled: list[str] = Field(default_factory=list,
+                                 description="Source values that mark a row without a gold answer.")
 
 
 class FreeTextScheme(Strict):
-    encoding: Literal["free_text"] = Field(description="The gold answer is reference text, scored by a metric or a jury.")
+    encoding: Literal["free_text"] = Field(description="The gold answer is reference text, scored by a metric or a "
+                                                       "jury.")
     column: NonEmpty = Field(description="The column holding the reference text.")
 
 
@@ -95,8 +104,10 @@ class NumberScheme(Strict):
     column: NonEmpty = Field(description="The column holding the gold value.")
     lower_column: str | None = Field(None, description="Column with the lowest accepted value.")
     upper_column: str | None = Field(None, description="Column with the highest accepted value.")
-    absolute_tolerance: float | None = Field(None, ge=0, description="Accepted absolute error, when no range columns exist.")
-    relative_tolerance: float | None = Field(None, ge=0, description="Accepted relative error, when no range columns exist.")
+    absolute_tolerance: float | None = Field(None, ge=0,
+                                             description="Accepted absolute error, when no range columns exist.")
+    relative_tolerance: float | None = Field(None, ge=0,
+                                             description="Accepted relative error, when no range columns exist.")
 
 
 LabelScheme = Annotated[
@@ -129,7 +140,8 @@ class GoldInInputRows(Strict):
     rows: list[Annotated[int, Field(ge=0)]] = Field(
         min_length=1, description="Source row numbers in that split, counting from 0, as CLR907's message names them."
     )
-    why: NonEmpty = Field(description="Why these references are legitimately in their inputs (e.g. an extractive answer).")
+    why: NonEmpty = Field(description="Why these references are legitimately in their inputs (e.g. an extractive "
+                                      "answer).")
 
 
 class InstanceCounts(Strict):
@@ -147,14 +159,17 @@ class Generation(Strict):
         description=(
             "The output limit in tokens (HELM's `max_tokens`): lm-eval's `max_gen_toks`, Inspect's `max_tokens`, "
             "HELM's adapter spec. A closed task's limit applies where the harness generates the letter (HELM); "
-            "lm-eval scores options by likelihood and Inspect's multiple-choice solver needs room for its `ANSWER:` line."
+            "lm-eval scores options by likelihood and Inspect's multiple-choice solver needs room for its `ANSWER:` "
+            "line."
         ),
     )
     reasoning_max_tokens: int | None = Field(
         None, ge=1,
-        description="The limit MedHELM's run-entry confs give reasoning models (`num_output_tokens=4000`), when they do.",
+        description="The limit MedHELM's run-entry confs give reasoning models (`num_output_tokens=4000`), when they "
+                    "do.",
     )
-    stop: list[str] = Field(default_factory=list, description="Stop sequences (HELM's `stop_sequences`); empty for none.")
+    stop: list[str] = Field(default_factory=list,
+                            description="Stop sequences (HELM's `stop_sequences`); empty for none.")
     instructions: str | None = Field(
         None,
         description=(
@@ -163,9 +178,13 @@ class Generation(Strict):
             "lm-eval's `description`, an Inspect system message); closed tasks keep clinreg's letter instruction."
         ),
     )
-    run_spec: Id | None = Field(None, description="MedHELM's run spec function the values were read from, e.g. `med_dialog`.")
-    source: NonEmpty = Field(description="Where the values were read (file and commit or package version), or why clinreg chose them.")
-    note: str | None = Field(None, description="How clinreg's prompt differs from what MedHELM sends, and anything else a user should know.")
+    run_spec: Id | None = Field(None,
+                                description="MedHELM's run spec function the values were read from, e.g. `med_dialog`.")
+    source: NonEmpty = Field(description="Where the values were read (file and commit or package version), or why "
+                                         "clinreg chose them.")
+    note: str | None = Field(None,
+                             description="How clinreg's prompt differs from what MedHELM sends, and anything else a "
+                                         "user should know.")
 
 
 class Mapping(Strict):
@@ -204,9 +223,12 @@ class Mapping(Strict):
         default_factory=list, description="Extra columns holding reference texts (besides a free-text label column)."
     )
     variants: list[Variant] = Field(default_factory=list, description="Several instances per row (e.g. MedHallu).")
-    metadata_columns: list[str] = Field(default_factory=list, description="Columns copied into each instance's metadata.")
+    metadata_columns: list[str] = Field(default_factory=list,
+                                        description="Columns copied into each instance's metadata.")
     fields_read: list[str] = Field(default_factory=list, description="Every source field the benchmark reads.")
-    filters: list[Filter] = Field(default_factory=list, description="Rows the benchmark drops, as expressions the builder applies and counts.")
+    filters: list[Filter] = Field(default_factory=list,
+                                  description="Rows the benchmark drops, as expressions the builder applies and "
+                                              "counts.")
     cap: Cap | None = Field(None, description="At most so many rows per group (CLEAR: 100 per condition).")
     gold_in_input: str | None = Field(
         None,
@@ -223,7 +245,9 @@ class Mapping(Strict):
             "and the reason. CLR907 still checks every other row."
         ),
     )
-    generation: Generation | None = Field(None, description="The generation settings (temperature, output limit, stop, instructions).")
+    generation: Generation | None = Field(None,
+                                          description="The generation settings (temperature, output limit, stop, "
+                                                      "instructions).")
     metric: Metric = Field(description="The main metric.")
     scoring: Scoring | None = Field(
         None,

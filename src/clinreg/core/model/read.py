@@ -11,7 +11,8 @@ from pydantic import Field, model_validator
 
 from clinreg.core.model.base import Id, NonEmpty, Strict
 
-FileFormat = Literal["csv", "tsv", "json", "jsonl", "parquet", "xlsx", "feather", "arrow", "text", "lines", "xml", "docx"]
+FileFormat = Literal["csv", "tsv", "json", "jsonl", "parquet", "xlsx", "feather", "arrow", "text", "lines", "xml",
+                     "docx"]
 
 
 class TableSpec(Strict):
@@ -35,7 +36,8 @@ class TableSpec(Strict):
     )
     where: dict[str, list[NonEmpty]] = Field(
         default_factory=dict,
-        description="Allowed values of a `{name}` part, e.g. `{subset: [healthcaremagic, icliniq]}`; other matches are not read.",
+        description="Allowed values of a `{name}` part, e.g. `{subset: [healthcaremagic, icliniq]}`; other matches are "
+                    "not read.",
     )
     archive: str | None = Field(
         None,
@@ -45,7 +47,8 @@ class TableSpec(Strict):
         ),
     )
     encoding: str = Field("utf-8", description="Text encoding of csv/tsv/json/jsonl/text/lines files.")
-    delimiter: str | None = Field(None, min_length=1, max_length=1, description="csv: the field delimiter (`,` by default, tab for tsv).")
+    delimiter: str | None = Field(None, min_length=1, max_length=1,
+                                  description="csv: the field delimiter (`,` by default, tab for tsv).")
     sheet: str | None = Field(None, description="xlsx: the sheet to read; the first sheet when omitted.")
     records: str | None = Field(
         None,
@@ -55,7 +58,9 @@ class TableSpec(Strict):
             "`key_column`; HEAD-QA's exams are `exams.*.data`, each record keeping its exam's plain fields."
         ),
     )
-    key_column: str | None = Field(None, description="json with `*` in `records`: the column that receives the key of each `*`.")
+    key_column: str | None = Field(None,
+                                   description="json with `*` in `records`: the column that receives the key of each "
+                                               "`*`.")
     text_column: str = Field("text", description="`text` and `docx`: the column that receives the file's text.")
     rows: str | list[NonEmpty] | None = Field(
         None,
@@ -72,33 +77,43 @@ class TableSpec(Strict):
             "with `/` starts at the document root. Predicates such as `Answer[@ReferenceRank='1']` select one child."
         ),
     )
-    docx_table: int | None = Field(None, ge=0, description="docx: read the N-th table (header row first) instead of the paragraphs.")
+    docx_table: int | None = Field(None, ge=0,
+                                   description="docx: read the N-th table (header row first) instead of the "
+                                               "paragraphs.")
 
 
 class JoinStep(Strict):
     table: Id = Field(description="The name of a table in `read.tables`.")
     keys: list[NonEmpty] = Field(
-        min_length=1, description="Key columns present in both tables. (Not `on`: YAML 1.1 reads an unquoted `on` as true.)"
+        min_length=1,
+        description="Key columns present in both tables. (Not `on`: YAML 1.1 reads an unquoted `on` as true.)"
     )
     cardinality: Literal["one_to_one", "many_to_one", "one_to_many"] = Field(
         description=(
             "`one_to_one`: each row matches exactly one row of the table. `many_to_one`: several rows may share one "
             "row of the table (MedAlign's instructions and a patient's EHR). `one_to_many`: a row may match several "
-            "rows of the table; their columns are joined into one text with `separator` (DischargeMe's radiology reports)."
+            "rows of the table; their columns are joined into one text with `separator` (DischargeMe's radiology "
+            "reports)."
         )
     )
     unmatched: Literal["error", "drop", "keep"] = Field(
-        "error", description="A row whose key matches nothing: an error naming the key (default), dropped and counted, or kept with empty columns."
+        "error",
+        description="A row whose key matches nothing: an error naming the key (default), dropped and counted, or kept "
+                    "with empty columns."
     )
     columns: list[NonEmpty] | None = Field(
-        None, description="The table's columns to bring in (all but the keys when omitted; `[]` joins only to keep or drop rows)."
+        None,
+        description="The table's columns to bring in (all but the keys when omitted; `[]` joins only to keep or drop "
+                    "rows)."
     )
     suffix: str = Field(
-        "_right", description="Appended to a brought-in column whose name the row already has; `\"\"` replaces the row's column."
+        "_right",
+        description="Appended to a brought-in column whose name the row already has; `\"\"` replaces the row's column."
     )
     separator: str = Field("\n\n", description="`one_to_many`: the text placed between joined values.")
     many: Literal["all", "first"] = Field(
-        "all", description="`one_to_many`: join every matching row (`all`), or take only the first in file order (`first`)."
+        "all",
+        description="`one_to_many`: join every matching row (`all`), or take only the first in file order (`first`)."
     )
 
 
@@ -106,9 +121,12 @@ class PickStep(Strict):
     column: NonEmpty = Field(description="The new column.")
     list: NonEmpty = Field(description="A column holding a list (of structs), e.g. MEDIQA's `AnswerList`.")
     where: dict[str, str | int | float | bool] = Field(
-        default_factory=dict, description="Field path -> value; the first item that matches all is picked (MEDIQA: `{ReferenceRank: 1}`)."
+        default_factory=dict,
+        description="Field path -> value; the first item that matches all is picked (MEDIQA: `{ReferenceRank: 1}`)."
     )
-    value: str | None = Field(None, description="The field of the picked item to keep (`AnswerText`); the whole item when omitted.")
+    value: str | None = Field(None,
+                              description="The field of the picked item to keep (`AnswerText`); the whole item when "
+                                          "omitted.")
 
 
 class JoinListStep(Strict):
@@ -132,7 +150,8 @@ class ExtractStep(Strict):
 class RemoveStep(Strict):
     column: NonEmpty = Field(description="The text column to clean.")
     values: list[NonEmpty] = Field(
-        min_length=1, description="Columns whose text is removed wherever it occurs in `column` (DischargeMe: the target sections)."
+        min_length=1,
+        description="Columns whose text is removed wherever it occurs in `column` (DischargeMe: the target sections)."
     )
     replacement: str = Field("", description="Put in place of each removed text.")
 
@@ -149,7 +168,8 @@ class RenderStep(Strict):
 
 
 class DedupeStep(Strict):
-    columns: list[NonEmpty] = Field(min_length=1, description="Columns that key a row; rows with equal keys are one row.")
+    columns: list[NonEmpty] = Field(min_length=1,
+                                    description="Columns that key a row; rows with equal keys are one row.")
     values_from: Literal["first", "last"] = Field(
         "first",
         description=(
@@ -162,9 +182,11 @@ class DedupeStep(Strict):
 
 class AdapterStep(Strict):
     name: Literal["meds_timeline", "marked_paragraphs"] = Field(
-        description="A named adapter in `clinreg.sources.adapters`, for sources that truly need code (each documented, with its options, in `src/clinreg/sources/adapters.py`)."
+        description="A named adapter in `clinreg.sources.adapters`, for sources that truly need code (each documented, "
+                    "with its options, in `src/clinreg/sources/adapters.py`)."
     )
-    options: dict[str, str | int | list[str]] = Field(default_factory=dict, description="The adapter's options, as documented for it.")
+    options: dict[str, str | int | list[str]] = Field(default_factory=dict,
+                                                      description="The adapter's options, as documented for it.")
 
 
 class Step(Strict):
@@ -192,7 +214,8 @@ class Step(Strict):
     def _exactly_one(self) -> "Step":
         given = [name for name in type(self).model_fields if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError(f"a step has exactly one of {', '.join(type(self).model_fields)}; this one has {len(given) or 'none'}")
+            raise ValueError(f"a step has exactly one of {', '.join(type(self).model_fields)}; this one has "
+                             f"{len(given) or 'none'}")
         return self
 
 
@@ -204,9 +227,11 @@ class Read(Strict):
     """How the source's files become rows, split by split, before a mapping applies."""
 
     splits: dict[NonEmpty, SplitRead] = Field(
-        min_length=1, description="Each split the record uses and the files it is read from. Split names are the record's own."
+        min_length=1,
+        description="Each split the record uses and the files it is read from. Split names are the record's own."
     )
-    tables: dict[Id, TableSpec] = Field(default_factory=dict, description="Extra tables that `join` steps read (DischargeMe's targets).")
+    tables: dict[Id, TableSpec] = Field(default_factory=dict,
+                                        description="Extra tables that `join` steps read (DischargeMe's targets).")
 
 
 class Filter(Strict):

@@ -14,7 +14,8 @@ class ReviewedContent(Strict):
     name: str = Field(description="The name as the reviewer read it.")
     definition: str = Field(description="The definition as the reviewer read it.")
     example: str | None = Field(None, description="The example as the reviewer read it (tasks only).")
-    placement: str | None = Field(None, description="The subcategory id of a task, or the category id of a subcategory.")
+    placement: str | None = Field(None,
+                                  description="The subcategory id of a task, or the category id of a subcategory.")
 
 
 class Reviewer(Strict):
@@ -24,7 +25,9 @@ class Reviewer(Strict):
     orcid: str | None = Field(None, description="ORCID iD, e.g. `0000-0002-1825-0097`.")
     date: dt.date | None = Field(None, description="The date of this reviewer's decision (YYYY-MM-DD).")
     decision: Literal["approved", "rejected", "changes_requested"] | None = Field(
-        None, description="What this reviewer decided; absent for a comment without a decision, which changes no review state."
+        None,
+        description="What this reviewer decided; absent for a comment without a decision, which changes no review "
+                    "state."
     )
     note: str | None = Field(None, description="The reviewer's comment.")
     content_hash: str | None = Field(
@@ -52,7 +55,8 @@ class Review(Strict):
     )
     reviewers: list[Reviewer] = Field(
         default_factory=list,
-        description="The history of decisions, oldest first. Each reviewer's latest decision counts while it covers the current content.",
+        description="The history of decisions, oldest first. Each reviewer's latest decision counts while it covers "
+                    "the current content.",
     )
     date: dt.date | None = Field(None, description="Date of the latest review decision.")
     content_hash: str | None = Field(

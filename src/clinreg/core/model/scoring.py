@@ -35,7 +35,8 @@ class Judge(Strict):
     name: Id = Field(description="A short name for the judge, e.g. `gpt`; each judge's ratings are kept under it.")
     model: NonEmpty = Field(description="The judge model as HELM names it, e.g. `openai/gpt-4o-2024-05-13`.")
     helm_deployment: str | None = Field(
-        None, description="The HELM model deployment that serves the judge, e.g. `stanfordhealthcare/gpt-4o-2024-05-13`."
+        None,
+        description="The HELM model deployment that serves the judge, e.g. `stanfordhealthcare/gpt-4o-2024-05-13`."
     )
     inspect_model: str | None = Field(
         None, description="The judge as Inspect AI names a model (`provider/model`), when that differs from `model`."
@@ -107,17 +108,23 @@ class JuryValidation(Strict):
     figure a publication reports, with its source."""
 
     kind: Literal["ratings", "published"] = Field(
-        description="`ratings`: a file of per-instance ratings by the judges and clinicians. `published`: a reported figure."
+        description="`ratings`: a file of per-instance ratings by the judges and clinicians. `published`: a reported "
+                    "figure."
     )
     ratings: str | None = Field(
-        None, description="For `ratings`: the file (CSV or JSON lines: instance_id, rater, axis, score), relative to the registry root or an https URL."
+        None,
+        description="For `ratings`: the file (CSV or JSON lines: instance_id, rater, axis, score), relative to the "
+                    "registry root or an https URL."
     )
     statistic: str | None = Field(
         None, description="For `published`: what the figure is, e.g. `ICC between the jury and clinicians' ratings`."
     )
     value: float | None = Field(None, description="For `published`: the figure, e.g. `0.47`.")
-    citation: Citation | None = Field(None, description="Where the figure or the ratings come from. Required for `published`.")
-    note: str | None = Field(None, description="How far the evidence reaches, e.g. which benchmarks the clinicians rated.")
+    citation: Citation | None = Field(None,
+                                      description="Where the figure or the ratings come from. Required for "
+                                                  "`published`.")
+    note: str | None = Field(None,
+                             description="How far the evidence reaches, e.g. which benchmarks the clinicians rated.")
 
     @model_validator(mode="after")
     def _fields_of_kind(self) -> "JuryValidation":
@@ -133,7 +140,8 @@ class Jury(Strict):
 
     judges: list[Judge] = Field(
         default_factory=medhelm_judges, min_length=1,
-        description="The judge models. MedHELM's three (GPT-4o 2024-05-13, Llama 3.3 70B Instruct, Claude 3.7 Sonnet) when omitted.",
+        description="The judge models. MedHELM's three (GPT-4o 2024-05-13, Llama 3.3 70B Instruct, Claude 3.7 Sonnet) "
+                    "when omitted.",
     )
     rubric: NonEmpty = Field(
         description=(
@@ -141,12 +149,15 @@ class Jury(Strict):
             "prompt text). The export adds the shown texts, the axes, the scale and the JSON answer format."
         )
     )
-    axes: list[JuryAxis] = Field(min_length=1, description="The axes every judge rates, e.g. accuracy, completeness and clarity.")
+    axes: list[JuryAxis] = Field(min_length=1,
+                                 description="The axes every judge rates, e.g. accuracy, completeness and clarity.")
     scale: list[int] = Field(
-        default_factory=lambda: [1, 5], min_length=2, max_length=2, description="`[lowest, highest]` rating on each axis."
+        default_factory=lambda: [1, 5], min_length=2, max_length=2,
+        description="`[lowest, highest]` rating on each axis."
     )
     aggregate: Literal["mean"] = Field(
-        "mean", description="`mean`: the score is the mean of every judge's rating on every axis (3 judges x 3 axes = 9)."
+        "mean",
+        description="`mean`: the score is the mean of every judge's rating on every axis (3 judges x 3 axes = 9)."
     )
     shows: list[Literal["input", "response", "reference"]] = Field(
         default_factory=lambda: ["input", "response", "reference"], min_length=1,
@@ -162,7 +173,8 @@ class Jury(Strict):
     helm_annotator: str | None = Field(
         None,
         description=(
-            "HELM's annotator class for this benchmark, e.g. `helm.benchmark.annotation.aci_bench_annotator.ACIBenchAnnotator`; "
+            "HELM's annotator class for this benchmark, e.g. "
+            "`helm.benchmark.annotation.aci_bench_annotator.ACIBenchAnnotator`; "
             "the HELM export runs it (with HELM's rubric) so its scores are MedHELM's by construction."
         ),
     )
@@ -191,7 +203,8 @@ class RubricGrading(Strict):
         )
     )
     criterion_key: Id = Field("criterion", description="The key of a rubric item's criterion text.")
-    points_key: Id = Field("points", description="The key of a rubric item's points (negative for what a reply must not do).")
+    points_key: Id = Field("points",
+                           description="The key of a rubric item's points (negative for what a reply must not do).")
     helm_annotator: str | None = Field(
         None,
         description=(
@@ -219,7 +232,8 @@ class Scoring(Strict):
     database: SqlDatabase | None = Field(None, description="For `sql_execution`: the database the queries run against.")
     helm_metric: str | None = Field(
         None,
-        description="HELM's metric class for this benchmark, e.g. `helm.benchmark.metrics.ehr_sql_metrics.EhrSqlMetric`.",
+        description="HELM's metric class for this benchmark, e.g. "
+                    "`helm.benchmark.metrics.ehr_sql_metrics.EhrSqlMetric`.",
     )
 
     @model_validator(mode="after")

@@ -24,7 +24,8 @@ SourceRead = Annotated[
 
 class Licence(Strict):
     spdx: NonEmpty = Field(
-        description="An SPDX licence id such as `MIT` or `CC-BY-4.0`, or `unknown` / `other`. Both of the latter need a `note`."
+        description="An SPDX licence id such as `MIT` or `CC-BY-4.0`, or `unknown` / `other`. Both of the latter need "
+                    "a `note`."
     )
     note: str | None = Field(None, description="Where the licence was read, or why it is unknown or non-standard.")
 

@@ -20,7 +20,9 @@ class Task(Strict):
 class ExpectedTasks(Strict):
     count: int = Field(ge=1, description="How many tasks the source gives this subcategory.")
     citation: Citation = Field(description="Where the count comes from, e.g. MedHELM's overview figure (S15).")
-    note: str | None = Field(None, description="How far the source can be trusted here, e.g. its date or a label it spells differently.")
+    note: str | None = Field(None,
+                             description="How far the source can be trusted here, e.g. its date or a label it spells "
+                                         "differently.")
 
 
 class Subcategory(Strict):
@@ -44,7 +46,8 @@ class Category(Strict):
     id: Id = Field(description="snake_case id of the category, e.g. `clinical_decision_support`.")
     name: NonEmpty = Field(description="The display name, exactly as MedHELM spells it.")
     definition: NonEmpty = Field(description="One to three sentences on what the category covers.")
-    subcategories: list[Subcategory] = Field(min_length=1, description="The subcategories of this category, in display order.")
+    subcategories: list[Subcategory] = Field(min_length=1,
+                                             description="The subcategories of this category, in display order.")
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -53,7 +56,8 @@ class ReviewPolicy(Strict):
     """How a clinician panel decides an item. Without it, one reviewer's approval approves an item and two
     reviewers who disagree make it `conflicting`."""
 
-    min_approvals: int = Field(1, ge=1, description="How many reviewers' current approvals an item needs to be approved.")
+    min_approvals: int = Field(1, ge=1,
+                               description="How many reviewers' current approvals an item needs to be approved.")
     open_rejection_blocks: bool = Field(
         True,
         description=(

@@ -61,11 +61,12 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
     except yaml.MarkedYAMLError as exc:
         doc.data = None
         doc.problems.append(syntax_problem(exc, text))
-    except yaml.reader.ReaderError as exc:  # pragma: no cover - the characters it refuses are refused in decode_bytes first
+    except yaml.reader.ReaderError as exc:  # pragma: no cover - decode_bytes refuses these characters first
         doc.data = None
         # The C reader reports a byte offset into the UTF-8 text.
         line, col = byte_location(text.encode("utf-8"), exc.position)
-        doc.problems.append(Problem("CLR006", line, col, f"YAML refuses the character U+{exc.character:04X}" if isinstance(exc.character, int)
+        doc.problems.append(Problem("CLR006", line, col, f"YAML refuses the character U+{exc.character:04X}"
+                                    if isinstance(exc.character, int)
                                     else "YAML refuses a character in the file"))
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         doc.data = None

@@ -12,7 +12,8 @@ from clinreg.core.yamlsrc.doc import Problem
 # reported line numbers wrong, and would let a pull request hide a key on what a reviewer sees as one line.
 # Also a byte-order mark anywhere but the very start: libyaml reads one differently from str and from bytes.
 _REFUSED_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|\r(?!\n)")
-_CANNOT_START_REFUSED = bytes(b for b in range(256) if b in (0x09, 0x0A) or 0x20 <= b <= 0x7E or (b >= 0x80 and b not in (0xC2, 0xE2, 0xEF)))
+_CANNOT_START_REFUSED = bytes(b for b in range(256) if b in (0x09, 0x0A) or 0x20 <= b <= 0x7E
+                              or (b >= 0x80 and b not in (0xC2, 0xE2, 0xEF)))
 
 
 def byte_location(raw: bytes, offset: int) -> tuple[int, int]:
@@ -36,7 +37,8 @@ def decode_bytes(raw: bytes) -> tuple[str | None, Problem | None]:
         raw = raw[3:]
     if b"\x00" in raw:
         line, col = byte_location(raw, raw.index(b"\x00"))
-        return None, Problem("CLR006", line, col, "the file holds binary data (a NUL byte); registry files are UTF-8 text")
+        return None, Problem("CLR006", line, col,
+                             "the file holds binary data (a NUL byte); registry files are UTF-8 text")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -56,14 +58,16 @@ def decode_bytes(raw: bytes) -> tuple[str | None, Problem | None]:
 
 def _refused_char_problem(char: str, line: int, col: int) -> Problem:
     if char == "\r":
-        return Problem("CLR006", line, col, "a carriage return (CR) without a line feed; YAML reads it as a line break, git and GitHub do not",
-                       "save the file with LF (or CRLF) line endings")
+        return Problem("CLR006", line, col,
+                       "a carriage return (CR) without a line feed; YAML reads it as a line break, git and GitHub do "
+                       "not", "save the file with LF (or CRLF) line endings")
     code = f"U+{ord(char):04X}"
     if char == "\ufeff":
         return Problem("CLR006", line, col, "a byte-order mark (U+FEFF) after the start of the file",
                        "remove it; only one, as the very first character, is allowed")
     if char in "\x85\u2028\u2029":
-        return Problem("CLR006", line, col, f"the line separator {code}, which YAML reads as a line break but git and GitHub do not",
+        return Problem("CLR006", line, col,
+                       f"the line separator {code}, which YAML reads as a line break but git and GitHub do not",
                        "replace it with a newline or a space")
     what = "non-character" if char in "\ufffe\uffff" else "control character"
     return Problem("CLR006", line, col, f"the {what} {code}; registry files are plain text",

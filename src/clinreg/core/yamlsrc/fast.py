@@ -51,7 +51,7 @@ def _resolve_plain(value: str, implicit: tuple[bool, bool], mark) -> tuple[str, 
             raise _Unusual
         try:
             result = (tag, construct(constructor, yaml.ScalarNode(tag, value, mark, mark)))
-        except Exception:
+        except Exception:  # noqa: BLE001 - any constructor failure sends the file to the reference reader
             raise _Unusual from None
     if len(value) <= 64:
         if len(_PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
@@ -203,7 +203,7 @@ def read_fast(text: str, limits: Limits) -> YamlDoc | None:
             # StreamStart, StreamEnd and DocumentEnd carry nothing
         if nodes > max_nodes:
             raise _Unusual
-    except Exception:  # _Unusual, a YAML error, or anything else: the reference reader decides what it is
+    except Exception:  # noqa: BLE001 - _Unusual, a YAML error or anything else: the reference reader decides
         return None
     finally:
         loader.dispose()

@@ -58,7 +58,8 @@ class Builder:
             if cls is ScalarEvent:  # the common case first
                 self.nodes += 1
                 if self.nodes > limits.max_nodes:
-                    raise Abort(Problem("CLR007", *mark_at(event.start_mark), f"the file has more than {limits.max_nodes:,} values"))
+                    raise Abort(Problem("CLR007", *mark_at(event.start_mark),
+                                        f"the file has more than {limits.max_nodes:,} values"))
                 value, plain_text = self._scalar(event)
                 if event.anchor:
                     self.anchors[event.anchor] = (value, mark_at(event.start_mark))
@@ -69,10 +70,12 @@ class Builder:
                 is_map = cls is MappingStartEvent
                 self._check_tag(event, "tag:yaml.org,2002:map" if is_map else "tag:yaml.org,2002:seq")
                 if len(stack) >= limits.max_depth:
-                    raise Abort(Problem("CLR007", *mark_at(event.start_mark), f"nesting deeper than {limits.max_depth} levels"))
+                    raise Abort(Problem("CLR007", *mark_at(event.start_mark),
+                                        f"nesting deeper than {limits.max_depth} levels"))
                 path = self._child_path(stack)
                 if path is None:
-                    raise Abort(Problem("CLR001", *mark_at(event.start_mark), "a mapping or list used as a key; keys must be plain strings"))
+                    raise Abort(Problem("CLR001", *mark_at(event.start_mark),
+                                        "a mapping or list used as a key; keys must be plain strings"))
                 doc.values[path] = mark_at(event.start_mark)
                 doc.containers.add(path)
                 stack.append([{} if is_map else [], path, NO_KEY, None, event.anchor])
@@ -88,9 +91,11 @@ class Builder:
                 self.aliases += 1
                 line, col = mark_at(event.start_mark)
                 if self.aliases > limits.max_aliases:
-                    raise Abort(Problem("CLR007", line, col, f"more than {limits.max_aliases} aliases (*name); registry files need none"))
+                    raise Abort(Problem("CLR007", line, col,
+                                        f"more than {limits.max_aliases} aliases (*name); registry files need none"))
                 if event.anchor not in self.anchors:
-                    raise Abort(Problem("CLR001", line, col, f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
+                    raise Abort(Problem("CLR001", line, col,
+                                        f"alias *{event.anchor} refers to an unknown or unfinished anchor"))
                 value, _ = self.anchors[event.anchor]
                 self._charge(value, line, col)
                 self._emit(stack, _copy(value), (line, col), event)
@@ -98,7 +103,8 @@ class Builder:
             if cls is DocumentStartEvent:
                 documents += 1
                 if documents > 1:
-                    raise Abort(Problem("CLR001", *mark_at(event.start_mark), "a registry file holds a single YAML document; found a second '---'"))
+                    raise Abort(Problem("CLR001", *mark_at(event.start_mark),
+                                        "a registry file holds a single YAML document; found a second '---'"))
             # StreamStart, StreamEnd and DocumentEnd carry nothing
         if documents == 0 or doc.data is NO_KEY:
             doc.data = None
@@ -118,7 +124,8 @@ class Builder:
         if default != STR or tag not in SAFE_TAGS or tag in COLLECTION_TAGS:
             line, col = mark_at(event.start_mark)
             raise Abort(
-                Problem("CLR004", line, col, f"tag {tag!r} is not allowed; only plain YAML values are", "remove the tag")
+                Problem("CLR004", line, col, f"tag {tag!r} is not allowed; only plain YAML values are",
+                        "remove the tag")
             )
 
     def _scalar(self, event: ScalarEvent) -> tuple[Any, str | None]:
@@ -136,7 +143,8 @@ class Builder:
             return value, None
         if len(value) > self.limits.max_number_chars:
             line, col = mark_at(event.start_mark)
-            raise Abort(Problem("CLR007", line, col, f"a {len(value):,}-character value that YAML reads as a number or date "
+            raise Abort(Problem("CLR007", line, col,
+                                f"a {len(value):,}-character value that YAML reads as a number or date "
                                  f"(the limit is {self.limits.max_number_chars:,})", "quote it if it is text"))
         if tag == MERGE:
             line, col = mark_at(event.start_mark)
@@ -149,7 +157,7 @@ class Builder:
             line, col = mark_at(event.start_mark)
             shown = value if len(value) <= 40 else value[:40] + "..."
             raise Abort(Problem("CLR001", line, col, f"cannot read value {shown!r}: {' '.join(str(exc).split())[:200]}",
-                                 "quote it if it is text"))
+                                 "quote it if it is text")) from None
         return constructed, value
 
     def _child_path(self, stack: list[list]) -> Path_ | None:
@@ -178,7 +186,7 @@ class Builder:
             try:
                 hash(value)
             except TypeError:  # pragma: no cover
-                raise Abort(Problem("CLR001", *loc, "an unhashable key"))
+                raise Abort(Problem("CLR001", *loc, "an unhashable key")) from None
             if value in container:
                 first = self.doc.keys.get(path + (value,), (0, 0))
                 raise Abort(
