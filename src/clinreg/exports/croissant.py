@@ -163,7 +163,8 @@ def export_croissant(
     unknown = [d for d in datasets or [] if d not in registry.datasets]
     if unknown:
         close = closest(unknown[0], sorted(registry.datasets))
-        raise CroissantProblem(f"no dataset {unknown[0]!r} in the registry{f'; did you mean {close!r}?' if close else ''}")
+        raise CroissantProblem(f"no dataset {unknown[0]!r} in the "
+                               f"registry{f'; did you mean {close!r}?' if close else ''}")
     chosen = [registry.datasets[d] for d in dict.fromkeys(datasets or sorted(registry.datasets))]
     if access:
         chosen = [r for r in chosen if r.access.tier in access]
@@ -221,7 +222,8 @@ def describe(record: Dataset, lock: dict[str, Any] | None) -> tuple[dict[str, An
     else:
         left_out.append("url: the data have no public page (" + _source_words(record) + ")")
     if record.licence.spdx in ("unknown", "other"):
-        left_out.append(f"license: {record.licence.spdx}" + (f" ({_text(record.licence.note)})" if record.licence.note else ""))
+        note = f" ({_text(record.licence.note)})" if record.licence.note else ""
+        left_out.append(f"license: {record.licence.spdx}" + note)
     else:
         doc["license"] = f"https://spdx.org/licenses/{record.licence.spdx}.html"
     doc["citeAs"] = cite_as(record)
@@ -340,7 +342,8 @@ def _source_files(record: Dataset, left_out: list[str]) -> dict[str, dict[str, A
     read = getattr(source, "read", None)
     out: dict[str, dict[str, Any]] = {}
     for mapping in record.mappings:
-        specs = ([read.splits[s] for s in mapping.splits if s in read.splits] + list(read.tables.values())) if read else []
+        specs = ([read.splits[s] for s in mapping.splits
+                  if s in read.splits] + list(read.tables.values())) if read else []
         names: list[str] = []
         formats: list[str] = []
         for spec in specs:
@@ -361,7 +364,8 @@ def _source_files(record: Dataset, left_out: list[str]) -> dict[str, dict[str, A
             "@type": "cr:FileSet",
             "@id": f"files/{mapping.id}",
             "name": f"files/{mapping.id}",
-            "description": (f"The files {mapping.id} is read from (splits {', '.join(mapping.splits)}), as distributed: "
+            "description": (f"The files {mapping.id} is read from (splits {', '.join(mapping.splits)}), as "
+                            "distributed: "
                             f"{described}. Paths are relative to a clinreg data folder (--data-dir), in its "
                             f"subfolder {folder}/."),
             "encodingFormat": [MEDIA_TYPES.get(f or "", "application/zip" if f == "zip" else "application/octet-stream")
@@ -527,7 +531,8 @@ def mapping_columns(record: Dataset, mapping: Any) -> list[tuple[str, str]]:
         for column in (choices.columns or []) + [c for c in (choices.struct, choices.items) if c]:
             out += [(c, "choices") for c in real(column)]
     label = mapping.label
-    for column in (getattr(label, "column", None), getattr(label, "lower_column", None), getattr(label, "upper_column", None)):
+    for column in (getattr(label, "column", None), getattr(label, "lower_column", None),
+                   getattr(label, "upper_column", None)):
         if column:
             out += [(c, "gold") for c in real(column)]
     out += [(c, "read") for c in mapping.fields_read]

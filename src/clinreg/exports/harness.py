@@ -41,7 +41,8 @@ class ExportProblem(BuildError):
 
 def scoring_spec(dataset_id: str, mapping: Any) -> dict[str, Any] | None:
     """A mapping's `scoring` as the exports carry it: JSON-shaped, with `rubric_id` naming the exact rubric (the
-    jury's rubric, axes, scale and what it is shown) so that results from different rubrics are never ranked together."""
+    jury's rubric, axes, scale and what it is shown) so that results from different rubrics are never ranked
+    together."""
     if mapping.scoring is None:
         return None
     spec = mapping.scoring.model_dump(mode="json", exclude_none=True)
@@ -141,7 +142,8 @@ def export(
             raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
         _check_names(report)
         _readme(staged, report, WRITERS[harness](staged, report, registry))
-        (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2, allow_nan=False) + "\n",
+        (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2,
+                                                         allow_nan=False) + "\n",
                                               encoding="utf-8")
         replace_folder(staged, output)
         return report
@@ -171,8 +173,10 @@ def check_identifiers(registry: Any, chosen: list[str], placement: dict[str, tup
                     if not IDENTIFIER.fullmatch(group):
                         bad.append(f"{record.id}/{mapping.id}: subcategory or category id {group!r}")
     if bad:
-        raise ExportProblem(f"{printable(bad[0], 200)} is not a snake_case identifier (CLR202), and an export writes it "
-                            f"into code and paths; nothing was exported ({len(bad)} such id(s); run `clinreg validate`)")
+        raise ExportProblem(f"{printable(bad[0], 200)} is not a snake_case identifier (CLR202), and an export writes "
+                            "it "
+                            f"into code and paths; nothing was exported ({len(bad)} such id(s); run `clinreg "
+                            "validate`)")
 
 
 def _placement(registry: Any) -> dict[str, tuple[str, str]]:
@@ -194,7 +198,8 @@ def _check_names(report: ExportReport) -> None:
 
 def _readme(staged: Path, report: ExportReport, usage: str) -> None:
     """The export's README: what went in, what was skipped and why, and how to run it (`usage`, the harness's)."""
-    rows = "\n".join(f"| {m.name} | {m.dataset} | {m.kind} | {m.instances} | {', '.join(m.subcategories)} |" for m in report.mappings)
+    rows = "\n".join(f"| {m.name} | {m.dataset} | {m.kind} | {m.instances} | {', '.join(m.subcategories)} |"
+                     for m in report.mappings)
     # Skip reasons quote paths and record text: escaped, one line each, never live Markdown.
     skipped = "\n".join(f"- {escape(k)}: {escape(v)}" for k, v in sorted(report.skipped.items())) or "- none"
     text = EXPORT_README.format(harness=report.harness, release=report.release, canary=report.canary, rows=rows,
@@ -217,9 +222,11 @@ def _generation_lines(report: ExportReport) -> str:
             limit = f"at most {g['max_tokens']} tokens"
         if g.get("reasoning_max_tokens"):
             limit += f" ({g['reasoning_max_tokens']} for reasoning models in MedHELM's runs)"
-        origin = f"MedHELM's run spec {g['run_spec']}" if g.get("run_spec") else "clinreg's choice (no MedHELM run spec)"
+        origin = (f"MedHELM's run spec {g['run_spec']}" if g.get("run_spec")
+                  else "clinreg's choice (no MedHELM run spec)")
         said = "MedHELM's instructions sent" if g.get("instructions") and m.kind != "choice" else "no instructions sent"
-        lines.append("- " + escape(f"{m.name}: temperature {g['temperature']:g}, {limit}, stop {stop}; {said}; {origin}"))
+        lines.append("- " + escape(f"{m.name}: temperature {g['temperature']:g}, {limit}, stop {stop}; {said}; "
+                                   f"{origin}"))
     return "\n".join(lines) or "- none"
 
 

@@ -75,7 +75,8 @@ def schema(report: ExportReport, registry: Any, subs: dict, cats: dict) -> dict[
             "name": m.name, "display_name": display, "description": f"clinreg mapping {m.dataset}/{m.mapping}",
             "metric_groups": ["accuracy", "efficiency", "general_information"],
             "environment": {"main_name": main_metric(m), "main_split": "test"},
-            "taxonomy": {"task": ", ".join(m.subcategories), "what": m.dataset, "who": "n/a", "when": "n/a", "language": "English"},
+            "taxonomy": {"task": ", ".join(m.subcategories), "what": m.dataset, "who": "n/a", "when": "n/a",
+                         "language": "English"},
         })
     main = {main_metric(m): m for m in report.mappings}
     metrics = []
@@ -85,10 +86,13 @@ def schema(report: ExportReport, registry: Any, subs: dict, cats: dict) -> dict[
                         "description": METRIC_NOTES.get(name, f"The main metric of {m.dataset}/{m.mapping}.")})
     metrics += [{"name": name, "display_name": display, "description": display} for name, display in INFO_METRICS]
     metric_groups = [
-        {"name": "accuracy", "display_name": "Accuracy", "metrics": [{"name": "${main_name}", "split": "${main_split}"}]},
-        {"name": "efficiency", "display_name": "Efficiency", "metrics": [{"name": "inference_runtime", "split": "${main_split}"}]},
+        {"name": "accuracy", "display_name": "Accuracy",
+         "metrics": [{"name": "${main_name}", "split": "${main_split}"}]},
+        {"name": "efficiency", "display_name": "Efficiency",
+         "metrics": [{"name": "inference_runtime", "split": "${main_split}"}]},
         {"name": "general_information", "display_name": "General information", "hide_win_rates": True,
-         "metrics": [{"name": name, "split": "${main_split}"} for name, _ in INFO_METRICS if name != "inference_runtime"]},
+         "metrics": [{"name": name, "split": "${main_split}"} for name, _ in INFO_METRICS
+                     if name != "inference_runtime"]},
     ]
     # Complete on its own (metrics, perturbations, metric groups, run groups): `helm-summarize --schema-path` reads it.
     return {"metrics": metrics, "perturbations": [], "metric_groups": metric_groups, "run_groups": run_groups}
@@ -131,7 +135,8 @@ USAGE = """HELM loads the scenario of this folder as a plugin (`--plugins clinre
 complete on its own:
 
 ```
-PYTHONPATH={out} helm-run --plugins clinreg_helm --conf-paths {confs} --suite clinreg --max-eval-instances 1000 --models-to-run MODEL
+PYTHONPATH={out} helm-run --plugins clinreg_helm --conf-paths {confs} --suite clinreg --max-eval-instances 1000 \
+--models-to-run MODEL
 helm-summarize --suite clinreg --schema-path {out}/schema_clinreg.yaml --num-threads 1
 clinreg results import benchmark_output/runs/clinreg -o results.json
 ```
@@ -148,7 +153,8 @@ when no judge rated), with `clinreg_jury_*` stats beside it counting the replies
 irregular and the defaults used; for HealthBench's rubric grading, medhelm's annotator (installed with the
 `medhelm` package; plain crfm-helm lacks it, and the run then warns and reports token F1 only) with the
 record's grader and `LLMJuryMetric` as medhelm's run spec sets it up (medhelm counts a met negative criterion as
-10 plus its points, so its score is not the authors' nor the Inspect export's); for EHRSQL, billing codes and MEDEC, HELM's metric class (EHRSQL's queries run
+10 plus its points, so its score is not the authors' nor the Inspect export's); for EHRSQL, billing codes and MEDEC, \
+HELM's metric class (EHRSQL's queries run
 through clinreg's annotator, which compares with the row's `value`s when the gold query returns no rows, as
 HELM's does, but read-only, with the record's time limit, against the record's SQLite database under
 `CLINREG_DATA_DIR`). The judges are the record's (MedHELM's

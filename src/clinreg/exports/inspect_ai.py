@@ -43,7 +43,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
             lines += ["", "@task", f"def {m.name}(judges=None):",
                       f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, judges)", ""]
         else:
-            lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
+            lines += ["", "@task", f"def {m.name}():",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
     if any(m.scoring and m.scoring["method"] in ("jury", "rubric") for m in report.mappings):
         # The jury over an lm-eval run's recorded responses (`-T samples_file=PATH`, `--model none`).
         lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None):",
@@ -53,7 +54,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
 
 USAGE = """```
 inspect eval {out}/clinreg_tasks.py@clinreg_<mapping> --model MODEL
-python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_tasks as t; inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
+python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_tasks as t; \
+inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
 ```
 
 Closed tasks give the stem as `input` and the options as `choices` (solver `multiple_choice()`, scorer
@@ -82,7 +84,8 @@ lm-eval has no model-graded metric: to judge an lm-eval run of a jury (or rubric
 `--log_samples`, then judge the responses it recorded, with the same scorer and judges as above:
 
 ```
-inspect eval {out}/clinreg_tasks.py@clinreg_lm_eval_judged -T samples_file=PATH/samples_clinreg_<mapping>_<time>.jsonl --model none
+inspect eval {out}/clinreg_tasks.py@clinreg_lm_eval_judged -T samples_file=PATH/samples_clinreg_<mapping>_<time>.jsonl \
+--model none
 ```
 
 The task's metadata names the samples file and its sha256, for `clinreg results import` to join the jury score

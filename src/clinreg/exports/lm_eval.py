@@ -100,7 +100,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
                 "metadata": {"version": 1.0, "taxonomy_level": kind, "canary": report.canary},
             }
             text = yaml.safe_dump(group, sort_keys=False, allow_unicode=True, width=1000)
-            (group_files / f"{PREFIX}{group_id}.yaml").write_text(header(report, f"lm-eval {kind} group") + text, encoding="utf-8")
+            (group_files / f"{PREFIX}{group_id}.yaml").write_text(
+                header(report, f"lm-eval {kind} group") + text, encoding="utf-8")
     return USAGE.format(out=final, example=example(report))
 
 USAGE = """```

@@ -16,7 +16,9 @@ from helm.benchmark.metrics.statistic import Stat
 from helm.benchmark.adaptation.common_adapter_specs import get_generation_adapter_spec, get_multiple_choice_adapter_spec
 from helm.benchmark.metrics.common_metric_specs import get_basic_metric_specs, get_exact_match_metric_specs
 from helm.benchmark.run_spec import RunSpec, run_spec_function
-from helm.benchmark.scenarios.scenario import CORRECT_TAG, TEST_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec
+from helm.benchmark.scenarios.scenario import (
+    CORRECT_TAG, TEST_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -50,7 +52,8 @@ class ClinregJsonlScenario(Scenario):
                 extra = {"gold": gold}
                 if "is_impossible" in (doc.get("context") or {}):  # read by HELM's EHRSQL metric
                     extra["is_impossible"] = impossible_question(doc["context"])
-                if "value" in (doc.get("context") or {}):  # EHRSQL's expected values when the gold query returns no rows
+                # EHRSQL's expected values when the gold query returns no rows
+                if "value" in (doc.get("context") or {}):
                     extra["value"] = {k: v for k, v in (doc["context"]["value"] or {}).items() if v is not None}
                 messages = None
                 rubric = ((MAPPINGS.get(self.mapping) or {}).get("scoring") or {}).get("rubric")
@@ -129,7 +132,8 @@ def judge_models(entry, judges=None):
         from helm.benchmark.run_specs.medhelm_run_specs import get_annotator_models_from_config
 
         return get_annotator_models_from_config(path)
-    return {j["name"]: AnnotatorModelInfo(model_name=j["model"], model_deployment=j.get("helm_deployment") or j["model"])
+    return {j["name"]: AnnotatorModelInfo(model_name=j["model"], model_deployment=j.get("helm_deployment")
+                                          or j["model"])
             for j in entry["scoring"]["jury"]["judges"]}
 
 
@@ -205,7 +209,8 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
     scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args=scenario_args)
     if entry["kind"] == "choice":
         # One instruction, asking for the letter HELM scores; a line break between the question and option A.
-        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=LETTER_INSTRUCTION,
+        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT,
+                                                        instructions=LETTER_INSTRUCTION,
                                                         input_noun=None, output_noun="Answer", max_train_instances=0,
                                                         input_suffix="\n",
                                                         max_tokens=(entry.get("generation") or {}).get("max_tokens", 1))

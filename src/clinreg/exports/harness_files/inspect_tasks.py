@@ -5,10 +5,12 @@
 import json
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
-from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr
+from inspect_ai.scorer import (
+    CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr,
+)
 from inspect_ai.solver import TaskState, generate, multiple_choice, solver, system_message
 
 HERE = Path(__file__).resolve().parent
@@ -139,7 +141,8 @@ def judge_models(spec, judges=None):
     return chosen
 
 
-@scorer(metrics=[jury_mean(), jury_stderr(), ratings_missing(), replies_dropped(), ratings_irregular(), defaults_used()])
+@scorer(metrics=[jury_mean(), jury_stderr(), ratings_missing(), replies_dropped(), ratings_irregular(),
+                 defaults_used()])
 def jury(name, judges=None):
     """MedHELM's LLM jury: every judge rates the response on every axis; the score is the mean of the ratings,
     under MedHELM's rules for irregular replies (see jury_score)."""
@@ -156,7 +159,7 @@ def jury(name, judges=None):
                 try:
                     reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=4096))
                     replies[judge_name] = reply.completion
-                except Exception as exc:  # an API error after the model's retries: this judge gave no reply
+                except Exception as exc:  # noqa: BLE001 - API error after the model's retries: this judge gave no reply
                     replies[judge_name] = None
                     errors[judge_name] = f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
         result = jury_score(spec, response, replies)
@@ -174,7 +177,8 @@ def jury(name, judges=None):
             note = f"MedHELM's default score {result['score']:g}: {why}"
         else:
             counted = sum(len(r) for r in result["ratings"].values())
-            note = f"mean of {counted} rating(s) from {len(models) - result['replies_dropped']} of {len(models)} judge(s)"
+            note = (f"mean of {counted} rating(s) from {len(models) - result['replies_dropped']} of {len(models)} "
+                    "judge(s)")
             note += "".join(f"; {result[key]} {text}" for key, text in (
                 ("replies_dropped", "reply(ies) dropped"), ("ratings_irregular", "rating(s) irregular")) if result[key])
         return Score(value=result["score"], answer=response, explanation=note, metadata=metadata)
@@ -229,7 +233,7 @@ def rubric_grader(name, grader=None):
             try:
                 reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=2048))
                 hit, problem = criterion_met(reply.completion)
-            except Exception as exc:  # an API error after the model's retries: this criterion is ungraded
+            except Exception as exc:  # noqa: BLE001 - API error after the model's retries: this criterion is ungraded
                 hit, problem = None, f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
             met.append(hit)
             if problem:
@@ -237,7 +241,7 @@ def rubric_grader(name, grader=None):
         result = rubric_score(items, met)
         value = result["score"]
         metadata = dict(result, no_positive_points=value is None, problems=problems, grader=str(model),
-                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met)])
+                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met, strict=True)])
         note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
                 f"({result['criteria_met']} of {len(items)} criteria met")
         note += f", {result['criteria_ungraded']} ungraded)" if result["criteria_ungraded"] else ")"
@@ -292,7 +296,8 @@ def lm_eval_samples(samples_file):
             metadata |= {"input": doc.get("input"), "response": response, "lm_eval_doc_id": entry.get("doc_id")}
             samples.append(Sample(input=doc["prompt"], target=doc["gold"]["value"], id=doc["id"], metadata=metadata))
     if len(names) != 1:
-        raise ValueError(f"{samples_file}: the docs belong to {sorted(names) or 'no mapping'} of this export, not to one")
+        raise ValueError(f"{samples_file}: the docs belong to {sorted(names) or 'no mapping'} of this export, not to "
+                         "one")
     return names.pop(), samples
 
 
@@ -334,7 +339,8 @@ def lm_eval_judged_task(samples_file, judges=None):
 
 
 def tasks_in(group):
-    """The tasks of a subcategory or category id (or of `all`), e.g. `inspect_ai.eval(tasks_in("planning_treatments"))`."""
+    """The tasks of a subcategory or category id (or of `all`), e.g.
+    `inspect_ai.eval(tasks_in("planning_treatments"))`."""
     names = sorted(MAPPINGS) if group == "all" else SUBCATEGORIES.get(group) or CATEGORIES.get(group)
     if names is None:
         raise KeyError(f"no subcategory or category {group!r} in this export (see SUBCATEGORIES and CATEGORIES)")

@@ -19,7 +19,8 @@ def process_number(doc, results):
 def process_text(doc, results):
     """Free text: MedHELM's own metric where the record names one that needs no judge (EHRSQL, billing codes,
     MEDEC), under its own name; token-overlap F1 always, as `reference_f1`. lm-eval has no judge, so a jury
-    or rubric benchmark reports only the stand-in, which `clinreg results import` keeps beside, never in place of, a jury score."""
+    or rubric benchmark reports only the stand-in, which `clinreg results import` keeps beside, never in place of, a
+    jury score."""
     f1 = token_f1(results[0], doc["gold"]["value"])
     out = {"reference_f1": f1, "score": f1}
     scoring = SCORING.get(doc["mapping"])
