@@ -49,7 +49,7 @@ class InstanceBatch:
         stem = f"{self.dataset}/{self.mapping}/{self.split}/"
         for variant, index, prompt, text, choices, gold, refs, context in zip(
             self.variant, self.source_index, self.prompt, self.input, self.choices, self.gold, self.references,
-            self.context,
+            self.context, strict=True,
         ):
             yield {
                 "id": f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}",
@@ -142,7 +142,7 @@ def choice_prompt(stem: str, options: list[str]) -> str:
     lm-eval reads it as it is (then `Answer:`); Inspect and HELM list the options themselves from `input` and
     `choices`, with their own instruction, so the record's question never carries one (CLR508).
     """
-    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options)])
+    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options, strict=False)])
     count = len(options)
     instruction = _INSTRUCTIONS.get(count) or _INSTRUCTIONS.setdefault(count, letter_instruction(count))
     return f"{stem}\n\n{lines}\n\n{instruction}"
@@ -270,7 +270,8 @@ class MappingBuild:
 
     def instances(self, table: pa.Table, split: str, indices: np.ndarray) -> InstanceBatch:
         """Instances of rows that all passed `status`: one per row, or one per variant per row."""
-        out = InstanceBatch(self.record.id, self.mapping.id, list(self.mapping.tasks), split, provenance=self.provenance)
+        out = InstanceBatch(self.record.id, self.mapping.id, list(self.mapping.tasks), split,
+                            provenance=self.provenance)
         n = table.num_rows
         if n == 0:
             return out
@@ -286,8 +287,8 @@ class MappingBuild:
             # A plain template without variants renders straight from the columns (no context per row).
             inputs = self.template.render_columns(*columns, n) if variant is None and not self.fixed_templates else None
             contexts = self._contexts(table, columns, variant) if inputs is None else []
-            per_variant.append(self._variant_columns(table, split, indices, contexts, variant, labels, choices, metadata,
-                                                     references, inputs))
+            per_variant.append(self._variant_columns(table, split, indices, contexts, variant, labels, choices,
+                                                     metadata, references, inputs))
         if len(per_variant) == 1:
             only = per_variant[0]
             out.variant = [only["variant"]] * n
@@ -327,18 +328,20 @@ class MappingBuild:
             letters = labels.letters.to_pylist()
             golds = []
             position = _LETTER_INDEX
-            for letter, options in zip(letters, option_lists):
+            for letter, options in zip(letters, option_lists, strict=True):
                 index = position[letter]
                 value = options[index] if index < len(options) else None
-                golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None, "value": value})
-            stems = [question_stem(prompt, options).strip() for prompt, options in zip(inputs, option_lists)]
+                golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None,
+                              "value": value})
+            stems = [question_stem(prompt, options).strip()
+                     for prompt, options in zip(inputs, option_lists, strict=True)]
             inputs = list(map(choice_prompt, stems, option_lists))
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):
-                bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist())
+                bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist(), strict=True)
                 golds = [{"index": None, "kind": "number", "letter": None, "lower": _bound(lo), "upper": _bound(hi),
-                          "value": text} for text, (lo, hi) in zip(texts, bounds)]
+                          "value": text} for text, (lo, hi) in zip(texts, bounds, strict=True)]
             else:
                 golds = [{"index": None, "kind": "text", "letter": None, "lower": None, "upper": None, "value": text}
                          for text in texts]
@@ -359,7 +362,8 @@ class MappingBuild:
         try:
             return template.render_with_globals(context)
         except TemplateFailure as err:
-            raise TemplateFailure(f"{template.where}: split {split!r}, row {index}: input_template failed: {err}") from None
+            raise TemplateFailure(f"{template.where}: split {split!r}, row {index}: input_template failed: "
+                                  f"{err}") from None
 
     def _template_columns(self, table: pa.Table) -> tuple[list[str], list[list[Any]]]:
         """The columns the templates read, as Python values (all columns when a template uses `row`)."""
@@ -370,20 +374,21 @@ class MappingBuild:
             names = [name for name in names if name in wanted]
         return names, [python_values(find_column(table, name)) for name in names]
 
-    def _contexts(self, table: pa.Table, columns: tuple[list[str], list[list[Any]]], variant: Variant | None) -> list[dict]:
+    def _contexts(self, table: pa.Table, columns: tuple[list[str], list[list[Any]]],
+                  variant: Variant | None) -> list[dict]:
         """One template context per row: sandbox globals, the row's columns, `row`, the variant's id and names."""
         names, values = columns
         base = self.template.globals
         if any(t.uses_row for t in (self.template, *self.fixed_templates)):
             contexts = []
-            for row_values in zip(*values):
-                row = dict(zip(names, row_values))
+            for row_values in zip(*values, strict=True):
+                row = dict(zip(names, row_values, strict=True))
                 contexts.append({**base, **row, ROW_VARIABLE: row})
         elif names:
             contexts = []
-            for row_values in zip(*values):
+            for row_values in zip(*values, strict=True):
                 context = base.copy()
-                context.update(zip(names, row_values))
+                context.update(zip(names, row_values, strict=True))
                 contexts.append(context)
         else:
             contexts = [base.copy() for _ in range(table.num_rows)]
@@ -391,7 +396,7 @@ class MappingBuild:
             for context in contexts:
                 context["variant"] = variant.id  # so one template can word each variant's request
             for name, column in variant.columns.items():
-                for context, value in zip(contexts, self._values(table, column, "variant column")):
+                for context, value in zip(contexts, self._values(table, column, "variant column"), strict=True):
                     context[name] = value
         return contexts
 
@@ -413,11 +418,11 @@ class MappingBuild:
             return [{a: x} for x in columns[0]]
         if len(names) == 2:
             a, b = names
-            return [{a: x, b: y} for x, y in zip(*columns)]
+            return [{a: x, b: y} for x, y in zip(*columns, strict=True)]
         if len(names) == 3:
             a, b, c = names
-            return [{a: x, b: y, c: z} for x, y, z in zip(*columns)]
-        return [dict(zip(names, values)) for values in zip(*columns)]
+            return [{a: x, b: y, c: z} for x, y, z in zip(*columns, strict=True)]
+        return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
     def _extra_references(self, table: pa.Table) -> list[list[str]]:
         refs: list[list[str]] = [[] for _ in range(table.num_rows)]
@@ -430,7 +435,7 @@ class MappingBuild:
             else:
                 text = text_column(column, self.where, f"references column {name!r}")
                 values = [[] if v is None else [v] for v in text.to_pylist()]
-            for ref, value in zip(refs, values):
+            for ref, value in zip(refs, values, strict=True):
                 ref.extend(value)
         return refs
 

@@ -58,7 +58,9 @@ class SplitTally:
         out = [Notice("dropped", f"{where}: dropped {n} row(s): {reason}") for reason, n in self.dropped.items()]
         if self.skipped:
             rows = ", ".join(map(str, self.skipped_rows)) + (" ..." if self.skipped > len(self.skipped_rows) else "")
-            out.append(Notice("skipped", f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows {rows})"))
+            out.append(Notice("skipped",
+                              f"{where}: skipped {self.skipped} row(s) whose label is outside the scheme (rows "
+                              f"{rows})"))
         if self.unlabeled:
             out.append(Notice("unlabeled", f"{where}: skipped {self.unlabeled} unlabeled row(s)"))
         return out
@@ -167,11 +169,12 @@ def _refuse_leaks(build: MappingBuild, batch: InstanceBatch) -> None:
         return
     found = batch_leaks(batch, exempt_rows(build.mapping, batch.split))
     if found:
-        raise GoldLeak(describe(build.where, batch.split, found), code="CLR907", record=build.record.id, split=batch.split,
-                       row=found[0][0])
+        raise GoldLeak(describe(build.where, batch.split, found), code="CLR907", record=build.record.id,
+                       split=batch.split, row=found[0][0])
 
 
-def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: int | None, seed: int) -> Iterator[InstanceBatch]:
+def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: int | None,
+          seed: int) -> Iterator[InstanceBatch]:
     if limit is None:
         for split, rows in passing:
             for table, indices in rows:
@@ -185,7 +188,7 @@ def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: i
         for table, indices in rows:
             sample.add(table, indices)
         samples.append(sample)
-    for sample, (table, indices) in zip(samples, select_across(samples, limit)):
+    for sample, (table, indices) in zip(samples, select_across(samples, limit), strict=True):
         for start in range(0, len(indices), BATCH_ROWS):
             chunk = table.slice(start, BATCH_ROWS)
             batch = build.instances(chunk, sample.split, indices[start : start + BATCH_ROWS])
@@ -193,7 +196,8 @@ def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: i
             yield batch
 
 
-def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: SplitTally, on_bad_label: OnBadLabel, progress) -> Iterator[tuple[pa.Table, np.ndarray]]:
+def _passing_rows(reader: SplitReader, build: MappingBuild, split: str, tally: SplitTally, on_bad_label: OnBadLabel,
+                  progress) -> Iterator[tuple[pa.Table, np.ndarray]]:
     """Batches of the rows whose label fits the scheme, with their source indices; counts the others."""
     progress.begin(f"{build.where} {split}", reader.num_rows(split, build.record.id))
     selection = RowSelection(build.mapping, build.where)
@@ -244,9 +248,9 @@ def build_instances(
     by default the one at `root`, found as `clinreg build --root` finds it (the working directory when it holds
     a registry tree, else the registry embedded in the package). The data is read from, in this order: the
     `data_dir/<owner>__<name>` mirror folder, a fixture folder the record names inside the registry, then the
-    hub at the pinned revision (a loading script is never run). The hub is asked which commit that revision is; offline (`HF_HUB_OFFLINE`,
-    `HF_DATASETS_OFFLINE`), or when the hub cannot be reached, huggingface_hub's cache serves a copy it holds.
-    `limit` keeps a seeded sample of that many source rows per mapping. Rows whose label is outside the scheme
+    hub at the pinned revision (a loading script is never run). The hub is asked which commit that revision is; offline
+    (`HF_HUB_OFFLINE`, `HF_DATASETS_OFFLINE`), or when the hub cannot be reached, huggingface_hub's cache serves a copy
+    it holds. `limit` keeps a seeded sample of that many source rows per mapping. Rows whose label is outside the scheme
     raise BadLabel, or are skipped and counted in `report` with `on_bad_label="skip"`. A wrong mapping, split or
     limit, or data that cannot be found, raises on the call; the rows are read as the instances are taken.
     """

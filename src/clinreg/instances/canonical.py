@@ -41,7 +41,8 @@ def _json_default(value: Any) -> Any:
 
 
 _quote = json.encoder.encode_basestring  # the C quoting json.dumps uses with ensure_ascii=False
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_json_default)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                              default=_json_default)
 
 
 def _c_encoder() -> Callable[[Any], str] | None:
@@ -82,7 +83,7 @@ def _text_lines(batch: InstanceBatch) -> list[str]:
     lines = []
     for variant, index, prompt, text, options, gold, refs, context in zip(
         batch.variant, batch.source_index, map(q, batch.prompt), map(q, batch.input), choices, batch.gold, references,
-        contexts,
+        contexts, strict=True,
     ):
         letter, at, lower, upper, value = gold["letter"], gold["index"], gold["lower"], gold["upper"], gold["value"]
         letter = "null" if letter is None else q(letter)
@@ -112,14 +113,15 @@ def _fast_lines(batch: InstanceBatch) -> list[bytes]:
     lines = []
     for row, (variant, index, prompt, text, options, gold, refs, context) in enumerate(zip(
         batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
-        batch.context,
+        batch.context, strict=True,
     )):
         try:
             lines.append(dumps({
                 "answer": gold["letter"], "choices": options,
-                "context": context if plain else fragment(_encode_object(context).encode("utf-8")) if context else empty,
-                "dataset": dataset,
-                # The gold object's six fields, as the standard writer names them (anything else it holds is not written).
+                "context": context if plain else fragment(_encode_object(context).encode("utf-8")) if context
+                else empty, "dataset": dataset,
+                # The gold object's six fields, as the standard writer names them (anything else it holds is not
+                # written).
                 "gold": {"index": gold["index"], "kind": gold["kind"], "letter": gold["letter"], "lower": gold["lower"],
                          "upper": gold["upper"], "value": gold["value"]},
                 "id": f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}", "input": text,

@@ -89,7 +89,8 @@ def _samples(check: DataCheck, reader: SplitReader, rows: int) -> dict[str, pa.T
             check.add("CLR908", at, str(err))
         except SplitMissing as err:
             samples[split] = None
-            check.add("CLR902", path, f"split {split!r} is not in mirror folder {reader.location.folder.name}: {err.reason}")
+            check.add("CLR902", path,
+                      f"split {split!r} is not in mirror folder {reader.location.folder.name}: {err.reason}")
         except SourceUnavailable as err:
             samples[split] = None
             check.add("CLR901", err.path or path, str(err))
@@ -128,7 +129,8 @@ def _referenced(mapping: Mapping, path: Where, build: MappingBuild | None) -> It
         for key in ("struct", "items"):
             if getattr(spec, key):
                 yield path + ("choices", key), getattr(spec, key), f"choices {key} column"
-    for key, what in (("references", "references column"), ("metadata_columns", "metadata column"), ("fields_read", "field read")):
+    for key, what in (("references", "references column"), ("metadata_columns", "metadata column"),
+                      ("fields_read", "field read")):
         for j, name in enumerate(getattr(mapping, key)):
             yield path + (key, j), name, what
     for j, variant in enumerate(mapping.variants):
@@ -167,7 +169,8 @@ def _check_mapping(check: DataCheck, path: Where, mapping: Mapping, samples: dic
 
 def _check_rows(check: DataCheck, path: Where, build: MappingBuild, split: str, table: pa.Table) -> None:
     indices = np.arange(table.num_rows)
-    counts = {"mapping": build.mapping.id, "split": split, "rows": table.num_rows, "labelled": 0, "unlabelled": 0, "dropped": 0}
+    counts = {"mapping": build.mapping.id, "split": split, "rows": table.num_rows, "labelled": 0, "unlabelled": 0,
+              "dropped": 0}
     check.summary.append(counts)
     selection = RowSelection(build.mapping, build.where)
     if selection.active:
@@ -230,13 +233,16 @@ def _check_option_count(check: DataCheck, label_path: Where, scheme: object, spl
     letters = _letter_count(scheme)
     if letters is None:
         return
-    over = [(row, len(options)) for row, options in zip(batch.source_index, batch.choices) if len(options) > letters]
+    over = [(row, len(options)) for row, options in zip(batch.source_index, batch.choices, strict=True)
+            if len(options) > letters]
     if over:
         most = max(n for _, n in over)
         rows = ", ".join(str(row) for row, _ in over[:10]) + (" ..." if len(over) > 10 else "")
-        check.add("CLR909", label_path, f"the label scheme has {letters} letters ({LETTERS[0]}-{LETTERS[letters - 1]}), "
+        check.add("CLR909", label_path,
+                  f"the label scheme has {letters} letters ({LETTERS[0]}-{LETTERS[letters - 1]}), "
                   f"but {len(over)} row(s) of split {split!r} offer up to {most} options (rows {rows}); the prompt "
-                  f"names letters up to {LETTERS[most - 1]}", "give the scheme a letter per option, or read fewer options")
+                  f"names letters up to {LETTERS[most - 1]}",
+                  "give the scheme a letter per option, or read fewer options")
 
 
 def _empty_records(table: pa.Table) -> np.ndarray:

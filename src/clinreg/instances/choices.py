@@ -91,7 +91,8 @@ def _from_struct(array: pa.Array, name: str, n: int, where: str) -> BatchChoices
     if pa.types.is_struct(array.type):
         names = [array.type.field(i).name for i in range(array.type.num_fields)]
         # Keys that are letters (MedQA's {A: ..., B: ...}) give the order; otherwise the struct's own order does.
-        order = sorted(range(len(names)), key=lambda i: names[i]) if all(n in LETTERS for n in names) else range(len(names))
+        order = (sorted(range(len(names)), key=lambda i: names[i]) if all(n in LETTERS for n in names)
+                 else range(len(names)))
         # A null struct gives null fields: the row has no options, and no gold letter fits it.
         return _stack([(f"{name}.{names[i]}", pc.struct_field(array, i)) for i in order], n, where)
     if pa.types.is_map(array.type):
@@ -116,6 +117,7 @@ def _from_items(array: pa.Array, spec: Choices, where: str) -> BatchChoices:
         if spec.id_key:
             if flat.type.get_field_index(spec.id_key) < 0:
                 raise RecordProblem(f"{where}: choices id_key {spec.id_key!r} is not a key of {spec.items!r}")
-            ids = text_column(pc.struct_field(flat, spec.id_key), where, f"choices id_key {spec.id_key!r} of {spec.items!r}")
+            ids = text_column(pc.struct_field(flat, spec.id_key), where,
+                              f"choices id_key {spec.id_key!r} of {spec.items!r}")
     what = f"choices items column {spec.items!r}" + (f" text_key {spec.text_key!r}" if texts is not flat else "")
     return _without_missing(lengths, text_column(texts, where, what), ids)

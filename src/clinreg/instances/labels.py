@@ -120,7 +120,8 @@ def _unlabeled_mask(scheme: object, values: pa.Array) -> np.ndarray:
         markers = list(scheme.unlabeled)
     if not markers:
         return np.zeros(len(values), dtype=bool)
-    return pc.fill_null(pc.is_in(values, value_set=pa.array(markers, pa.string())), False).to_numpy(zero_copy_only=False)
+    return pc.fill_null(pc.is_in(values, value_set=pa.array(markers, pa.string())),
+                        False).to_numpy(zero_copy_only=False)
 
 
 def _option_positions(values: pa.Array, option_ids: pa.ListArray) -> pa.Array:

@@ -61,7 +61,7 @@ def compute_lock(
         except BuildError as err:
             skipped.update({key: _portable(err, data_dir) for key in keys})
             continue
-        for mapping, key in zip(record.mappings, keys):
+        for mapping, key in zip(record.mappings, keys, strict=True):
             try:
                 made = RecordBuild(record, registry, mapping.id, on_bad_label=on_bad_label, location=location)
                 digest, count = hash_instances(made.batches())
@@ -136,7 +136,8 @@ def compare(old: dict[str, Any], new: dict[str, Any], records: dict[str, Dataset
             continue
         changed = [name for name in COMPARED if before.get(name) != entry.get(name)]
         if changed:
-            check.drift.append(f"{key}: " + "; ".join(_change(name, before.get(name), entry.get(name)) for name in changed))
+            check.drift.append(f"{key}: " + "; ".join(_change(name, before.get(name), entry.get(name))
+                                                      for name in changed))
         else:
             check.matching.append(key)
     for key in sorted(old["mappings"]):
@@ -156,7 +157,8 @@ def _change(name: str, before: Any, after: Any) -> str:
 
 
 def render_summary(lock: dict[str, Any], path: Path) -> str:
-    lines = [f"locked {key}: {e['instances']} instance(s), sha256 {e['instances_sha256'][:12]}" for key, e in sorted(lock["mappings"].items())]
+    lines = [f"locked {key}: {e['instances']} instance(s), sha256 {e['instances_sha256'][:12]}"
+             for key, e in sorted(lock["mappings"].items())]
     lines += [f"skipped {key}: {why}" for key, why in sorted(lock["skipped"].items())]
     lines.append(f"wrote {path}: {len(lock['mappings'])} locked, {len(lock['skipped'])} skipped")
     return "\n".join(lines)

@@ -19,5 +19,6 @@ def select_mappings(record: Dataset, mapping: str | None, split: str | None) -> 
         with_split = chosen
     if not with_split:
         declared = sorted({s for m in chosen for s in m.splits})
-        raise RecordProblem(f"{record.id}: no split {split!r} in {'mapping ' + mapping if mapping else 'its mappings'} (splits: {', '.join(declared)})")
+        raise RecordProblem(f"{record.id}: no split {split!r} in {'mapping ' + mapping if mapping else 'its mappings'} "
+                            f"(splits: {', '.join(declared)})")
     return [(m, [split]) for m in with_split]

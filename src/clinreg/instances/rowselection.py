@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clinreg.core.builderrors import ColumnMissing, RecordProblem
+from clinreg.core.builderrors import ColumnMissing
 from clinreg.core.model import Mapping
 from clinreg.templating.columns import as_strings, find_column
 from clinreg.templating.rowfilters import FilterExpression

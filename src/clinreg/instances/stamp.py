@@ -43,7 +43,8 @@ def build_provenance(base: dict[str, Any], registry: Registry | None, location: 
     return out
 
 
-def stamped(batches: Iterable[InstanceBatch], registry: Registry | None, location: DataLocation | None) -> Iterator[InstanceBatch]:
+def stamped(batches: Iterable[InstanceBatch], registry: Registry | None,
+            location: DataLocation | None) -> Iterator[InstanceBatch]:
     """The batches with their provenance completed (computed once: a mirror's hash reads every file)."""
     done: dict[int, dict[str, Any]] = {}
     for batch in batches:

@@ -1,8 +1,8 @@
-"""Instance files: write instance batches as canonical JSON lines, a folder of Parquet shards or a saved `datasets` folder, atomically."""
+"""Instance files: write instance batches as canonical JSON lines, a folder of Parquet shards or a saved `datasets`
+folder, atomically."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -105,7 +105,8 @@ def _write_json(batches: Iterable[InstanceBatch], output: str | Path | None) -> 
 
 def arrow_schema():
     text, text_list = pa.string(), pa.list_(pa.string())
-    gold = pa.struct([("kind", text), ("letter", text), ("index", pa.int64()), ("value", text), ("lower", text), ("upper", text)])
+    gold = pa.struct([("kind", text), ("letter", text), ("index", pa.int64()), ("value", text), ("lower", text),
+                      ("upper", text)])
     source = pa.struct([("kind", text), ("repo", text), ("revision", text), ("content_sha256", text)])
     provenance = pa.struct([
         ("instance_schema", pa.int64()), ("record", text), ("record_version", text), ("registry_release", text),
@@ -127,7 +128,8 @@ def to_arrow(batch: InstanceBatch):
     n = len(batch)
     stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
     columns = {
-        "id": [f"{stem}{i}" if v is None else f"{stem}{i}/{v}" for v, i in zip(batch.variant, batch.source_index)],
+        "id": [f"{stem}{i}" if v is None else f"{stem}{i}/{v}"
+               for v, i in zip(batch.variant, batch.source_index, strict=True)],
         "dataset": [batch.dataset] * n,
         "mapping": [batch.mapping] * n,
         "tasks": [batch.tasks] * n,
@@ -230,7 +232,8 @@ def _write_hf(batches: Iterable[InstanceBatch], output: Path, info: dict[str, st
             writers["test"] = None
         splits = {}
         for name in writers:
-            split = datasets.Dataset.from_parquet(str(work / f"{name}.parquet"), cache_dir=str(work / "cache"), split=name)
+            split = datasets.Dataset.from_parquet(str(work / f"{name}.parquet"), cache_dir=str(work / "cache"),
+                                                  split=name)
             split.info.description = info.get("description", "")
             split.info.license = info.get("license", "")
             split.info.citation = info.get("citation", "")
@@ -269,4 +272,5 @@ def record_info(record: Any) -> dict[str, str]:
     homepage = record.citation.url or ""
     if not homepage and repo and record.source.type == "huggingface":
         homepage = f"hf://datasets/{repo}"
-    return {"description": " ".join(record.description.split()), "license": licence, "citation": citation, "homepage": homepage}
+    return {"description": " ".join(record.description.split()), "license": licence, "citation": citation,
+            "homepage": homepage}
