@@ -42,7 +42,8 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
     differences: list[dict[str, Any]] = []
     schema = f"helm/benchmark/{SCHEMA}"
 
-    def add(kind: str, benchmark: str | None, where: str, message: str, medhelm: Any = None, registry: Any = None) -> None:
+    def add(kind: str, benchmark: str | None, where: str, message: str, medhelm: Any = None,
+            registry: Any = None) -> None:
         differences.append({"kind": kind, "benchmark": benchmark, "where": where, "message": message,
                             "medhelm": medhelm, "registry": registry})
 
@@ -58,19 +59,20 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
     for name in ours:
         bench = view.benchmarks.get(name)
         if name not in reg.datasets and name not in reg.later_datasets:
-            add("no_record", name, EDITIONS_FILE, f"edition {edition.id} lists {name!r}, which has no record in the registry",
-                registry=name)
+            add("no_record", name, EDITIONS_FILE,
+                f"edition {edition.id} lists {name!r}, which has no record in the registry", registry=name)
         if bench is None or name not in reg.datasets:
             continue
         cats, subs = _placement(reg, name)
         if _norm(bench.category) not in {_norm(c) for c in cats}:
             add("category", name, f"{schema}:{bench.line}",
-                f"{name!r}: MedHELM puts it in {bench.category}, the registry in {', '.join(sorted(cats)) or 'no category'}",
-                medhelm=bench.category, registry=sorted(cats))
+                f"{name!r}: MedHELM puts it in {bench.category}, the registry in "
+                f"{', '.join(sorted(cats)) or 'no category'}", medhelm=bench.category, registry=sorted(cats))
         if view.confs and bench.subcategories and {_norm(s) for s in bench.subcategories} != {_norm(s) for s in subs}:
             add("subcategory", name, ", ".join(bench.conf_lines),
                 f"{name!r}: MedHELM's confs put it in {', '.join(sorted(bench.subcategories))}, the registry in "
-                f"{', '.join(sorted(subs)) or 'no subcategory'}", medhelm=sorted(bench.subcategories), registry=sorted(subs))
+                f"{', '.join(sorted(subs)) or 'no subcategory'}", medhelm=sorted(bench.subcategories),
+                registry=sorted(subs))
         metrics = sorted({m.metric.name for m in reg.datasets[name].mappings})
         if bench.main_metric is not None and bench.main_metric not in metrics:
             add("main_metric", name, f"{schema}:{bench.line}",

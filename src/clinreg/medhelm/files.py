@@ -165,7 +165,8 @@ def _schema(files: MedhelmFiles) -> tuple[dict[str, Any], str]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
-        raise SourceError(f"{files.display(SCHEMA)}{where}: not YAML ({getattr(exc, 'problem', None) or exc})") from None
+        raise SourceError(f"{files.display(SCHEMA)}{where}: not YAML "
+                          f"({getattr(exc, 'problem', None) or exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("run_groups"), list):
         raise SourceError(f"{files.display(SCHEMA)}: no `run_groups` list")
     return data, text
@@ -213,7 +214,8 @@ def read_medhelm(files: MedhelmFiles) -> MedhelmView:
             main = environment.get("main_name")
             benchmarks[name] = Benchmark(name, category, str(main) if main is not None else None, lines.get(name, 1))
     if not benchmarks:
-        raise SourceError(f"{files.display(SCHEMA)}: no run group has category {CATEGORY_GROUPS!r}; is this MedHELM's schema?")
+        raise SourceError(f"{files.display(SCHEMA)}: no run group has category {CATEGORY_GROUPS!r}; is this MedHELM's "
+                          "schema?")
     notes: list[str] = []
     aliases = _spec_groups(files.read(RUN_SPECS), set(benchmarks))
     confs = [n for n in files.names() if CONF.fullmatch(n)]
