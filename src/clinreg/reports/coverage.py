@@ -43,7 +43,8 @@ def provenance_note(by_tier: dict[str, dict[str, int]], awaiting: int, rejected:
             f"derived and drafted wording is ours and unverified until a clinician approves it. "
             f"Coverage by tier: {tier_summary(by_tier)}. {awaiting} tasks await clinician review.")
     if rejected:
-        note += f" {rejected} rejected task{'s' if rejected != 1 else ''} {'are' if rejected != 1 else 'is'} left out of every count."
+        note += (f" {rejected} rejected task{'s' if rejected != 1 else ''} {'are' if rejected != 1 else 'is'} left out "
+                 "of every count.")
     return note
 
 
@@ -58,7 +59,8 @@ def coverage_data(reg: Registry, access: Iterable[str] | None = None, today: dt.
         return _coverage_data(reg, access, today, medhelm_only)
 
 
-def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None, medhelm_only: bool) -> dict[str, Any]:
+def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date | None,
+                   medhelm_only: bool) -> dict[str, Any]:
     tiers = tuple(access) if access else ACCESS_TIERS
     datasets = {k: v for k, v in reg.datasets.items() if v.access.tier in tiers and (v.in_medhelm or not medhelm_only)}
     ordered: dict[str, dict[str, None]] = {}  # dicts as ordered sets: a list membership test was quadratic
@@ -198,7 +200,8 @@ def edition_summary(reg: Registry) -> dict[str, Any] | None:
     if edition is None:
         return None
     source = edition.source
-    where = source.name + (f" {source.version}" if source.version else "") + (f" at {source.commit[:8]}" if source.commit else "")
+    where = source.name + (f" {source.version}" if source.version else "") + (f" at {source.commit[:8]}"
+                                                                              if source.commit else "")
     return {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(), "source": where,
             "benchmarks": len(edition.benchmarks), "only": reg.edition_filtered,
             "default": reg.editions is not None and edition.id == reg.editions.default}

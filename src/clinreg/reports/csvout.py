@@ -42,10 +42,13 @@ def _tier_cells(row: dict[str, Any]) -> list[int]:
 def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     states = list(data["subcategories"][0]["review"]) if data["subcategories"] else list(REVIEW_STATES)
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
-              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *ACCESS_TIERS, "benchmarks", "instances", "thin",
-              *(f"review_{s}" for s in states), "subcategory_review", "dataset_ids", "not_in_medhelm_ids", "uncovered_task_ids"]
+              "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *ACCESS_TIERS, "benchmarks", "instances",
+              "thin",
+              *(f"review_{s}" for s in states), "subcategory_review", "dataset_ids", "not_in_medhelm_ids",
+              "uncovered_task_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
-             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in ACCESS_TIERS), s["benchmarks"], s["instances"],
+             *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in ACCESS_TIERS),
+             s["benchmarks"], s["instances"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in states), s["subcategory_review"],
              _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
     return header, rows
@@ -56,7 +59,8 @@ def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
               *_tier_header(), "tasks_rejected", "datasets",
               *ACCESS_TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids", "not_in_medhelm_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
-             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in ACCESS_TIERS), c["benchmarks"], c["instances"],
+             *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in ACCESS_TIERS),
+             c["benchmarks"], c["instances"],
              c["thin_subcategories"], _ids(c["datasets"]), _ids(c["not_in_medhelm"])] for c in data["categories"]]
     return header, rows
 
@@ -66,7 +70,8 @@ def task_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
               "dataset_ids", "not_in_medhelm_ids"]
     beyond = {d["id"] for d in data["datasets"] if not d["in_medhelm"]}
     rows = [[t["id"], t["name"], t["category"], t["subcategory"], t["provenance"], t["review"], len(t["datasets"]),
-             t["benchmarks"], _ids(t["datasets"]), _ids([d for d in t["datasets"] if d in beyond])] for t in data["tasks"]]
+             t["benchmarks"], _ids(t["datasets"]), _ids([d for d in t["datasets"] if d in beyond])]
+            for t in data["tasks"]]
     return header, rows
 
 

@@ -93,9 +93,10 @@ def _dataset_records(reg: Registry) -> dict[str, dict[str, Any]]:
     out = {}
     for ds_id, ds in reg.datasets.items():
         tasks = sorted({t for m in ds.mappings for t in m.tasks})
-        out[ds_id] = {"content": ds.model_dump(mode="json", by_alias=False, exclude={"id", "schema_"}, exclude_none=True),
-                      "name": ds.name, "added_in": ds.added_in, "in_medhelm": ds.in_medhelm, "removed_in": ds.removed_in,
-                      "access": ds.access.tier, "tasks": tasks,
+        out[ds_id] = {"content": ds.model_dump(mode="json", by_alias=False, exclude={"id", "schema_"},
+                                               exclude_none=True),
+                      "name": ds.name, "added_in": ds.added_in, "in_medhelm": ds.in_medhelm,
+                      "removed_in": ds.removed_in, "access": ds.access.tier, "tasks": tasks,
                       "subcategories": sorted({where[t] for t in tasks if t in where})}
     return out
 
@@ -145,7 +146,8 @@ def _taxonomy_nodes(reg: Registry) -> dict[str, dict[str, dict]]:
     cats, subs = {}, {}
     for cat, _ in reg.ordered_categories():
         cats[cat.id] = {"name": cat.name, "category": None,
-                        "content": cat.model_dump(mode="json", exclude={"id", "schema_", "subcategories"}, exclude_none=True)}
+                        "content": cat.model_dump(mode="json", exclude={"id", "schema_", "subcategories"},
+                                                  exclude_none=True)}
         for sub in cat.subcategories:
             subs[sub.id] = {"name": sub.name, "category": cat.id,
                             "content": sub.model_dump(mode="json", exclude={"id", "tasks"}, exclude_none=True)}
@@ -188,7 +190,8 @@ def _by_release(added: list[dict[str, Any]], releases: list[dict[str, Any]]) -> 
              "datasets": groups[v]} for v in order]
 
 
-def diff_registries(old: Registry, new: Registry, old_side: dict | None = None, new_side: dict | None = None) -> dict[str, Any]:
+def diff_registries(old: Registry, new: Registry, old_side: dict | None = None,
+                    new_side: dict | None = None) -> dict[str, Any]:
     """Everything that changed from `old` to `new`, as plain data for the Markdown and JSON renderers."""
     old_cov, new_cov = coverage_data(old), coverage_data(new)
     old_nodes, new_nodes = _taxonomy_nodes(old), _taxonomy_nodes(new)
@@ -201,7 +204,8 @@ def diff_registries(old: Registry, new: Registry, old_side: dict | None = None, 
         "tasks": tasks,
         "datasets": datasets,
     }
-    summary = {f"{kind}_{change}": len(items) for kind, by_change in changes.items() for change, items in by_change.items()}
+    summary = {f"{kind}_{change}": len(items) for kind, by_change in changes.items()
+               for change, items in by_change.items()}
     coverage = _coverage_changes(old_cov, new_cov)
     names = {**{k: v["name"] for k, v in old_nodes["subcategories"].items()},
              **{k: v["name"] for k, v in new_nodes["subcategories"].items()}}

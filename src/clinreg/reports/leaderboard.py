@@ -140,7 +140,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     buf.truncate()  # the same console wraps the legend below the rows
     console.print("MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
-                  "jury differs = a jury score from other judges or rubric than other models', ranked only with its own; "
+                  "jury differs = a jury score from other judges or rubric than other models', ranked only with its "
+                  "own; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them)."
                   + (" differs on N = on N benchmarks the row's score differs from the benchmark's majority in "
                      "harness, export, instance set, edition, generation settings or jury."
@@ -189,8 +190,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     unchecked = bool(data.get("jury_unvalidated"))
     if mixed or unchecked or data.get("comparable_only", {}).get("dropped"):
         lines += [f"> {escape(line)}" for kind, line in header if kind == "warning"] + [""]
-    lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
-              "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
+    lines += ["| Rank | Model | Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | "
+              "Instances | Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
               + (" Jury not validated † |" if unchecked else ""),
               "|--:|---|---|--:|--:|---|--:|--:|--:|--:|---|---|---|" + ("---|" if mixed else "")
               + ("---|" if unchecked else "")]
@@ -204,7 +205,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
             f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |"
             + (f" {'; '.join(escape(note) for note in r.get('differs', []))} |" if mixed else "")
             + (f" {', '.join(code(k) for k in r['jury_unvalidated'])} |" if unchecked else ""))
-    lines += ["", "## Benchmarks", "", "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |"
+    lines += ["", "## Benchmarks", "",
+              "| Benchmark | Metric | Range | Model | Score | Win rate | Instances | 95% interval |"
               + (" Differs |" if mixed else ""),
               "|---|---|---|---|--:|--:|--:|---|" + ("---|" if mixed else "")]
     for b in data["benchmarks"]:
@@ -291,11 +293,12 @@ def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
             mwr = r["mean_win_rate"] if r else None
             row.append({"group": g["id"], "row": r, "value": num(mwr) if r and r["benchmarks"] else "–",
                         "thin": bool(r and r["thin"]), "has": bool(r and r["benchmarks"]), **heat(mwr if r else None),
-                        "title": (f"{model} · {g['name']}: " + (coverage_words(r) if r and r["benchmarks"] else
-                                                                 "no score"))})
+                        "title": (f"{model} · {g['name']}: "
+                                  + (coverage_words(r) if r and r["benchmarks"] else "no score"))})
         heatmap.append({"model": model, "overall": overall.get(model), "cells": row})
     return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
-            "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
+            "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"}
+                       for i, f in enumerate(HEAT)],
             "num": num, "pct": pct, "interval": interval, "coverage_words": coverage_words, "counted": counted,
             "differs_words": differs_words,
             "unvalidated_legend": unvalidated_legend if data.get("jury_unvalidated") else None,

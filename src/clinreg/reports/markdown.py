@@ -92,7 +92,8 @@ def render_review_markdown(document: dict[str, Any]) -> str:
 
 
 _KINDS = (("datasets", "dataset"), ("tasks", "task"), ("subcategories", "subcategory"), ("categories", "category"))
-_CHANGES = (("added", "added"), ("removed", "removed"), ("renamed", "renamed"), ("moved", "moved"), ("changed", "edited"))
+_CHANGES = (("added", "added"), ("removed", "removed"), ("renamed", "renamed"), ("moved", "moved"),
+            ("changed", "edited"))
 
 
 def in_short(summary: dict[str, int]) -> list[str]:

@@ -107,7 +107,8 @@ def _review(kind: str, item: Any, placement: str, places: dict[str, str] | None 
     if sealed(derived):  # the panel is still deciding: no reviewer reads another's decision or note before deciding
         history = [r for r in history if r.content_hash != derived.content_hash]
     reviewers = [_reviewer(r) for r in history]
-    previous = derived.previous.reviewed.model_dump(mode="json") if derived.previous and derived.previous.reviewed else None
+    previous = (derived.previous.reviewed.model_dump(mode="json") if derived.previous and derived.previous.reviewed
+                else None)
     return {
         "state": derived.state,
         "content_hash": derived.content_hash,
@@ -149,7 +150,8 @@ def review_document(reg: Registry, category: str | None = None, today: dt.date |
                 datasets = []
                 for ds_id in task_datasets.get(task.id, []):
                     ds = reg.datasets[ds_id]
-                    datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier, "in_medhelm": ds.in_medhelm,
+                    datasets.append({"id": ds_id, "name": ds.name, "access": ds.access.tier,
+                                     "in_medhelm": ds.in_medhelm,
                                      "benchmarks": [m.id for m in ds.mappings if task.id in m.tasks]})
                 note_words, placement_words = plain_note(task.provenance.note, names,
                                                          task.provenance.subcategory_assignment)

@@ -93,7 +93,8 @@ def _source(ds: Dataset) -> dict[str, Any]:
     if s.type == "url":
         return {"kind": "Download", "name": s.url, "href": _https(s.url), "pinned": None, "note": s.note}
     if s.type == "physionet":
-        return {"kind": "PhysioNet (credentialed)", "name": s.project, "href": _https(s.url), "pinned": None, "note": None}
+        return {"kind": "PhysioNet (credentialed)", "name": s.project, "href": _https(s.url), "pinned": None,
+                "note": None}
     return {"kind": "Held privately (supplied with --data-dir)", "name": None, "href": None, "pinned": None,
             "note": s.description}
 
@@ -119,7 +120,8 @@ def _scores_answer(mappings: list[dict[str, Any]]) -> str:
             parts.append(f"{m['id']}: {m['metric']} on a scale of {m['grader']['scale']}, not expressible here: "
                          f"{m['grader']['method']}.")
             continue
-        text = f"{m['id']}: {m['metric']} on a scale of {m['grader']['scale']}, graded {m['grader']['kind']} ({m['grader']['method']})."
+        text = (f"{m['id']}: {m['metric']} on a scale of {m['grader']['scale']}, graded {m['grader']['kind']} "
+                f"({m['grader']['method']}).")
         if m["grader"]["kind"] == "LLM jury":
             text += " A jury score is the judges' mean rating, not a share of correct answers."
         parts.append(text)
@@ -231,8 +233,8 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
         "taxonomy": cov["taxonomy"], "totals": cov["totals"], "provenance_note": cov["provenance_note"],
         "medhelm_edition": cov["medhelm_edition"],
         "categories": categories, "subcategories": subcategories, "datasets": cards,
-        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(ACCESS_TIERS), "graders": list(GRADER_KINDS),
-        "diff": diff, "leaderboard_url": LEADERBOARD_URL, "version": __version__,
+        "dataset_names": dataset_names, "sub_names": sub_names, "tiers": list(ACCESS_TIERS),
+        "graders": list(GRADER_KINDS), "diff": diff, "leaderboard_url": LEADERBOARD_URL, "version": __version__,
     }
 
 
@@ -255,7 +257,8 @@ def render_site(data: dict[str, Any]) -> dict[str, str]:
     if data["diff"] is not None:
         page("changes.html", "site_changes.html.j2", diff=data["diff"])
     templates = Path(__file__).parent / "templates"
-    pages["site.css"] = (templates / "base.css").read_text(encoding="utf-8") + (templates / "site.css").read_text(encoding="utf-8")
+    pages["site.css"] = ((templates / "base.css").read_text(encoding="utf-8")
+                         + (templates / "site.css").read_text(encoding="utf-8"))
     pages["site.js"] = (templates / "site.js").read_text(encoding="utf-8")
     pages[MARKER] = f"written by clinreg {__version__} site; the whole folder is replaced on the next build\n"
     return pages

@@ -89,18 +89,21 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
                 table.add_row(_plain(s["category_name"], "bold underline"), "", "", "", "", "", "")
             # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
             name = Text("  " + shown(s["name"]) if width is None
-                        else textwrap.fill(shown(s["name"]), width=name_width, initial_indent="  ", subsequent_indent="    "))
+                        else textwrap.fill(shown(s["name"]), width=name_width, initial_indent="  ",
+                                           subsequent_indent="    "))
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
     console.print(table)
     if beyond:
-        console.print(_plain(f"not in MedHELM (added by the registry beyond MedHELM's benchmarks{', marked *' if by == 'task' else ''}): "
+        console.print(_plain("not in MedHELM (added by the registry beyond MedHELM's "
+                             f"benchmarks{', marked *' if by == 'task' else ''}): "
                              + ", ".join(sorted(beyond))))
     if by == "category":
         console.print("Cov = tasks with at least one dataset; Data = datasets; P/G/X = public/gated/private "
                       "datasets; Thin = subcategories that rest on a single dataset.")
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
-                      "Inst = instances MedHELM evaluated (records not in MedHELM add none); thin = rests on a single dataset.")
+                      "Inst = instances MedHELM evaluated (records not in MedHELM add none); thin = rests on a single "
+                      "dataset.")
     # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
     return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))
