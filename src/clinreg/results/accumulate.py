@@ -123,5 +123,6 @@ def checked_provenance(value: Any) -> dict[str, Any]:
                              list(generation.items())[:50] if v is None or isinstance(v, (str, int, float, bool))}
     published = value.get("published")
     if isinstance(published, dict) and isinstance(published.get("id"), str):
-        out["published"] = {k: published[k][:300] for k in ("id", "date", "source") if isinstance(published.get(k), str)}
+        out["published"] = {k: published[k][:300] for k in ("id", "date", "source")
+                            if isinstance(published.get(k), str)}
     return out

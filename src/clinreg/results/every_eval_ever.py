@@ -61,7 +61,8 @@ def schema_errors(record: Any) -> list[tuple[str, str]]:
 
 def is_eee_record(data: Any) -> bool:
     """Whether a JSON document is an EEE aggregate record (by its required top-level fields)."""
-    return isinstance(data, dict) and {"schema_version", "evaluation_results", "model_info", "eval_library"} <= data.keys()
+    return (isinstance(data, dict)
+            and {"schema_version", "evaluation_results", "model_info", "eval_library"} <= data.keys())
 
 
 # --------------------------------------------------------------------------------------------- export
@@ -69,7 +70,8 @@ def is_eee_record(data: Any) -> bool:
 
 def eee_records(reg: Registry, scores: list[Score], reported: list[ReportedWinRate], stand_ins: list[dict[str, Any]],
                 retrieved: str, organization: str = "unknown",
-                aliases: dict[tuple[str, str], str] | None = None) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+                aliases: dict[tuple[str, str], str] | None = None) -> tuple[dict[str, dict[str, Any]],
+                                                                            list[dict[str, Any]]]:
     """Every score as an EEE record, by its datastore path; and what the records leave out, each
     {"what", "why", "count"}. `retrieved` is the record's retrieved_timestamp (Unix seconds, as text)."""
     index = BenchmarkIndex(reg)
@@ -156,7 +158,8 @@ def _result(b: Benchmark, place: dict[str, Any], score: Score) -> dict[str, Any]
     prov = score.provenance or {}
     lo, hi = score.range or [None, None]
     benchmark = {"clinreg_record": b.record.id, "clinreg_mapping": b.mapping.id, "clinreg_benchmark": b.record.name,
-                 **{f"clinreg_{k}": ",".join(place[k]) for k in ("subcategories", "categories", "tasks") if place.get(k)}}
+                 **{f"clinreg_{k}": ",".join(place[k]) for k in ("subcategories", "categories", "tasks")
+                    if place.get(k)}}
     metric: dict[str, Any] = {
         "evaluation_description": " ".join(b.record.measures.split()) if b.record.measures else b.record.name,
         "metric_id": score.metric, "metric_name": b.mapping.metric.display or score.metric,
@@ -239,7 +242,8 @@ def _llm_scoring(b: Benchmark, score: Score) -> dict[str, Any] | None:
     details = {"clinreg_jury_from": origin}
     if score.jury:
         details["clinreg_rubric"] = score.jury["rubric"]
-    current = spec is not None and (not score.jury or score.jury["rubric"] == rubric_id(b.record.id, b.mapping.id, spec))
+    current = (spec is not None
+               and (not score.jury or score.jury["rubric"] == rubric_id(b.record.id, b.mapping.id, spec)))
     if current:
         details.update({"axes": ",".join(a.id for a in spec.axes), "scale": f"{spec.scale[0]}-{spec.scale[1]}",
                         "aggregate": "the mean of every judge's rating on every axis"})
@@ -248,7 +252,8 @@ def _llm_scoring(b: Benchmark, score: Score) -> dict[str, Any] | None:
     else:
         prompt = "unknown: the results name the rubric (clinreg_rubric), which is not this registry's"
     return {"judges": [{"model_info": {"name": name, "id": model, "additional_details": dict(UNKNOWN_MODEL)},
-                        "weight": 1.0, "additional_details": {"clinreg_judge": name}} for name, model in judges.items()],
+                        "weight": 1.0, "additional_details": {"clinreg_judge": name}}
+                       for name, model in judges.items()],
             "input_prompt": prompt, "aggregation_method": "average", "additional_details": details}
 
 
@@ -268,7 +273,8 @@ def _datastore_path(record_id: str, info: dict[str, Any], evaluation_id: str) ->
         developer, model = info.get("developer") or "unknown", parts[0] if parts else "unknown"
     digest = bytearray(hashlib.sha256(evaluation_id.encode("utf-8")).digest()[:16])
     name = uuid.UUID(bytes=bytes(digest), version=4)
-    return "/".join(["data", path_component(record_id), path_component(developer), path_component(model), f"{name}.json"])
+    return "/".join(["data", path_component(record_id), path_component(developer), path_component(model),
+                     f"{name}.json"])
 
 
 def path_component(value: str) -> str:

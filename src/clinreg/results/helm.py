@@ -91,7 +91,8 @@ def read_helm_groups(reading: Reading, name: str, text: str, tables: list) -> No
     tables, each with `title`, `header` cells and `rows` of cells. The `Accuracy` table is the leaderboard."""
     table = next((t for t in tables if isinstance(t, dict) and t.get("title") == "Accuracy"), None)
     if table is None or not isinstance(table.get("header"), list) or not isinstance(table.get("rows"), list):
-        reading.error("CLR962", name, 1, 1, "a helm-summarize groups file needs an `Accuracy` table with header and rows")
+        reading.error("CLR962", name, 1, 1,
+                      "a helm-summarize groups file needs an `Accuracy` table with header and rows")
         return
     def cell(c: Any) -> str:
         value = c.get("value") if isinstance(c, dict) else None
@@ -104,7 +105,8 @@ def read_helm_groups(reading: Reading, name: str, text: str, tables: list) -> No
     rows = [(header, [locate(text, quoted(h)) if h else at for h in header])]
     for row in table["rows"]:
         if not isinstance(row, list):
-            reading.error("CLR962", name, *locate(text, '"rows"'), "each row of the Accuracy table must be a list of cells")
+            reading.error("CLR962", name, *locate(text, '"rows"'),
+                          "each row of the Accuracy table must be a list of cells")
             return
         fields = [cell(c) for c in row]
         where = locate(text, quoted(fields[0])) if fields and fields[0] else locate(text, '"rows"')
@@ -365,11 +367,14 @@ def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, tex
             values.setdefault(str(name.get("split")), {}).setdefault(str(instance), []).append(mean)
     split = _main_split(values)
     if split is None:
-        reading.error("CLR965", file, 1, 1, f"no per-instance stat for {b.key}'s main metric {metric}" if not values else
-                      f"per-instance stats for {metric} on several splits ({', '.join(sorted(values))}) and none is test or valid")
+        reading.error("CLR965", file, 1, 1, f"no per-instance stat for {b.key}'s main metric {metric}" if not values
+                      else
+                      f"per-instance stats for {metric} on several splits ({', '.join(sorted(values))}) and none is "
+                      "test or valid")
         return None
     per = [sum(v) / len(v) for v in values[split].values()]
-    return {"ids": list(values[split]), "count": len(per), "sum": sum(per), "sum_squared": sum(v * v for v in per), "min": min(per), "max": max(per)}
+    return {"ids": list(values[split]), "count": len(per), "sum": sum(per), "sum_squared": sum(v * v for v in per),
+            "min": min(per), "max": max(per)}
 
 
 def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str) -> dict[str, Any] | None:
@@ -431,4 +436,5 @@ def _num_instances(stats: list, split: str) -> int | None:
 
 def _main_split(splits: dict[str, Any]) -> str | None:
     """The split a score is read from: test, else valid, else the only one there is."""
-    return "test" if "test" in splits else "valid" if "valid" in splits else (next(iter(splits)) if len(splits) == 1 else None)
+    return ("test" if "test" in splits else "valid" if "valid" in splits
+            else (next(iter(splits)) if len(splits) == 1 else None))

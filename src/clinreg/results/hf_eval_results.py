@@ -89,7 +89,8 @@ def _entry(b: Any, score: Score) -> dict[str, Any]:
     parts = [named,
              f"clinreg benchmark {b.key}"]
     if prov.get("harness"):
-        parts.append(f"harness {prov['harness']}" + (f" {prov['harness_version']}" if prov.get("harness_version") else ""))
+        parts.append(f"harness {prov['harness']}" + (f" {prov['harness_version']}" if prov.get("harness_version")
+                                                     else ""))
     if prov.get("edition"):
         parts.append(f"MedHELM edition {prov['edition']}")
     if score.n_instances:

@@ -41,7 +41,8 @@ def collect(reg: Registry, sources: list[Path], exports: list[Path] | None = Non
     first: dict[tuple[str, str], Score] = {}
     missing_range: set[str] = set()
     for score in reading.scores:
-        where = (score.source.get("via") or score.source["file"], score.source.get("line", 1), score.source.get("column", 1))
+        where = (score.source.get("via") or score.source["file"], score.source.get("line", 1),
+                 score.source.get("column", 1))
         if score.range is None or not score.range[0] < score.range[1]:
             if score.key not in missing_range:
                 missing_range.add(score.key)
@@ -92,7 +93,7 @@ def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], fi
                 pairs.setdefault(("", release), []).append((by_origin[None], by_origin[release]))
                 set_aside.add(id(by_origin[release]))
             continue
-        for a, b in zip(releases, releases[1:]):
+        for a, b in zip(releases, releases[1:], strict=False):
             pairs.setdefault((a, b), []).append((by_origin[a], by_origin[b]))
     renamed = {release for pair in pairs for release in pair if release and pair[0]}
     for (a, b), both in sorted(pairs.items()):

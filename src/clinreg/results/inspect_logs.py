@@ -130,7 +130,7 @@ def _zstd_decompress(data: bytes, limit: int, member: str) -> bytes:
             return b"".join(chunks)
     try:
         out = run()
-    except Exception as exc:  # each decompressor raises its own error type on a corrupt frame
+    except Exception as exc:  # noqa: BLE001 - each decompressor raises its own error type on a corrupt frame
         raise Unreadable(f"{member}: cannot decompress it ({type(exc).__name__})") from None
     if len(out) > limit:
         raise Unreadable(f"{member} is larger than it says")
@@ -241,7 +241,8 @@ def judged_lm_eval(info: dict[str, Any]) -> dict[str, Any] | None:
     model = lm_eval_model({"config": judged.get("config"), "model_name": judged.get("model_name")})
     if model is None:
         return None
-    return {"model": model, "source": {k: judged[k] for k in ("file", "sha256", "results_file") if isinstance(judged.get(k), str)}}
+    return {"model": model, "source": {k: judged[k] for k in ("file", "sha256", "results_file")
+                                       if isinstance(judged.get(k), str)}}
 
 
 def _inspect_jury(info: dict[str, Any], samples: Any, scorer: str) -> dict[str, Any] | bool:

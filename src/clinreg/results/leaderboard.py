@@ -208,7 +208,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             shape = tuple(has)  # the models with the same benchmarks share their coverage: computed once per shape
             if shape not in coverage:
                 covered = {t for k in has for t in places[k]["tasks"] if t in group_tasks}
-                coverage[shape] = (len(covered), sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
+                coverage[shape] = (len(covered),
+                                   sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
                                    [k for k in with_scores if k not in set(has)])
             n_covered, n_drafted, missing = coverage[shape]
             published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
@@ -277,8 +278,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         benchmarks.append({
             "key": k, "record": record_id, "mapping": mapping_id, "name": record.name, "access": record.access.tier,
             "in_medhelm": record.in_medhelm,
-            "metric": mapping.metric.name, "metric_display": mapping.metric.display, "range": list(mapping.metric.range),
-            "lower_is_better": lower[k], "categories": places[k]["categories"],
+            "metric": mapping.metric.name, "metric_display": mapping.metric.display,
+            "range": list(mapping.metric.range), "lower_is_better": lower[k], "categories": places[k]["categories"],
             "subcategories": places[k]["subcategories"], "models": len(entries),
             "missing_models": [m for m in models if m not in by_key[k]],
             "counted_in_win_rates": len(entries) >= 2, "scores": entries, "juries": juries.get(k),

@@ -65,7 +65,8 @@ def read_lm_eval(reading: Reading, name: str, text: str, data: dict[str, Any]) -
         n_info = samples.get(task) if isinstance(samples.get(task), dict) else {}
         n = count(n_info.get("effective")) or count(n_info.get("original"))
         reading.score(b, model, value, {"format": "lm_eval", "file": name, "line": where[0], "column": where[1],
-                                        "where": f"results.{task}.{metric},{filt}" if filt else f"results.{task}.{metric}"},
+                                        "where": f"results.{task}.{metric},{filt}" if filt
+                                        else f"results.{task}.{metric}"},
                       n=n, stderr=stderr if stderr is not None and stderr >= 0 else None,
                       provenance=_lm_eval_provenance(reading, data, task))
 

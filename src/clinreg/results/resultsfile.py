@@ -25,7 +25,8 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
     published = data.get("published") if isinstance(data.get("published"), dict) else {}
     release = published.get("id") if isinstance(published.get("id"), str) else None
     # a published file's block stands for every score's provenance that does not name its release itself
-    block = {"published": {"id": release, **{k: published[k] for k in ("date",) if isinstance(published.get(k), str)}}} \
+    block = {"published": {"id": release, **{k: published[k] for k in ("date",)
+                                             if isinstance(published.get(k), str)}}} \
         if release else {}
     offset = 0
     positions = Positions(text)
