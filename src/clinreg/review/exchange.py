@@ -41,7 +41,8 @@ GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which th
 _DECISION_WORDS = {
     "approve": "approved", "approved": "approved",
     "reject": "rejected", "rejected": "rejected",
-    "request changes": "changes_requested", "request-changes": "changes_requested", "changes requested": "changes_requested",
+    "request changes": "changes_requested", "request-changes": "changes_requested",
+    "changes requested": "changes_requested",
     "changes_requested": "changes_requested", "request_changes": "changes_requested",
 }
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
@@ -160,7 +161,8 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
                                 for field in ("name", "definition", "example", "placement")
                                 if getattr(before, field, None) is not None
                                 and " ".join(str(getattr(before, field) or "").split())
-                                != " ".join(str({"placement": placement}.get(field, getattr(item, field, "")) or "").split()))
+                                != " ".join(str({"placement": placement}.get(field, getattr(item, field, ""))
+                                                or "").split()))
         return {"id": item.id, "tier": tier, "category": category, "subcategory": sub, "name": item.name,
                 "definition": " ".join(item.definition.split()), "example": example,
                 "version": digest.split(":")[1][:12], "content_hash": digest, "state": state.state,
@@ -253,8 +255,8 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
             # Text format ("@"): a spreadsheet app keeps what the reviewer types (10%, 1/2, TRUE) as typed.
             cell.number_format = "@"
     widths = {"id": 30, "tier": 10, "category": 22, "subcategory": 26, "name": 34, "definition": 60, "example": 50,
-              "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20, "orcid": 21,
-              "date": 12, "kind": 12, "datasets": 30, "provenance": 40, "earlier_decisions": 40,
+              "version": 14, "content_hash": 20, "state": 14, "decision": 18, "comment": 40, "reviewer": 20,
+              "orcid": 21, "date": 12, "kind": 12, "datasets": 30, "provenance": 40, "earlier_decisions": 40,
               "changed_since_review": 40, "source_details": 40}
     fill = PatternFill("solid", fgColor="FFF6DF")
     for i, column in enumerate(COLUMNS, start=1):
@@ -291,12 +293,13 @@ def write_xlsx(rows: list[dict[str, Any]], path: Path) -> None:
 # --------------------------------------------------------------------------------------------- import
 
 
-def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None, orcid: str | None = None) -> list[Decision]:
+def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None,
+                   orcid: str | None = None) -> list[Decision]:
     """Parse and check a decisions file. Raises ReviewFileError listing every located problem."""
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise _refuse(path, f"cannot read it: {exc.strerror or exc}")
+        raise _refuse(path, f"cannot read it: {exc.strerror or exc}") from None
     if not path.is_file():
         raise _refuse(path, "not a regular file")
     if size > MAX_FILE_BYTES:
@@ -324,12 +327,12 @@ def _json_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     try:
         data = json.loads(path.read_bytes().decode("utf-8"))
     except UnicodeDecodeError:
-        raise _refuse(name, "not UTF-8 text")
+        raise _refuse(name, "not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise _refuse(Place(f"{name}:{exc.lineno}:{exc.colno}", name, exc.lineno, exc.colno),
-                      f"not JSON: {exc.msg}")
+                      f"not JSON: {exc.msg}") from None
     except RecursionError:  # nested deeper than Python's parser goes: no decisions file is
-        raise _refuse(name, "nested too deeply to be a decisions file")
+        raise _refuse(name, "nested too deeply to be a decisions file") from None
     if not isinstance(data, dict) or data.get("clinreg_decisions") != 1:
         raise _refuse(name, "not a clinreg decisions file (expected an object with \"clinreg_decisions\": 1)")
     who = data.get("reviewer")
@@ -365,7 +368,7 @@ def _csv_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
         # too is damaged or mixed, and reading it as Windows-1252 would change names silently: refused.
         if re.search(rb"[\xc2-\xf4][\x80-\xbf]", data):
             raise _refuse(name, "not UTF-8 text, and not Windows-1252 either (it mixes the two); save "
-                          "the spreadsheet again as \"CSV UTF-8\"")
+                          "the spreadsheet again as \"CSV UTF-8\"") from None
         try:
             text = data.decode("cp1252")
         except UnicodeDecodeError:
@@ -379,9 +382,9 @@ def _csv_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     try:
         header = next(reader)
     except StopIteration:
-        raise _refuse(name, "empty")
+        raise _refuse(name, "empty") from None
     except csv.Error as exc:
-        raise _refuse(Place(f"{name}:1", name), str(exc))
+        raise _refuse(Place(f"{name}:1", name), str(exc)) from None
     header = [h.strip().lower() for h in header]
     missing = [c for c in ("id", "content_hash", "decision") if c not in header]
     if missing:
@@ -398,7 +401,7 @@ def _csv_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
             rows.append((Place(f"{name}:{line_no}", name, line_no),
                          {k: _unquote(row[k]) if k in GUARDED else row[k] for k in READ if k in row}))
     except csv.Error as exc:
-        raise _refuse(Place(f"{name}:{reader.line_num}", name, reader.line_num), str(exc))
+        raise _refuse(Place(f"{name}:{reader.line_num}", name, reader.line_num), str(exc)) from None
     return rows
 
 
@@ -416,7 +419,7 @@ def _xlsx_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
         from openpyxl import load_workbook
     except ImportError:
         raise _refuse(name, "reading .xlsx needs openpyxl: install clinreg with the `review` extra "
-                      "(pip install 'clinreg[review]'), or save the sheet as CSV")
+                      "(pip install 'clinreg[review]'), or save the sheet as CSV") from None
     import zipfile
 
     try:
@@ -426,15 +429,15 @@ def _xlsx_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
         wb = load_workbook(path, read_only=True, data_only=False)
     except ReviewFileError:
         raise
-    except Exception as exc:  # openpyxl raises many types for a damaged or non-xlsx file
-        raise _refuse(name, f"not a readable .xlsx workbook ({type(exc).__name__})")
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for a damaged or non-xlsx file
+        raise _refuse(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
     try:
         return _sheet_rows(wb, name)
     except ReviewFileError:
         raise
-    except Exception as exc:  # a damaged sheet (truncated XML and the like) fails only once its rows are read
+    except Exception as exc:  # noqa: BLE001 - a damaged sheet (truncated XML...) fails only once its rows are read
         raise _refuse(name, f"the `tasks` sheet cannot be read ({type(exc).__name__}); save the workbook "
-                      "again from the spreadsheet app, or as CSV")
+                      "again from the spreadsheet app, or as CSV") from None
     finally:
         wb.close()
 
@@ -446,7 +449,7 @@ def _ods_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     try:
         wb = load_ods(path, max_bytes=20 * MAX_FILE_BYTES, max_rows=MAX_ROWS)
     except OdsError as exc:
-        raise _refuse(name, str(exc))
+        raise _refuse(name, str(exc)) from None
     return _sheet_rows(wb, name)
 
 
@@ -463,7 +466,7 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[Place, dict[str, Any]]]:
     try:
         header_cells = next(it)
     except StopIteration:
-        raise _refuse(name, "the `tasks` sheet is empty")
+        raise _refuse(name, "the `tasks` sheet is empty") from None
     header = [str(c.value).strip().lower() if c.value is not None else "" for c in header_cells]
     missing = [c for c in ("id", "content_hash", "decision") if c not in header]
     if missing:
@@ -475,7 +478,7 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[Place, dict[str, Any]]]:
             raise _refuse(name, f"more than {MAX_ROWS} rows")
         row: dict[str, Any] = {}
         where: dict[str, str] = {}  # each column's cell, to name it when its words were edited
-        for col, cell in zip(header, cells):
+        for col, cell in zip(header, cells, strict=False):
             if col not in READ:
                 continue
             where[col] = f"tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"tasks!{col}{r_index}"
@@ -633,7 +636,7 @@ def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | N
     result = ImportResult()
     requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash, d.date)
                 for d in decisions]
-    for d, done in zip(decisions, sign_off_many(reg, requests, today=today)):  # one write per file
+    for d, done in zip(decisions, sign_off_many(reg, requests, today=today), strict=True):  # one write per file
         if isinstance(done, AlreadyRecorded):
             result.already.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
             continue

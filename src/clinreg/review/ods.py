@@ -32,9 +32,11 @@ def _q(prefix: str, name: str) -> str:
     return f"{{{_NS[prefix]}}}{name}"
 
 
-TABLE, ROW, CELL, COVERED = _q("table", "table"), _q("table", "table-row"), _q("table", "table-cell"), _q("table", "covered-table-cell")
+TABLE, ROW, CELL = _q("table", "table"), _q("table", "table-row"), _q("table", "table-cell")
+COVERED = _q("table", "covered-table-cell")
 P, H, SPACE, TAB, BREAK = _q("text", "p"), _q("text", "h"), _q("text", "s"), _q("text", "tab"), _q("text", "line-break")
-SKIPPED = {_q("office", "annotation"), _q("office", "annotation-end"), _q("text", "note")}  # comments, not the cell's text
+# comments, not the cell's text
+SKIPPED = {_q("office", "annotation"), _q("office", "annotation-end"), _q("text", "note")}
 
 
 class OdsError(ClinregError, ValueError):
@@ -204,13 +206,13 @@ def load_ods(path: Path, *, max_bytes: int, max_rows: int) -> Workbook:
     except OdsError:
         raise
     except (zipfile.BadZipFile, OSError, KeyError, RuntimeError, NotImplementedError, EOFError, zlib.error) as exc:
-        raise OdsError(f"not a readable .ods spreadsheet ({type(exc).__name__})")
+        raise OdsError(f"not a readable .ods spreadsheet ({type(exc).__name__})") from None
     try:
         root = ElementTree.fromstring(content, forbid_dtd=True)
     except DefusedXmlException:
-        raise OdsError("its content.xml declares entities or a DTD, which no spreadsheet app writes")
+        raise OdsError("its content.xml declares entities or a DTD, which no spreadsheet app writes") from None
     except ElementTree.ParseError as exc:
-        raise OdsError(f"its content.xml is not well-formed XML ({exc})")
+        raise OdsError(f"its content.xml is not well-formed XML ({exc})") from None
     return Workbook(list(root.iter(TABLE)), max_rows)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from clinreg.core.model import Category, Review, Subcategory, Task
 from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of
@@ -99,7 +100,7 @@ def resolve_in_tree(path: Path, root: Path) -> Path:
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        raise SignOffError(f"{path}: a broken or looping link; nothing was written")
+        raise SignOffError(f"{path}: a broken or looping link; nothing was written") from None
     if not real.is_relative_to(root.resolve()):
         raise SignOffError(f"{path}: a link to {real}, outside the registry root; refusing to write through it")
     if not real.is_file():
@@ -156,7 +157,8 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
     return outcome
 
 
-def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | None = None) -> list[SignOff | SignOffError]:
+def sign_off_many(reg: Registry, requests: list[Request], *,
+                  today: dt.date | None = None) -> list[SignOff | SignOffError]:
     """Record each decision as sign_off would, in order, and return its SignOff or the SignOffError that
     refused it. The decisions on one file are applied together: one lock, one read, one parse and one
     atomic write per file (a spreadsheet of 121 decisions touches six files)."""
@@ -173,7 +175,7 @@ def sign_off_many(reg: Registry, requests: list[Request], *, today: dt.date | No
             continue
         by_file.setdefault(real, []).append((i, request, target))
     for real, items in by_file.items():
-        for (i, _, _), outcome in zip(items, _sign_file(real, items, today, policy_of(reg))):
+        for (i, _, _), outcome in zip(items, _sign_file(real, items, today, policy_of(reg)), strict=True):
             outcomes[i] = outcome
     return outcomes  # type: ignore[return-value]
 
@@ -254,8 +256,9 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
     item_data = _get(data, path)
     try:
         item = (Task if target.kind == "task" else Subcategory).model_validate(item_data)
-    except Exception:
-        raise SignOffError(f"{target.file.rel}: {target.kind} {request.item_id!r} does not validate; run `clinreg validate`")
+    except ValidationError:
+        raise SignOffError(f"{target.file.rel}: {target.kind} {request.item_id!r} does not validate; run `clinreg "
+                           "validate`") from None
     digest = item_hash(target.kind, item, placement)
     expected = request.expected_hash
     if expected is not None and expected != digest:
@@ -266,7 +269,8 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
     if request.adjudication:
         now = derive_state(Review.model_validate(old_review), digest, policy) if old_review else None
         if now is None or now.state not in ("split", "conflicting"):
-            raise SignOffError(f"{target.kind} {request.item_id!r} is {(now.state if now else 'proposed').replace('_', ' ')}, "
+            raise SignOffError(f"{target.kind} {request.item_id!r} is "
+                               f"{(now.state if now else 'proposed').replace('_', ' ')}, "
                                "not split: only a split panel (or conflicting reviewers) is adjudicated")
     name = " ".join(request.reviewer.split())
     note = request.note.strip() if request.note and request.note.strip() else None
@@ -301,7 +305,8 @@ def _decide(data: Any, request: Request, target: ReviewTarget, reviews: dict[tup
         review["status"] = request.decision
         review["date"] = max(day, review["date"]) if isinstance(review.get("date"), dt.date) else day
         review["content_hash"] = digest
-    review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items() if k not in _REVIEW_ORDER}
+    review = {k: review[k] for k in _REVIEW_ORDER if k in review} | {k: v for k, v in review.items()
+                                                                     if k not in _REVIEW_ORDER}
     return path, entry, digest, review
 
 
@@ -321,8 +326,8 @@ def _verify(new_text: str, old_data: Any, reviews: dict[tuple, dict], rel: str) 
         raise SignOffError(f"{rel}: could not edit the review block safely; edit it by hand (the file was not changed)")
     try:
         Category.model_validate(doc.data)
-    except Exception as exc:  # pydantic ValidationError: the reviewer data breaks the schema
-        raise SignOffError(f"{rel}: the new review would not validate: {str(exc).splitlines()[0]}")
+    except ValidationError as exc:  # the reviewer data breaks the schema
+        raise SignOffError(f"{rel}: the new review would not validate: {str(exc).splitlines()[0]}") from None
 
 
 # --------------------------------------------------------------------------------------------- the text splice
@@ -359,7 +364,7 @@ def _splice_many(text: str, reviews: dict[tuple, dict]) -> tuple[str, dict[tuple
         edits.append(_review_edit(text, parent, review, nl))
         item_starts[path] = parent.start_mark.index
     edits.sort(key=lambda e: (e[0], e[1]))
-    if any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
+    if any(a[1] > b[0] for a, b in zip(edits, edits[1:], strict=False)):
         raise SignOffError("two review blocks overlap in the file; edit them by hand (the file was not changed)")
     for start, end, replacement in reversed(edits):
         text = text[:start] + replacement + text[end:]
