@@ -26,7 +26,8 @@ def rule(code: str) -> Callable[[Check], Check]:
             raise RuntimeError(f"rule code {code} registered twice")
         family = fn.__module__.rsplit(".", 1)[-1]
         if CODES[code].family != family:
-            raise RuntimeError(f"rule {code} is checked in rules/{family}.py but catalogued in core/codes/{CODES[code].family}.py")
+            raise RuntimeError(f"rule {code} is checked in rules/{family}.py but catalogued in "
+                               f"core/codes/{CODES[code].family}.py")
         CHECKS[code] = fn
         return fn
 

@@ -78,7 +78,8 @@ def _local_paths(reg) -> list[str]:
     """The record-supplied local folders that CLR703 resolves through the file system."""
     from clinreg.core.model import LocalSource
 
-    return sorted({ds.source.path for ds in reg.datasets.values() if isinstance(ds.source, LocalSource) and ds.source.path})
+    return sorted({ds.source.path for ds in reg.datasets.values() if isinstance(ds.source, LocalSource)
+                   and ds.source.path})
 
 
 def _resolved(root: Path, paths: list[str]) -> list[str]:
@@ -168,7 +169,8 @@ def validate_cached(root: Path, *, release: str | None = None, use_cache: bool =
     from clinreg.core.store import load_registry
     from clinreg.rules.engine import run_rules
 
-    reg = load_registry(root, release=release, read=read, keep_data=False, _compact=True)  # --base, which reads data, is never cached
+    # --base, which reads data, is never cached
+    reg = load_registry(root, release=release, read=read, keep_data=False, _compact=True)
     report = run_rules(reg)
     local_paths = _local_paths(reg) if use_cache else []
     del reg  # the models are done with: the memory they free serves the cache entry and the output

@@ -40,7 +40,8 @@ class Context:
     def mappings(self) -> list[tuple[SourceFile, tuple, Any]]:
         """(file, path, mapping) for every mapping of every dataset, in registry order."""
         files = self.reg.dataset_files
-        return [(files[ds_id], ("mappings", i), m) for ds_id, ds in self.reg.datasets.items() for i, m in enumerate(ds.mappings)]
+        return [(files[ds_id], ("mappings", i), m) for ds_id, ds in self.reg.datasets.items()
+                for i, m in enumerate(ds.mappings)]
 
     @cached_property
     def scalar_findings(self) -> dict[str, list[Diagnostic]]:

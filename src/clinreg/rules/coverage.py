@@ -45,7 +45,8 @@ def thin_subcategory(ctx: Context) -> Iterable[Diagnostic]:
     for sub, _, sf, path in ctx.reg.subcategories():
         datasets = _datasets_of(ctx, sub)
         if len(datasets) == 1:
-            yield ctx.at("CLR404", sf, path + ("id",), f"subcategory {sub.id!r} rests on a single dataset ({next(iter(datasets))})")
+            yield ctx.at("CLR404", sf, path + ("id",),
+                         f"subcategory {sub.id!r} rests on a single dataset ({next(iter(datasets))})")
 
 
 @rule("CLR405")
@@ -55,7 +56,8 @@ def task_total(ctx: Context) -> Iterable[Diagnostic]:
         return
     n = sum(len(sub.tasks) for sub, *_ in ctx.reg.subcategories())
     if n != tax.task_total:
-        yield ctx.at("CLR405", sf, ("task_total",), f"the category files hold {n} tasks, but task_total is {tax.task_total}")
+        yield ctx.at("CLR405", sf, ("task_total",),
+                     f"the category files hold {n} tasks, but task_total is {tax.task_total}")
 
 
 @rule("CLR406")

@@ -6,7 +6,9 @@ import re
 from typing import Iterable
 
 from clinreg.core.diagnostics import Diagnostic
-from clinreg.core.model import LETTERS, FreeTextScheme, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme
+from clinreg.core.model import (
+    LETTERS, FreeTextScheme, IndexScheme, LetterScheme, MappedScheme, NumberScheme, OptionIdScheme,
+)
 from clinreg.core.store import SourceFile
 from clinreg.rules.base import rule
 from clinreg.rules.context import Context
@@ -40,7 +42,8 @@ def label_map(ctx: Context) -> Iterable[Diagnostic]:
         for key, letter in s.map.items():
             if letter in by_letter:
                 yield ctx.at("CLR501", sf, path + ("label", "map", key),
-                             f"source values {by_letter[letter]!r} and {key!r} both map to {letter}; the map must be one-to-one")
+                             f"source values {by_letter[letter]!r} and {key!r} both map to {letter}; the map must be "
+                             "one-to-one")
             by_letter.setdefault(letter, key)
         for j, value in enumerate(s.unlabeled):
             if value in s.map:
@@ -49,7 +52,8 @@ def label_map(ctx: Context) -> Iterable[Diagnostic]:
         for j, variant in enumerate(m.variants):
             if variant.label is not None and variant.label not in s.map:
                 yield ctx.at("CLR501", sf, path + ("variants", j, "label"),
-                             f"variant label {variant.label!r} is not a key of the label map", "use one of: " + ", ".join(s.map))
+                             f"variant label {variant.label!r} is not a key of the label map",
+                             "use one of: " + ", ".join(s.map))
 
 
 @rule("CLR502")
@@ -81,7 +85,8 @@ def binary_positive(ctx: Context) -> Iterable[Diagnostic]:
         positive = getattr(s, "positive", None)
         if positive is None:
             if len(values) == 2:
-                yield ctx.at("CLR503", sf, path + ("label",), "a two-valued label scheme must name its `positive` value",
+                yield ctx.at("CLR503", sf, path + ("label",),
+                             "a two-valued label scheme must name its `positive` value",
                              f"add `positive: \"{values[-1]}\"` (or whichever value is the positive class)")
         elif positive not in values:
             yield ctx.at("CLR503", sf, path + ("label", "positive"), f"positive {positive!r} is not one of {values}")
@@ -110,7 +115,8 @@ def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
             continue
         given = [k for k in ("columns", "struct", "items", "fixed") if getattr(c, k) is not None]
         if len(given) != 1:
-            yield ctx.at("CLR505", sf, path + ("choices",), f"give exactly one of columns, struct, items or fixed (found {given or 'none'})")
+            yield ctx.at("CLR505", sf, path + ("choices",),
+                         f"give exactly one of columns, struct, items or fixed (found {given or 'none'})")
             continue
         kind = given[0]
         listed = c.columns if kind == "columns" else c.fixed if kind == "fixed" else None
@@ -118,7 +124,8 @@ def choices_fit(ctx: Context) -> Iterable[Diagnostic]:
             yield ctx.at("CLR505", sf, path + ("choices", kind),
                          f"{len(listed)} choices for {len(letters)} letters ({', '.join(letters)})")
         if isinstance(m.label, OptionIdScheme) and (kind != "items" or not c.id_key):
-            yield ctx.at("CLR505", sf, path + ("choices",), "an option_id scheme needs `items` choices with an `id_key`")
+            yield ctx.at("CLR505", sf, path + ("choices",),
+                         "an option_id scheme needs `items` choices with an `id_key`")
 
 
 @rule("CLR506")
@@ -147,7 +154,8 @@ def variants_scheme(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR507", sf, path + ("variants", j),
                              f"variant {variant.id!r} gives no `label` and the scheme has no `column` to read it from")
         if column is None and not m.variants:
-            yield ctx.at("CLR507", sf, path + ("label",), "the label scheme needs a `column` (only variants with labels can do without)")
+            yield ctx.at("CLR507", sf, path + ("label",),
+                         "the label scheme needs a `column` (only variants with labels can do without)")
 
 
 # Words that ask for an answer in a format: "Answer with the letter", "Reply with the single digit", "Answer A for
@@ -172,7 +180,8 @@ def closed_without_instruction(ctx: Context) -> Iterable[Diagnostic]:
             line = m.input_template[: found.start()].count("\n")
             text = m.input_template.splitlines()[line].strip()
             yield ctx.at("CLR508", sf, path + ("input_template",),
-                         f"the question carries an answer instruction ({text[:80]!r}); leave it out, each export adds one")
+                         f"the question carries an answer instruction ({text[:80]!r}); leave it out, each export adds "
+                         "one")
 
 
 @rule("CLR510")
@@ -181,7 +190,8 @@ def free_text_scored(ctx: Context) -> Iterable[Diagnostic]:
         if isinstance(m.label, FreeTextScheme) and m.scoring is None:
             what = "a free-text mapping without `scoring` is exported with a token-overlap stand-in only"
             if m.scoring_note:
-                yield ctx.at("CLR510", sf, path + ("label",), f"{what} (record says: {' '.join(m.scoring_note.split())})")
+                yield ctx.at("CLR510", sf, path + ("label",),
+                             f"{what} (record says: {' '.join(m.scoring_note.split())})")
             else:
                 yield ctx.at("CLR510", sf, path + ("label",), f"{what}; declare jury, sql_execution, code_set_f1, "
                              "error_flag or rubric, or say in `scoring_note` why none of them fits")
@@ -201,7 +211,8 @@ def free_text_scoring(ctx: Context) -> Iterable[Diagnostic]:
         if rubric is not None:
             if rubric.column not in (m.metadata_columns or []):
                 yield ctx.at("CLR509", sf, path + ("scoring", "rubric", "column"),
-                             f"the rubric column {rubric.column!r} must be one of metadata_columns, so each instance carries it")
+                             f"the rubric column {rubric.column!r} must be one of metadata_columns, so each instance "
+                             "carries it")
             if m.metric.range is None or [float(v) for v in m.metric.range] != [0.0, 1.0]:
                 yield ctx.at("CLR509", sf, path + ("metric", "range"),
                              "a rubric score is a mean clipped to [0, 1]; give metric.range [0, 1]")

@@ -24,7 +24,8 @@ def read_missing(ctx: Context) -> Iterable[Diagnostic]:
             what = f"{ds.source.type} source has no `read`; its files cannot be built as distributed"
             note = getattr(ds.source, "read_note", None)
             if note:
-                yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",), f"{what} (record says: {' '.join(note.split())})")
+                yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",),
+                             f"{what} (record says: {' '.join(note.split())})")
             else:
                 yield ctx.at("CLR711", ctx.reg.dataset_files[ds_id], ("source",), what,
                              "add `read: {splits: {SPLIT: {files: PATH}}}` (see CONTRIBUTING, 'The read step')")
@@ -58,7 +59,8 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
             for pattern in file_patterns(spec.files):
                 if "{" in pattern:
                     names.update(_PLACEHOLDER.findall(pattern))
-                why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern else None) \
+                why = unsafe_local_path(pattern) or ("it holds a backslash; write paths with `/`" if "\\" in pattern
+                                                     else None) \
                     or glob_class_problem(pattern)
                 if why:
                     yield ctx.at("CLR713", sf, path + ("files",), f"file {pattern!r} is unsafe: {why}")
@@ -67,11 +69,13 @@ def read_references(ctx: Context) -> Iterable[Diagnostic]:
                 yield ctx.at("CLR713", sf, path + ("archive",), f"archive {spec.archive!r} is unsafe: {why}")
             for key in spec.where:
                 if key not in names:
-                    yield ctx.at("CLR713", sf, path + ("where", key), f"`where` names {{{key}}}, which no file pattern has", key=True)
+                    yield ctx.at("CLR713", sf, path + ("where", key),
+                                 f"`where` names {{{key}}}, which no file pattern has", key=True)
             for k, step in enumerate(getattr(spec, "steps", [])):
                 if step.join is not None and step.join.table not in read.tables:
                     yield ctx.at("CLR713", sf, path + ("steps", k, "join", "table"),
-                                 f"join names table {step.join.table!r}, not in read.tables ({', '.join(read.tables) or 'none'})")
+                                 f"join names table {step.join.table!r}, not in read.tables "
+                                 f"({', '.join(read.tables) or 'none'})")
 
 
 @rule("CLR714")
@@ -90,7 +94,8 @@ def read_patterns(ctx: Context) -> Iterable[Diagnostic]:
                         inner = nested_repetition(pattern)
                         if inner:
                             sf = sf or ctx.reg.dataset_files[ds_id]
-                            yield ctx.at("CLR714", sf, ("source", "read", kind, name, "steps", k, "extract", "patterns", j),
+                            yield ctx.at("CLR714", sf, ("source", "read", kind, name, "steps", k, "extract", "patterns",
+                                                        j),
                                          f"extract pattern {pattern!r} repeats `{inner}` inside another repetition; "
                                          "matching can take exponential time",
                                          "write it without the nesting, give each round a delimiter its variable parts "
@@ -127,5 +132,6 @@ def read_files_in_paths(ctx: Context) -> Iterable[Diagnostic]:
                 if pattern.startswith("TODO") or any(p.startswith("TODO") for p in source.paths):
                     continue  # a skeleton's placeholders: CLR106 asks for them
                 if not _listed(pattern, source.paths):
-                    yield ctx.at("CLR715", sf, where, f"the read step reads {pattern!r}, which `source.paths` does not list",
+                    yield ctx.at("CLR715", sf, where,
+                                 f"the read step reads {pattern!r}, which `source.paths` does not list",
                                  f"add it to `paths` (now: {', '.join(source.paths)})")

@@ -70,11 +70,13 @@ def unknown_release(ctx: Context) -> Iterable[Diagnostic]:
 
 def _release_hint(value: str, releases, versions: Suggester) -> str:
     """A version past every release is one not opened yet; a spelling suggestion would name an unrelated old one."""
-    newest = max((r for r in releases if parse_semver(r.version) is not None), key=lambda r: parse_semver(r.version), default=None)
+    newest = max((r for r in releases if parse_semver(r.version) is not None), key=lambda r: parse_semver(r.version),
+                 default=None)
     key = parse_semver(value)
     if newest is not None and key is not None and key > parse_semver(newest.version):
         if newest.status == "open":
-            return f"{value} is newer than every release; the open release is {newest.version}: name it, or publish it first"
+            return (f"{value} is newer than every release; the open release is {newest.version}: name it, or publish "
+                    "it first")
         return f"{value} is newer than every release: open it with `clinreg new release {value} --title ...`"
     known = ", ".join(r.version for r in releases)
     close = versions.closest(value) if key is None else None  # a typo of a version, not a different version
@@ -121,19 +123,23 @@ def unknown_edition_benchmark(ctx: Context) -> Iterable[Diagnostic]:
     seen: set[str] = set()
     for i, edition in enumerate(editions.editions):
         if edition.id in seen:
-            yield ctx.at("CLR307", sf, ("editions", i, "id"), f"edition {edition.id!r} is listed twice", "give each edition its own id")
+            yield ctx.at("CLR307", sf, ("editions", i, "id"), f"edition {edition.id!r} is listed twice",
+                         "give each edition its own id")
         seen.add(edition.id)
         listed: set[str] = set()
         for j, ds_id in enumerate(edition.benchmarks):
             if ds_id in listed:
-                yield ctx.at("CLR307", sf, ("editions", i, "benchmarks", j), f"edition {edition.id!r} lists {ds_id!r} twice")
+                yield ctx.at("CLR307", sf, ("editions", i, "benchmarks", j),
+                             f"edition {edition.id!r} lists {ds_id!r} twice")
             listed.add(ds_id)
             if ds_id not in known and not _broken_file(ctx, f"registry/datasets/{ds_id}.yaml"):
                 yield ctx.at("CLR307", sf, ("editions", i, "benchmarks", j),
                              f"edition {edition.id!r} names {ds_id!r}, which is not a dataset record in this registry",
-                             _hint(ds_id, ids) or "add its record (`clinreg new dataset`) or remove it from the edition")
+                             _hint(ds_id, ids)
+                             or "add its record (`clinreg new dataset`) or remove it from the edition")
     if editions.get(editions.default) is None:
-        yield ctx.at("CLR307", sf, ("default",), f"default names {editions.default!r}, which is not an edition in {EDITIONS_FILE}",
+        yield ctx.at("CLR307", sf, ("default",),
+                     f"default names {editions.default!r}, which is not an edition in {EDITIONS_FILE}",
                      _hint(editions.default, Suggester(e.id for e in editions.editions)))
 
 
@@ -148,6 +154,7 @@ def in_medhelm_disagrees(ctx: Context) -> Iterable[Diagnostic]:
         if sf is None or declared is None or declared == (ds_id in members):
             continue
         said = "lists" if ds_id in members else "does not list"
-        yield ctx.at("CLR308", sf, ("in_medhelm",), f"`in_medhelm: {str(declared).lower()}`, but MedHELM's default edition "
+        yield ctx.at("CLR308", sf, ("in_medhelm",),
+                     f"`in_medhelm: {str(declared).lower()}`, but MedHELM's default edition "
                      f"{edition.id} {said} {ds_id!r}",
                      f"set `in_medhelm: {str(not declared).lower()}`, or change the edition in {EDITIONS_FILE}")

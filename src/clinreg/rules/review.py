@@ -39,7 +39,8 @@ def stale_review(ctx: Context) -> Iterable[Diagnostic]:
         prev = state.previous
         if prev is None:
             yield ctx.at("CLR801", sf, path + ("review",), f"{kind} {item.id!r} is approved but the approval does not "
-                         "cover its current content", "approve it with `clinreg review approve`, which records the hash")
+                         "cover its current content",
+                         "approve it with `clinreg review approve`, which records the hash")
             continue
         what = _changes(prev.reviewed.model_dump(), item_content(kind, item, placement)) if prev.reviewed else ""
         yield ctx.at("CLR801", sf, path + ("definition",),
@@ -56,7 +57,8 @@ def conflicting_review(ctx: Context) -> Iterable[Diagnostic]:
         state = derive_state(item.review, item_hash(kind, item, placement), policy_of(ctx.reg))
         if state.state == "conflicting":
             who = "; ".join(f"{r.name}: {r.decision.replace('_', ' ')}" for r in state.current)
-            yield ctx.at("CLR802", sf, path + ("review",), f"{kind} {item.id!r} has conflicting current decisions ({who})",
+            yield ctx.at("CLR802", sf, path + ("review",),
+                         f"{kind} {item.id!r} has conflicting current decisions ({who})",
                          "the reviewers should agree; one of them records a new decision with `clinreg review`")
 
 

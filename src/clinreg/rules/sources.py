@@ -29,7 +29,8 @@ def pinned_revision(ctx: Context) -> Iterable[Diagnostic]:
         what = f"`{field}: {value}` is not a pinned commit" if value else f"no `{field}` is pinned"
         note = src.revision_note
         if note:
-            yield ctx.at("CLR701", sf, ("source", field) if value else ("source",), f"{what} (record says: {' '.join(note.split())})")
+            yield ctx.at("CLR701", sf, ("source", field) if value else ("source",),
+                         f"{what} (record says: {' '.join(note.split())})")
         else:
             yield ctx.at("CLR701", sf, ("source", field) if value else ("source",), what,
                          "pin the 40-hex commit, or add `revision_note` saying why it cannot be pinned")
@@ -74,7 +75,8 @@ def local_paths(ctx: Context) -> Iterable[Diagnostic]:
                 if not target.is_relative_to(root):
                     reason = "it resolves (through a link) to a place outside the registry root"
             if reason:
-                yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}", "use a relative path inside the folder")
+                yield ctx.at("CLR703", sf, path, f"path {value!r} is refused: {reason}",
+                             "use a relative path inside the folder")
     # The SQLite file a SQL benchmark's scorer opens, relative to the data folder (`--data-dir`).
     for sf, path, m in ctx.mappings:
         database = getattr(m.scoring, "database", None)
@@ -94,7 +96,8 @@ def licence(ctx: Context) -> Iterable[Diagnostic]:
     for ds_id, ds in ctx.reg.datasets.items():
         sf = ctx.reg.dataset_files[ds_id]
         if ds.licence.spdx.lower() in {"unknown", "other"} and ds.licence.note:  # without a note: CLR708
-            yield ctx.at("CLR705", sf, ("licence", "spdx"), f"licence is {ds.licence.spdx} (record says: {' '.join(ds.licence.note.split())})")
+            yield ctx.at("CLR705", sf, ("licence", "spdx"),
+                         f"licence is {ds.licence.spdx} (record says: {' '.join(ds.licence.note.split())})")
 
 
 @rule("CLR708")
@@ -140,4 +143,5 @@ def derived_from_unmapped(ctx: Context) -> Iterable[Diagnostic]:
         for i, bench in enumerate(prov.benchmarks or ()):
             if bench not in mappings:
                 yield ctx.at("CLR709", entry.file, entry.path + ("provenance", "benchmarks", i),
-                             f"task {entry.task.id!r} is derived from benchmark {bench!r}, which no dataset record maps")
+                             f"task {entry.task.id!r} is derived from benchmark {bench!r}, which no dataset record "
+                             "maps")

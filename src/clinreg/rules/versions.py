@@ -20,14 +20,17 @@ def semver(ctx: Context) -> Iterable[Diagnostic]:
         for field in ("version", "added_in", "removed_in"):
             value = getattr(ds, field)
             if value is not None and parse_semver(value) is None:
-                yield ctx.at("CLR601", sf, (field,), f"`{field}: {value}` is not a semantic version", "write it as MAJOR.MINOR.PATCH, e.g. 1.0.0")
+                yield ctx.at("CLR601", sf, (field,), f"`{field}: {value}` is not a semantic version",
+                             "write it as MAJOR.MINOR.PATCH, e.g. 1.0.0")
     if ctx.reg.taxonomy is not None and parse_semver(ctx.reg.taxonomy.version) is None:
-        yield ctx.at("CLR601", ctx.reg.taxonomy_file, ("version",), f"`version: {ctx.reg.taxonomy.version}` is not a semantic version")
+        yield ctx.at("CLR601", ctx.reg.taxonomy_file, ("version",),
+                     f"`version: {ctx.reg.taxonomy.version}` is not a semantic version")
     if ctx.reg.releases is not None:
         sf = ctx.reg.releases_file
         for i, rel in enumerate(ctx.reg.releases.releases):
             if parse_semver(rel.version) is None:
-                yield ctx.at("CLR601", sf, ("releases", i, "version"), f"release `{rel.version}` is not a semantic version")
+                yield ctx.at("CLR601", sf, ("releases", i, "version"),
+                             f"release `{rel.version}` is not a semantic version")
         if parse_semver(ctx.reg.releases.current) is None:
             yield ctx.at("CLR601", sf, ("current",), f"`current: {ctx.reg.releases.current}` is not a semantic version")
 
@@ -41,17 +44,21 @@ def release_history(ctx: Context) -> Iterable[Diagnostic]:
             key = parse_semver(rel.version)
             if prev is not None and key is not None and prev[0] is not None:
                 if key <= prev[0]:
-                    yield ctx.at("CLR602", sf, ("releases", i, "version"), f"release {rel.version} does not come after {prev[1].version}")
+                    yield ctx.at("CLR602", sf, ("releases", i, "version"),
+                                 f"release {rel.version} does not come after {prev[1].version}")
                 elif rel.date < prev[1].date:
-                    yield ctx.at("CLR602", sf, ("releases", i, "date"), f"release {rel.version} is dated before {prev[1].version}")
+                    yield ctx.at("CLR602", sf, ("releases", i, "date"),
+                                 f"release {rel.version} is dated before {prev[1].version}")
             prev = (key, rel)
         if hist.releases and hist.current != hist.releases[-1].version:
-            yield ctx.at("CLR602", sf, ("current",), f"`current: {hist.current}` is not the newest release ({hist.releases[-1].version})")
+            yield ctx.at("CLR602", sf, ("current",),
+                         f"`current: {hist.current}` is not the newest release ({hist.releases[-1].version})")
     for ds_id, ds in ctx.reg.datasets.items():
         if ds.removed_in:
             a, r = parse_semver(ds.added_in), parse_semver(ds.removed_in)
             if a is not None and r is not None and r <= a:
-                yield ctx.at("CLR602", ctx.reg.dataset_files[ds_id], ("removed_in",), "`removed_in` must come after `added_in`")
+                yield ctx.at("CLR602", ctx.reg.dataset_files[ds_id], ("removed_in",),
+                             "`removed_in` must come after `added_in`")
 
 
 @rule("CLR604")
@@ -65,8 +72,10 @@ def published_release_unchanged(ctx: Context) -> Iterable[Diagnostic]:
     for i, rel in enumerate(hist.releases):
         if rel.status == "open":
             if i != len(hist.releases) - 1:
-                yield ctx.at("CLR604", sf, ("releases", i, "status"), f"release {rel.version} is open but is not the newest release",
-                             "only the newest release may be open: publish this one (status: published, datasets_added) first")
+                yield ctx.at("CLR604", sf, ("releases", i, "status"),
+                             f"release {rel.version} is open but is not the newest release",
+                             "only the newest release may be open: publish this one (status: published, "
+                             "datasets_added) first")
             continue
         if rel.datasets_added is None:
             ids = sorted(added_in.get(rel.version, []))
@@ -78,8 +87,8 @@ def published_release_unchanged(ctx: Context) -> Iterable[Diagnostic]:
         for ds_id in sorted(added_in.get(rel.version, [])):
             if ds_id not in listed:
                 yield ctx.at("CLR604", ctx.reg.dataset_files[ds_id], ("added_in",),
-                             f"`added_in: {rel.version}` names a published release that did not hold `{ds_id}`: a published release never changes",
-                             _open_release_hint(hist))
+                             f"`added_in: {rel.version}` names a published release that did not hold `{ds_id}`: a "
+                             "published release never changes", _open_release_hint(hist))
         for j, ds_id in enumerate(rel.datasets_added):
             if ds_id not in added_in.get(rel.version, []):
                 where = ctx.reg.datasets.get(ds_id)
@@ -126,5 +135,7 @@ def version_bumped(ctx: Context) -> Iterable[Diagnostic]:
         old_v, new_v = parse_semver(old_doc.data.get("version")), parse_semver(ds.version)
         if old_v is not None and new_v is not None and new_v <= old_v:
             yield ctx.at("CLR603", sf, ("version",),
-                         f"the record changed since {base} but its version is still {ds.version} (was {old_doc.data.get('version')})",
-                         "bump the version: patch for fixes, minor for new mappings or fields, major for breaking changes")
+                         f"the record changed since {base} but its version is still {ds.version} (was "
+                         f"{old_doc.data.get('version')})",
+                         "bump the version: patch for fixes, minor for new mappings or fields, major for breaking "
+                         "changes")
