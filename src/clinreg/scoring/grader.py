@@ -45,7 +45,8 @@ def grader_of(mapping: Mapping) -> Grader:
         if mapping.scoring.jury is not None:
             jury = mapping.scoring.jury
             method = (f"an LLM jury of {len(jury.judges)} judge(s) rates each answer on "
-                      f"{', '.join(a.id for a in jury.axes)}, {jury.scale[0]} to {jury.scale[1]}; the score is the mean")
+                      f"{', '.join(a.id for a in jury.axes)}, {jury.scale[0]} to {jury.scale[1]}; the score is the "
+                      "mean")
         if mapping.scoring.rubric is not None:
             method = (f"a grader model ({mapping.scoring.rubric.grader.model}) checks each criterion of the instance's "
                       "own rubric; the score is the points met over the positive points, the mean clipped to 0 to 1")

@@ -324,9 +324,11 @@ def jury_prompt(jury, input_text, response, reference):
         label, text = shown[key]
         tag = _section_tag(key, str(text or ""))
         parts += [f"Here is {label}, between <{tag}> tags:", f"<{tag}>", str(text or ""), f"</{tag}>", ""]
-    parts.append(f"Rate the response on each of these axes with a whole number from {low} (very poor) to {high} (excellent):")
+    parts.append(f"Rate the response on each of these axes with a whole number from {low} (very poor) to {high} "
+                 "(excellent):")
     parts += [f"- {axis['id']}: {axis['question']}" for axis in jury["axes"]]
-    example = ", ".join(f'"{axis["id"]}": {{"score": <{low}-{high}>, "explanation": "<one sentence>"}}' for axis in jury["axes"])
+    example = ", ".join(f'"{axis["id"]}": {{"score": <{low}-{high}>, "explanation": "<one sentence>"}}'
+                        for axis in jury["axes"])
     parts += ["", "Reply with a single JSON object and nothing else, with one entry per axis:", "{" + example + "}"]
     return "\n".join(parts)
 
@@ -463,8 +465,8 @@ def judge_replacements(jury, planned, used):
         if name in used and used[name] != planned.get(name):
             before = found.get(name)
             found[name] = {"replaces": before["replaces"] if before else planned.get(name), "by": used[name],
-                           "why": "replaced for this run" + (f" (the record's judge already replaces it: {before['why']})"
-                                                              if before else "")}
+                           "why": "replaced for this run"
+                                  + (f" (the record's judge already replaces it: {before['why']})" if before else "")}
     return found
 
 # ------------------------------------------------------------------------------------------ Rubric grading
@@ -480,7 +482,8 @@ def judge_replacements(jury, planned, used):
 # medhelm 0.8.0's HealthBench annotator counts a negative criterion as 10 plus its points when met, and over the
 # total of those: its health_bench_score is not this one.
 
-RUBRIC_GRADER_PROMPT = """You are grading the last reply in a conversation against one criterion of a rubric written by physicians.
+RUBRIC_GRADER_PROMPT = """You are grading the last reply in a conversation against one criterion of a rubric written \
+by physicians.
 
 Here is the conversation, ending with the reply to grade:
 <conversation>
@@ -543,7 +546,7 @@ def rubric_score(items, met):
     if len(met) != len(items):
         raise ValueError(f"{len(met)} grades for {len(items)} criteria")
     possible = sum(points for _, points in items if points > 0)
-    achieved = sum(points for (_, points), hit in zip(items, met) if hit)
+    achieved = sum(points for (_, points), hit in zip(items, met, strict=True) if hit)
     return {"score": achieved / possible if possible > 0 else None, "points_met": achieved,
             "points_possible": possible, "criteria_met": sum(1 for hit in met if hit),
             "criteria_ungraded": sum(1 for hit in met if hit is None)}
