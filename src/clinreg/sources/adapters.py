@@ -40,7 +40,8 @@ def run_adapter(name: str, table: pa.Table, options: dict[str, Any], tables: Tab
     accepted = set(inspect.signature(fn).parameters) - {"table", "tables", "where", "counts"}
     unknown = sorted(set(options) - accepted)
     if unknown:
-        raise RecordProblem(f"{where}: adapter {name!r} has no option {', '.join(map(repr, unknown))} (options: {', '.join(sorted(accepted))})")
+        raise RecordProblem(f"{where}: adapter {name!r} has no option {', '.join(map(repr, unknown))} (options: "
+                            f"{', '.join(sorted(accepted))})")
     return fn(table, tables=tables, where=where, counts=counts if counts is not None else {}, **options)
 
 
@@ -82,9 +83,10 @@ def meds_timeline(table: pa.Table, *, tables: Tables, where: str, counts: dict[s
         stamps.append(time_values[i])
         names.append(codes[i])
     label_subjects = python_values(_column(table, subject, where))
-    label_times = python_values(_label_times(_column(table, prediction_time, where), times.type, prediction_time, where))
+    label_times = python_values(_label_times(_column(table, prediction_time, where), times.type, prediction_time,
+                                             where))
     out = []
-    for who, when in zip(label_subjects, label_times):
+    for who, when in zip(label_subjects, label_times, strict=True):
         stamps, names = timeline.get(str(who), ([], []))
         upto = bisect.bisect_right(stamps, when) if when is not None else 0
         out.append("\n".join(f"- {c}" for c in names[:upto] if c is not None))
@@ -101,7 +103,8 @@ def _label_times(values: pa.Array, wanted: pa.DataType, name: str, where: str) -
         return pc.cast(values, wanted)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as err:
         raise RecordProblem(
-            f"{where}: {name!r} ({values.type}) cannot be compared with the events' times ({wanted}): {' '.join(str(err).split())[:200]}"
+            f"{where}: {name!r} ({values.type}) cannot be compared with the events' times ({wanted}): "
+            f"{' '.join(str(err).split())[:200]}"
         ) from None
 
 
@@ -135,7 +138,7 @@ def marked_paragraphs(table: pa.Table, *, tables: Tables, where: str, counts: di
     records: list[list[Any]] = []
     current: list[Any] | None = None
     malformed = 0
-    for body, marked in zip(paragraphs, flags):
+    for body, marked in zip(paragraphs, flags, strict=True):
         stripped = (body or "").strip()
         if stripped.startswith(prefix) and separator.strip() in stripped:
             if separator in stripped:
@@ -149,7 +152,8 @@ def marked_paragraphs(table: pa.Table, *, tables: Tables, where: str, counts: di
             current[1].append(stripped)
             current[2] = current[2] or bool(marked)
     if malformed:
-        counts[f"{prefix.strip()} line without {separator.strip()!r}"] = counts.get(f"{prefix.strip()} line without {separator.strip()!r}", 0) + malformed
+        key = f"{prefix.strip()} line without {separator.strip()!r}"
+        counts[key] = counts.get(key, 0) + malformed
     return pa.table({
         question: pa.array([r[0] for r in records], pa.string()),
         response: pa.array(["\n".join(r[1]).strip() for r in records], pa.string()),

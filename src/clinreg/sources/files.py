@@ -308,7 +308,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
     """The archive members that `files` names, extracted into `scratch` after checking names and sizes."""
     matched = match_files(folder, spec.archive, {}, where)
     if len(matched) != 1:
-        raise SourceUnavailable(f"{where}: no archive {spec.archive!r} in {folder}" if not matched else f"{where}: {spec.archive!r} matches several files")
+        raise SourceUnavailable(f"{where}: no archive {spec.archive!r} in {folder}" if not matched
+                                else f"{where}: {spec.archive!r} matches several files")
     regexes = [_pattern_regex(check_relative(p, where).as_posix(), where) for p in file_patterns(spec.files)]
     target = scratch / ("archive-" + re.sub(r"[^A-Za-z0-9_.-]", "_", spec.archive))[:100]
     try:
@@ -328,7 +329,8 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
             try:
                 check_relative(name, where)
             except RecordProblem:
-                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} would land outside the folder") from None
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} would land outside the "
+                                        "folder") from None
             limit = inflation_limit(info.compress_size)
             if info.file_size > limit:
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
@@ -343,11 +345,13 @@ def extract_members(folder: Path, spec: TableSpec, where: str, scratch: Path) ->
                     while chunk := source.read(1 << 20):
                         copied += len(chunk)
                         if copied > limit:  # the declared size can lie
-                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than {limit:,} bytes")
+                            raise SourceUnavailable(f"{where}: {spec.archive} member {name} unpacks to more than "
+                                                    f"{limit:,} bytes")
                         sink.write(chunk)
             except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
                 # zipfile stops at the declared size and then fails the CRC; also bad data, encryption, odd methods
-                raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: {one_line(err)}") from None
+                raise SourceUnavailable(f"{where}: {spec.archive} member {name} cannot be unpacked: "
+                                        f"{one_line(err)}") from None
             except OSError as err:  # told without the path of the scratch folder, which means nothing to the user
                 raise SourceUnavailable(f"{where}: {spec.archive} member {name!r} cannot be unpacked: "
                                         f"{err.strerror or type(err).__name__}") from None

@@ -43,12 +43,13 @@ def hub_location(record: Dataset, config: str | None, name: str, missing: str) -
 
         with hub_quiet():
             info = HfApi().dataset_info(source.repo, revision=source.revision, timeout=constants.HF_HUB_ETAG_TIMEOUT)
-    except Exception as err:  # HTTP errors, and transport errors (which are not OSErrors)
+    except Exception as err:  # noqa: BLE001 - HTTP errors, and transport errors (which are not OSErrors)
         problem = hub_problem(err, source.repo, source.revision, "reading its repository information")
         commit = cached_commit(source.repo, source.revision) if problem.transient else None
         if commit is not None:
             location = DataLocation("hub", config, repo=source.repo, revision=commit, offline=True)
-            location.notices.append(f"{record.id}: {problem.text}; read the copy in the hub cache at commit {commit[:12]}")
+            location.notices.append(f"{record.id}: {problem.text}; read the copy in the hub cache at commit "
+                                    f"{commit[:12]}")
             return location
         raise SourceUnavailable(f"{record.id}: {missing}{problem.text}; {problem.advise(where)}") from None
     branch = None if source.revision and COMMIT_SHA.fullmatch(source.revision) else (source.revision or "main")
@@ -138,7 +139,8 @@ def hub_problem(err: BaseException, repo: str, revision: str | None, doing: str)
         if isinstance(item, hf.RevisionNotFoundError):
             return HubProblem(f"revision {revision or 'main'} is not on the hub for {repo}",
                               "check source.revision in the record")
-        if isinstance(item, hf.GatedRepoError) or _status(item) in (401, 403) and not isinstance(item, hf.RepositoryNotFoundError):
+        if (isinstance(item, hf.GatedRepoError) or _status(item) in (401, 403)
+            and not isinstance(item, hf.RepositoryNotFoundError)):
             return HubProblem(f"hub dataset {repo} is gated and refused access (HTTP {_status(item) or 401})",
                               f"accept its terms on its dataset page ({page}), then {login}")
         if isinstance(item, hf.RepositoryNotFoundError):
@@ -187,7 +189,7 @@ def download_hub_files(location: DataLocation, read: Any) -> Path:
                 location.repo, repo_type="dataset", revision=location.revision, allow_patterns=patterns,
                 local_files_only=location.offline,
             )
-    except Exception as err:  # HTTP and transport errors of every kind become one line
+    except Exception as err:  # noqa: BLE001 - HTTP and transport errors of every kind become one line
         problem = hub_problem(err, location.repo, location.revision, "downloading its files")
         if location.offline:
             problem = HubProblem(f"the hub cache holds {location.repo}@{location.revision[:12]}, but not every file "

@@ -43,7 +43,7 @@ class DataLocation:
         def work() -> None:
             try:
                 result["hash"] = content_hash(self.folder)
-            except BaseException as err:  # handed to the caller of describe(), on its own thread
+            except BaseException as err:  # noqa: BLE001 - handed to the caller of describe(), on its own thread
                 result["error"] = err
 
         thread = threading.Thread(target=work, name="clinreg-content-hash", daemon=True)

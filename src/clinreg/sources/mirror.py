@@ -51,7 +51,8 @@ def mirror_folder(record: Dataset, base: Path) -> Path | None:
     for candidate in candidates:
         folder = (base / candidate).resolve()
         if not folder.is_relative_to(root) or folder == root:
-            raise SourceUnavailable(f"{record.id}: mirror folder name {candidate!r} does not name a folder inside --data-dir")
+            raise SourceUnavailable(f"{record.id}: mirror folder name {candidate!r} does not name a folder inside "
+                                    "--data-dir")
         if folder.is_dir():
             _check_commit(record, folder)
             return folder
@@ -149,7 +150,8 @@ def check_mirror_metadata(folder: Path, record_id: str) -> None:
     try:
         front = yaml.load(text[3:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as err:
-        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md front matter is not YAML: {one_line(err)}") from None
+        raise SourceUnavailable(f"{record_id}: {folder.name}/README.md front matter is not YAML: "
+                                f"{one_line(err)}") from None
     configs = front.get("configs") if isinstance(front, dict) else None
     root = folder.resolve()
     for config in configs if isinstance(configs, list) else []:
@@ -159,7 +161,8 @@ def check_mirror_metadata(folder: Path, record_id: str) -> None:
             bad = _escapes(root, path)
             if bad:
                 raise SourceUnavailable(
-                    f"{record_id}: {folder.name}/README.md: {key} {path!r} {bad}; a mirror's files must stay inside its folder"
+                    f"{record_id}: {folder.name}/README.md: {key} {path!r} {bad}; a mirror's files must stay inside "
+                    "its folder"
                 )
 
 

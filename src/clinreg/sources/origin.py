@@ -91,7 +91,8 @@ def _files_read(record: Dataset) -> list[str]:
             if used and split not in used:
                 continue
             files = spec.files
-            for name in ([files] if isinstance(files, str) else list(files.values()) if isinstance(files, dict) else files):
+            for name in ([files] if isinstance(files, str) else list(files.values()) if isinstance(files, dict)
+                         else files):
                 if name not in out:
                     out.append(name)
         return out

@@ -63,7 +63,7 @@ def read_table(folder: Path, spec: TableSpec, where: str, scratch: Path | None =
         for item in matched:
             try:
                 table = reader(item.path, spec)
-            except Exception as err:
+            except Exception as err:  # noqa: BLE001 - any reader failure becomes one located error
                 raise located(err, where, item, fmt) from None
             tables.append(with_parts(table, item.parts, where))
     return concat_tables(tables, where)

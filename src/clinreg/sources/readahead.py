@@ -35,7 +35,7 @@ def read_ahead(batches: Iterator[T], depth: int = 1) -> Iterator[T]:
                     break
             else:
                 put("done", None)
-        except BaseException as err:  # raised again on the consumer's thread
+        except BaseException as err:  # noqa: BLE001 - raised again on the consumer's thread
             put("error", err)
         finally:
             if stop.is_set():

@@ -65,7 +65,7 @@ class SplitReader:
                 table = next(batches)
             except StopIteration:
                 return
-            except Exception as err:  # a file that fails to parse half-way through
+            except Exception as err:  # noqa: BLE001 - a file that fails to parse half-way through
                 raise SourceUnavailable(f"{record_id}: cannot read split {split!r}: {one_line(err)}") from None
             _check_nested(table, split, record_id)
             yield table
@@ -82,7 +82,7 @@ class SplitReader:
         loc = self.location
         try:
             builder = datasets.load_dataset_builder(str(loc.folder), name=loc.config, cache_dir=self.cache_dir)
-        except Exception:
+        except Exception:  # noqa: BLE001 - datasets raises many types
             return None  # let the ordinary path raise its usual, located error
         data_files = builder.config.data_files or {}
         if not isinstance(builder, Parquet) or split not in data_files:
@@ -110,7 +110,7 @@ class SplitReader:
                 return datasets.load_dataset(path, **kwargs)
         except BuildError:
             raise
-        except Exception as err:  # datasets raises many types; each becomes one located line
+        except Exception as err:  # noqa: BLE001 - datasets raises many types; each becomes one located line
             # A wrong config or split is a plain ValueError that only datasets' words tell apart: read them here,
             # once, and carry what they say as the error's fields.
             said = str(err)
@@ -197,7 +197,8 @@ class FileSplitReader:
     def spec(self, split: str, record_id: str) -> TableSpec:
         spec = self.read.splits.get(split)
         if spec is None:
-            raise SourceUnavailable(f"{record_id}: split {split!r} is not in source.read.splits ({', '.join(self.read.splits)})")
+            raise SourceUnavailable(f"{record_id}: split {split!r} is not in source.read.splits "
+                                    f"({', '.join(self.read.splits)})")
         return spec
 
     def table(self, name: str, record_id: str, columns: list[str] | None = None, spill: bool = False):
@@ -215,10 +216,12 @@ class FileSplitReader:
             if isinstance(parts, DiskTable):
                 self._tables[key] = parts
             else:
-                self._tables[key] = concat_tables(parts, where) if parts else read_table(self.folder(), spec, where, Path(self.cache_dir))
+                self._tables[key] = (concat_tables(parts, where) if parts
+                                     else read_table(self.folder(), spec, where, Path(self.cache_dir)))
         return self._tables[key]
 
-    def _projected(self, spec: Any, where: str, columns: list[str], spill: bool = False) -> list[Any] | DiskTable | None:
+    def _projected(self, spec: Any, where: str, columns: list[str],
+                   spill: bool = False) -> list[Any] | DiskTable | None:
         files = file_patterns(spec.files)
         formats = {spec.format or infer_format(f) for f in files}
         if not files or not formats <= {"csv", "tsv", "parquet", "xlsx"}:

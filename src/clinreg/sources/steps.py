@@ -29,7 +29,8 @@ EXTRACT_SECONDS_PER_ROW = 0.02
 MATCH_SECONDS = 5.0  # one row's matching, all patterns together (clinreg.text.patterns.deadline)
 
 
-def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.Table], where: str, counts: dict[str, int]) -> pa.Table:
+def apply_steps(table: pa.Table, steps: list[Step], tables: Callable[[str], pa.Table], where: str,
+                counts: dict[str, int]) -> pa.Table:
     """`table` after each step in order; `tables(name)` reads a join's table; `counts` receives dropped rows."""
     return StepRun(steps, tables, where, counts).apply(table)
 
@@ -97,7 +98,8 @@ class StepRun:
                 table = remove(table, step.remove, here)
             elif step.render is not None:
                 if state is None:
-                    state = self.state[number] = InputTemplate(step.render.template, f"{here} render {step.render.column!r}")
+                    state = self.state[number] = InputTemplate(step.render.template,
+                                                               f"{here} render {step.render.column!r}")
                 table = render(table, step.render, here, template=state, offset=offset)
             elif step.dedupe is not None:
                 table = dedupe(table, step.dedupe, here, self.counts)
@@ -129,7 +131,7 @@ def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.
 
 def _keys(table: pa.Table, on: list[str], where: str, side: str) -> list[tuple]:
     columns = [as_strings(_column(table, name, where, f"key column of the {side}")).to_pylist() for name in on]
-    return list(zip(*columns))
+    return list(zip(*columns, strict=True))
 
 
 def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
@@ -214,13 +216,15 @@ def _first_match_join(left: pa.Table, spec: JoinStep, where: str, counts: dict[s
         seen = state.seen
         if isinstance(seen, DiskSeen):
             if (repeat := seen.first_repeat(values, offset)) is not None:
-                raise JoinFailure(f"{where}: rows {repeat[0]} and {repeat[1]} share key {_show(spec.keys, (repeat[2],))}; "
+                raise JoinFailure(f"{where}: rows {repeat[0]} and {repeat[1]} share key "
+                                  f"{_show(spec.keys, (repeat[2],))}; "
                                   "`cardinality: one_to_one` allows one")
         else:
             for i, key in enumerate(values, start=offset):
                 if key in seen:
                     raise JoinFailure(
-                        f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: one_to_one` allows one"
+                        f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, (key,))}; `cardinality: "
+                        "one_to_one` allows one"
                     )
                 seen[key] = i
     if state.disk is not None:
@@ -266,7 +270,8 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         for i, key in enumerate(left_keys, start=offset):
             if key in seen:
                 raise JoinFailure(
-                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` allows one"
+                    f"{where}: rows {seen[key]} and {i} share key {_show(spec.keys, key)}; `cardinality: one_to_one` "
+                    "allows one"
                 )
             seen[key] = i
     keep, take = [], []
@@ -274,7 +279,8 @@ def join(left: pa.Table, right: pa.Table, spec: JoinStep, where: str, counts: di
         rows = index.get(key)
         if rows is None:
             if spec.unmatched == "error":
-                raise JoinFailure(f"{where}: row {offset + i} (key {_show(spec.keys, key)}) matches no row of table {spec.table!r}")
+                raise JoinFailure(f"{where}: row {offset + i} (key {_show(spec.keys, key)}) matches no row of table "
+                                  f"{spec.table!r}")
             if spec.unmatched == "drop":
                 continue
         keep.append(i)
@@ -337,7 +343,7 @@ def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str, stat
 
 
 def _show(on: list[str], key: tuple) -> str:
-    return ", ".join(f"{name}={value!r}" for name, value in zip(on, key))
+    return ", ".join(f"{name}={value!r}" for name, value in zip(on, key, strict=True))
 
 
 def pick(table: pa.Table, spec: PickStep, where: str) -> pa.Table:
@@ -415,7 +421,8 @@ class ExtractState:
             except re.error as err:
                 raise RecordProblem(f"{where}: extract pattern {pattern!r} does not compile: {err}") from None
             if not regex.groupindex:
-                raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to keep")
+                raise RecordProblem(f"{where}: extract pattern {pattern!r} has no named group (`(?P<name>...)`) to "
+                                    "keep")
             inner = nested_repetition(pattern)
             if inner:
                 raise SlowPattern(f"{where}: extract pattern {pattern!r} repeats `{inner}` inside another repetition, "
@@ -426,7 +433,8 @@ class ExtractState:
         self.spent = 0.0
 
 
-def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractState | None = None, offset: int = 0) -> pa.Table:
+def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractState | None = None,
+            offset: int = 0) -> pa.Table:
     state = state or ExtractState(spec, where)
     compiled, names = state.compiled, state.names
     texts = as_strings(_column(table, spec.column, where)).to_pylist()
@@ -444,7 +452,8 @@ def extract(table: pa.Table, spec: ExtractStep, where: str, *, state: ExtractSta
                 if spent > EXTRACT_BUDGET_SECONDS + EXTRACT_SECONDS_PER_ROW * row:
                     raise SlowPattern(
                         f"{where}: extract patterns took {spent:.1f} s for {row} row(s), more than the budget of "
-                        f"{EXTRACT_BUDGET_SECONDS:g} s + {EXTRACT_SECONDS_PER_ROW * 1000:g} ms a row; simplify the pattern")
+                        f"{EXTRACT_BUDGET_SECONDS:g} s + {EXTRACT_SECONDS_PER_ROW * 1000:g} ms a row; simplify the "
+                        "pattern")
                 if text is not None and len(text) <= MAX_EXTRACT_INPUT:
                     for regex in compiled:
                         m = regex.search(text)
@@ -471,7 +480,7 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
         targets = as_strings(_column(table, name, where)).to_pylist()
         texts = [
             t if t is None or not g or not g.strip() else t.replace(g, spec.replacement)
-            for t, g in zip(texts, targets)
+            for t, g in zip(texts, targets, strict=True)
         ]
     return _replace(table, spec.column, pa.array(texts, pa.string()))
 
@@ -499,7 +508,8 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
 
 def dedupe(table: pa.Table, spec, where: str, counts: dict[str, int]) -> pa.Table:
     """One row per key, at the first duplicate's position, with the first or last duplicate's values."""
-    keys = list(zip(*(as_strings(_column(table, name, where, "dedupe column")).to_pylist() for name in spec.columns)))
+    keys = list(zip(*(as_strings(_column(table, name, where, "dedupe column")).to_pylist() for name in spec.columns),
+                    strict=True))
     first: dict[tuple, int] = {}
     chosen: dict[tuple, int] = {}
     for i, key in enumerate(keys):

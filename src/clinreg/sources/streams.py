@@ -92,7 +92,7 @@ def _same_columns(files: list[tuple[str, MatchedFile]], spec: TableSpec) -> bool
             with open_bytes(item.path) as handle:
                 heads.append(handle.readline(1 << 20).rstrip(b"\r\n").split(sep.encode()))
         return all(h == heads[0] for h in heads)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any failure to read the heads means: not the same header
         return False
 
 
@@ -108,7 +108,7 @@ def _located(files: list[tuple[str, MatchedFile]], spec: TableSpec, where: str) 
                 table = next(batches)
             except StopIteration:
                 break
-            except Exception as err:
+            except Exception as err:  # noqa: BLE001 - any reader failure becomes one located error
                 raise located(err, where, item, fmt) from None
             table = with_parts(table, item.parts, where) if item.parts else table
             if table.num_rows:

@@ -151,7 +151,7 @@ def _read_csv_python(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Ta
             value = record[i] if i < len(record) else ""
             column.append(value if value != "" else None)
     # Every value stays text, as the file has it: `0`/`1` labels, ids with leading zeros, `TRUE`/`FALSE`.
-    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns, strict=True)})
 
 
 def csv_batches(path: Path, spec: TableSpec, delimiter: str, block_bytes: int) -> Iterator[pa.Table]:
@@ -211,7 +211,8 @@ def _csv_python_batches(path: Path, spec: TableSpec, sep: str, skip: int, batch_
                 continue
             if len(record) > len(header):
                 if any(field.strip() for field in record[len(header):]):
-                    raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has {len(header)}")
+                    raise SourceUnavailable(f"{path.name}:{start}: {len(record)} fields where the header has "
+                                            f"{len(header)}")
                 record = record[: len(header)]
             count += 1
             if count <= skip:
@@ -227,7 +228,8 @@ def _csv_python_batches(path: Path, spec: TableSpec, sep: str, skip: int, batch_
 def _csv_table(header: list[str], rows: list[list[str]]) -> pa.Table:
     # The whole-file reader reads CRLF as LF before parsing, inside quoted values too.
     columns = [
-        [(v.replace("\r\n", "\n") if "\r" in v else v) if (v := (r[i] if i < len(r) else "")) != "" else None for r in rows]
+        [(v.replace("\r\n", "\n") if "\r" in v else v) if (v := (r[i] if i < len(r) else "")) != "" else None
+         for r in rows]
         for i in range(len(header))
     ]
-    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns, strict=True)})

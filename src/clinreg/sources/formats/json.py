@@ -46,7 +46,8 @@ def json_records(data: Any, records: str | None, key_column: str | None, name: s
             elif isinstance(node, list):
                 entries = list(enumerate(node))
             else:
-                raise SourceUnavailable(f"{name}: `*` in records {records!r} meets a {type(node).__name__}, not an object")
+                raise SourceUnavailable(f"{name}: `*` in records {records!r} meets a {type(node).__name__}, not an "
+                                        "object")
             for key, value in entries:
                 carried = dict(inherited)
                 if key_column:
@@ -75,5 +76,6 @@ def from_rows(rows: list[dict[str, Any]]) -> pa.Table:
         try:
             columns[name] = pa.array(values)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-            columns[name] = pa.array([None if v is None else (v if isinstance(v, str) else json.dumps(v)) for v in values], pa.string())
+            columns[name] = pa.array([None if v is None else (v if isinstance(v, str) else json.dumps(v))
+                                      for v in values], pa.string())
     return pa.table(columns) if columns else pa.table({})

@@ -88,7 +88,8 @@ def _read_jsonl_arrow(path: Path, spec: TableSpec) -> pa.Table | None:
 
 def _read_jsonl_python(path: Path, spec: TableSpec) -> pa.Table:
     rows = []
-    # Only "\n" ends a record: str.splitlines() also splits at U+2028, U+0085 and form feeds, which JSON allows raw in strings.
+    # Only "\n" ends a record: str.splitlines() also splits at U+2028, U+0085 and form feeds, which JSON allows raw in
+    # strings.
     for line_no, line in enumerate(read_text(path, spec.encoding).split("\n"), start=1):
         if not line.strip():
             continue
@@ -123,7 +124,8 @@ def jsonl_batches(path: Path, spec: TableSpec, block_bytes: int) -> Iterator[pa.
     if utf8 and not bom and hasattr(pj, "open_json"):
         stack = ExitStack()
         try:
-            reader = pj.open_json(stack.enter_context(open_bytes(path)), read_options=pj.ReadOptions(use_threads=True, block_size=block_bytes),
+            reader = pj.open_json(stack.enter_context(open_bytes(path)),
+                                  read_options=pj.ReadOptions(use_threads=True, block_size=block_bytes),
                                   parse_options=pj.ParseOptions(newlines_in_values=False))
             columns, types = reader.schema.names, reader.schema.types
             if not columns or not all(_plain_json_type(f.type) for f in reader.schema):
@@ -145,7 +147,8 @@ def jsonl_batches(path: Path, spec: TableSpec, block_bytes: int) -> Iterator[pa.
             pass  # the Python reader decides, from the first row Arrow did not pass on
         finally:
             stack.close()
-    yield from _jsonl_python_batches(path, spec, done, dict(zip(columns, types)) if done else None, block_bytes)
+    yield from _jsonl_python_batches(path, spec, done, dict(zip(columns, types, strict=True)) if done else None,
+                                     block_bytes)
 
 
 def _jsonl_python_batches(path: Path, spec: TableSpec, skip: int, columns: dict[str, pa.DataType] | None,
@@ -189,7 +192,7 @@ def _jsonl_python_batches(path: Path, spec: TableSpec, skip: int, columns: dict[
             if (known is None and size >= block_bytes) or (known is not None and len(rows) >= batch_rows):
                 table = _conformed(rows, known, f"{path.name}:{first_line}-{line_no}")
                 if known is None:
-                    known = dict(zip(table.column_names, table.schema.types))
+                    known = dict(zip(table.column_names, table.schema.types, strict=True))
                 yield table
                 rows = []
     if rows or count <= skip:

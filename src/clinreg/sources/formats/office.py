@@ -31,7 +31,8 @@ def check_office_file(path: Path, what: str) -> None:
     with archive:
         members = archive.infolist()
         if len(members) > MAX_OFFICE_MEMBERS:
-            raise SourceUnavailable(f"{path.name}: the {what} holds {len(members):,} parts (at most {MAX_OFFICE_MEMBERS:,})")
+            raise SourceUnavailable(f"{path.name}: the {what} holds {len(members):,} parts (at most "
+                                    f"{MAX_OFFICE_MEMBERS:,})")
         bound = min(MAX_OFFICE_INFLATED, inflation_limit(path.stat().st_size))
         stated = sum(i.file_size for i in members)
         if stated > bound:
@@ -51,7 +52,8 @@ def check_office_file(path: Path, what: str) -> None:
                             strings -= sum(tail.count(m) for m in (b"<si>", b"<si ", b":si>", b":si "))
                             tail = chunk[-4:]
                             if strings > MAX_SHARED_STRINGS:
-                                raise SourceUnavailable(f"{path.name}: the {what} lists more than {MAX_SHARED_STRINGS:,} "
+                                raise SourceUnavailable(f"{path.name}: the {what} lists more than "
+                                                        f"{MAX_SHARED_STRINGS:,} "
                                                         "shared strings")
             except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
                 raise SourceUnavailable(f"{path.name}: {info.filename} cannot be unpacked: {one_line(err)}") from None
@@ -65,7 +67,6 @@ def read_xlsx(path: Path, spec: TableSpec) -> pa.Table:
 def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Iterator[pa.Table]:
     """The sheet's rows, every value as the text a reader sees, in tables of `batch_rows` (openpyxl's read-only
     mode parses the sheet as a stream); at least one table."""
-    import openpyxl
 
     check_office_file(path, "workbook")
     book = _open_workbook(path)
@@ -82,21 +83,23 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
         while names and names[-1] == "":
             names.pop()
         if "" in names or len(set(names)) != len(names):
-            raise SourceUnavailable(f"{path.name}: the header row of sheet {sheet.title!r} has an empty or repeated column name")
+            raise SourceUnavailable(f"{path.name}: the header row of sheet {sheet.title!r} has an empty or repeated "
+                                    "column name")
         columns: list[list[Any]] = [[] for _ in names]
         count, yielded = 0, False
         for row in rows:
             cells = list(row[: len(names)]) + [None] * max(0, len(names) - len(row))
             if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
                 continue  # spreadsheets end in blank rows
-            for column, value in zip(columns, cells):
+            for column, value in zip(columns, cells, strict=True):
                 column.append(_cell(value))
             count += 1
             if count == batch_rows:
-                yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
+                yield pa.table({name: pa.array(values, pa.string())
+                                for name, values in zip(names, columns, strict=True)})
                 columns, count, yielded = [[] for _ in names], 0, True
         if count or not yielded:
-            yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
+            yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns, strict=True)})
     finally:
         book.close()
 
@@ -117,7 +120,8 @@ def _open_workbook(path: Path) -> Any:
         from openpyxl.xml.functions import iterparse
     except ImportError:  # pragma: no cover - another openpyxl layout
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    if not callable(getattr(ReadOnlyWorksheet, "_get_size", None)) or not callable(getattr(ExcelReader, "read_worksheets", None)):
+    if (not callable(getattr(ReadOnlyWorksheet, "_get_size", None))
+        or not callable(getattr(ExcelReader, "read_worksheets", None))):
         return openpyxl.load_workbook(path, read_only=True, data_only=True)  # pragma: no cover
 
     class Sheet(ReadOnlyWorksheet):
@@ -198,8 +202,10 @@ def read_docx(path: Path, spec: TableSpec) -> pa.Table:
         return pa.table({})
     header, body_rows = grid[0], grid[1:]
     if "" in header or len(set(header)) != len(header):  # a dict of columns would silently keep only the last
-        raise SourceUnavailable(f"{path.name}: the header row of table {spec.docx_table} has an empty or repeated column name")
-    return pa.table({h: pa.array([r[i] if i < len(r) else None for r in body_rows], pa.string()) for i, h in enumerate(header)})
+        raise SourceUnavailable(f"{path.name}: the header row of table {spec.docx_table} has an empty or repeated "
+                                "column name")
+    return pa.table({h: pa.array([r[i] if i < len(r) else None for r in body_rows], pa.string())
+                     for i, h in enumerate(header)})
 
 
 def _has_red(paragraph: Any, ns: str) -> bool:

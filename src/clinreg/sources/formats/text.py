@@ -16,7 +16,8 @@ def read_text_files(matched: list[MatchedFile], spec: TableSpec, where: str) -> 
     rows = []
     for name in matched[0].parts:
         if name in ("file", spec.text_column):
-            raise RecordProblem(f"{where}: the file pattern's {{{name}}} clashes with the {name!r} column a text file gives")
+            raise RecordProblem(f"{where}: the file pattern's {{{name}}} clashes with the {name!r} column a text file "
+                                "gives")
     for item in matched:
         try:
             text = read_text(item.path, spec.encoding)
@@ -33,7 +34,8 @@ def read_lines(folder: Path, spec: TableSpec, where: str) -> pa.Table:
     for name, relative in spec.files.items():
         matched = match_files(folder, relative, {}, where)
         if len(matched) != 1:
-            raise SourceUnavailable(f"{where}: no file {relative!r} in {folder}" if not matched else f"{where}: {relative!r} matches several files")
+            raise SourceUnavailable(f"{where}: no file {relative!r} in {folder}" if not matched
+                                    else f"{where}: {relative!r} matches several files")
         text = read_text(matched[0].path, spec.encoding)
         columns[name] = text.split("\n")
         if columns[name] and columns[name][-1] == "":
