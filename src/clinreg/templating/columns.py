@@ -79,7 +79,8 @@ def as_strings(array: pa.Array) -> pa.Array:
             array = pc.cast(array, pa.int64())
         elif pc.any(pc.fill_null(pc.and_(whole, fits), False)).as_py():
             # Mixed: the whole values that fit are written as ints, the others as the float they are.
-            as_int = pc.cast(pc.cast(pc.if_else(pc.and_(whole, fits), array, pa.scalar(None, kind)), pa.int64()), pa.string())
+            as_int = pc.cast(pc.cast(pc.if_else(pc.and_(whole, fits), array, pa.scalar(None, kind)), pa.int64()),
+                             pa.string())
             return pc.coalesce(as_int, pc.cast(array, pa.string()))
     if pa.types.is_string(kind):
         return array

@@ -169,7 +169,7 @@ def _getitem(target: Render, key: Render) -> Render:
             raise NotCompiled
         try:
             return obj[arg]  # what the sandbox tries first; a miss goes its way (attributes, undefined)
-        except Exception:
+        except (LookupError, TypeError):
             raise NotCompiled from None
 
     return getitem
@@ -185,7 +185,7 @@ def _getitem_of_name(name: str, key: Any) -> Render:
             raise NotCompiled
         try:
             return obj[key]
-        except Exception:
+        except (LookupError, TypeError):
             raise NotCompiled from None
 
     return getitem

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clinreg.core.builderrors import ColumnMissing, RecordProblem, TemplateDoesNotCompile, TemplateFailure
+from clinreg.core.builderrors import ColumnMissing, TemplateDoesNotCompile, TemplateFailure
 from clinreg.templating.columns import find_column, python_values
 from clinreg.templating.sandbox import ROW_VARIABLE, InputTemplate
 
@@ -31,7 +31,8 @@ class FilterExpression:
         """Which rows pass; with `among`, only those rows are evaluated (the others are not kept)."""
         names = self.template.variables
         wanted = self.template.columns_read(table.column_names)
-        missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names and find_column(table, n) is None)
+        missing = sorted(n for n in names - {ROW_VARIABLE} if n not in table.column_names
+                         and find_column(table, n) is None)
         if missing:
             raise ColumnMissing(f"{self.where}: filter {self.expression!r} reads {', '.join(map(repr, missing))}, "
                                 "not in the data")
@@ -52,5 +53,6 @@ class FilterExpression:
             try:
                 out[i] = render(row) == "1"
             except TemplateFailure as err:
-                raise TemplateFailure(f"{self.where}: split {split!r}, row {offset + i}: filter {self.expression!r} failed: {err}") from None
+                raise TemplateFailure(f"{self.where}: split {split!r}, row {offset + i}: filter {self.expression!r} "
+                                      f"failed: {err}") from None
         return out

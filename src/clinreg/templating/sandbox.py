@@ -100,7 +100,8 @@ class RowSandbox(ImmutableSandboxedEnvironment):
         # Inputs must be reproducible: no global or filter that draws random numbers (`lipsum`, `|random`).
         self.globals = {name: value for name, value in self.globals.items() if name not in NONDETERMINISTIC}
         self.globals["range"] = _small_range
-        self.filters = {name: self._guarded(name, f) for name, f in self.filters.items() if name not in NONDETERMINISTIC}
+        self.filters = {name: self._guarded(name, f) for name, f in self.filters.items()
+                        if name not in NONDETERMINISTIC}
 
     def start(self) -> None:
         self.deadline = time.perf_counter() + MAX_RENDER_SECONDS
@@ -189,14 +190,16 @@ class RowSandbox(ImmutableSandboxedEnvironment):
                 raise SecurityError(f"template raises an integer past {MAX_INT_BITS} bits")
         elif op == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
             raise SecurityError("template formats with a width past the output cap")
-        return _check_result({"*": operator.mul, "**": operator.pow, "%": operator.mod, "+": operator.add}[op](left, right))
+        return _check_result({"*": operator.mul, "**": operator.pow, "%": operator.mod,
+                              "+": operator.add}[op](left, right))
 
 
 def _check_arguments(args: tuple, kwargs: dict) -> None:
     for value in (*args, *kwargs.values()):
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT_ARGUMENT:
             raise SecurityError(f"template passes {value} to a function; the cap is {MAX_INT_ARGUMENT}")
-        if isinstance(value, str) and len(value) < 200 and ("{" in value or "%" in value) and _WIDE_FORMAT.search(value):
+        if (isinstance(value, str) and len(value) < 200 and ("{" in value or "%" in value)
+            and _WIDE_FORMAT.search(value)):
             raise SecurityError("template formats with a width past the output cap")
 
 
@@ -332,7 +335,7 @@ class InputTemplate:
     def rows(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
         """(row index, the row's named column values as a dict) for each of `rows`, for `render_row`."""
         for i in rows:
-            yield i, {n: v[i] for n, v in zip(names, values)}
+            yield i, {n: v[i] for n, v in zip(names, values, strict=True)}
 
     def render_row(self, row: dict[str, Any]) -> str:
         """The text for one row's columns: the sandbox globals, the columns, and `row` (the columns as a mapping).
@@ -344,7 +347,7 @@ class InputTemplate:
         if self.compiled is not None:
             try:
                 return self.compiled({**row, ROW_VARIABLE: row} if uses_row else row)
-            except Exception:
+            except Exception:  # noqa: BLE001 - any failure of the compiled path: the sandbox renders the row
                 pass
         context = {**self.globals, **row}
         if uses_row:
@@ -364,8 +367,8 @@ class InputTemplate:
         return None if self._vectorized is None else render_batch(self._vectorized, table, rows)
 
     def render_columns(self, names: list[str], values: list[list[Any]], n: int) -> list[str] | None:
-        """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns without
-        a context per row; None when that does not apply (another template, a name that is not a column, a
+        """Every row's text of a plain template (text, `{{ name }}` and plain loops only), straight from the columns
+        without a context per row; None when that does not apply (another template, a name that is not a column, a
         value str() refuses, an over-long text), and the caller renders row by row as usual."""
         if self.plain is None:
             return None
@@ -379,7 +382,7 @@ class InputTemplate:
             before, after = "".join(parts[:at]), "".join(parts[at + 1:])
             try:
                 out = [before + str(value) + after for value in values[where[name]][:n]]
-            except Exception:
+            except Exception:  # noqa: BLE001 - any failure of the fast path: the row path decides
                 return None
             return out if not out or max(map(len, out)) <= MAX_OUTPUT_CHARS else None
         columns = [(at, values[where[name]], loop) for at, name, loop in slots]
@@ -393,7 +396,7 @@ class InputTemplate:
                 if len(text) > MAX_OUTPUT_CHARS:
                     return None
                 out.append(text)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure of the fast path: the row path decides
             return None
         return out
 
@@ -412,7 +415,7 @@ class InputTemplate:
             try:
                 for at, name, loop in slots:
                     out[at] = str(variables[name]) if loop is None else _slot_text(variables[name], loop)
-            except Exception:
+            except Exception:  # noqa: BLE001 - any failure of the plain path: the sandbox renders the row
                 pass
             else:
                 text = "".join(out)
@@ -421,7 +424,7 @@ class InputTemplate:
         elif self.compiled is not None:
             try:
                 return self.compiled(variables)
-            except Exception:  # NotCompiled, or anything odd: jinja renders the row, and raises if it must
+            except Exception:  # noqa: BLE001 - NotCompiled or anything odd: jinja renders the row, raising if it must
                 pass
         if self.spent > TEMPLATE_BUDGET_SECONDS + TEMPLATE_SECONDS_PER_ROW * self.rendered:
             raise RecordProblem(
@@ -449,7 +452,7 @@ class InputTemplate:
             raise TemplateFailure("template ran out of memory") from None
         except RecursionError:
             raise TemplateFailure("template recursed too deeply") from None
-        except Exception as err:  # anything else a filter or method raises on odd data
+        except Exception as err:  # noqa: BLE001 - anything else a filter or method raises on odd data
             raise TemplateFailure(f"{type(err).__name__}: {one_line(err)}") from None
         finally:
             env.stop()
@@ -480,7 +483,8 @@ def _plain_parts(tree: nodes.Template) -> tuple[list[str], list[tuple[int, str, 
         for child in node.nodes:
             if type(child) is nodes.TemplateData:
                 parts.append(child.data)
-            elif type(child) is nodes.Name and child.ctx == "load" and child.name != "self":  # jinja binds `self` itself
+            # jinja binds `self` itself
+            elif type(child) is nodes.Name and child.ctx == "load" and child.name != "self":
                 slots.append((len(parts), child.name, None))
                 parts.append("")
             else:
@@ -565,5 +569,6 @@ def _row_only_keyed(tree: nodes.Template) -> bool:
     uses = sum(1 for node in tree.find_all(nodes.Name) if node.name == ROW_VARIABLE)
     keyed = sum(1 for node in tree.find_all((nodes.Getitem, nodes.Getattr))
                 if isinstance(node.node, nodes.Name) and node.node.name == ROW_VARIABLE
-                and (isinstance(node, nodes.Getattr) or (isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str))))
+                and (isinstance(node, nodes.Getattr)
+                     or (isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str))))
     return uses == keyed

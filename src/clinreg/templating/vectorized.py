@@ -100,13 +100,14 @@ def compile_columns(tree: nodes.Template, cap: int, row_variable: str | None) ->
     return render
 
 
-def render_batch(render: Callable[[Columns], Value], table: pa.Table, rows: np.ndarray | None = None) -> tuple[pa.Array, np.ndarray] | None:
+def render_batch(render: Callable[[Columns], Value], table: pa.Table,
+                 rows: np.ndarray | None = None) -> tuple[pa.Array, np.ndarray] | None:
     """A compiled template's texts for a batch (a string array: every node gives `string`) and the sorted indices of
     the rows the caller must still render row by row; with `rows` (a boolean mask), only those rows need be right.
     None when the batch path does not take this batch."""
     try:
         texts, unsure = render(Columns(table))
-    except Exception:  # NotVectorized (a batch it does not take) or an Arrow kernel refusing these columns
+    except Exception:  # noqa: BLE001 - NotVectorized (a batch it does not take) or an Arrow kernel refusing the columns
         return None
     if unsure is None:
         return texts, np.zeros(0, dtype=np.int64)
@@ -258,7 +259,8 @@ def _expression(node: nodes.Node, cap: int, row: str | None) -> tuple[str, Node]
 
         return "str", concat
     if kind is nodes.Compare and len(node.ops) == 1 and node.ops[0].op in _COMPARE:
-        (left_kind, left), (right_kind, right) = _expression(node.expr, cap, row), _expression(node.ops[0].expr, cap, row)
+        left_kind, left = _expression(node.expr, cap, row)
+        right_kind, right = _expression(node.ops[0].expr, cap, row)
         _text(left_kind), _text(right_kind)
         op = _COMPARE[node.ops[0].op]
 
@@ -324,7 +326,8 @@ def _zero_based(value: pa.Array) -> pa.Array:
     if not len(value):
         return value
     width = 8 if pa.types.is_large_string(value.type) else 4
-    first = np.frombuffer(value.buffers()[1], dtype=np.int64 if width == 8 else np.int32, count=1, offset=value.offset * width)
+    first = np.frombuffer(value.buffers()[1], dtype=np.int64 if width == 8 else np.int32, count=1,
+                          offset=value.offset * width)
     if value.offset == 0 and first[0] == 0:
         return value
     return pa.concat_arrays([value])
