@@ -27,14 +27,15 @@ def changed_paths(cwd: str | Path, ref: str = "HEAD") -> set[str]:
         base = run_git(cwd, "merge-base", ref, "HEAD")
         if base.returncode != 0:
             inside = run_git(cwd, "rev-parse", "--is-inside-work-tree").returncode == 0
-            raise GitError(f"{ref} is not a commit of the repository at {cwd}" if inside else f"{cwd} is not in a git repository")
+            raise GitError(f"{ref} is not a commit of the repository at {cwd}" if inside
+                           else f"{cwd} is not in a git repository")
         sha = base.stdout.decode().strip()
         diff = run_git(cwd, "diff", "--name-only", "--relative", "-z", sha, "--")
         new = run_git(cwd, "ls-files", "--others", "--exclude-standard", "-z")
     except FileNotFoundError:
-        raise GitError("needs git, and git is not on PATH")
+        raise GitError("needs git, and git is not on PATH") from None
     except (OSError, subprocess.SubprocessError) as exc:
-        raise GitError(f"cannot run git: {exc}")
+        raise GitError(f"cannot run git: {exc}") from None
     if diff.returncode != 0 or new.returncode != 0:
         said = (diff.stderr or new.stderr).decode(errors="replace").strip().splitlines()
         raise GitError(said[0][:200] if said and said[0] else "git failed")

@@ -1,4 +1,5 @@
-"""The one shape of every `--format json` answer, `{"clinreg": VERSION, "kind": KIND, "data": ...}`, and of its errors."""
+"""The one shape of every `--format json` answer, `{"clinreg": VERSION, "kind": KIND, "data": ...}`, and of its
+errors."""
 
 from __future__ import annotations
 

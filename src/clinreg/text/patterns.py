@@ -46,7 +46,7 @@ def nested_repetition(pattern: str) -> str | None:
     """
     try:
         tree = _sre_parse.parse(pattern)
-    except Exception:  # re.error, or RecursionError on absurd nesting
+    except Exception:  # noqa: BLE001 - re.error, or RecursionError on absurd nesting
         return None
     try:
         return _walk(list(tree), False, tree.state)
@@ -74,7 +74,8 @@ def _walk(items: list, inside: bool, state: Any) -> str | None:
         elif op in (_c.ASSERT, _c.ASSERT_NOT):
             found = _walk(list(av[1]), inside, state)
         elif op == _c.GROUPREF_EXISTS:
-            found = _walk(list(av[1]), inside, state) or (_walk(list(av[2]), inside, state) if av[2] is not None else None)
+            found = (_walk(list(av[1]), inside, state)
+                     or (_walk(list(av[2]), inside, state) if av[2] is not None else None))
         if found:
             return found
     return None

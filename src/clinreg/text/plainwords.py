@@ -13,9 +13,11 @@ import re
 # A commit or content hash: 7 or more hex digits, at least one a digit and one a letter (so neither a year like
 # 2025 nor an English word such as "defaced" is taken for one).
 HEX = r"(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}"
-_PATH = r"`?(?<!:/)(?<![\w.])(?:[\w.~-]+/)+([\w.~-]+\.(?:ya?ml|py|jsonl?|csv|tsv|md|txt|parquet|js|html|png|svg|pdf|zip|gz|xlsx))\b`?"
+_PATH = (r"`?(?<!:/)(?<![\w.])(?:[\w.~-]+/)+"
+         r"([\w.~-]+\.(?:ya?ml|py|jsonl?|csv|tsv|md|txt|parquet|js|html|png|svg|pdf|zip|gz|xlsx))\b`?")
 MAINTAINER_WORDS = re.compile(
-    rf"\b(?:sha256:)?{HEX}\b|\bPR\s*#\s*\d+|#\d{{3,}}|\bfacts file\b|\bno network\b|{_PATH}|\(S\d{{1,3}}\)", re.IGNORECASE)
+    rf"\b(?:sha256:)?{HEX}\b|\bPR\s*#\s*\d+|#\d{{3,}}|\bfacts file\b|\bno network\b|{_PATH}|\(S\d{{1,3}}\)",
+    re.IGNORECASE)
 _PARENS = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")  # innermost first
 _HIDE, _SHOW = str.maketrans("()[]", "\x01\x02\x03\x04"), str.maketrans("\x01\x02\x03\x04", "()[]")
 _STEPS = (

@@ -21,7 +21,8 @@ class RefusedOverwrite(ClinregError, FileExistsError):
 
 
 @contextmanager
-def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = True, encoding: str | None = "utf-8") -> Iterator[IO]:
+def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = True,
+                encoding: str | None = "utf-8") -> Iterator[IO]:
     """Yield a file object whose content replaces `path` only if the block finishes without error.
 
     An interrupted run (exception, kill) leaves the old file, if any, untouched; the temporary file is
@@ -40,7 +41,8 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, overwrite: bool = T
     try:
         with _signals_raise():
             with os.fdopen(fd, mode, **({} if binary else {"encoding": encoding, "newline": ""})) as handle:
-                # mkstemp makes the file 0600; give it the mode a plain open() would: the old file's, or 0666 minus umask.
+                # mkstemp makes the file 0600; give it the mode a plain open() would: the old file's, or 0666 minus
+                # umask.
                 os.fchmod(handle.fileno(), _mode_for(target))
                 yield handle
                 handle.flush()
@@ -64,10 +66,10 @@ def _link_new(tmp_name: str, target: Path) -> None:
     try:
         os.link(tmp_name, target)
     except FileExistsError:
-        raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
+        raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)") from None
     except OSError:  # a file system without hard links: fall back to check-then-rename
         if target.exists():
-            raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)")
+            raise RefusedOverwrite(f"{target} exists; refusing to overwrite it (use --force)") from None
         os.replace(tmp_name, target)
         return
     os.unlink(tmp_name)
@@ -102,7 +104,7 @@ def _signals_raise() -> Iterator[None]:
         for sig, previous in old.items():
             signal.signal(sig, previous)
         old.clear()
-        raise SystemExit(128 + received[0]) if received else SystemExit(143)
+        raise SystemExit(128 + received[0]) if received else SystemExit(143) from None
     finally:
         for sig, previous in old.items():
             signal.signal(sig, previous)
@@ -236,7 +238,7 @@ class BackgroundWrites:
                     # fdatasync is not in every os module (macOS has none): fsync does the same and more.
                     getattr(os, "fdatasync", os.fsync)(self.handle.fileno())
                     unsynced = 0
-            except BaseException as err:  # raised again on the caller's thread
+            except BaseException as err:  # noqa: BLE001 - raised again on the caller's thread
                 self.error = err
 
     def write(self, chunk: bytes) -> None:

@@ -21,7 +21,8 @@ def yaml_scalar(value: Any) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     text = str(value)
-    return text if _plain_ok(text) else _NOT_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    return (text if _plain_ok(text)
+            else _NOT_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)))
 
 
 # Characters YAML does not allow raw in a file, or reads as line breaks inside a quoted scalar: escape them.
