@@ -13,7 +13,8 @@ ASCII-escaped (json.dumps default ensure_ascii=True), no newline at end of file.
 unverified), newline-separated, lower-cased, tokenized with spaces before punctuation), "tgt" (clinical note with
 UPPERCASE section headers such as "CHIEF COMPLAINT", "HISTORY OF PRESENT ILLNESS", "ASSESSMENT AND PLAN", blank lines
 between sections), "file" (encounter id, e.g. "D2N001-virtassist"; the "-aci" / "-virtscribe" suffixes used
-here for other test rows are assumed from the ACI-Bench subsets, not seen in the sample). Real sizes: train 67, valid 20, test1/2/3 40 each.
+here for other test rows are assumed from the ACI-Bench subsets, not seen in the sample). Real sizes: train 67, valid \
+20, test1/2/3 40 each.
 HELM: input = "Doctor-patient dialogue:\\n\\n" + src; gold = tgt. No filter (no rows dropped).
 """
 
@@ -83,7 +84,7 @@ if __name__ == "__main__":
             entries = [x for n in names for x in json.loads((d / n).read_text(encoding="utf-8"))["data"]]
             inst = e["splits"][split]
             assert len(entries) == len(inst)
-            for x, i in zip(entries, inst):
+            for x, i in zip(entries, inst, strict=True):
                 assert list(x) == ["src", "tgt", "file"] and x["tgt"] == i["gold"] and x["file"] == i["file"]
                 assert all(s in "Doctor-patient dialogue:\n\n" + x["src"] for s in i["input_must_contain"])
         real = _realdata("wyim__aci-bench")

@@ -9,7 +9,8 @@ Format: CSV read with pandas.read_csv defaults (comma, header row, '"' quoting; 
 The only column HELM reads is "MO Note" (free-text care-plan / visit note; multi-line notes must be quoted). Any
 other columns are UNKNOWN and not written (the scenario's comment '["text", "target", ...]' is stale).
 HELM (chw_care_plan_scenario): one TEST instance per row, in file order; rows whose "MO Note" is NaN (empty cell)
-are skipped (fixture row 3, written as "" by csv.writer; pandas reads it as NaN, pyarrow as ""). A whitespace-only cell is NOT NaN and would be kept (not in fixture). Input = a fixed
+are skipped (fixture row 3, written as "" by csv.writer; pandas reads it as NaN, pyarrow as ""). A whitespace-only \
+cell is NOT NaN and would be kept (not in fixture). Input = a fixed
 extraction instruction (Chief Complaint + History of Present Illness fields: Onset, Provoking/Palliating Factors,
 Quality, Region/Radiation, Severity, Timing, Related Symptoms; "Not mentioned" when absent) followed by
 "Clinical Note:\\n<note>". There is no gold output: the reference is the note itself (the jury scores structure).
@@ -49,8 +50,9 @@ if __name__ == "__main__":
         assert len(rows) == 4 and rows[2]["MO Note"] == ""
         got = [r["MO Note"] for r in rows if r["MO Note"] != ""]
         inst = e["splits"]["test"]
-        assert len(got) == len(inst) == 3 and all(g == x["gold"] for g, x in zip(got, inst))
+        assert len(got) == len(inst) == 3 and all(g == x["gold"] for g, x in zip(got, inst, strict=True))
         import pyarrow.csv as pacsv
-        t = pacsv.read_csv(pathlib.Path(tmp) / "CHW_Dataset.csv", parse_options=pacsv.ParseOptions(newlines_in_values=True))
+        t = pacsv.read_csv(pathlib.Path(tmp) / "CHW_Dataset.csv",
+                           parse_options=pacsv.ParseOptions(newlines_in_values=True))
         assert t.num_rows == 4 and t.column("MO Note").to_pylist()[2] == ""  # pandas reads this cell as NaN
     print("chw_care_plan fixture OK")

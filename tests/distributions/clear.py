@@ -69,7 +69,8 @@ def write(folder: pathlib.Path) -> dict:
     return {"params": {"condition": "alcohol_dependence"}, "splits": {"test": exp + variant}, "dropped": {"test": 2},
             "variants": [{"params": {"condition": "homelessness"}, "splits": {"test": variant},
                           "dropped": {"test": 1},
-                          "notes": "HELM tags no reference correct in this file (labels read as 1.0/nan/0.0); clinreg keeps the labelled rows"}]}
+                          "notes": "HELM tags no reference correct in this file (labels read as 1.0/nan/0.0); clinreg "
+                                   "keeps the labelled rows"}]}
 
 # No self-check here: the expectations above depart from HELM's literal behaviour where the comments say so,
 # so a re-derivation of HELM's output would not match them. tests/instances/test_as_distributed.py checks them.

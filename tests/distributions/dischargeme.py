@@ -66,9 +66,11 @@ def _discharge_text(hadm: int) -> str:
     return (
         " \nName:  ___                     Unit No:   ___\n \nAdmission Date:  ___              Discharge Date:   ___\n"
         " \nDate of Birth:  ___             Sex:   M\n \nService: MEDICINE\n \n"
-        f"Chief Complaint:\n{_CC[hadm]}\n \nHistory of Present Illness:\nPresented to the ED with {_CC[hadm].lower()}.\n"
+        f"Chief Complaint:\n{_CC[hadm]}\n \nHistory of Present Illness:\nPresented to the ED with "
+        f"{_CC[hadm].lower()}.\n"
         " \nBrief Hospital Course:\n" + _BHC[hadm] + "\n \nDischarge Disposition:\nHome\n \n"
-        "Discharge Diagnosis:\nSee above\n \nDischarge Instructions:\n" + _DI[hadm] + "\n \nFollowup Instructions:\n___\n"
+        "Discharge Diagnosis:\nSee above\n \nDischarge Instructions:\n" + _DI[hadm] + "\n \nFollowup "
+                                                                                      "Instructions:\n___\n"
     )
 
 
@@ -111,7 +113,7 @@ def write(folder: pathlib.Path) -> dict:
         d / "edstays.csv.gz",
         ["subject_id", "hadm_id", "stay_id", "intime", "outtime", "gender", "race", "arrival_transport", "disposition"],
         [[subj[h], h, stay[h], "2180-01-07 18:00:00", "2180-01-08 02:00:00", g, "WHITE", "AMBULANCE", "ADMITTED"]
-         for h, g in zip(hadms, ["M", "F", "M", "F"])],
+         for h, g in zip(hadms, ["M", "F", "M", "F"], strict=True)],
     )
     _write_csv_gz(
         d / "triage.csv.gz",

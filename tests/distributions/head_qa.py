@@ -26,7 +26,8 @@ EXAMS_EN = {
     "Cuaderno_2013_1_B": {"name": "Cuaderno_2013_1_B", "year": "2013", "category": "biology", "data": [
         {"qid": "1", "qtext": "Excitatory postsynaptic potentials:", "ra": "3", "image": "",
          "answers": [{"aid": 1, "atext": "They are all-or-nothing."}, {"aid": 2, "atext": "They are hyperpolarizing."},
-                     {"aid": 3, "atext": "They can be summed."}, {"aid": 4, "atext": "They propagate over long distances."}]},
+                     {"aid": 3, "atext": "They can be summed."},
+                     {"aid": 4, "atext": "They propagate over long distances."}]},
         {"qid": "2", "qtext": "In the image shown, which structure is labeled with the arrow?", "ra": "2",
          "image": "images/2013_1_B_q2.png",
          "answers": [{"aid": 1, "atext": "Mitochondrion."}, {"aid": 2, "atext": "Golgi apparatus."},
@@ -50,7 +51,8 @@ TRAIN_EN = {"Cuaderno_2011_1_E": {"name": "Cuaderno_2011_1_E", "year": "2011", "
                  {"aid": 3, "atext": "30-40 per minute."}, {"aid": 4, "atext": "50 per minute."}]}]}}
 DEV_EN = {"Cuaderno_2012_1_P": {"name": "Cuaderno_2012_1_P", "year": "2012", "category": "psychology", "data": [
     {"qid": "3", "qtext": "Compared with introverts, extraverts:", "ra": "3", "image": "",
-     "answers": [{"aid": 1, "atext": "Do better at vigilance tasks."}, {"aid": 2, "atext": "Salivate more to lemon juice."},
+     "answers": [{"aid": 1, "atext": "Do better at vigilance tasks."},
+                 {"aid": 2, "atext": "Salivate more to lemon juice."},
                  {"aid": 3, "atext": "Have a greater need for stimulation."},
                  {"aid": 4, "atext": "Tolerate pain less."}]}]}}
 
@@ -112,6 +114,6 @@ if __name__ == "__main__":
                     got.append((q["qtext"].strip(), "ABCDE"[aids.index(int(q["ra"].strip()))]))
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 3 and exp["dropped"]["test"] == 1
-        for (qt, g), e in zip(got, inst):
+        for (qt, g), e in zip(got, inst, strict=True):
             assert g == e["gold"] and e["input_must_contain"][0] == qt
     print("head_qa fixture OK")

@@ -18,9 +18,11 @@ import zipfile
 FILLED_IN = True
 ROWS = [
     {"id": "hbp-001",
-     "conversation": {"messages": [{"role": "user", "content": "58-year-old with new atrial fibrillation, CHA2DS2-VASc 3, "
+     "conversation": {"messages": [{"role": "user",
+                                    "content": "58-year-old with new atrial fibrillation, CHA2DS2-VASc 3, "
                                     "eGFR 38. Which anticoagulant and dose would you choose, and why?"}]},
-     "rubric_items": [{"criterion_text": "Adjusts the anticoagulant dose for the reduced kidney function.", "points": 8},
+     "rubric_items": [{"criterion_text": "Adjusts the anticoagulant dose for the reduced kidney function.",
+                       "points": 8},
                       {"criterion_text": "Recommends aspirin alone for stroke prevention.", "points": -9}],
      "use_case": "consult", "type": "good_faith", "difficulty": "typical", "specialty": "cardiology",
      "physician_response": "Apixaban 5 mg twice daily; dose reduction criteria are not met with eGFR 38 alone.",
@@ -28,7 +30,8 @@ ROWS = [
     {"id": "hbp-002",
      "conversation": {"messages": [{"role": "user", "content": "Draft a discharge summary from these notes."},
                                    {"role": "assistant", "content": "Please paste the notes."},
-                                   {"role": "user", "content": "Admitted with DKA, insulin infusion 24 h, transitioned to "
+                                   {"role": "user",
+                                    "content": "Admitted with DKA, insulin infusion 24 h, transitioned to "
                                     "basal-bolus, discharged day 3 with diabetes education."}]},
      "rubric_items": [{"criterion_text": "States the diagnosis of diabetic ketoacidosis.", "points": 5}],
      "use_case": "documentation", "type": "good_faith", "difficulty": "difficult", "specialty": "endocrinology",
@@ -45,6 +48,7 @@ def write(folder: pathlib.Path) -> dict:
         archive.writestr("healthbench_professional_eval.jsonl", lines)
     instances = [{"gold": row["physician_response"],
                   "input_must_contain": [m["content"] for m in row["conversation"]["messages"]],
-                  "input_must_not_contain": [row["physician_response"]] + [r["criterion_text"] for r in row["rubric_items"]]}
+                  "input_must_not_contain": [row["physician_response"]] + [r["criterion_text"]
+                                                                           for r in row["rubric_items"]]}
                  for row in ROWS]
     return {"splits": {"test": instances}, "dropped": {"test": 0}}

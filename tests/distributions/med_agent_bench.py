@@ -17,7 +17,8 @@ TASKS = [
     {"id": "task1_1", "instruction": "What is the MRN of the patient named Ada Quill, born 1961-04-09?",
      "context": "", "sol": ["S0000001"], "eval_MRN": "S0000001"},
     {"id": "task3_1", "instruction": "Record the patient's blood pressure of 128/82 mmHg taken now.",
-     "context": "It is 2023-11-13T10:15:00+00:00 now. The flowsheet ID for blood pressure is BP.", "eval_MRN": "S0000002"},
+     "context": "It is 2023-11-13T10:15:00+00:00 now. The flowsheet ID for blood pressure is BP.",
+     "eval_MRN": "S0000002"},
     {"id": "task1_2", "instruction": "What is the MRN of the patient named Tom Vale, born 1949-12-30? "
      "If the patient does not exist, answer \"Patient not found\".",
      "context": "", "sol": ["Patient not found"], "eval_MRN": "S0000003"},

@@ -15,7 +15,8 @@ question str, opa, opb, opc, opd str, cop int 1-4 (1 = opa ... 4 = opd; ABSENT i
 Whether cop is stored as a JSON number (assumed) or string is UNVERIFIED; HELM compares it with ints 1-4, so a string
 cop would leave every instance without a correct reference.
 HELM: splits train (train.json) and valid (dev.json) - MedHELM's main split is valid (facts: all_helm_splits);
-input = question; references = [opa, opb, opc, opd] in that order, correct where index == cop; gold letter = "ABCD"[cop-1].
+input = question; references = [opa, opb, opc, opd] in that order, correct where index == cop; gold letter = \
+"ABCD"[cop-1].
 No rows are skipped; multi-choice_type rows still have a single cop.
 """
 
@@ -73,13 +74,14 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         e = write(pathlib.Path(tmp))
         for fname, split in [("train.json", "train"), ("dev.json", "valid")]:
-            rows = [json.loads(l) for l in (pathlib.Path(tmp) / fname).read_text(encoding="utf-8").splitlines()]
+            rows = [json.loads(line) for line in (pathlib.Path(tmp) / fname).read_text(encoding="utf-8").splitlines()]
             inst = e["splits"][split]
             assert len(rows) == len(inst)
-            for r, x in zip(rows, inst):
+            for r, x in zip(rows, inst, strict=True):
                 opts = {1: "opa", 2: "opb", 3: "opc", 4: "opd"}
                 correct = [i for i, k in opts.items() if i == r["cop"]]
-                assert len(correct) == 1 and "ABCD"[correct[0] - 1] == x["gold"] and r["question"] in x["input_must_contain"]
-        test = [json.loads(l) for l in (pathlib.Path(tmp) / "test.json").read_text(encoding="utf-8").splitlines()]
+                assert (len(correct) == 1 and "ABCD"[correct[0] - 1] == x["gold"]
+                        and r["question"] in x["input_must_contain"])
+        test = [json.loads(line) for line in (pathlib.Path(tmp) / "test.json").read_text(encoding="utf-8").splitlines()]
         assert all("cop" not in r for r in test)
     print("med_mcqa fixture OK")

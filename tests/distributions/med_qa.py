@@ -98,10 +98,10 @@ if __name__ == "__main__":
         for split, helm in [("train", "train"), ("dev", "valid"), ("test", "test")]:
             raw = (pathlib.Path(tmp) / BASE / f"phrases_no_exclude_{split}.jsonl").read_bytes()
             assert raw.endswith(b"\n") and b"\\u00" not in raw
-            rows = [json.loads(l) for l in raw.decode("utf-8").splitlines()]
+            rows = [json.loads(line) for line in raw.decode("utf-8").splitlines()]
             inst = e["splits"][helm]
             assert len(rows) == len(inst)
-            for r, x in zip(rows, inst):
+            for r, x in zip(rows, inst, strict=True):
                 assert list(r) == ["question", "answer", "options", "meta_info", "answer_idx", "metamap_phrases"]
                 assert len(r["options"]) == 4 and r["answer"] == r["options"][r["answer_idx"]]
                 assert r["answer_idx"] == x["gold"] and r["question"] == x["input_must_contain"][0]

@@ -34,7 +34,8 @@ ROWS = [
      "treatments most directly addresses the underlying cause?",
      "Acyclovir", "Amphotericin B and 5-flucytosine", "Dexamethasone", "Fluconazole", "Vancomycin and ceftriaxone",
      "B", "Amphotericin B and 5-flucytosine",
-     "Cryptococcal meningitis is treated with \"induction\" therapy.\n\nBullet Summary:\nInduction uses amphotericin B."],
+     "Cryptococcal meningitis is treated with \"induction\" therapy.\n\nBullet Summary:\nInduction uses amphotericin "
+     "B."],
     ["https://step2.medbullets.com/testview?qid=100003",
      "A 70-year-old woman with atrial fibrillation reports yellow-tinted vision and nausea. Her pulse is 42/min. "
      "Which medication is the most likely cause?",
@@ -82,7 +83,7 @@ if __name__ == "__main__":
         got = [(r["question"], r["answer_idx"]) for r in rows if r["question"] and r["answer_idx"] and r["opa"]]
         inst = e["splits"]["test"]
         assert len(got) == len(inst) == 3 and e["dropped"]["test"] == 1
-        for (q, a), x in zip(got, inst):
+        for (q, a), x in zip(got, inst, strict=True):
             assert a == x["gold"] and q.startswith(x["input_must_contain"][0])
         with open(pathlib.Path(tmp) / "medbullets" / "medbullets_op4.csv", encoding="utf-8") as f:
             assert "ope" not in csv.DictReader(f).fieldnames

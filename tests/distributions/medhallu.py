@@ -86,6 +86,7 @@ if __name__ == "__main__":
             assert pq.read_schema(ref).remove_metadata().equals(t.schema.remove_metadata())
         rows = t.to_pylist()
         assert len(exp["splits"]["test"]) == 2 * len(rows)
-        assert '"Acuity depends on the optotype\'s critical detail."' in exp["splits"]["test"][2]["input_must_contain"][0]
+        must_contain = exp["splits"]["test"][2]["input_must_contain"][0]
+        assert '"Acuity depends on the optotype\'s critical detail."' in must_contain
         assert [e["gold"] for e in exp["splits"]["test"]] == ["0", "1"] * len(rows)
     print("medhallu fixture OK")

@@ -61,11 +61,11 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         e = write(pathlib.Path(tmp))
         lines = (pathlib.Path(tmp) / "mimic_iv_bhc.json").read_text(encoding="utf-8").splitlines()
-        data = [json.loads(l) for l in lines]
+        data = [json.loads(line) for line in lines]
         got = [(x["input"], x["target"]) for x in data if x["input"] and x["target"]]
         inst = e["splits"]["test"]
         assert len(data) == 4 and len(got) == len(inst) == 3
-        for (i, t), x in zip(got, inst):
+        for (i, t), x in zip(got, inst, strict=True):
             assert t == x["gold"] and i == x["input_must_contain"][0]
         import pyarrow.json as pajson
         t = pajson.read_json(pathlib.Path(tmp) / "mimic_iv_bhc.json")

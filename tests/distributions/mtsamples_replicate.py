@@ -1,4 +1,5 @@
-"""As-distributed fixture for MedHELM `mtsamples_replicate` (GitHub raulista1997/benchmarkdata, mtsamples_processed/)."""
+"""As-distributed fixture for MedHELM `mtsamples_replicate` (GitHub raulista1997/benchmarkdata,
+mtsamples_processed/)."""
 import pathlib
 
 SHAPE = """\

@@ -73,7 +73,7 @@ def _expected():
         first = f"Context: {e['LABELS'][0].title()}. {e['CONTEXTS'][0]}"
         out.append({"id": pmid, "gold": LETTER[e["final_decision"]],
                     "input_must_contain": [first, f"\n\nQuestion: {e['QUESTION']}\n"]
-                    + [f"{lab.title()}. {c}" for lab, c in zip(e["LABELS"], e["CONTEXTS"])],
+                    + [f"{lab.title()}. {c}" for lab, c in zip(e["LABELS"], e["CONTEXTS"], strict=True)],
                     "input_must_not_contain": [e["LONG_ANSWER"], e["LABELS"][-1] + ".", e["MESHES"][0]]})
     return {"splits": {"test": out}, "dropped": {"test": 0}}
 
@@ -130,7 +130,8 @@ if __name__ == "__main__":
         root = pathlib.Path(tmp)
         exp = write(root / "gh")
         raw = (root / "gh" / "data" / "ori_pqal.json").read_text(encoding="utf-8")
-        assert raw.startswith('{\n    "21645374": {\n        "QUESTION": ') and raw.endswith("    }\n}") and raw.isascii()
+        assert (raw.startswith('{\n    "21645374": {\n        "QUESTION": ') and raw.endswith("    }\n}")
+                and raw.isascii())
         d = json.loads(raw)
         assert list(d) == [e["id"] for e in exp["splits"]["test"]]
         assert [LETTER[v["final_decision"]] for v in d.values()] == [e["gold"] for e in exp["splits"]["test"]]

@@ -6,16 +6,23 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _shc  # noqa: E402
 
 SHAPE = """\
-Private file medhelm-CONF-dataset_filtered.csv (Stanford Health Care; facts shc_conf_med.source), passed to HELM as data_path
-(run_entries_medhelm_private_stanford.conf: /dbfs/mnt/azure_adbfs/Files/medhelm/medhelm-CONF-dataset_filtered.csv). write() puts
+Private file medhelm-CONF-dataset_filtered.csv (Stanford Health Care; facts shc_conf_med.source), passed to HELM as \
+data_path
+(run_entries_medhelm_private_stanford.conf: /dbfs/mnt/azure_adbfs/Files/medhelm/medhelm-CONF-dataset_filtered.csv). \
+write() puts
 folder/medhelm-CONF-dataset_filtered.csv.
 Task: adolescent encounter note: does it contain confidential content to hide from parents (A yes, B no).
 Format: CSV with a header row, read by csv.DictReader(open(path, "r")) (platform default encoding, UTF-8 assumed).
-Columns HELM reads: prompt, context, label (shc_conf_scenario.py (SHCCONFMedScenario); facts shc_conf_med (A = confidential content, B = no)). Other columns / column order of the real file
+Columns HELM reads: prompt, context, label (shc_conf_scenario.py (SHCCONFMedScenario); facts shc_conf_med (A = \
+confidential content, B = no)). Other columns / column order of the real file
 are unknown - only these three are written, in this order, "\\n" line ends, QUOTE_MINIMAL (unverified).
 label holds the answer LETTER itself (no mapping); HELM asserts label in ['A', 'B'] (no strip: " A" would crash).
-Dedup: instances are the items of a dict keyed by the full prompt, which depends only on (prompt, context): a repeated pair collapses to ONE instance at the first occurrence's position with the LAST occurrence's label (benchmark_common_notes.shc_csv_dedup; Python dict semantics). No row filter.
-Instance: input = "Provide an answer to the following question: {prompt} with the following context: {context} , Answer the question with a 'A' for yes or 'B' for no. ..."; references = ['A', 'B'] with the CSV letter tagged correct (gold = that letter);
+Dedup: instances are the items of a dict keyed by the full prompt, which depends only on (prompt, context): a repeated \
+pair collapses to ONE instance at the first occurrence's position with the LAST occurrence's label \
+(benchmark_common_notes.shc_csv_dedup; Python dict semantics). No row filter.
+Instance: input = "Provide an answer to the following question: {prompt} with the following context: {context} , \
+Answer the question with a 'A' for yes or 'B' for no. ..."; references = ['A', 'B'] with the CSV letter tagged correct \
+(gold = that letter);
 split "test", CSV order (dict insertion order).
 Fixture: 5 rows = 3 distinct prompts; row 3 repeats row 1 (same label), row 5 repeats row 2 with a
 DIFFERENT label (so instance 2's gold is row 5's label). dropped = 2 rows. Unverified: whether real files
@@ -26,11 +33,16 @@ COLUMNS = ["prompt", "context", "label"]
 CHOICES = ['A', 'B']
 # (prompt, context, label) in file order
 ROWS = [
-    ('Does this note contain confidential adolescent information?', '16F well visit. Sexually active, one partner, uses condoms inconsistently. Discussed contraception.', 'A'),
-    ('Does this note contain confidential adolescent information?', '14M sports physical. No concerns, cleared for soccer.', 'B'),
-    ('Does this note contain confidential adolescent information?', '16F well visit. Sexually active, one partner, uses condoms inconsistently. Discussed contraception.', 'A'),
-    ('Does this note contain confidential adolescent information?', '15F with sore throat x2 days, rapid strep negative.\nSupportive care reviewed.', 'B'),
-    ('Does this note contain confidential adolescent information?', '14M sports physical. No concerns, cleared for soccer.', 'A'),
+    ('Does this note contain confidential adolescent information?',
+     '16F well visit. Sexually active, one partner, uses condoms inconsistently. Discussed contraception.', 'A'),
+    ('Does this note contain confidential adolescent information?',
+     '14M sports physical. No concerns, cleared for soccer.', 'B'),
+    ('Does this note contain confidential adolescent information?',
+     '16F well visit. Sexually active, one partner, uses condoms inconsistently. Discussed contraception.', 'A'),
+    ('Does this note contain confidential adolescent information?',
+     '15F with sore throat x2 days, rapid strep negative.\nSupportive care reviewed.', 'B'),
+    ('Does this note contain confidential adolescent information?',
+     '14M sports physical. No concerns, cleared for soccer.', 'A'),
 ]
 
 

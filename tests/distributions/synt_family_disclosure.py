@@ -19,13 +19,17 @@ import _synt  # noqa: E402
 FILLED_IN = True
 ROWS = [
     ("May the nurse tell the patient's daughter about the new diagnosis?",
-     "A 78-year-old man admitted with pneumonia is alert and, when asked, says his daughter may be told about his care.", "A"),
+     "A 78-year-old man admitted with pneumonia is alert and, when asked, says his daughter may be told about his "
+     "care.", "A"),
     ("May the clinic give the patient's test results to her brother?",
-     "A 45-year-old woman has told staff in writing not to share any information with her brother, who calls for her results.", "B"),
+     "A 45-year-old woman has told staff in writing not to share any information with her brother, who calls for her "
+     "results.", "B"),
     ("May the surgeon update the patient's partner in the waiting room?",
-     "A 52-year-old man is unconscious after emergency surgery; his partner of ten years, who brought him in, asks how he is.", "A"),
+     "A 52-year-old man is unconscious after emergency surgery; his partner of ten years, who brought him in, asks how "
+     "he is.", "A"),
     ("May the nurse tell the patient's daughter about the new diagnosis?",
-     "A 78-year-old man admitted with pneumonia is alert and, when asked, says his daughter may be told about his care.", "B"),
+     "A 78-year-old man admitted with pneumonia is alert and, when asked, says his daughter may be told about his "
+     "care.", "B"),
 ]
 
 

@@ -18,11 +18,13 @@ import _synt  # noqa: E402
 FILLED_IN = True
 ROWS = [
     ("May the treatment program send the patient's records to his new primary care physician?",
-     "The patient signed a written consent naming the physician, the records and the purpose, and has not revoked it.", "A"),
+     "The patient signed a written consent naming the physician, the records and the purpose, and has not revoked it.",
+     "A"),
     ("May the program confirm to the patient's employer that he attends treatment?",
      "The employer phones the program; the patient has given no written consent, and no exception applies.", "B"),
     ("May the program disclose the records to emergency department staff?",
-     "The patient arrives unconscious, \"unable to consent\",\nand the records are needed to treat a bona fide medical emergency.", "A"),
+     "The patient arrives unconscious, \"unable to consent\",\nand the records are needed to treat a bona fide medical "
+     "emergency.", "A"),
 ]
 
 
