@@ -18,7 +18,8 @@ from clinreg.instances.build import BuildReport, build_instances
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
 
 
-def hub_folder(data_dir: Path, repo: str, splits: dict[str, Any], fmt: str = "parquet", config: str = "default") -> Path:
+def hub_folder(data_dir: Path, repo: str, splits: dict[str, Any], fmt: str = "parquet",
+               config: str = "default") -> Path:
     """A folder laid out like a hub repo: data/<split>.<ext> plus a README whose front matter declares them."""
     folder = data_dir / repo.replace("/", "__")
     (folder / "data").mkdir(parents=True, exist_ok=True)
@@ -59,7 +60,8 @@ BASE_RECORD: dict[str, Any] = {
 }
 
 
-def record_dict(mapping: dict[str, Any], *, id: str = "fixture", repo: str = "owner/fixture", splits: list[str] | None = None, **top: Any) -> dict[str, Any]:
+def record_dict(mapping: dict[str, Any], *, id: str = "fixture", repo: str = "owner/fixture",
+                splits: list[str] | None = None, **top: Any) -> dict[str, Any]:
     data = copy.deepcopy(BASE_RECORD)
     data["id"] = id
     data["source"]["repo"] = repo
@@ -90,6 +92,7 @@ def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
     (root / "taxonomy").mkdir(parents=True, exist_ok=True)
     (root / "registry" / "datasets").mkdir(parents=True, exist_ok=True)
     for data in records:
-        text = "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(data, sort_keys=False)
+        text = "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(data,
+                                                                                                      sort_keys=False)
         (root / "registry" / "datasets" / f"{data['id']}.yaml").write_text(text, encoding="utf-8")
     return root

@@ -349,7 +349,8 @@ def test_a_check_needs_a_catalogue_entry_of_its_own_family():
 def test_an_import_of_a_moved_module_or_name_is_found(tmp_path):
     package = _write(tmp_path, {
         "__init__.py": "", "cli/__init__.py": "", "cli/review.py": "def f():\n    from clinreg.cli import fail\n",
-        "core/__init__.py": "", "core/a.py": "import clinreg.core.gone\nfrom clinreg.core.b import x\n", "core/b.py": "",
+        "core/__init__.py": "", "core/a.py": "import clinreg.core.gone\nfrom clinreg.core.b import x\n",
+        "core/b.py": "",
     })
     assert unresolved_imports(package) == ["clinreg.cli.review: from clinreg.cli import fail",
                                            "clinreg.core.a: import clinreg.core.gone",
@@ -364,6 +365,7 @@ def test_an_import_of_a_moved_module_or_name_is_found(tmp_path):
 def test_a_command_module_importing_another_is_found(tmp_path):
     package = _write(tmp_path, {
         "__init__.py": "", "cli/__init__.py": "", "cli/common.py": "", "cli/main.py": "from clinreg.cli import build\n",
-        "cli/build.py": "from clinreg.cli.common import fail\n", "cli/export.py": "from clinreg.cli.build import guard\n",
+        "cli/build.py": "from clinreg.cli.common import fail\n",
+        "cli/export.py": "from clinreg.cli.build import guard\n",
     })
     assert command_crossings(import_graph(package)) == ["clinreg.cli.export -> clinreg.cli.build"]

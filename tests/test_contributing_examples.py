@@ -33,7 +33,7 @@ def blocks(after: str, lang: str) -> list[str]:
 def command(block: str) -> list[str]:
     """The `uv run clinreg ...` command of an sh block (continuation lines joined, comments dropped)."""
     text = block.replace("\\\n", " ")
-    line = next(l for l in text.splitlines() if l.strip().startswith("uv run clinreg"))
+    line = next(cmd for cmd in text.splitlines() if cmd.strip().startswith("uv run clinreg"))
     return shlex.split(line.split("#")[0])[3:]
 
 
@@ -65,7 +65,8 @@ def clone(tmp_path_factory):
     if load_registry(root).open_release is None:
         newest = load_registry(root).releases.releases[-1].version
         major, minor, _ = (int(p) for p in newest.split("."))
-        assert cli.invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "t"]).exit_code == 0
+        assert cli.invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title",
+                                 "t"]).exit_code == 0
     [card] = blocks("## Adding a dataset, step by step", "yaml")
     folder = root / "mirror" / "example-health__portal-triage"
     folder.mkdir(parents=True)
@@ -132,7 +133,8 @@ def test_an_elided_line_still_has_to_match():
 
 # What a contributor writes for Portal Triage where the skeleton says TODO: facts no card gives.
 HUMAN = {
-    "description": "Patient-portal messages, each labelled by a nurse with how soon it needs a reply. The benchmark asks for the urgency.",
+    "description": "Patient-portal messages, each labelled by a nurse with how soon it needs a reply. The benchmark "
+                   "asks for the urgency.",
     "measures": "Whether a model sorts patient-portal messages by urgency as a triage nurse did.",
     "use_when": "Comparing models for routing patient messages.",
     "not_for": "Not evidence that a model can triage safely without a nurse.",
@@ -153,7 +155,8 @@ def walked(tmp_path_factory):
     (root / "README.md").write_text((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"),
                                     encoding="utf-8")
     releases = root / "registry" / "releases.yaml"
-    releases.write_text(releases.read_text(encoding="utf-8").replace("status: open", "status: published"), encoding="utf-8")
+    releases.write_text(releases.read_text(encoding="utf-8").replace("status: open", "status: published"),
+                        encoding="utf-8")
     from clinreg.core.store import load_registry
 
     reg = load_registry(root)

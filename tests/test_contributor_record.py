@@ -42,7 +42,8 @@ name: Triage Notes
 version: 1.0.0
 added_in: {release}
 in_medhelm: false
-description: Patient-portal notes, each labelled by a nurse with how soon it needs a reply. The benchmark asks for the urgency.
+description: Patient-portal notes, each labelled by a nurse with how soon it needs a reply. The benchmark asks for the \
+urgency.
 measures: Whether a model sorts patient-portal notes by how soon they need a reply as a triage nurse did.
 use_when: Comparing models for routing patient messages.
 not_for: Not evidence that a model can triage safely without a nurse.
@@ -83,7 +84,8 @@ def fill(skeleton: str, release: str) -> str:
     assert record["source"]["type"] == "github" and "commit" in record["source"] and "revision" not in record["source"]
     assert record["in_medhelm"] is False and record["added_in"] == release
     assert set(filled) - {"mappings"} <= set(record) | {"notes"}, "the skeleton has every top-level field"
-    return "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(filled, sort_keys=False)
+    return "# yaml-language-server: $schema=../../schemas/dataset.schema.json\n" + yaml.safe_dump(filled,
+                                                                                                  sort_keys=False)
 
 
 @pytest.fixture(scope="module")
@@ -122,12 +124,13 @@ def test_the_contributed_record_builds_from_its_writer(contributed, tmp_path):
 def test_the_contributed_record_builds_from_a_copy_with_the_cli(contributed, tmp_path):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("writer_triage", contributed / "tests" / "distributions" / "triage_notes.py")
+    spec = importlib.util.spec_from_file_location("writer_triage",
+                                                  contributed / "tests" / "distributions" / "triage_notes.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.write(tmp_path / "mirror" / "example-health__triage-notes")
-    result = CliRunner().invoke(main, ["build", "triage_notes", "--root", str(contributed), "--data-dir", str(tmp_path / "mirror"),
-                                       "--format", "jsonl"])
+    result = CliRunner().invoke(main, ["build", "triage_notes", "--root", str(contributed), "--data-dir",
+                                       str(tmp_path / "mirror"), "--format", "jsonl"])
     assert result.exit_code == 0, result.output
     golds = [json.loads(line)["answer"] for line in result.stdout.splitlines() if line.startswith("{")]
     assert golds == ["A", "C"]
@@ -137,7 +140,8 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
     root = copy_of_the_registry(tmp_path / "clone")
     shutil.copy(contributed / "registry" / "releases.yaml", root / "registry" / "releases.yaml")
     text = (contributed / "registry" / "datasets" / "triage_notes.yaml").read_text(encoding="utf-8")
-    (root / "registry" / "datasets" / "triage_notes.yaml").write_text(text.replace("in_medhelm: false", "in_medhelm: true"))
+    (root / "registry" / "datasets" / "triage_notes.yaml").write_text(text.replace("in_medhelm: false",
+                                                                                   "in_medhelm: true"))
     # Membership follows MedHELM's editions, not the record: the counts stay MedHELM's, and validate refuses the
     # record's claim (CLR308), naming the record and the default edition.
     check_current_totals(root)

@@ -38,13 +38,14 @@ def check_release_table(root: Path, readme: str | None = None) -> None:
     rows = _table(readme)
     previous = 0
     assert [r[0] for r in rows] == [r.version for r in reg.releases.releases], "one row per release, oldest first"
-    for row, release in zip(rows, reg.releases.releases):
+    for row, release in zip(rows, reg.releases.releases, strict=True):
         version, date, datasets, access, added = row
         assert date == release.date.isoformat(), version
         result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", version, "--format", "json"])
         totals = json.loads(result.output)["data"]["totals"]
         assert int(datasets) == totals["datasets"], version
-        assert [int(n) for n in re.findall(r"\d+", access)] == [totals["access"][t] for t in ("public", "gated", "private")], version
+        assert [int(n) for n in re.findall(r"\d+", access)] == [totals["access"][t]
+                                                                for t in ("public", "gated", "private")], version
         ids = release.datasets_added or []
         removed = sum(1 for d in reg.datasets.values() if d.removed_in == version)
         assert int(datasets) == previous + len(ids) - removed, version

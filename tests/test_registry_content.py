@@ -49,7 +49,8 @@ def check_release_totals(root: Path, release: str) -> None:
     reg = load_registry(root)
     history = reg.releases.releases
     upto = history[: [r.version for r in history].index(release) + 1]
-    expected = {i for r in upto for i in (r.datasets_added or [])} if all(r.status == "published" for r in upto) else None
+    expected = ({i for r in upto for i in (r.datasets_added or [])} if all(r.status == "published" for r in upto)
+                else None)
     data = coverage_json("--release", release, root=root)
     held = {d["id"] for d in data["datasets"]}
     if expected is not None:
@@ -112,7 +113,8 @@ def check_record_against_its_sources(root: Path, dataset_id: str) -> None:
     assert dataset_id in by_name, f"{dataset_id} says in_medhelm: true, but the facts file has no such benchmark"
     fact = by_name[dataset_id]
     assert record.access.tier == fact["access"]
-    expected_release = "1.0.0" if fact["in_v1_31"] else {"mimic_bhc": "1.1.0", "med_qa": "1.3.0", "med_mcqa": "1.3.0"}.get(dataset_id, "1.2.0")
+    expected_release = ("1.0.0" if fact["in_v1_31"]
+                        else {"mimic_bhc": "1.1.0", "med_qa": "1.3.0", "med_mcqa": "1.3.0"}.get(dataset_id, "1.2.0"))
     assert record.added_in == expected_release
     tasks = reg.tasks()
     for mapping in record.mappings:
@@ -127,7 +129,8 @@ def check_record_against_its_sources(root: Path, dataset_id: str) -> None:
 
 
 def check_helm_names(root: Path) -> None:
-    """MedHELM mappings carry their HELM display names; a benchmark HELM does not run may have none; no name is shared."""
+    """MedHELM mappings carry their HELM display names; a benchmark HELM does not run may have none; no name is
+    shared."""
     seen: dict[str, str] = {}
     for dataset_id, record in load_registry(root).datasets.items():
         for mapping in record.mappings:
@@ -232,12 +235,13 @@ def test_every_subcategory_holds_the_task_count_of_medhelms_overview_figure():
         assert s["tasks"] == expected["count"] and expected["matches"], s["id"]
     if FACTS.is_file():
         figure = yaml.safe_load(FACTS.read_text())["tasks_status"]["expected_per_subcategory"]
-        counts = {sub: n for cat, subs in figure.items() if isinstance(subs, dict) for sub, n in subs.items() if sub != "total"}
+        counts = {sub: n for cat, subs in figure.items() if isinstance(subs, dict) for sub, n in subs.items()
+                  if sub != "total"}
         assert {s["id"]: s["tasks"] for s in data["subcategories"]} == counts
 
 
 def test_only_drafted_tasks_record_a_move_merge_or_addition():
-    for sub, category, _, _ in REG.subcategories():
+    for sub, _category, _, _ in REG.subcategories():
         for task in sub.tasks:
             note = task.provenance.note or ""
             if "release 1.6.0" in note:

@@ -8,15 +8,14 @@ import socket
 import subprocess
 import sys
 
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build, check_data, lock
 
-KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "input", "choices", "answer", "gold", "references",
-        "context", "provenance", "source_index"}
+KEYS = {"id", "dataset", "mapping", "tasks", "split", "variant", "prompt", "input", "choices", "answer", "gold",
+        "references", "context", "provenance", "source_index"}
 MCQ = {
     "input_template": "{{ question }}",
     "choices": {"columns": ["opa", "opb"]},
@@ -59,8 +58,10 @@ def test_build_jsonl_to_stdout(setup):
 def test_build_formats_agree(setup, tmp_path):
     root, data = setup
     assert run(build, "fixture", "--root", root, "--data-dir", data, "-o", tmp_path / "i.jsonl").exit_code == 0
-    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "parquet", "-o", tmp_path / "pq").exit_code == 0
-    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o", tmp_path / "hf").exit_code == 0
+    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "parquet", "-o",
+               tmp_path / "pq").exit_code == 0
+    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o",
+               tmp_path / "hf").exit_code == 0
     lines = _lines((tmp_path / "i.jsonl").read_text())
     import pyarrow.dataset as ds
 
@@ -73,7 +74,8 @@ def test_build_formats_agree(setup, tmp_path):
     saved = datasets.load_from_disk(str(tmp_path / "hf"))
     assert list(saved) == ["test"]
     row = saved["test"][5]
-    assert json.loads(row["context"]) == {"qid": 5} and row["answer"] == lines[5]["answer"] and row["gold"] == lines[5]["gold"]
+    assert (json.loads(row["context"]) == {"qid": 5} and row["answer"] == lines[5]["answer"]
+            and row["gold"] == lines[5]["gold"])
 
 
 def test_build_json_array_equals_the_jsonl_lines(setup, tmp_path):
@@ -81,9 +83,11 @@ def test_build_json_array_equals_the_jsonl_lines(setup, tmp_path):
     lines = _lines(run(build, "fixture", "--root", root, "--data-dir", data, "--quiet").stdout)
     to_stdout = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet", "--format", "json")
     assert to_stdout.exit_code == 0 and json.loads(to_stdout.stdout) == lines
-    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "json", "-o", tmp_path / "i.json").exit_code == 0
+    assert run(build, "fixture", "--root", root, "--data-dir", data, "--format", "json", "-o",
+               tmp_path / "i.json").exit_code == 0
     assert json.loads((tmp_path / "i.json").read_text()) == lines
-    empty = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet", "--format", "json", "--split", "test", "--limit", "1")
+    empty = run(build, "fixture", "--root", root, "--data-dir", data, "--quiet", "--format", "json", "--split", "test",
+                "--limit", "1")
     assert len(json.loads(empty.stdout)) == 1
 
 
@@ -168,7 +172,8 @@ def test_check_data_compares_the_scheme_letters_with_the_options_of_the_rows(tmp
     # Issue 40, item 7: `letters: [A, B, C, D]` against a 10-option struct passed every check.
     data = tmp_path / "data"
     options = {letter: f"option {letter}" for letter in "ABCDEFGHIJ"}
-    hub_folder(data, "owner/fixture", {"test": [{"question": f"q{i}", "options": options, "label": "B"} for i in range(5)]})
+    hub_folder(data, "owner/fixture",
+               {"test": [{"question": f"q{i}", "options": options, "label": "B"} for i in range(5)]})
     mapping = {"input_template": "{{ question }}", "choices": {"struct": "options"},
                "label": {"encoding": "letter", "column": "label", "letters": ["A", "B", "C", "D"]}}
     root = write_root(tmp_path, [record_dict(mapping)])
@@ -185,7 +190,8 @@ def test_check_data_compares_the_scheme_letters_with_the_options_of_the_rows(tmp
 def test_check_data_reports_missing_split_and_columns(tmp_path):
     data = tmp_path / "data"
     hub_folder(data, "owner/fixture", {"train": _rows(3)})
-    mapping = {**MCQ, "input_template": "{{ question }} {{ nope }} {{ row['Missing Col'] }}", "splits": ["train", "dev"]}
+    mapping = {**MCQ, "input_template": "{{ question }} {{ nope }} {{ row['Missing Col'] }}",
+               "splits": ["train", "dev"]}
     root = write_root(tmp_path, [record_dict(mapping, splits=["train", "dev"])])
     result = run(check_data, "fixture", "--root", root, "--data-dir", data, "--format", "github")
     assert result.exit_code == 1
@@ -214,7 +220,8 @@ def test_lock_and_check_drift(tmp_path):
     assert run(lock, "--check", "--root", root, "--data-dir", data, "-o", lock_file).exit_code == 0
     hub_folder(data, "owner/fixture", {"test": _rows(6, cop=lambda i: 1)})
     drifted = run(lock, "--check", "--root", root, "--data-dir", data, "-o", lock_file)
-    assert drifted.exit_code == 1 and "drift: fixture/fixture" in drifted.stdout and "instances_sha256" in drifted.stdout
+    assert (drifted.exit_code == 1 and "drift: fixture/fixture" in drifted.stdout
+            and "instances_sha256" in drifted.stdout)
     unchecked = run(lock, "--check", "--root", root, "-o", lock_file, "--format", "json")
     # nothing could be built without the mirror: the check names what it skipped, and does not pass
     assert unchecked.exit_code == 1 and "fixture/fixture" in json.loads(unchecked.stdout)["data"]["unchecked"]
@@ -245,7 +252,8 @@ def test_build_refuses_to_overwrite_without_force(setup, tmp_path):
     assert target.read_text() == "keep me\n"
     forced = run(build, "fixture", "--root", root, "--data-dir", data, "-o", target, "--force")
     assert forced.exit_code == 0 and len(_lines(target.read_text())) == 30
-    folder_over_file = run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o", target, "--force")
+    folder_over_file = run(build, "fixture", "--root", root, "--data-dir", data, "--format", "hf", "-o", target,
+                           "--force")
     assert folder_over_file.exit_code == 2 and "not a folder" in folder_over_file.stderr and target.is_file()
 
 
@@ -273,7 +281,8 @@ def test_build_refuses_a_record_that_validate_refuses(tmp_path):
     hub_folder(data, "owner/fixture", {"test": _rows(4)})
     broken = record_dict(MCQ)
     broken["source"]["read"] = {"splits": {"test": {"files": "data/test-*.parquet",
-                                                    "steps": [{"join": {"table": "answers", "keys": ["qid"], "cardinality": "one_to_one"}}]}}}
+                                                    "steps": [{"join": {"table": "answers", "keys": ["qid"],
+                                                                        "cardinality": "one_to_one"}}]}}}
     root = write_root(tmp_path, [broken])
     result = run(build, "fixture", "--root", root, "--data-dir", data)
     assert result.exit_code == 1, result.output

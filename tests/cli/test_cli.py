@@ -150,7 +150,8 @@ def test_base_ref_requires_a_version_bump(tmp_path):
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
     changed = replace_in(GOOD_TREE[DS], "licence: {spdx: MIT}", "licence: {spdx: Apache-2.0}")
     (root / DS).write_text(changed)
-    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"]).output)["data"]
+    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format",
+                                                   "json"]).output)["data"]
     [d] = [d for d in payload["diagnostics"] if d["code"] == "CLR603"]
     assert (d["file"], d["line"]) == (DS, line_of(changed, "version: 1.0.0"))
     (root / DS).write_text(changed.replace("version: 1.0.0", "version: 1.0.1"))

@@ -43,7 +43,8 @@ def test_every_diagnostic_of_validate_has_the_severity_explain_gives(tmp_path, c
 def test_validate_prints_each_code_at_its_severity_in_the_mode(tmp_path, strict):
     case = next(c for c in CASES if c[3] == "CLR802")
     root = _tree(tmp_path, case)
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--no-cache"] + (["--strict"] if strict else []))
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--no-cache"] + (["--strict"] if strict
+                                                                                         else []))
     printed = PRINTED.findall(result.output)
     assert ("CLR802", "error" if strict else "warning") in printed
     for code, severity in printed:
@@ -54,7 +55,8 @@ def test_validate_prints_each_code_at_its_severity_in_the_mode(tmp_path, strict)
 @pytest.mark.parametrize("strict", [False, True])
 def test_results_import_prints_each_code_at_its_severity_in_the_mode(tmp_path, strict):
     board = write(tmp_path / "b.csv", "Model,MedQA - EM,Unknown - EM\nM1,0.5,0.5\nM1,0.6,0.6\n")
-    result = invoke("results", "import", "--root", ROOT, board, "-o", tmp_path / "r.json", *(["--strict"] if strict else []))
+    result = invoke("results", "import", "--root", ROOT, board, "-o", tmp_path / "r.json",
+                    *(["--strict"] if strict else []))
     printed = PRINTED.findall(result.stderr + result.stdout)
     assert {code for code, _ in printed} >= {"CLR963", "CLR967"}
     for code, severity in printed:

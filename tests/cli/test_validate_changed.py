@@ -48,7 +48,8 @@ def test_a_whole_run_says_how_many_findings_are_in_the_changed_files_and_names_t
     assert code == 0, out
     assert OTHER in out and DS in out
     assert out.splitlines()[-1].startswith("0 error(s), 1 warning(s), 0 info(s) of these are in the 1 file(s) you "
-                                           "changed since the last commit; `clinreg validate --changed` shows only those")
+                                           "changed since the last commit; `clinreg validate --changed` shows only "
+                                           "those")
 
 
 def test_changed_shows_only_the_changed_files_and_counts_the_others(repo):
@@ -63,7 +64,8 @@ def test_changed_shows_only_the_changed_files_and_counts_the_others(repo):
 
 
 def test_a_new_untracked_record_counts_as_changed(repo):
-    (repo / "registry/datasets/new_set.yaml").write_text(GOOD_TREE[DS].replace("id: qa_set", "id: new_set"), encoding="utf-8")
+    (repo / "registry/datasets/new_set.yaml").write_text(GOOD_TREE[DS].replace("id: qa_set", "id: new_set"),
+                                                         encoding="utf-8")
     data = json.loads(run("validate", "--root", repo, "--changed", "--format", "json")[1])["data"]
     assert data["scope"]["files"] == ["registry/datasets/new_set.yaml"]
 
@@ -72,7 +74,8 @@ def test_changed_since_a_ref_covers_the_branchs_commits_and_the_work_tree(repo):
     git(repo, "switch", "-q", "-c", "mine")
     _warn_in_qa_set(repo)
     git(repo, "commit", "-q", "-am", "my change")
-    assert json.loads(run("validate", "--root", repo, "--changed", "--format", "json")[1])["data"]["scope"]["files"] == []
+    assert json.loads(run("validate", "--root", repo, "--changed", "--format",
+                          "json")[1])["data"]["scope"]["files"] == []
     data = json.loads(run("validate", "--root", repo, "--changed=main", "--format", "json")[1])["data"]
     assert (data["scope"]["changed_since"], data["scope"]["files"]) == ("main", [DS])
     assert data["scope"]["elsewhere"]["warnings"] == 1 and data["summary"]["warnings"] == 1

@@ -11,7 +11,8 @@ def test_the_placement_becomes_a_sentence_and_the_note_is_tidied():
     note, placement = plain_note("Placement is inferred from the run entries ; see the subcategory note.", NAMES,
                                  "inferred")
     assert note == "Placement is inferred from the run entries; see the subcategory note."
-    assert placement == PLACEMENT_WORDS["inferred"] == "Placed in this subcategory by clinreg (inferred), not by MedHELM."
+    assert placement == PLACEMENT_WORDS["inferred"] == ("Placed in this subcategory by clinreg (inferred), not by "
+                                                        "MedHELM.")
     assert plain_note("The table places it here. More.", NAMES, "stated") == (
         "The table places it here. More.", "Placed in this subcategory by MedHELM itself.")
     assert plain_note("No assignment.", NAMES) == ("No assignment.", None)

@@ -23,7 +23,8 @@ def scalar_findings_tree(tmp_path):
     good = replace_in(GOOD_TREE[DATASET], "description: Yes/no/maybe questions.", "description: TODO write this")
     good = replace_in(good, "citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org/x'}")
     broken = replace_in(good, "id: qa_set\nname", "id: qa_broken\nname")
-    broken = replace_in(broken, "  splits: [test]\n  revision", "  splits: [test]\n  trust_remote_code: true\n  revision")
+    broken = replace_in(broken, "  splits: [test]\n  revision",
+                        "  splits: [test]\n  trust_remote_code: true\n  revision")
     return write_tree(tmp_path / "reg", {DATASET: good, "registry/datasets/qa_broken.yaml": broken})
 
 
@@ -33,7 +34,8 @@ def test_scalar_rules_report_alike_whether_scanned_at_load_or_by_the_rules(scala
     codes = [d.code for d in library.sorted()]
     assert {"CLR106", "CLR702", "CLR704"} <= set(codes)
     assert [d.file for d in library.diagnostics if d.code == "CLR702"] == ["registry/datasets/qa_broken.yaml"]
-    assert [d.file for d in library.diagnostics if d.code == "CLR106"] == [DATASET]  # the broken one is not scanned for it
+    # the broken one is not scanned for it
+    assert [d.file for d in library.diagnostics if d.code == "CLR106"] == [DATASET]
     assert library.sorted() == cli.sorted()
 
 

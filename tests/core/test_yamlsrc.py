@@ -26,7 +26,8 @@ def assert_readers_agree(raw: bytes) -> yamlsrc.YamlDoc:
 @pytest.mark.parametrize("path", TREE_FILES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_embedded_registry_files_read_alike(path):
     raw = path.read_bytes()
-    assert yamlsrc.read_fast(raw.decode("utf-8"), yamlsrc.DEFAULT_LIMITS) is not None, "an ordinary file took the slow path"
+    assert yamlsrc.read_fast(raw.decode("utf-8"),
+                             yamlsrc.DEFAULT_LIMITS) is not None, "an ordinary file took the slow path"
     doc = assert_readers_agree(raw)
     assert not doc.problems
     # CRLF line endings move no location
@@ -101,7 +102,8 @@ def _cloned_tree(dest: Path, copies: int) -> Path:
     for path in sorted(datasets.glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         for n in range(1, copies):
-            (datasets / f"{path.stem}_x{n}.yaml").write_text(text.replace(f"id: {path.stem}\n", f"id: {path.stem}_x{n}\n"),
+            (datasets / f"{path.stem}_x{n}.yaml").write_text(text.replace(f"id: {path.stem}\n",
+                                                                          f"id: {path.stem}_x{n}\n"),
                                                               encoding="utf-8")
     return dest
 

@@ -1,5 +1,10 @@
 """Run MedHELM's run spec functions with stand-ins for HELM, recording the generation settings each passes."""
-import importlib.abc, importlib.machinery, inspect, json, sys, types
+import importlib.abc
+import importlib.machinery
+import inspect
+import json
+import sys
+import types
 
 DEFAULTS = {}  # filled per call
 
@@ -28,7 +33,8 @@ def multiple_choice(method, instructions, input_noun, output_noun, max_tokens=1,
 
 def adapter_spec(**k):
     # adapter_spec.AdapterSpec defaults: temperature 1, max_tokens 100, stop_sequences []
-    return {"method": k.get("method"), "instructions": k.get("instructions", ""), "max_tokens": k.get("max_tokens", 100),
+    return {"method": k.get("method"), "instructions": k.get("instructions", ""),
+            "max_tokens": k.get("max_tokens", 100),
             "stop_sequences": k.get("stop_sequences", []), "temperature": k.get("temperature", 1),
             "input_noun": None, "output_noun": None}
 
@@ -45,7 +51,8 @@ def run_spec_function(name):
 
 class Stub(types.ModuleType):
     def __getattr__(self, n):
-        if n.startswith("__"): raise AttributeError(n)
+        if n.startswith("__"):
+            raise AttributeError(n)
         return Any_()
 
 
@@ -54,7 +61,9 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if name == "helm" or name.startswith("helm."):
             return importlib.machinery.ModuleSpec(name, self, is_package=True)
     def create_module(self, spec):
-        m = Stub(spec.name); m.__path__ = []; return m
+        m = Stub(spec.name)
+        m.__path__ = []
+        return m
     def exec_module(self, m):
         if m.__name__.endswith("common_adapter_specs"):
             m.get_generation_adapter_spec = generation
@@ -68,7 +77,8 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 sys.meta_path.insert(0, Finder())
 src = open(sys.argv[1]).read()
-mod = types.ModuleType("rs"); mod.__file__ = sys.argv[1]
+mod = types.ModuleType("rs")
+mod.__file__ = sys.argv[1]
 exec(compile(src, sys.argv[1], "exec"), mod.__dict__)
 mod.get_annotator_models_from_config = lambda *a, **k: {}
 mod.get_judges_config = lambda *a, **k: {}
@@ -77,8 +87,9 @@ for name, f in sorted(REGISTERED.items()):
     args = {p: "x" for p, v in inspect.signature(f).parameters.items() if v.default is inspect.Parameter.empty}
     try:
         spec = f(**args)
-    except Exception as e:
-        out[name] = {"error": repr(e)}; continue
+    except Exception as e:  # noqa: BLE001 - any run spec that fails to build is recorded as its error
+        out[name] = {"error": repr(e)}
+        continue
     a = spec["adapter_spec"]
     out[name] = a if isinstance(a, dict) else {"error": "adapter not recorded"}
 json.dump(out, sys.stdout, indent=1, default=lambda o: "<computed>")

@@ -37,7 +37,8 @@ def locked(registry, tmp_path_factory):
 
 
 def run(*args):
-    return CliRunner().invoke(export, ["croissant", *[str(a) for a in args], "--root", str(REPO)], catch_exceptions=False)
+    return CliRunner().invoke(export, ["croissant", *[str(a) for a in args], "--root", str(REPO)],
+                              catch_exceptions=False)
 
 
 def walk(node, top=True):
@@ -90,7 +91,8 @@ def test_the_lock_gives_each_mapping_its_instances_file_with_the_built_sha256(re
     for record_id in LOCKED:
         doc = json.loads((tmp_path / "out" / by_id[record_id].file).read_text(encoding="utf-8"))
         objects = [d for d in doc["distribution"] if d["@type"] == "cr:FileObject"]
-        want = {m.id: lock["mappings"][f"{record_id}/{m.id}"]["instances_sha256"] for m in registry.datasets[record_id].mappings}
+        want = {m.id: lock["mappings"][f"{record_id}/{m.id}"]["instances_sha256"]
+                for m in registry.datasets[record_id].mappings}
         assert {o["@id"]: o["sha256"] for o in objects} == {f"instances/{k}": v for k, v in want.items()}
         assert by_id[record_id].instances_with_sha256 == sorted(want)
     # Every sha256 in every file is one the lock holds: none is made up.
@@ -174,7 +176,8 @@ def test_what_a_record_cannot_fill_is_listed(registry, tmp_path):
     # Columns made by a read step are named as such.
     assert any(i.startswith("extraction in dischargeme:") for i in report["dischargeme"].left_out)
     # ... and so are columns inside a JSON document's records, and dotted paths into nested columns.
-    assert any(i.startswith("extraction in aci_bench:") and "records at `data`" in i for i in report["aci_bench"].left_out)
+    assert any(i.startswith("extraction in aci_bench:") and "records at `data`" in i
+               for i in report["aci_bench"].left_out)
     assert any("context.labels (a dotted name" in i for i in report["pubmed_qa"].left_out)
     assert not any(i.startswith("extraction in") for i in report["shc_bmt_med"].left_out)  # one CSV, plain columns
 

@@ -99,7 +99,8 @@ def test_mlcroissant_reads_the_rows_from_a_clinreg_data_folder(mlc, locked, reco
     yields the source's rows, field for field."""
     data, files = locked
     dataset = mlc.Dataset(jsonld=data / files[record_id].file)
-    got = [{k.split("/", 1)[1]: v.decode() for k, v in row.items()} for row in itertools.islice(dataset.records(record_id), 50)]
+    got = [{k.split("/", 1)[1]: v.decode() for k, v in row.items()}
+           for row in itertools.islice(dataset.records(record_id), 50)]
     record = load_registry(REPO).datasets[record_id]
     [split] = record.mappings[0].splits
     path = next((data / record.id).glob(record.source.read.splits[split].files))

@@ -26,15 +26,16 @@ from clinreg.exports.lm_eval import task_config
 ROOT = Path(__file__).resolve().parents[2]
 EXTRACT = yaml.safe_load((Path(__file__).parent / "medhelm_generation.yaml").read_text(encoding="utf-8"))
 REGISTRY = load_registry(ROOT)
-RECORDS = [(dataset_id, mapping) for dataset_id, record in sorted(REGISTRY.datasets.items()) for mapping in record.mappings]
+RECORDS = [(dataset_id, mapping) for dataset_id, record in sorted(REGISTRY.datasets.items())
+           for mapping in record.mappings]
 
 
 def report_of(tmp_path: Path, harness: str) -> ExportReport:
     """An export report holding every mapping of the registry, as the export builds it (no instances needed)."""
     report = ExportReport(harness, tmp_path / harness, canary="canary")
     for dataset_id, mapping in RECORDS:
-        report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label), f"data/{mapping.id}.jsonl",
-                                             1, "public", [], [], mapping.metric.name,
+        report.mappings.append(MappingExport(dataset_id, mapping.id, gold_kind(mapping.label),
+                                             f"data/{mapping.id}.jsonl", 1, "public", [], [], mapping.metric.name,
                                              scoring_spec(dataset_id, mapping), generation_spec(mapping)))
     return report
 
@@ -117,7 +118,7 @@ def test_every_record_gives_generation_settings():
 
 
 def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
-    for m, (dataset_id, mapping) in zip(report_of(tmp_path, "lm-eval").mappings, RECORDS):
+    for m, (dataset_id, mapping) in zip(report_of(tmp_path, "lm-eval").mappings, RECORDS, strict=True):
         task = task_config(m, tmp_path / m.data_file, "canary")
         g = mapping.generation
         if m.kind == "choice":  # scored by likelihood: nothing is generated
@@ -135,7 +136,7 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins):
     inspect_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_tasks.py")
     module["read_samples"] = lambda data_file: []
-    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
+    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS, strict=True):
         g = mapping.generation
         made = module[m.name]()
         config = made["config"]
@@ -157,7 +158,7 @@ def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
     staged.mkdir()
     helm_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_helm.py")
-    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
+    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS, strict=True):
         g = mapping.generation
         adapter = module["get_clinreg_spec"](m.mapping)["adapter_spec"]
         assert adapter["max_tokens"] == g.max_tokens, dataset_id
@@ -176,7 +177,8 @@ def test_records_match_medhelms_run_specs():
     assert named
     for dataset_id, g in named:
         spec = specs[g.run_spec]
-        assert (g.temperature, g.max_tokens, g.stop) == (spec["temperature"], spec["max_tokens"], spec["stop_sequences"]), dataset_id
+        assert (g.temperature, g.max_tokens, g.stop) == (spec["temperature"], spec["max_tokens"],
+                                                         spec["stop_sequences"]), dataset_id
         assert (g.instructions or "") == spec["instructions"], dataset_id
         assert ("63754d05" if spec["source"] == "helm@63754d05" else "medhelm 0.8.0") in g.source, dataset_id
         if g.reasoning_max_tokens is not None:

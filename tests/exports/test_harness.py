@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
 import yaml
@@ -23,7 +22,8 @@ from clinreg.scoring import medhelm
 @pytest.fixture
 def data(tmp_path):
     folder = tmp_path / "data"
-    hub_folder(folder, "owner/qa_set", {"test": [{"question": f"q{i}", "answer": ["yes", "no", "maybe"][i % 3]} for i in range(7)]})
+    hub_folder(folder, "owner/qa_set",
+               {"test": [{"question": f"q{i}", "answer": ["yes", "no", "maybe"][i % 3]} for i in range(7)]})
     (folder / "plans").mkdir(parents=True)  # the tree's private record reads plans.csv as distributed
     (folder / "plans" / "plans.csv").write_text("note,plan\nn0,rest and fluids\nn1,surgery\n", encoding="utf-8")
     return folder
@@ -76,8 +76,10 @@ def test_inspect_module_defines_one_task_per_mapping_and_the_group_lists(tree, d
               if isinstance(t, ast.Name) and t.id in ("SUBCATEGORIES", "CATEGORIES", "MAPPINGS")}
     assert values["SUBCATEGORIES"] == {"diagnosis": ["clinreg_qa_set"], "treatment": ["clinreg_plans"]}
     assert values["CATEGORIES"] == {"care": ["clinreg_plans", "clinreg_qa_set"]}
-    assert values["MAPPINGS"]["clinreg_qa_set"]["kind"] == "choice" and values["MAPPINGS"]["clinreg_plans"]["kind"] == "text"
-    assert "clinreg" not in {n.names[0].name.split(".")[0] for n in module.body if isinstance(n, (ast.Import, ast.ImportFrom))
+    assert (values["MAPPINGS"]["clinreg_qa_set"]["kind"] == "choice"
+            and values["MAPPINGS"]["clinreg_plans"]["kind"] == "text")
+    assert "clinreg" not in {n.names[0].name.split(".")[0] for n in module.body
+                             if isinstance(n, (ast.Import, ast.ImportFrom))
                              and isinstance(n, ast.Import)}
 
 
@@ -114,9 +116,11 @@ def test_usage_errors(tree, data, tmp_path):
     again = run("lm-eval", "--root", tree, "--data-dir", data, "-o", tmp_path / "x")
     assert again.exit_code == 2 and "--force" in again.stderr
     assert run("lm-eval", "--root", tree, "--data-dir", data, "-o", tmp_path / "x", "--force").exit_code == 0
-    only_public = run("helm", "--root", tree, "--data-dir", data, "--access", "public", "-o", tmp_path / "p", "--format", "json")
+    only_public = run("helm", "--root", tree, "--data-dir", data, "--access", "public", "-o", tmp_path / "p",
+                      "--format", "json")
     assert [m["dataset"] for m in json.loads(only_public.stdout)["data"]["mappings"]] == ["qa_set"]
-    old = run("helm", "--root", tree, "--data-dir", data, "--release", "1.0.0", "-o", tmp_path / "r", "--format", "json")
+    old = run("helm", "--root", tree, "--data-dir", data, "--release", "1.0.0", "-o", tmp_path / "r", "--format",
+              "json")
     assert json.loads(old.stdout)["data"]["release"] == "1.0.0" and len(json.loads(old.stdout)["data"]["mappings"]) == 1
 
 

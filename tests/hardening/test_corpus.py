@@ -32,7 +32,8 @@ def _generate(kind: str) -> bytes:
         notes = "".join(f"  - {'x' * 1000}\n" for _ in range(1100))
         return (dataset + "notes:\n" + notes).encode()
     if kind == "huge-string":  # a 900 KB value in a file under the limit: allowed
-        return dataset.replace("description: Yes/no/maybe questions.", "description: " + "lorem ipsum " * 75_000).encode()
+        return dataset.replace("description: Yes/no/maybe questions.",
+                               "description: " + "lorem ipsum " * 75_000).encode()
     raise AssertionError(kind)
 
 
@@ -61,7 +62,8 @@ def test_corpus_is_large_enough():
     files = {e["file"] for e in MANIFEST if "file" in e}
     assert len(files) >= 40
     on_disk = {p.name for p in CORPUS.iterdir() if p.name not in ("manifest.yaml", ".gitattributes")}
-    assert on_disk == files, f"files without expectations: {sorted(on_disk - files)}; missing files: {sorted(files - on_disk)}"
+    assert on_disk == files, (f"files without expectations: {sorted(on_disk - files)}; missing files: "
+                              f"{sorted(files - on_disk)}")
 
 
 @pytest.mark.parametrize("entry", MANIFEST, ids=_case_id)
@@ -93,8 +95,8 @@ def test_corpus_file(entry, tmp_path):
 
 
 # What `render: true` cases run: every place a dataset's name and description reach a terminal or a CI log.
-RENDERS = [("coverage", "--by", "task"), ("coverage", "--format", "csv", "--by", "task"), ("review", "--format", "markdown"),
-           ("coverage", "--format", "json")]
+RENDERS = [("coverage", "--by", "task"), ("coverage", "--format", "csv", "--by", "task"),
+           ("review", "--format", "markdown"), ("coverage", "--format", "json")]
 
 
 def _check_renders(root: Path, tmp_path: Path) -> None:

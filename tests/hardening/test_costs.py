@@ -36,7 +36,8 @@ def _ratio(small, large) -> float:
 
 def _unknown_ids_tree(path, n: int):
     ids = ", ".join(f"answer_question_{i:05d}" for i in range(n))
-    return write_tree(path, {"registry/datasets/qa_set.yaml": replace_in(DATASET, "tasks: [answer_questions]", f"tasks: [{ids}]")})
+    return write_tree(path, {"registry/datasets/qa_set.yaml": replace_in(DATASET, "tasks: [answer_questions]",
+                                                                         f"tasks: [{ids}]")})
 
 
 def test_unknown_id_hints_cost_near_linear(tmp_path):
@@ -65,7 +66,8 @@ def test_repeated_unknown_ids_through_aliases_stay_fast(tmp_path):
     """One anchored list of 2,000 unknown ids, aliased by 15 more mappings: the hints are computed once per id."""
     ids = ", ".join(f"unknown_task_{i:04d}" for i in range(2000))
     mapping = DATASET.split("mappings:\n", 1)[1]
-    extra = "".join(mapping.replace("  - id: qa_set\n", f"  - id: copy_{k}\n").replace("tasks: [answer_questions]", "tasks: *ids")
+    extra = "".join(mapping.replace("  - id: qa_set\n", f"  - id: copy_{k}\n").replace("tasks: [answer_questions]",
+                                                                                       "tasks: *ids")
                     for k in range(15))
     text = replace_in(DATASET, "tasks: [answer_questions]", f"tasks: &ids [{ids}]") + extra
     root = write_tree(tmp_path / "reg", {"registry/datasets/qa_set.yaml": text})
@@ -79,7 +81,8 @@ def test_repeated_unknown_ids_through_aliases_stay_fast(tmp_path):
 def _records(n: int, prefix: str) -> dict:
     out = {}
     for i in range(n):
-        content = {"name": f"Task number {i}", "definition": f"Definition {i} ({prefix})", "provenance": {"kind": "drafted"}}
+        content = {"name": f"Task number {i}", "definition": f"Definition {i} ({prefix})",
+                   "provenance": {"kind": "drafted"}}
         out[f"{prefix}_{i:05d}"] = {"content": content, "name": content["name"], "subcategory": "s"}
     return out
 
@@ -110,7 +113,8 @@ def test_rename_pairing_prefers_same_content_then_keys():
 def test_diff_of_3000_renamed_tasks_through_the_cli(tmp_path):
     head, tasks = CATEGORY.split("    tasks:\n", 1)
     block = "".join(f"      - id: {{prefix}}_{i:04d}\n        name: Task {i}\n        definition: Does thing {i}.\n"
-                    "        provenance: {{kind: drafted}}\n        review: {{status: proposed}}\n" for i in range(3000))
+                    "        provenance: {{kind: drafted}}\n        review: {{status: proposed}}\n"
+                    for i in range(3000))
     old_cat = head + "    tasks:\n" + block.format(prefix="old") + tasks
     new_cat = head + "    tasks:\n" + block.format(prefix="new") + tasks
     old = write_tree(tmp_path / "old", {"taxonomy/care.yaml": old_cat})

@@ -40,7 +40,8 @@ EXTRA_TASK = RANK.replace("rank_differentials", "order_tests").replace("Rank dif
 
 def _added_dataset() -> str:
     text = replace_in(replace_in(DATASET, "id: qa_set", "id: extra"), "name: QA set", "name: Extra set")
-    return replace_in(replace_in(text, "repo: owner/qa_set", "repo: owner/extra"), "  - id: qa_set\n", "  - id: extra\n")
+    return replace_in(replace_in(text, "repo: owner/qa_set", "repo: owner/extra"), "  - id: qa_set\n",
+                      "  - id: extra\n")
 
 
 # shape -> (files of the OLD tree, files of the NEW tree, (kind, change) the JSON must list)
@@ -50,12 +51,14 @@ SHAPES = {
     "task-renamed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "id: rank_differentials", "id: rank_diagnoses")},
                      ("tasks", "renamed")),
     "task-moved": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, RANK, "") + RANK}, ("tasks", "moved")),
-    "task-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Rank candidate diagnoses.", "Order the candidates.")},
+    "task-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Rank candidate diagnoses.",
+                                                           "Order the candidates.")},
                      ("tasks", "changed")),
     "dataset-added": ({}, {"registry/datasets/extra.yaml": _added_dataset()}, ("datasets", "added")),
     "dataset-removed": ({}, {"registry/datasets/plans.yaml": None}, ("datasets", "removed")),
     "dataset-renamed": ({}, {"registry/datasets/qa_set.yaml": None,
-                             "registry/datasets/qa_questions.yaml": replace_in(DATASET, "id: qa_set", "id: qa_questions")},
+                             "registry/datasets/qa_questions.yaml": replace_in(DATASET, "id: qa_set",
+                                                                               "id: qa_questions")},
                         ("datasets", "renamed")),
     "dataset-moved": ({}, {"registry/datasets/plans.yaml": replace_in(DATASET2, "tasks: [plan_treatment]",
                                                                       "tasks: [rank_differentials]")},
@@ -63,17 +66,21 @@ SHAPES = {
     "dataset-changed": ({}, {"registry/datasets/qa_set.yaml": replace_in(DATASET, "spdx: MIT", "spdx: Apache-2.0")},
                         ("datasets", "changed")),
     "dataset-removed-in-release": ({}, {"registry/datasets/plans.yaml": replace_in(DATASET2, "added_in: 1.1.0",
-                                                                                   "added_in: 1.1.0\nremoved_in: 1.1.0")},
+                                                                                   "added_in: 1.1.0\nremoved_in: "
+                                                                                   "1.1.0")},
                                    ("datasets", "changed")),
     "subcategory-removed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, TREATMENT, ""),
                                  "registry/datasets/plans.yaml": None}, ("subcategories", "removed")),
-    "subcategory-added": ({"taxonomy/care.yaml": replace_in(CATEGORY, TREATMENT, ""), "registry/datasets/plans.yaml": None},
+    "subcategory-added": ({"taxonomy/care.yaml": replace_in(CATEGORY, TREATMENT, ""),
+                           "registry/datasets/plans.yaml": None},
                           {}, ("subcategories", "added")),
     "subcategory-renamed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "id: treatment", "id: therapy")},
                             ("subcategories", "renamed")),
-    "subcategory-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Deciding what to do.", "Choosing a plan.")},
+    "subcategory-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Deciding what to do.",
+                                                                  "Choosing a plan.")},
                             ("subcategories", "changed")),
-    "category-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Work done while caring", "Work done in caring")},
+    "category-changed": ({}, {"taxonomy/care.yaml": replace_in(CATEGORY, "Work done while caring",
+                                                               "Work done in caring")},
                          ("categories", "changed")),
 }
 
@@ -96,7 +103,8 @@ def test_every_diff_shape_renders_in_every_format(tmp_path, shape, fmt):
         assert data[kind][change], f"{shape}: expected {kind}.{change} in {data['summary']}"
     else:
         assert result.stdout.startswith("## Registry changes:")
-        singular = {"tasks": "task", "datasets": "dataset", "subcategories": "subcategory", "categories": "category"}[kind]
+        singular = {"tasks": "task", "datasets": "dataset", "subcategories": "subcategory",
+                    "categories": "category"}[kind]
         verb = {"changed": "edited"}.get(change, change)
         if not (kind == "datasets" and change == "moved"):
             assert f"1 {singular} {verb}" in result.stdout, result.stdout
@@ -107,7 +115,8 @@ def test_every_diff_shape_renders_in_every_format(tmp_path, shape, fmt):
 def test_every_shape_at_once(tmp_path):
     """All the shapes of tasks and datasets in one diff, both formats."""
     category = replace_in(replace_in(CATEGORY, RANK, EXTRA_TASK), "Write a treatment plan.", "Write a plan of care.")
-    new = write_tree(tmp_path / "new", {"taxonomy/care.yaml": category, "registry/datasets/extra.yaml": _added_dataset(),
+    new = write_tree(tmp_path / "new", {"taxonomy/care.yaml": category,
+                                        "registry/datasets/extra.yaml": _added_dataset(),
                                         "registry/datasets/plans.yaml": None})
     old = write_tree(tmp_path / "old")
     for fmt in ("markdown", "json"):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from trees import write_tree
 
 from .support import assert_no_traceback, run_cli
 
@@ -19,7 +18,8 @@ POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX devices, FIFOs
 # Every command that writes to stdout, with the formats whose writers differ.
 STDOUT_COMMANDS = [
     ("validate",), ("validate", "--format", "json"), ("validate", "--format", "github"),
-    ("coverage",), ("coverage", "--format", "json"), ("coverage", "--format", "markdown"), ("coverage", "--format", "csv"),
+    ("coverage",), ("coverage", "--format", "json"), ("coverage", "--format", "markdown"),
+    ("coverage", "--format", "csv"),
     ("coverage", "--format", "html"), ("review", "--format", "markdown"), ("review",), ("review", "--format", "json"),
     ("diff", "1.0.0", "1.1.0"), ("diff", "1.0.0", "1.1.0", "--format", "json"),
     ("rules",), ("explain", "CLR001"), ("issue-form",),
@@ -49,7 +49,8 @@ def test_a_full_disk_on_stdout_is_one_line_and_exit_2(tree, command):
 
 
 @POSIX
-@pytest.mark.parametrize("command", [("validate",), ("coverage", "--format", "html"), ("review",), ("rules",)], ids=" ".join)
+@pytest.mark.parametrize("command", [("validate",), ("coverage", "--format", "html"), ("review",), ("rules",)],
+                         ids=" ".join)
 def test_a_pipe_whose_reader_left_ends_quietly(tree, command):
     read_end, write_end = os.pipe()
     os.close(read_end)

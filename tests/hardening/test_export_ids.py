@@ -32,15 +32,18 @@ def test_a_hostile_mapping_id_exports_nothing(tree, tmp_path, harness, mapping_i
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "work" / "out"
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
-    result = CliRunner().invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o", str(out)])
+    result = CliRunner().invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o",
+                                         str(out)])
     # The id carries a pattern in the model: the record is refused at load, at the id's line (CLR202), before
     # any data is read or anything written; the library's own check (check_identifiers) stays behind it.
     assert result.exit_code == 1, result.output
     located = [line for line in result.stderr.splitlines() if "CLR202" in line]
-    assert len(located) == 1 and located[0].startswith("registry/datasets/qa_set.yaml:") and "Traceback" not in result.output
+    assert (len(located) == 1 and located[0].startswith("registry/datasets/qa_set.yaml:")
+            and "Traceback" not in result.output)
     assert "\x1b" not in result.stderr and "PWNED')\ndef" not in result.stderr  # the id is shown escaped, on one line
     assert not out.exists() and not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
-    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before, "nothing written, inside or outside -o"
+    assert sorted(p.relative_to(tmp_path)
+                  for p in tmp_path.rglob("*")) == before, "nothing written, inside or outside -o"
 
 
 @pytest.mark.parametrize("mapping_id", HOSTILE)

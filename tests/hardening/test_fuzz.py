@@ -19,6 +19,7 @@ import pytest
 import yaml
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from clinreg.core.codes import CODES as RULES
 from clinreg.core.model import FILE_MODELS
@@ -61,7 +62,8 @@ scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.integers(-(10**40), 10**40), st.floats(), st.dates(),
     text, huge_text,
 )
-keys = st.one_of(text, st.sampled_from(["id", "name", "type", "encoding", "trust_remote_code", "url", "path", "$schema"]),
+keys = st.one_of(text, st.sampled_from(["id", "name", "type", "encoding", "trust_remote_code", "url", "path",
+                                        "$schema"]),
                  st.integers(-5, 5), st.booleans(), st.none())
 values = st.recursive(
     scalars,
@@ -135,7 +137,8 @@ def mutated_records(draw) -> tuple[str, Any]:
 
 def dump(data: Any, draw) -> bytes:
     text = yaml.dump(data, Dumper=DUMPER, allow_unicode=draw(st.booleans()), sort_keys=False,
-                     default_flow_style=draw(st.sampled_from([False, None, True])), width=draw(st.sampled_from([80, 10**6])))
+                     default_flow_style=draw(st.sampled_from([False, None, True])),
+                     width=draw(st.sampled_from([80, 10**6])))
     return text.encode("utf-8")
 
 
@@ -155,7 +158,8 @@ def mangled_texts(draw) -> tuple[str, bytes]:
     rel = draw(st.sampled_from(sorted(GOOD_TREE)))
     raw = GOOD_TREE[rel].encode("utf-8")
     for _ in range(draw(st.integers(1, 5))):
-        op = draw(st.sampled_from(["insert-bits", "insert-bytes", "delete", "dup-line", "swap-lines", "indent", "truncate"]))
+        op = draw(st.sampled_from(["insert-bits", "insert-bytes", "delete", "dup-line", "swap-lines", "indent",
+                                   "truncate"]))
         at = draw(st.integers(0, len(raw)))
         lines = raw.split(b"\n")
         i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
@@ -262,7 +266,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
@@ -311,7 +315,7 @@ def test_store_round_trip_is_stable(tree, data):
     model_cls = FILE_MODELS[file_kind(rel)]
     try:
         model = model_cls.model_validate(record)
-    except Exception:
+    except ValidationError:
         assume(False)
     raw = HEADER[rel].encode() + dump(record, data.draw)
     note(raw[:2000])
@@ -342,18 +346,26 @@ BUILD_TYPES = ["string", "large_string", "int", "float", "bool", "null", "list_s
 # Each shape: a mapping as a record holds it, and the columns it reads with their natural types.
 BUILD_SHAPES: dict[str, tuple[dict, dict[str, str]]] = {
     "string_set": ({"choices": {"fixed": ["yes", "no", "maybe"]},
-                    "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B", "maybe": "C"}}},
+                    "label": {"encoding": "string_set", "column": "answer",
+                              "map": {"yes": "A", "no": "B", "maybe": "C"}}},
                    {"question": "string", "answer": "string"}),
-    "index": ({"input_template": "{{ question }}\nA. {{ opa }}\nB. {{ opb }}", "choices": {"columns": ["opa", "opb", "opc", "opd"]},
-               "label": {"encoding": "index", "column": "cop", "base": 0, "count": 4, "unlabeled": -1}, "metadata_columns": ["subject"]},
-              {"question": "string", "opa": "string", "opb": "string", "opc": "string", "opd": "string", "cop": "int", "subject": "string"}),
-    "letter_struct": ({"choices": {"struct": "options"}, "label": {"encoding": "letter", "column": "answer_idx", "letters": ["A", "B", "C", "D"]}},
+    "index": ({"input_template": "{{ question }}\nA. {{ opa }}\nB. {{ opb }}",
+               "choices": {"columns": ["opa", "opb", "opc", "opd"]},
+               "label": {"encoding": "index", "column": "cop", "base": 0, "count": 4, "unlabeled": -1},
+               "metadata_columns": ["subject"]},
+              {"question": "string", "opa": "string", "opb": "string", "opc": "string", "opd": "string", "cop": "int",
+               "subject": "string"}),
+    "letter_struct": ({"choices": {"struct": "options"},
+                       "label": {"encoding": "letter", "column": "answer_idx", "letters": ["A", "B", "C", "D"]}},
                       {"question": "string", "options": "struct_options", "answer_idx": "string"}),
-    "option_id": ({"input_template": "{{ qtext }}", "choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},
+    "option_id": ({"input_template": "{{ qtext }}",
+                   "choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},
                    "label": {"encoding": "option_id", "column": "ra", "max_options": 5}},
                   {"qtext": "string", "answers": "list_items", "ra": "int"}),
-    "free_text_row": ({"input_template": "{% for k, v in row|dictsort %}{{ k }}={{ v }};{% endfor %}", "metric": {"name": "jury"},
-                       "label": {"encoding": "free_text", "column": "plan"}, "references": ["ref"], "metadata_columns": ["meta"]},
+    "free_text_row": ({"input_template": "{% for k, v in row|dictsort %}{{ k }}={{ v }};{% endfor %}",
+                       "metric": {"name": "jury"},
+                       "label": {"encoding": "free_text", "column": "plan"}, "references": ["ref"],
+                       "metadata_columns": ["meta"]},
                       {"note": "string", "plan": "string", "ref": "list_string", "meta": "string"}),
     "number": ({"label": {"encoding": "number", "column": "value", "lower_column": "lo", "upper_column": "hi"}},
                {"question": "string", "value": "string", "lo": "float", "hi": "float"}),
@@ -362,9 +374,10 @@ BUILD_SHAPES: dict[str, tuple[dict, dict[str, str]]] = {
                         "variants": [{"id": "factual", "columns": {"answer": "gt"}, "label": "0"},
                                      {"id": "hallucinated", "columns": {"answer": "hal"}, "label": "1"}]},
                        {"q": "string", "gt": "string", "hal": "string", "label": "string"}),
-    "boolean_templated_choices": ({"input_template": "{{ question }}", "choices": {"fixed": ["{{ question }} holds", "it does not"]},
-                                   "label": {"encoding": "boolean", "column": "verdict", "map": {"true": "A", "false": "B"},
-                                             "positive": "true"}},
+    "boolean_templated_choices": ({"input_template": "{{ question }}",
+                                   "choices": {"fixed": ["{{ question }} holds", "it does not"]},
+                                   "label": {"encoding": "boolean", "column": "verdict",
+                                             "map": {"true": "A", "false": "B"}, "positive": "true"}},
                                   {"question": "string", "verdict": "bool"}),
 }
 LABEL_TOKENS = ["yes", "no", "maybe", "A", "B", "C", "D", "E", "a", "0", "1", "2", "3", "4", "5", "-1", "1.0", "true",
@@ -376,10 +389,11 @@ small_int = st.one_of(st.integers(-2, 6), st.integers(-(2**63), 2**63 - 1))
 def _cells(kind: str):
     strategies = {
         "string": cell_text, "large_string": cell_text, "int": small_int,
-        "float": st.one_of(st.floats(), st.sampled_from([0.0, 1.0, 2.5, -1.0])), "bool": st.booleans(), "null": st.none(),
-        "list_string": st.lists(cell_text | st.none(), max_size=6),
+        "float": st.one_of(st.floats(), st.sampled_from([0.0, 1.0, 2.5, -1.0])), "bool": st.booleans(),
+        "null": st.none(), "list_string": st.lists(cell_text | st.none(), max_size=6),
         "struct_options": st.fixed_dictionaries({}, optional={k: cell_text | st.none() for k in "ABCDE"}),
-        "list_items": st.lists(st.fixed_dictionaries({"aid": small_int | st.none(), "atext": cell_text | st.none()}), max_size=6),
+        "list_items": st.lists(st.fixed_dictionaries({"aid": small_int | st.none(), "atext": cell_text | st.none()}),
+                               max_size=6),
         "list_int": st.lists(small_int | st.none(), max_size=6),
     }
     return st.none() | strategies[kind] if kind != "null" else st.none()
@@ -392,7 +406,8 @@ def _arrow_type(kind: str):
         "string": pa.string(), "large_string": pa.large_string(), "int": pa.int64(), "float": pa.float64(),
         "bool": pa.bool_(), "null": pa.null(), "list_string": pa.list_(pa.string()),
         "struct_options": pa.struct([(k, pa.string()) for k in "ABCDE"]),
-        "list_items": pa.list_(pa.struct([("aid", pa.int64()), ("atext", pa.string())])), "list_int": pa.list_(pa.int64()),
+        "list_items": pa.list_(pa.struct([("aid", pa.int64()), ("atext", pa.string())])),
+        "list_int": pa.list_(pa.int64()),
     }[kind]
 
 
@@ -402,7 +417,8 @@ def build_record(shape: str):
     mapping = {"id": "fuzz", "tasks": ["answer_questions"], "splits": ["test"], "input_template": "{{ question }}",
                "metric": {"name": "exact_match"}, **copy.deepcopy(BUILD_SHAPES[shape][0])}
     return Dataset.model_validate({
-        "id": "fuzz_rows", "name": "Fuzz", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True, "description": "Rows from hypothesis.",
+        "id": "fuzz_rows", "name": "Fuzz", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True,
+        "description": "Rows from hypothesis.",
         "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "None"},
         "source": {"type": "huggingface", "repo": "owner/fuzz_rows", "splits": ["test"]}, "mappings": [mapping],
     })
@@ -420,9 +436,11 @@ def build_cases(draw) -> dict:
             types[name] = kind
         elif choice == "other":
             types[name] = draw(st.sampled_from(BUILD_TYPES))
-    for extra in draw(st.lists(st.sampled_from(["extra", "row", "namespace", "__class__", "cycler"]), max_size=2, unique=True)):
+    for extra in draw(st.lists(st.sampled_from(["extra", "row", "namespace", "__class__", "cycler"]), max_size=2,
+                               unique=True)):
         types[extra] = draw(st.sampled_from(BUILD_TYPES))
-    rows = draw(st.lists(st.fixed_dictionaries({name: _cells(kind) for name, kind in types.items()}), min_size=1, max_size=8))
+    rows = draw(st.lists(st.fixed_dictionaries({name: _cells(kind) for name, kind in types.items()}), min_size=1,
+                         max_size=8))
     return {"shape": shape, "format": draw(st.sampled_from(["parquet"] * 3 + ["jsonl"])), "types": types, "rows": rows,
             "on_bad_label": draw(st.sampled_from(["error", "skip"]))}
 
@@ -431,8 +449,8 @@ class AnswerOutsideChoices(AssertionError):
     """A closed instance whose gold letter names none of its options."""
 
 
-# Builder bugs this test found, reported to the builder's owner (src/clinreg/sources/ and instances/ are not edited from here).
-# The fuzz test counts them (as `known:<name>` events) instead of failing, so that it keeps guarding everything
+# Builder bugs this test found, reported to the builder's owner (src/clinreg/sources/ and instances/ are not edited from
+# here). The fuzz test counts them (as `known:<name>` events) instead of failing, so that it keeps guarding everything
 # else; regressions/builder/ holds one minimal case of each, replayed as an expected failure that turns into an
 # XPASS once the bug is fixed. Then delete the entry here and the `bug` field of its regression case.
 KNOWN_BUILDER_BUGS: dict = {
@@ -467,10 +485,12 @@ def _run_build_case(case: dict, data_dir: Path) -> str:
     folder.mkdir(parents=True)
     names = list(case["types"]) or ["empty"]
     if case["format"] == "parquet":
-        columns = {n: pa.array([r.get(n) for r in case["rows"]], type=_arrow_type(case["types"].get(n, "null"))) for n in names}
+        columns = {n: pa.array([r.get(n) for r in case["rows"]], type=_arrow_type(case["types"].get(n, "null")))
+                   for n in names}
         pq.write_table(pa.table(columns), folder / "test.parquet")
     else:
-        (folder / "test.jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in case["rows"]), encoding="utf-8")
+        (folder / "test.jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in case["rows"]),
+                                           encoding="utf-8")
     try:
         instances = list(build_instances(record, data_dir=data_dir, on_bad_label=case["on_bad_label"]))
     except BuildError as err:
@@ -484,7 +504,8 @@ def _run_build_case(case: dict, data_dir: Path) -> str:
     for inst in instances:
         assert isinstance(inst, Instance)
         assert 0 <= inst.source_index < len(case["rows"])
-        if inst.answer is not None and not (len(inst.answer) == 1 and 0 <= ord(inst.answer) - ord("A") < len(inst.choices)):
+        if (inst.answer is not None
+            and not (len(inst.answer) == 1 and 0 <= ord(inst.answer) - ord("A") < len(inst.choices))):
             raise AnswerOutsideChoices(f"the gold letter names none of the options: {inst!r}"[:500])
     return "instances"
 
@@ -512,7 +533,8 @@ def test_build_shapes_reach_instances(tmp_path, quiet_datasets):
     }
     assert set(good) == set(BUILD_SHAPES)
     for shape, row in good.items():
-        case = {"shape": shape, "format": "parquet", "types": BUILD_SHAPES[shape][1], "rows": [row], "on_bad_label": "error"}
+        case = {"shape": shape, "format": "parquet", "types": BUILD_SHAPES[shape][1], "rows": [row],
+                "on_bad_label": "error"}
         assert run_build_case(case, tmp_path / shape, tolerate_known=False) == "instances", shape
 
 
@@ -536,7 +558,8 @@ def test_build_instances_yields_instances_or_a_located_error(quiet_datasets, cas
 # operators), any template either fails to compile (RecordProblem), renders within the caps, or fails with
 # TemplateFailure; and what it renders never shows a Python internal.
 
-ATOMS = ["row", "row.a", "row['a']", "a", "b", "''", "'x'", "[]", "{}", "()", "1", "9", "-1", "10**9", "cycler", "joiner",
+ATOMS = ["row", "row.a", "row['a']", "a", "b", "''", "'x'", "[]", "{}", "()", "1", "9", "-1", "10**9", "cycler",
+         "joiner",
          "namespace", "lipsum", "range", "dict", "self", "loop", "caller", "varargs", "kwargs", "x", "none", "true"]
 TRAILERS = [".__class__", ".__mro__", ".__subclasses__()", ".__globals__", ".__init__", ".__dict__", ".__builtins__",
             ".__code__", ".gi_frame", ".f_globals", "['__class__']", "|attr('__class__')", "|attr('__globals__')",
@@ -558,7 +581,8 @@ def template_sources(draw) -> str:
     pieces = []
     for _ in range(draw(st.integers(1, 4))):
         form = draw(st.sampled_from([
-            "{{ E }}", "{% for x in E %}{{ x }}{% endfor %}", "{% set y = E %}{{ y }}", "{% with z = E %}{{ z }}{% endwith %}",
+            "{{ E }}", "{% for x in E %}{{ x }}{% endfor %}", "{% set y = E %}{{ y }}",
+            "{% with z = E %}{{ z }}{% endwith %}",
             "{% if E %}t{% endif %}", "{% macro m() %}{{ E }}{% endmacro %}{{ m() }}", "{% raw %}{{ E }}{% endraw %}",
             "{% filter upper %}{{ E }}{% endfilter %}", "{{ E ~ E }}", "{{ E * E }}", "{{ E % E }}", "{{ E ** E }}",
             "{% include 'x' %}", "{% import 'x' as y %}", "{% extends 'x' %}", "text ", "{{ E if E else E }}",
@@ -582,8 +606,10 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # jinja compiles `1[0]`, and Python warns at compile time
 @settings(FUZZ, max_examples=examples(800))
-@given(template_sources(), st.fixed_dictionaries({"a": cell_text | st.none() | st.integers() | st.lists(st.text(max_size=5)),
-                                                   "b": st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=3)}))
+@given(template_sources(),
+       st.fixed_dictionaries({"a": cell_text | st.none() | st.integers() | st.lists(st.text(max_size=5)),
+                                                   "b": st.dictionaries(st.text(max_size=5), st.text(max_size=5),
+                                                                        max_size=3)}))
 def test_input_templates_stay_in_the_sandbox(source, row):
     from unittest import mock
 
@@ -612,7 +638,8 @@ def test_input_templates_stay_in_the_sandbox(source, row):
 # Registry text reaches the terminal table, Markdown, CSV, HTML and JSON. Whatever a name holds, each output shows it
 # as text: no raw control or format character, no line GitHub Actions reads as a workflow command, strict JSON.
 
-display_text = st.one_of(text, st.lists(st.sampled_from(SPECIALS + ["\n::error file=a::x", "##[error]x", "[/]", "[link=https://e.x]",
+display_text = st.one_of(text, st.lists(st.sampled_from(SPECIALS + ["\n::error file=a::x", "##[error]x", "[/]",
+                                                                    "[link=https://e.x]",
                                                                      "`", "|", "::", "\x9b", "\x07", "\x1b]8;;", "="]),
                                         min_size=1, max_size=8).map("".join))
 

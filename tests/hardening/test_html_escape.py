@@ -23,11 +23,13 @@ RAW_MARKERS = ["<script>alert", "<img src=x", "onerror=alert(1)>"]
 def _hostile_tree(root):
     cat = GOOD_TREE["taxonomy/care.yaml"]
     for old in ("name: Care", "definition: Work done while caring for patients.", "name: Diagnosis",
-                "definition: Deciding what is wrong.", "name: Answer questions", "definition: Answer a clinical question.",
+                "definition: Deciding what is wrong.", "name: Answer questions",
+                "definition: Answer a clinical question.",
                 "name: Plan treatment", "definition: Write a treatment plan."):
         key = old.split(":")[0]
         cat = replace_in(cat, old, f"{key}: {BOTH}")
-    cat = replace_in(cat, "citation: {text: A paper}", f"citation: {{text: {BOTH}, url: 'https://example.org/a?b=c&d=e'}}")
+    cat = replace_in(cat, "citation: {text: A paper}",
+                     f"citation: {{text: {BOTH}, url: 'https://example.org/a?b=c&d=e'}}")
     ds = GOOD_TREE["registry/datasets/qa_set.yaml"]
     ds = replace_in(ds, "name: QA set", f"name: {BOTH}")
     ds = replace_in(ds, "description: Yes/no/maybe questions.", f"description: {BOTH}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,7 +29,8 @@ def _mirror(tmp_path: Path, data_files: str, *, key: str = "path") -> tuple[Path
     if key == "data_dir":
         front = f"---\nconfigs:\n- config_name: default\n  data_dir: {json.dumps(data_files)}\n---\n"
     else:
-        front = f"---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: {json.dumps(data_files)}\n---\n"
+        front = ("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: "
+                 f"{json.dumps(data_files)}\n---\n")
     (folder / "README.md").write_text(front, encoding="utf-8")
     return data_dir, secret
 
@@ -51,7 +51,8 @@ SHAPES = {
 }
 
 
-CASES = [("build", shape) for shape in [*SHAPES, "link", "data_dir"]] + [("check-data", "absolute"), ("check-data", "climbing")]
+CASES = [("build", shape) for shape in [*SHAPES, "link", "data_dir"]] + [("check-data", "absolute"),
+                                                                         ("check-data", "climbing")]
 
 
 @pytest.mark.parametrize("command,shape", CASES)

@@ -189,7 +189,8 @@ def test_an_office_part_is_bounded_by_the_size_of_its_file(tmp_path, monkeypatch
     with zipfile.ZipFile(docx, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
         archive.writestr("word/document.xml", b"<w:document>" + b"<w:p/>" * (2 << 20) + b"</w:document>")
-    with pytest.raises(SourceUnavailable, match=r"report\.docx: the document unpacks to 12,582,945 bytes \(at most 1,048,576\)"):
+    with pytest.raises(SourceUnavailable,
+                       match=r"report\.docx: the document unpacks to 12,582,945 bytes \(at most 1,048,576\)"):
         office.check_office_file(docx, "document")
     assert files.inflation_limit(10) == 1 << 20 and files.inflation_limit(1 << 20) == 32 << 20
 

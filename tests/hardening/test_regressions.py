@@ -18,7 +18,8 @@ FILES = sorted(REGRESSIONS.glob("*.yaml"))
 def test_regressions_are_documented():
     readme = (REGRESSIONS / "README.md").read_text(encoding="utf-8")
     assert FILES
-    for path in [*FILES, *sorted((REGRESSIONS / "builder").glob("*.json")), *sorted((REGRESSIONS / "templates").glob("*.j2"))]:
+    for path in [*FILES, *sorted((REGRESSIONS / "builder").glob("*.json")),
+                 *sorted((REGRESSIONS / "templates").glob("*.j2"))]:
         shown = path.name if path.parent == REGRESSIONS else f"{path.parent.name}/{path.name}"
         assert f"`{shown}`" in readme, f"{shown} is not described in regressions/README.md"
 
@@ -48,7 +49,8 @@ def test_builder_regression(path, tmp_path, request):
     bug = case.get("bug")
     if bug is not None:
         assert bug in KNOWN_BUILDER_BUGS, f"{path.name}: unknown bug {bug!r}"
-        request.applymarker(pytest.mark.xfail(strict=False, reason=f"known builder bug {bug} (see test_fuzz.KNOWN_BUILDER_BUGS)"))
+        request.applymarker(pytest.mark.xfail(strict=False,
+                                              reason=f"known builder bug {bug} (see test_fuzz.KNOWN_BUILDER_BUGS)"))
     assert run_build_case(case, tmp_path, tolerate_known=False) in ("instances", "BadLabel", "TemplateFailure",
                                                                       "RecordProblem", "SourceUnavailable")
 

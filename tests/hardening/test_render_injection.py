@@ -23,7 +23,8 @@ from .support import assert_no_traceback, run_cli
 # Each payload is a YAML double-quoted string: the escapes become the raw characters once read.
 PAYLOADS = {
     "markup": r"Answer [/] [bold red]loud[/bold red] [link=https://evil.example]click me[/link]",
-    "terminal": r"Rank \e[2J\e]8;;https://evil.example\e\\link\e]8;;\e\\ \a bell \r over \x9b31m C1 \u202e bidi \u200b zw",
+    "terminal": r"Rank \e[2J\e]8;;https://evil.example\e\\link\e]8;;\e\\ \a bell \r over \x9b31m C1 \u202e bidi \u200b "
+                r"zw",
     "annotation": r"Plan\n::error file=registry/x.yaml,line=1::forged annotation\n##[warning]old forged",
     "markdown": r"Care | `tick` ``two`` <script>alert(1)</script> *bold* _u_ [x](https://evil.example)",
     "formula": r"=HYPERLINK(\"https://evil.example\",\"x\")",
@@ -46,7 +47,8 @@ def hostile_tree(root):
 
 
 COMMANDS = [
-    *[("coverage", "--format", fmt, "--by", by) for fmt in ("table", "markdown", "csv") for by in ("category", "subcategory", "task")],
+    *[("coverage", "--format", fmt, "--by", by) for fmt in ("table", "markdown", "csv")
+      for by in ("category", "subcategory", "task")],
     ("coverage", "--format", "json"),
     ("coverage", "--format", "html"),
     ("review", "--format", "markdown"),

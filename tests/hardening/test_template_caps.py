@@ -22,12 +22,14 @@ CHAIN = "".join(f"{{% set s{i + 1} = s{i} ~ s{i} %}}" for i in range(30))
 
 # shape -> (template, the words the failure message must hold)
 SHAPES = {
-    "nested-range-loops": ("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}", "steps|longer than"),
+    "nested-range-loops": ("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}",
+                           "steps|longer than"),
     "triple-range-loops": ("{% for i in range(1000) %}{% for j in range(1000) %}{% for k in range(1000) %}{% endfor %}"
                            "{% endfor %}{% endfor %}", "steps|longer than"),
-    "nested-string-loops": ("{% for a in text * 10000 %}{% for b in text * 10000 %}{% endfor %}{% endfor %}", "steps|longer than"),
-    "loop-in-loop-filter": ("{% for a in range(10000)|list %}{% for b in range(10000)|map('string') %}{% endfor %}{% endfor %}",
+    "nested-string-loops": ("{% for a in text * 10000 %}{% for b in text * 10000 %}{% endfor %}{% endfor %}",
                             "steps|longer than"),
+    "loop-in-loop-filter": ("{% for a in range(10000)|list %}{% for b in range(10000)|map('string') %}{% endfor %}{% "
+                            "endfor %}", "steps|longer than"),
     "big-range": ("{% for i in range(99999) %}{% endfor %}", "range"),
     "concat-doubling": ("{% set s0 = text %}" + CHAIN + "{{ s30 | length }}", "cap"),
     "plus-doubling": ("{% set s0 = text %}" + CHAIN.replace(" ~ ", " + ") + "{{ s30 | length }}", "cap"),
@@ -46,13 +48,14 @@ SHAPES = {
     "replace-method": ("{{ (text * 10000).replace('y', text * 10000) }}", "cap"),
     "indent-amplified": ("{{ ('\\n' * 999999) | indent(999999) }}", "cap"),
     "expandtabs": ("{{ ('\\t' * 999999).expandtabs(999999) }}", "cap"),
-    "set-block-buffer": ("{% set s %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endset %}{{ s | length }}",
-                         "cap|longer than"),
-    "macro-buffer": ("{% macro m() %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endmacro %}{{ m() | length }}",
-                     "cap|longer than"),
+    "set-block-buffer": ("{% set s %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endset %}{{ s | "
+                         "length }}", "cap|longer than"),
+    "macro-buffer": ("{% macro m() %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endmacro %}{{ m() | "
+                     "length }}", "cap|longer than"),
     "recursive-macro-doubling": ("{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}{{ text }}{% endif %}"
                                  "{% endmacro %}{{ m(40) | length }}", "cap|longer than|steps"),
-    "filter-block": ("{% filter upper %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endfilter %}", "cap|longer than"),
+    "filter-block": ("{% filter upper %}{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}{% endfilter %}",
+                     "cap|longer than"),
     "output-flood": ("{% for i in range(10000) %}{{ text * 10000 }}{% endfor %}", "longer than|cap"),
     "format-width": ("{{ '%0999999999d' % 1 }}", "width"),
 }
@@ -99,12 +102,13 @@ def _hub_fixture(tmp_path, template: str):
     (data / "README.md").write_text("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n"
                                     "    path: data/test.jsonl\n---\n")
     record = {
-        "id": "fixture", "name": "Fixture", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True, "description": "x",
-        "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "x"},
+        "id": "fixture", "name": "Fixture", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True,
+        "description": "x", "access": {"tier": "public"}, "licence": {"spdx": "MIT"}, "citation": {"text": "x"},
         "source": {"type": "huggingface", "repo": "owner/fixture", "splits": ["test"]},
         "mappings": [{"id": "hostile", "tasks": ["answer_questions"], "splits": ["test"], "input_template": template,
                       "choices": {"fixed": ["yes", "no"]}, "metric": {"name": "exact_match"},
-                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"}}],
+                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"},
+                                "positive": "yes"}}],
     }
     root = tmp_path / "reg"
     (root / "taxonomy").mkdir(parents=True)
@@ -118,7 +122,8 @@ def _hub_fixture(tmp_path, template: str):
 def test_build_reports_each_cap_as_one_located_line(tmp_path, shape):
     root, data = _hub_fixture(tmp_path, SHAPES[shape][0])
     out = tmp_path / "out.jsonl"
-    result = run_cli("build", "fixture", "--root", str(root), "--data-dir", str(data), "--quiet", "-o", str(out), timeout=120)
+    result = run_cli("build", "fixture", "--root", str(root), "--data-dir", str(data), "--quiet", "-o", str(out),
+                     timeout=120)
 
     assert_no_traceback(result)
     assert result.returncode == 1, result.stderr

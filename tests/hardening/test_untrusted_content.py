@@ -87,7 +87,8 @@ def test_builder_never_reads_outside_the_record_mirror_folder(tmp_path, repo):
         "source": {"type": "huggingface", "repo": "owner/fine", "splits": ["test"]},
         "mappings": [{"id": "m", "tasks": ["t"], "splits": ["test"], "input_template": "{{ question }}",
                       "choices": {"fixed": ["yes", "no"]}, "metric": {"name": "exact_match"},
-                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"}}],
+                      "label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"},
+                                "positive": "yes"}}],
     })
     record.source.repo = repo  # as if the record never went through the schema
     try:
@@ -108,7 +109,8 @@ def test_a_hub_cache_snapshot_reads_links_into_its_own_blobs_only(tmp_path, targ
     repo = cache / "datasets--owner--fine"
     snapshot = repo / "snapshots" / ("a" * 40)
     (snapshot / "data").mkdir(parents=True)
-    places = {"own-blob": repo / "blobs" / "1234", "other-repo-blob": cache / "datasets--owner--other" / "blobs" / "5678",
+    places = {"own-blob": repo / "blobs" / "1234",
+              "other-repo-blob": cache / "datasets--owner--other" / "blobs" / "5678",
               "outside": tmp_path / "private" / "notes.jsonl"}
     blob = places[target]
     blob.parent.mkdir(parents=True)

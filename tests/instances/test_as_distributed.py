@@ -79,7 +79,8 @@ def raw_text(folder: Path) -> str:
             import openpyxl
 
             book = openpyxl.load_workbook(path, read_only=True)
-            parts.extend(str(v) for sheet in book.worksheets for row in sheet.iter_rows(values_only=True) for v in row if v is not None)
+            parts.extend(str(v) for sheet in book.worksheets for row in sheet.iter_rows(values_only=True) for v in row
+                         if v is not None)
             continue
         if name.endswith(".docx"):
             with zipfile.ZipFile(path) as archive:
@@ -125,8 +126,10 @@ def check_builds_as_distributed(record, tmp_path: Path, writers: Path = WRITERS)
         # and the record says so too, with no read step and the reason CLR711 quotes. Building must fail cleanly.
         assert expected["unbuildable"].strip(), f"{record_id}: the writer gives no reason"
         assert record.source.read is None and getattr(record.source, "read_note", None), (
-            f"{record_id}: a writer may say `unbuildable` only for a record without `read` that says why in `read_note`")
-        assert not any(folder.rglob("*")) if folder.exists() else True, f"{record_id}: an unbuildable writer writes no files"
+            f"{record_id}: a writer may say `unbuildable` only for a record without `read` that says why in "
+            "`read_note`")
+        assert (not any(folder.rglob("*")) if folder.exists()
+                else True), f"{record_id}: an unbuildable writer writes no files"
         with pytest.raises(SourceUnavailable):
             list(build_instances(record, data_dir=data_dir, report=BuildReport()))
         return
@@ -149,8 +152,9 @@ def check_builds_as_distributed(record, tmp_path: Path, writers: Path = WRITERS)
         want = [i for value in expected["configs"] for h in helm_splits for i in expected["configs"][value].get(h, [])]
     assert len(built) == len(want), f"{record_id}: built {len(built)} instances, HELM builds {len(want)}"
     data = raw_text(folder)
-    for got, exp in zip(built, want):
-        assert _same_gold(record, got, exp["gold"]), f"{record_id} {got.id}: gold {_gold(got)!r}, expected {exp['gold']!r}"
+    for got, exp in zip(built, want, strict=True):
+        assert _same_gold(record, got,
+                          exp["gold"]), f"{record_id} {got.id}: gold {_gold(got)!r}, expected {exp['gold']!r}"
         assert got.input.strip(), f"{record_id} {got.id}: empty input"
         for text in exp.get("input_must_not_contain", []):
             assert text not in got.prompt, f"{record_id} {got.id}: prompt holds {text[:60]!r}"

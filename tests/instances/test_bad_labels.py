@@ -40,7 +40,8 @@ def test_skip_counts_bad_rows(tmp_path):
 def test_letter_past_the_row_options_is_bad(tmp_path):
     rows = [{"question": "q", "a": "x", "b": "y", "c": None, "gold": "C"}]
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
-    rec = record({"choices": {"columns": ["a", "b", "c"]}, "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C"]}})
+    rec = record({"choices": {"columns": ["a", "b", "c"]},
+                  "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C"]}})
     with pytest.raises(BadLabel, match="names an option the row has"):
         build(rec, tmp_path)
 
@@ -55,7 +56,8 @@ def test_whole_floats_compare_as_integers(tmp_path):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.none(), st.sampled_from(["yes", "no", "maybe", "", "Yes"]), st.text(max_size=4)), max_size=30))
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["yes", "no", "maybe", "", "Yes"]), st.text(max_size=4)),
+                max_size=30))
 def test_mapped_status_matches_a_plain_lookup(values):
     scheme = MappedScheme(encoding="string_set", column="answer", map={"yes": "A", "no": "B"}, unlabeled=["maybe"])
     labels = normalise(scheme, pa.table({"answer": pa.array(values, pa.string())}), "t")

@@ -33,21 +33,24 @@ def old_canonical_lines(batches):
 
     def gold_json(gold):
         index = gold["index"]
-        return (f'{{"index":{"null" if index is None else index},"kind":{_quote(gold["kind"])},"letter":{text(gold["letter"])},'
+        return (f'{{"index":{"null" if index is None else index},"kind":{_quote(gold["kind"])},'
+                f'"letter":{text(gold["letter"])},'
                 f'"lower":{text(gold["lower"])},"upper":{text(gold["upper"])},"value":{text(gold["value"])}}}')
 
     for batch in batches:
         stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
-        dataset, mapping, split, tasks = _quote(batch.dataset), _quote(batch.mapping), _quote(batch.split), texts(batch.tasks)
+        dataset, mapping, split = _quote(batch.dataset), _quote(batch.mapping), _quote(batch.split)
+        tasks = texts(batch.tasks)
         provenance = _CANONICAL.encode(batch.provenance)
         for variant, index, prompt, txt, choices, gold, refs, context in zip(
             batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
-            batch.context,
+            batch.context, strict=True,
         ):
             instance_id = f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}"
             yield (
                 f'{{"answer":{text(gold["letter"])},"choices":{texts(choices)},'
-                f'"context":{_CANONICAL.encode(context) if context else "{}"},"dataset":{dataset},"gold":{gold_json(gold)},'
+                f'"context":{_CANONICAL.encode(context) if context else "{}"},"dataset":{dataset},'
+                f'"gold":{gold_json(gold)},'
                 f'"id":{_quote(instance_id)},"input":{_quote(txt)},"mapping":{mapping},"prompt":{_quote(prompt)},'
                 f'"provenance":{provenance},"references":{texts(refs)},"source_index":{index},"split":{split},'
                 f'"tasks":{tasks},"variant":{text(variant)}}}\n'
@@ -63,13 +66,16 @@ KEY = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
 # dates, decimals, bytes, nested lists and objects.
 SCALAR = (
     st.none() | st.booleans() | TEXT
-    | st.integers() | st.integers(min_value=2**53 - 2, max_value=2**53 + 2) | st.sampled_from([2**63, -(2**63) - 1, 2**64, 10**40])
+    | st.integers() | st.integers(min_value=2**53 - 2,
+                                  max_value=2**53 + 2) | st.sampled_from([2**63, -(2**63) - 1, 2**64, 10**40])
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.sampled_from([0.0, -0.0, 1e16, 1e-7, 5e-324, 1.7976931348623157e308, 0.1, 1 / 3, 123456789012345678.0])
-    | st.dates() | st.datetimes() | st.times() | st.decimals(allow_nan=False, allow_infinity=False) | st.binary(max_size=8)
+    | st.dates() | st.datetimes() | st.times() | st.decimals(allow_nan=False,
+                                                             allow_infinity=False) | st.binary(max_size=8)
     | st.timedeltas()
 )
-VALUE = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEY, inner, max_size=3), max_leaves=8)
+VALUE = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEY, inner, max_size=3),
+                     max_leaves=8)
 GOLD = st.fixed_dictionaries({
     "index": st.none() | st.integers(min_value=0, max_value=25), "kind": st.sampled_from(["choice", "number", "text"]),
     "letter": st.none() | st.sampled_from("ABCDE"), "lower": st.none() | TEXT, "upper": st.none() | TEXT,

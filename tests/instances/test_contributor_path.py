@@ -25,7 +25,8 @@ def test_items_choices_accept_a_plain_list_of_strings(tmp_path):
 
 
 def test_a_label_of_minus_one_suggests_unlabeled(tmp_path):
-    mapping = {"choices": {"columns": ["a", "b"]}, "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "positive": "B"}}
+    mapping = {"choices": {"columns": ["a", "b"]},
+               "label": {"encoding": "index", "column": "cop", "base": 0, "count": 2, "positive": "B"}}
     rows = [{"question": "Q", "a": "x", "b": "y", "cop": 0}, {"question": "Q", "a": "x", "b": "y", "cop": -1}]
     hub_folder(tmp_path / "data", "owner/fixture", {"test": rows})
     root = write_root(tmp_path, [record_dict(mapping)])
@@ -42,7 +43,7 @@ def test_an_unquoted_colon_in_a_value_suggests_quoting(tmp_path):
     path.write_text(text)
     result = CliRunner().invoke(main, ["validate", "--root", str(root)])
     assert result.exit_code == 1
-    line = next(l for l in result.output.splitlines() if "CLR001" in l)
+    line = next(text for text in result.output.splitlines() if "CLR001" in text)
     assert line.startswith("registry/datasets/fixture.yaml:")
     assert "must be quoted" in result.output
 
@@ -55,9 +56,11 @@ def test_check_data_prints_row_counts_per_split(tmp_path):
             {"question": "skip me", "a": "x", "b": "y", "cop": 1}]
     hub_folder(tmp_path / "data", "owner/fixture", {"test": rows})
     root = write_root(tmp_path, [record_dict(mapping)])
-    result = CliRunner().invoke(main, ["check-data", "fixture", "--root", str(root), "--data-dir", str(tmp_path / "data")])
+    result = CliRunner().invoke(main, ["check-data", "fixture", "--root", str(root), "--data-dir",
+                                       str(tmp_path / "data")])
     assert result.exit_code == 0, result.output
-    assert "fixture/fixture: split 'test': 3 row(s) checked, 1 labelled, 1 unlabelled, 1 dropped by filters" in result.stderr
+    assert ("fixture/fixture: split 'test': 3 row(s) checked, 1 labelled, 1 unlabelled, 1 dropped by filters"
+            in result.stderr)
 
 
 def test_validate_paths_limits_the_output_to_those_files(tmp_path):

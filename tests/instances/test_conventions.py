@@ -24,9 +24,11 @@ def test_letter_with_struct_options(tmp_path):
     assert [i.id for i in out] == ["fixture/fixture/test/0", "fixture/fixture/test/1"]
     assert out[0].choices == ["a0", "b0", "c0", "d0"]
     assert [i.answer for i in out] == ["C", "A"]
-    assert out[0].prompt == "Q0\n\nA. a0\nB. b0\nC. c0\nD. d0\n\nAnswer with the letter of the correct option (A, B, C or D)."
+    assert out[0].prompt == ("Q0\n\nA. a0\nB. b0\nC. c0\nD. d0\n\n"
+                             "Answer with the letter of the correct option (A, B, C or D).")
     assert out[0].input == "Q0"  # the stem: harnesses list the choices themselves
-    assert out[0].gold.model_dump() == {"kind": "choice", "letter": "C", "index": 2, "value": "c0", "lower": None, "upper": None}
+    assert out[0].gold.model_dump() == {"kind": "choice", "letter": "C", "index": 2, "value": "c0", "lower": None,
+                                        "upper": None}
     assert out[0].references == ["c0"]
     assert out[0].tasks == ["answer_questions"] and out[0].split == "test" and out[0].source_index == 0
 
@@ -50,9 +52,11 @@ def test_zero_based_index_with_unlabeled_marker(tmp_path):
 
 
 def test_one_based_index_from_csv(tmp_path):
-    rows = [{"question": "Q0", "o1": "p", "o2": "q", "o3": "r", "gold": 1}, {"question": "Q1", "o1": "p", "o2": "q", "o3": "r", "gold": 3}]
+    rows = [{"question": "Q0", "o1": "p", "o2": "q", "o3": "r", "gold": 1},
+            {"question": "Q1", "o1": "p", "o2": "q", "o3": "r", "gold": 3}]
     hub_folder(tmp_path, "owner/fixture", {"test": rows}, fmt="csv")
-    rec = record({"choices": {"columns": ["o1", "o2", "o3"]}, "label": {"encoding": "index", "column": "gold", "base": 1, "count": 3}})
+    rec = record({"choices": {"columns": ["o1", "o2", "o3"]},
+                  "label": {"encoding": "index", "column": "gold", "base": 1, "count": 3}})
     out, _ = build(rec, tmp_path)
     assert [i.answer for i in out] == ["A", "C"]
     assert out[1].choices == ["p", "q", "r"]
@@ -65,7 +69,8 @@ def test_option_id_letters_by_position(tmp_path):
         "answers": pa.array([
             [{"aid": 1, "atext": "one"}, {"aid": 2, "atext": "two"}, {"aid": 3, "atext": "three"}],
             [{"aid": 7, "atext": "seven"}, {"aid": 5, "atext": "five"}],
-            [{"aid": 1, "atext": "a"}, {"aid": 2, "atext": "b"}, {"aid": 3, "atext": "c"}, {"aid": 4, "atext": "d"}, {"aid": 5, "atext": "e"}],
+            [{"aid": 1, "atext": "a"}, {"aid": 2, "atext": "b"}, {"aid": 3, "atext": "c"}, {"aid": 4, "atext": "d"},
+             {"aid": 5, "atext": "e"}],
         ], answers),
         "ra": pa.array([2, 5, 5], pa.int32()),
     })
@@ -129,9 +134,11 @@ def test_boolean_column(tmp_path):
 
 
 def test_number_with_tolerance(tmp_path):
-    rows = [{"question": "q0", "value": "10"}, {"question": "q1", "value": "-200.5"}, {"question": "q2", "value": "03/04/2021"}]
+    rows = [{"question": "q0", "value": "10"}, {"question": "q1", "value": "-200.5"},
+            {"question": "q2", "value": "03/04/2021"}]
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
-    rec = record({"label": {"encoding": "number", "column": "value", "absolute_tolerance": 1, "relative_tolerance": 0.05}})
+    rec = record({"label": {"encoding": "number", "column": "value", "absolute_tolerance": 1,
+                            "relative_tolerance": 0.05}})
     out, _ = build(rec, tmp_path)
     assert [i.gold.value for i in out] == ["10", "-200.5", "03/04/2021"] and all(i.gold.kind == "number" for i in out)
     assert all(i.answer is None and i.choices == [] and i.references == [] and i.context == {} for i in out)
@@ -141,11 +148,13 @@ def test_number_with_tolerance(tmp_path):
 
 
 def test_number_with_range_columns(tmp_path):
-    rows = [{"Question": "q", "Ground Truth Answer": "12.5", "Lower Limit": "11.875", "Upper Limit": "13.125", "Row Number": 4}]
+    rows = [{"Question": "q", "Ground Truth Answer": "12.5", "Lower Limit": "11.875", "Upper Limit": "13.125",
+             "Row Number": 4}]
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
     rec = record({
         "input_template": "{{ row['Question'] }}",
-        "label": {"encoding": "number", "column": "Ground Truth Answer", "lower_column": "Lower Limit", "upper_column": "Upper Limit"},
+        "label": {"encoding": "number", "column": "Ground Truth Answer", "lower_column": "Lower Limit",
+                  "upper_column": "Upper Limit"},
         "metadata_columns": ["Row Number"],
     })
     out, _ = build(rec, tmp_path)
@@ -154,9 +163,11 @@ def test_number_with_range_columns(tmp_path):
 
 
 def test_free_text_references(tmp_path):
-    rows = [{"src": "[doctor] hi", "tgt": "NOTE 1", "file": "D1"}, {"src": "[doctor] bye", "tgt": "NOTE 2", "file": "D2"}]
+    rows = [{"src": "[doctor] hi", "tgt": "NOTE 1", "file": "D1"},
+            {"src": "[doctor] bye", "tgt": "NOTE 2", "file": "D2"}]
     hub_folder(tmp_path, "owner/fixture", {"test1": rows[:1], "test2": rows[1:]}, fmt="jsonl")
-    rec = record({"input_template": "{{ src }}", "label": {"encoding": "free_text", "column": "tgt"}, "metadata_columns": ["file"]},
+    rec = record({"input_template": "{{ src }}", "label": {"encoding": "free_text", "column": "tgt"},
+                  "metadata_columns": ["file"]},
                  splits=["test1", "test2"])
     out, _ = build(rec, tmp_path)
     assert [i.id for i in out] == ["fixture/fixture/test1/0", "fixture/fixture/test2/0"]

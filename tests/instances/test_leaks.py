@@ -26,7 +26,8 @@ def old_leaked_span(reference: str, text: str):
             return None
         for line in text.splitlines():
             line = fold(line)
-            if line and (leaks._bare(line) == want or any(leaks._bare(s) == want for s in re.split(r"(?<=[.!?])\s+", line))):
+            if (line and (leaks._bare(line) == want
+                          or any(leaks._bare(s) == want for s in re.split(r"(?<=[.!?])\s+", line)))):
                 return gold
         return None
     if len(gold) <= leaks.SPAN_CHARS:
@@ -54,7 +55,8 @@ def test_the_prefilters_change_no_answer(reference, text, copies):
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["alpha", "beta", "gamma", "\n", " ", "  ", "\t", ".", "Delta"]), min_size=10, max_size=60),
+@given(st.lists(st.sampled_from(["alpha", "beta", "gamma", "\n", " ", "  ", "\t", ".", "Delta"]), min_size=10,
+                max_size=60),
        st.integers(0, 30), st.integers(12, 50))
 def test_mid_length_references_are_found_as_before(words, start, length):
     text = "".join(words)
@@ -90,7 +92,7 @@ def test_a_batch_checks_each_row_as_leaked_span_does(pool, data):
     rows = data.draw(st.lists(st.integers(0, 10**6), min_size=n, max_size=n, unique=True))
     exempt = frozenset(data.draw(st.lists(st.sampled_from(rows), max_size=3)))
     expected = []
-    for text, reference, row in zip(inputs, references, rows):
+    for text, reference, row in zip(inputs, references, rows, strict=True):
         if reference and text and row not in exempt:
             span = leaked_span(reference, text)
             assert span == old_leaked_span(reference, text)

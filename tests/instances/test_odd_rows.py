@@ -9,10 +9,12 @@ from record_fixtures import build, hub_folder, record
 from clinreg.core.builderrors import BadLabel, RecordProblem, TemplateFailure
 from clinreg.templating.sandbox import InputTemplate
 
-LETTER_STRUCT = {"choices": {"struct": "options"}, "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C", "D"]}}
+LETTER_STRUCT = {"choices": {"struct": "options"},
+                 "label": {"encoding": "letter", "column": "gold", "letters": ["A", "B", "C", "D"]}}
 OPTION_ID = {"choices": {"items": "answers", "text_key": "atext", "id_key": "aid"},
              "label": {"encoding": "option_id", "column": "ra", "max_options": 5}}
-INDEX = {"choices": {"columns": ["opa", "opb", "opc"]}, "label": {"encoding": "index", "column": "cop", "base": 0, "count": 3}}
+INDEX = {"choices": {"columns": ["opa", "opb", "opc"]},
+         "label": {"encoding": "index", "column": "cop", "base": 0, "count": 3}}
 
 
 def test_whole_float_past_int64_keeps_its_float_spelling(tmp_path):
@@ -26,7 +28,8 @@ def test_whole_float_past_int64_keeps_its_float_spelling(tmp_path):
 def test_list_column_read_as_option_text_is_a_record_problem(tmp_path):
     table = pa.table({"question": ["q"], "opa": pa.array([[1]]), "opb": ["b"], "opc": ["c"], "cop": [1]})
     hub_folder(tmp_path, "owner/fixture", {"test": table})
-    with pytest.raises(RecordProblem, match=r"fixture/fixture: choices column 'opa': a column of type list<.*cannot be read as text"):
+    with pytest.raises(RecordProblem,
+                       match=r"fixture/fixture: choices column 'opa': a column of type list<.*cannot be read as text"):
         build(record(INDEX), tmp_path)
 
 

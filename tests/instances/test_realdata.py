@@ -1,4 +1,5 @@
-"""Build the real-data samples in ../shared/realdata and compare every gold label with the raw files, read independently."""
+"""Build the real-data samples in ../shared/realdata and compare every gold label with the raw files, read
+independently."""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ def _record(registry, dataset_id):
 
 def _build(tmp_path, dataset_id, *extra, data_dir=REALDATA):
     out = tmp_path / f"{dataset_id}.jsonl"
-    result = CliRunner().invoke(build, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir), "--format", "jsonl",
-                                        "-o", str(out), "--quiet", *extra], catch_exceptions=False)
+    result = CliRunner().invoke(build, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir), "--format",
+                                        "jsonl", "-o", str(out), "--quiet", *extra], catch_exceptions=False)
     rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() and result.exit_code == 0 else []
     return result, rows
 
@@ -60,7 +61,7 @@ def test_pubmed_qa(registry, tmp_path):
     result, rows = _build(tmp_path, "pubmed_qa")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 100
-    for row, source in zip(rows, raw):
+    for row, source in zip(rows, raw, strict=True):
         assert row["answer"] == scheme.map[source["final_decision"]]
         assert row["choices"][LETTERS.index(row["answer"])] == source["final_decision"]
         assert source["question"] in row["input"]
@@ -73,7 +74,7 @@ def test_med_qa(registry, tmp_path):
     result, rows = _build(tmp_path, "med_qa")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
-    for row, source in zip(rows, raw):
+    for row, source in zip(rows, raw, strict=True):
         assert row["answer"] == source["answer_idx"]
         assert row["choices"] == [source["options"][k] for k in sorted(source["options"])]
         assert row["choices"][LETTERS.index(row["answer"])] == source["answer"]
@@ -85,7 +86,7 @@ def test_medcalc_bench(registry, tmp_path):
     result, rows = _build(tmp_path, "medcalc_bench")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 110
-    for row, source in zip(rows, raw):
+    for row, source in zip(rows, raw, strict=True):
         assert row["gold"]["value"] == source["Ground Truth Answer"] and row["answer"] is None
         assert (row["gold"]["lower"], row["gold"]["upper"]) == (source["Lower Limit"], source["Upper Limit"])
         assert row["references"] == [source["Ground Truth Explanation"]]  # extra text, never scored as gold
@@ -112,12 +113,14 @@ def test_aci_bench(registry, tmp_path):
     files = {"test1": "clinicalnlp_taskB_test1_full.json", "test2": "clinicalnlp_taskC_test2_full.json",
              "test3": "clef_taskC_test3_full.json"}
     folder = REALDATA / "wyim__aci-bench" / "data" / "challenge_data_json"
-    raw = [(split, e) for split in record.mappings[0].splits for e in json.loads((folder / files[split]).read_text())["data"]]
+    raw = [(split, e) for split in record.mappings[0].splits
+           for e in json.loads((folder / files[split]).read_text())["data"]]
     result, rows = _build(tmp_path, "aci_bench")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 12
-    for row, (split, source) in zip(rows, raw):
-        assert row["split"] == split and row["gold"]["value"] == source["tgt"].strip() and row["context"]["file"] == source["file"]
+    for row, (split, source) in zip(rows, raw, strict=True):
+        assert (row["split"] == split and row["gold"]["value"] == source["tgt"].strip()
+                and row["context"]["file"] == source["file"])
 
 
 def _ehr_sql_data(tmp_path):
@@ -140,7 +143,7 @@ def test_ehr_sql(registry, tmp_path):
     result, rows = _build(tmp_path, "ehr_sql", data_dir=_ehr_sql_data(tmp_path))
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
-    for row, source in zip(rows, raw):
+    for row, source in zip(rows, raw, strict=True):
         assert row["gold"]["value"] == source["query"] and row["context"]["is_impossible"] == source["is_impossible"]
         value = {k: v for k, v in (row["context"]["value"] or {}).items() if v is not None}
         assert value == source.get("value", {})
@@ -159,17 +162,21 @@ def test_medec_empty_records(registry, tmp_path):
     result, rows = _build(tmp_path, "medec")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == 80
-    loud = CliRunner().invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "-o", str(tmp_path / "loud.jsonl")])
+    loud = CliRunner().invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "-o",
+                                      str(tmp_path / "loud.jsonl")])
     assert loud.exit_code == 0, loud.stderr
     assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
     assert "skipped" not in loud.stderr
-    for row, source in zip(rows, labelled):
-        gold = "CORRECT" if source["Error Flag"] == "0" else f"{source['Error Sentence ID']} {source['Corrected Sentence']}"
-        assert row["gold"] == {"kind": "text", "letter": None, "index": None, "value": gold, "lower": None, "upper": None}
+    for row, source in zip(rows, labelled, strict=True):
+        gold = ("CORRECT" if source["Error Flag"] == "0"
+                else f"{source['Error Sentence ID']} {source['Corrected Sentence']}")
+        assert row["gold"] == {"kind": "text", "letter": None, "index": None, "value": gold, "lower": None,
+                               "upper": None}
         assert row["context"]["Text ID"] == source["Text ID"] and row["context"]["Error Flag"] == source["Error Flag"]
 
 
-@pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql", "medec"])
+@pytest.mark.parametrize("dataset_id", ["pubmed_qa", "med_qa", "medcalc_bench", "medhallu", "aci_bench", "ehr_sql",
+                                        "medec"])
 def test_check_data_passes_on_samples(registry, dataset_id, tmp_path):
     _record(registry, dataset_id)
     data_dir = _ehr_sql_data(tmp_path) if dataset_id == "ehr_sql" else REALDATA

@@ -43,7 +43,8 @@ def test_numbers_keep_their_type():
     assert keep("n is not none and n > 2", table) == [False, True, False]
 
 
-@pytest.mark.parametrize("expression", ["{{ x }}", "x }} {{ y", "{% if x %}1{% endif %}", "x\nor y", "x {# c #}", "x" * 1001])
+@pytest.mark.parametrize("expression", ["{{ x }}", "x }} {{ y", "{% if x %}1{% endif %}", "x\nor y", "x {# c #}",
+                                        "x" * 1001])
 def test_expressions_with_delimiters_or_newlines_are_refused(expression):
     with pytest.raises(RecordProblem, match=rf"^{WHERE}: filter .* must be one Jinja expression on one line"):
         FilterExpression(expression, "why", WHERE)
@@ -73,14 +74,16 @@ def test_sandbox_applies_to_filters():
 
 def test_later_filters_see_only_rows_the_earlier_ones_kept():
     # The usual guard: `Answer is not none` first, then a test that would fail on a missing answer.
-    selection = RowSelection(mapping([("Answer is not none", "no answer"), ("Answer.strip() != ''", "blank answer")]), WHERE)
+    selection = RowSelection(mapping([("Answer is not none", "no answer"), ("Answer.strip() != ''", "blank answer")]),
+                             WHERE)
     table = pa.table({"Answer": ["yes", None, "  ", "no"]})
     assert selection.keep(table, "test", 0).tolist() == [True, False, False, True]
     assert selection.dropped == {"no answer": 1, "blank answer": 1}
 
 
 def test_dropped_counts_by_reason_across_batches():
-    selection = RowSelection(mapping([("image is none", "HELM skips questions with an image"), ("q", "empty question")]), WHERE)
+    selection = RowSelection(mapping([("image is none", "HELM skips questions with an image"),
+                                      ("q", "empty question")]), WHERE)
     first = pa.table({"image": [None, "i", None], "q": ["a", "b", ""]})
     second = pa.table({"image": ["j", None], "q": ["", "c"]})
     assert selection.keep(first, "test", 0).tolist() == [True, False, False]

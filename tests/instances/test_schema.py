@@ -69,7 +69,8 @@ def test_parquet_shards_are_bounded_and_read_as_one_dataset(setup, tmp_path):
 
     root, data = setup
     out = tmp_path / "shards"
-    assert run("fixture", "--root", root, "--data-dir", data, "--format", "parquet", "--shard-rows", 7, "-o", out).exit_code == 0
+    assert run("fixture", "--root", root, "--data-dir", data, "--format", "parquet", "--shard-rows", 7, "-o",
+               out).exit_code == 0
     files = sorted(p.name for p in out.iterdir())
     assert files == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet", "part-00003.parquet"]
     dataset = ds.dataset(out, format="parquet")

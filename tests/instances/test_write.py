@@ -39,8 +39,8 @@ def test_fast_lines_equal_canonical_json(rows, split, tasks):
         batch.prompt.append(text)
         batch.input.append(text.split("|")[0])
         batch.choices.append(choices)
-        batch.gold.append({"kind": "choice" if answer else "text", "letter": answer, "index": None if answer is None else "ABCD".index(answer),
-                           "value": text, "lower": None, "upper": None})
+        batch.gold.append({"kind": "choice" if answer else "text", "letter": answer, "index": None if answer is None
+                           else "ABCD".index(answer), "value": text, "lower": None, "upper": None})
         batch.references.append(refs)
         batch.context.append(meta)
     lines = list(canonical_lines([batch]))

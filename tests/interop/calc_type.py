@@ -40,7 +40,7 @@ def main():
             try:
                 ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
                 break
-            except Exception:
+            except Exception:  # noqa: BLE001 - UNO raises its own types until the office listens
                 time.sleep(0.5)
         else:
             sys.exit("soffice did not start")
@@ -61,12 +61,12 @@ def main():
         doc.storeToURL(uno.systemPathToFileUrl(os.path.abspath(out)), tuple(args))
         try:
             doc.close(True)
-        except Exception:  # the office may already be going away; the file is stored
+        except Exception:  # noqa: BLE001 - the office may already be going away; the file is stored
             pass
     finally:
         try:
             desktop.terminate()
-        except Exception:
+        except Exception:  # noqa: BLE001 - the office may already be gone
             pass
         proc.terminate()
         try:

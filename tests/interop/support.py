@@ -56,7 +56,8 @@ def export_closed(harness: str, base: Path) -> tuple[Path, list[str]]:
 
     data, closed = closed_mirror(base / "mirror")
     out = base / "export"
-    result = CliRunner().invoke(export, [harness, *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)],
+    result = CliRunner().invoke(export, [harness, *closed, "--root", str(REPO), "--data-dir", str(data), "-o",
+                                         str(out)],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.stderr
     names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
@@ -81,7 +82,8 @@ def buildable_records() -> list[str]:
 def _writer_result(record_id: str, folder: Path) -> dict:
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", REPO / "tests" / "distributions" / f"{record_id}.py")
+    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}",
+                                                  REPO / "tests" / "distributions" / f"{record_id}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.write(folder) or {}
@@ -113,7 +115,7 @@ def jury_export(harness: str, base: Path, records: list[str], limit: int = 3) ->
 
     data = distribution_mirror(base / "mirror", records)
     out = base / "export"
-    result = CliRunner().invoke(export, [harness, *records, "--root", str(REPO), "--data-dir", str(data), "-o", str(out),
-                                         "--limit", str(limit)], catch_exceptions=False)
+    result = CliRunner().invoke(export, [harness, *records, "--root", str(REPO), "--data-dir", str(data), "-o",
+                                         str(out), "--limit", str(limit)], catch_exceptions=False)
     assert result.exit_code == 0, result.stderr
     return out

@@ -42,7 +42,8 @@ JURY_MEAN = {"clinreg-test/constant-a": 35 / 9, "clinreg-test/constant-b": 36 / 
 
 
 def _rating(scores: tuple[int, int, int]) -> str:
-    return json.dumps({axis: {"score": v, "explanation": "test"} for axis, v in zip(("accuracy", "completeness", "clarity"), scores)})
+    return json.dumps({axis: {"score": v, "explanation": "test"}
+                       for axis, v in zip(("accuracy", "completeness", "clarity"), scores, strict=True)})
 
 
 def _model_files() -> dict[str, str]:
@@ -57,8 +58,8 @@ def _model_files() -> dict[str, str]:
                         "    max_sequence_length: 1000000", "    client_spec:",
                         f'      class_name: "clinreg_test_models.{client}"', f"      args: {json.dumps(args)}"]
         metadata += [f"  - name: {model}", f"    display_name: {json.dumps(model)}",
-                     f"    description: {json.dumps('A clinreg test model (' + client + ')')}", "    creator_organization_name: clinreg",
-                     "    access: open", "    release_date: 2026-01-01",
+                     f"    description: {json.dumps('A clinreg test model (' + client + ')')}",
+                     "    creator_organization_name: clinreg", "    access: open", "    release_date: 2026-01-01",
                      "    tags: [TEXT_MODEL_TAG, FULL_FUNCTIONALITY_TEXT_MODEL_TAG]"]
     return {"model_deployments.yaml": "\n".join(deployments) + "\n", "model_metadata.yaml": "\n".join(metadata) + "\n"}
 
@@ -138,7 +139,7 @@ def test_every_closed_prompt_holds_one_instruction_and_a_line_break_before_the_o
     assert closed
     runs = _runs(suite)
     assert {m for _, m in runs} >= set(closed)
-    for (model, mapping), folder in runs.items():
+    for (_model, mapping), folder in runs.items():
         if mapping not in closed:
             continue
         states = json.loads((folder / "scenario_state.json").read_text())["request_states"]
@@ -152,7 +153,7 @@ def test_every_closed_prompt_holds_one_instruction_and_a_line_break_before_the_o
 
 def test_number_prompts_hold_their_instruction_once(loop):
     out, suite = loop
-    for (model, mapping), folder in _runs(suite).items():
+    for (_model, mapping), folder in _runs(suite).items():
         if _manifest(out)[mapping]["kind"] != "number":
             continue
         for state in json.loads((folder / "scenario_state.json").read_text())["request_states"]:

@@ -73,7 +73,7 @@ def juries() -> dict[str, dict]:
 
 def reply(axes, scores, explanation=True, **extra) -> str:
     entries = {axis: {"score": score, "explanation": "because"} if explanation else {"score": score}
-               for axis, score in zip(axes, scores)}
+               for axis, score in zip(axes, scores, strict=True)}
     return json.dumps(entries | extra)
 
 
@@ -102,10 +102,12 @@ def corpus(axes: list[str]) -> list[tuple[str, str, dict]]:
                                                      "claude": reply(axes, (2, 3, 2))}),
         ("prose and a fence around the JSON", "A note.", {"gpt": "Sure.\n```json\n" + cut + "\n```\nDone.",
                                                           "llama": "Rating: " + good, "claude": good}),
-        ("two JSON objects", "A note.", {"gpt": good + "\nor\n" + cut, "llama": reply(axes, (3, 3, 3)), "claude": good}),
+        ("two JSON objects", "A note.",
+         {"gpt": good + "\nor\n" + cut, "llama": reply(axes, (3, 3, 3)), "claude": good}),
         ("a list, a number, prose", "A note.", {"gpt": "[4, 5, 3]", "llama": "5", "claude": "I would give it a four."}),
         ("an extra entry with a score", "A note.", {"gpt": reply(axes, (4, 4, 4), overall={"score": 1}),
-                                                    "llama": reply(axes, (5, 5, 5), note={"score": 9, "explanation": "x"}),
+                                                    "llama": reply(axes, (5, 5, 5),
+                                                                   note={"score": 9, "explanation": "x"}),
                                                     "claude": good}),
         ("one failed request", "A note.", {"gpt": None, "llama": good, "claude": reply(axes, (2, 2, 2))}),
         ("no usable reply", "A note.", {"gpt": None, "llama": "no JSON here", "claude": reply(axes, (4, 5))}),
@@ -178,7 +180,8 @@ def test_the_shared_rules_give_medhelms_per_instance_jury_scores(helm):
         jury = spec["jury"]
         axes = [axis["id"] for axis in jury["axes"]]
         for case, response, replies in corpus(axes):
-            _, _, helm_score = _helm_jury(jury["helm_annotator"], helm("A question.", response, "A reference."), replies)
+            _, _, helm_score = _helm_jury(jury["helm_annotator"], helm("A question.", response, "A reference."),
+                                          replies)
             ours = scoring.jury_score(dict(jury, judges=list(JUDGES)), response, replies)
             assert ours["score"] == pytest.approx(helm_score()), f"{mapping}: {case}"
             compared += 1
@@ -296,7 +299,7 @@ def test_ehrsql_execution_accuracy_is_helms(helm, helm_export, tmp_path, monkeyp
             extra = {"value": value, "is_impossible": gold == "null"}
             state = helm("A question.", output, gold, extra)
 
-            def accuracy(annotation):
+            def accuracy(annotation, state=state):
                 stats = EhrSqlMetric().evaluate_generation(None, replace(state, annotations={"ehr_sql": annotation}),
                                                            None, "")
                 return next(s.mean for s in stats if s.name.name == "ehr_sql_execution_accuracy")

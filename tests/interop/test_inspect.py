@@ -37,8 +37,8 @@ def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, b
     tasks = [f"{inspect_export / 'clinreg_tasks.py'}@clinreg_{d}" for d in DATASETS]
     # The jury's three judges, bound as Inspect model roles (the mock model's replies are no JSON: never a rating).
     roles = [arg for name in ("gpt", "llama", "claude") for arg in ("--model-role", f"judge_{name}=mockllm/model")]
-    result = subprocess.run([tool("inspect"), "eval", *tasks, "--model", "mockllm/model", *roles, "--log-format", "json",
-                             "--log-dir", str(log_dir), "--no-ansi", "--max-connections", "4"],
+    result = subprocess.run([tool("inspect"), "eval", *tasks, "--model", "mockllm/model", *roles, "--log-format",
+                             "json", "--log-dir", str(log_dir), "--no-ansi", "--max-connections", "4"],
                             env=harness_env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     logs = _logs(log_dir)
@@ -227,7 +227,8 @@ def test_a_sample_no_judge_rated_scores_medhelms_default_and_is_counted(harness_
     log = _logs(log_dir)["clinreg_aci_bench"]
     jury = next(s for s in log["results"]["scores"] if s["name"] == "jury")
     assert jury["metrics"]["jury_mean"]["value"] == 1.0
-    assert jury["metrics"]["defaults_used"]["value"] == jury["metrics"]["replies_dropped"]["value"] / 3 == len(log["samples"]) > 0
+    metrics = jury["metrics"]
+    assert metrics["defaults_used"]["value"] == metrics["replies_dropped"]["value"] / 3 == len(log["samples"]) > 0
     results = tmp_path / "results.json"
     done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
                                      "--format", "json"], catch_exceptions=False)

@@ -56,7 +56,8 @@ def _run(export_dir, tmp_path, reply, env):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_health_bench_scores_the_hand_worked_value_with_a_grader_that_says_met(health_bench_export, harness_env, tmp_path):
+def test_health_bench_scores_the_hand_worked_value_with_a_grader_that_says_met(health_bench_export, harness_env,
+                                                                               tmp_path):
     out = _run(health_bench_export, tmp_path, '```json\n{"explanation": "It does.", "criteria_met": true}\n```',
                harness_env)
     assert out["status"] == "success"

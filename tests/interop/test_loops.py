@@ -64,7 +64,8 @@ def test_inspect_loop(realdata, harness_env, tmp_path):
     logs = tmp_path / "logs"
     for model in models:
         judges = [a for j in ("gpt", "llama", "claude") for a in ("--model-role", f"judge_{j}=mockllm/model")]
-        done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in manifest], "--model",
+        done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in manifest],
+                               "--model",
                                model, *judges, "--log-dir", str(logs), "--no-ansi", "--max-connections", "4"],
                               env=harness_env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -145,7 +146,8 @@ sys.path.insert(0, sys.argv[1])
 import inspect_ai, clinreg_tasks as t
 from inspect_ai.model import ModelOutput, get_model
 
-rating = json.dumps({axis: {"score": 4, "explanation": "test"} for axis in ("accuracy", "completeness", "structure", "clarity")})
+rating = json.dumps({axis: {"score": 4, "explanation": "test"} for axis in ("accuracy", "completeness", "structure", \
+"clarity")})
 roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
                                     custom_outputs=[ModelOutput.from_content("mockllm/model", rating)] * 10000)
          for name in ("gpt", "llama", "claude")}
@@ -189,7 +191,8 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
                     conn.execute("create table patient (uniquepid text)")
     logs = tmp_path / "logs"
     done = subprocess.run([sys.executable, "-c", EVERY_SCRIPT, str(out), str(logs)],
-                          env={**harness_env, "CLINREG_DATA_DIR": str(data)}, capture_output=True, text=True, timeout=1500)
+                          env={**harness_env, "CLINREG_DATA_DIR": str(data)}, capture_output=True, text=True,
+                          timeout=1500)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     ran = json.loads(done.stdout.strip().splitlines()[-1])
     assert all(status == "success" for _, _, status in ran), ran
@@ -200,7 +203,8 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
     # A benchmark whose main metric no export computes (HealthBench's rubric score, SCT's panel credit, an
     # agent's success rate: records beyond MedHELM that say so) is refused by name (CLR965); MedHELM's never are.
     refused = json.loads(result.stdout)["data"]["refused"]
-    by_task = {f"clinreg-{m.id.replace('_', '-')}": f"{rid}/{m.id}" for rid in records for m in reg.datasets[rid].mappings}
+    by_task = {f"clinreg-{m.id.replace('_', '-')}": f"{rid}/{m.id}" for rid in records
+               for m in reg.datasets[rid].mappings}
     unscored = {by_task[Path(d["file"]).name.split("_")[1]] for d in refused}
     assert all(d["code"] == "CLR965" for d in refused), refused
     assert all(not reg.datasets[key.split("/")[0]].in_medhelm for key in unscored), unscored

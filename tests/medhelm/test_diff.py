@@ -44,13 +44,15 @@ def unpacked(wheel, tmp_path) -> Path:
     out = tmp_path / "medhelm"
     with zipfile.ZipFile(wheel) as archive:
         for name in archive.namelist():
-            if name.startswith("helm/benchmark/") and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py")):
+            if (name.startswith("helm/benchmark/")
+                and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py"))):
                 archive.extract(name, out)
     return out
 
 
 def _diff(source, *extra):
-    return CliRunner().invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO), *extra])
+    return CliRunner().invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO),
+                                     *extra])
 
 
 def test_the_real_wheel_matches_its_edition(wheel):
@@ -101,7 +103,8 @@ def test_each_change_to_a_copy_of_the_schema_is_reported_line_by_line(unpacked):
     assert ("missing_in_registry", "brand_new_bench") in found
     assert ("category", moved) in found
     text_out = _diff(unpacked).output.splitlines()
-    assert any(line.startswith("registry/medhelm_editions.yaml: missing_in_medhelm:") and repr(removed) in line for line in text_out)
+    assert any(line.startswith("registry/medhelm_editions.yaml: missing_in_medhelm:") and repr(removed) in line
+               for line in text_out)
     assert any(re.match(r"helm/benchmark/static/schema_medhelm\.yaml:\d+: category:", line) and repr(moved) in line
                for line in text_out)
     assert text_out[-1] == f"{len(found)} difference(s)"

@@ -46,7 +46,7 @@ class Browser:
     def close(self) -> None:
         try:
             self.send("Browser.close", timeout=5)
-        except Exception:
+        except Exception:  # noqa: BLE001 - the browser may already be gone
             pass
         try:
             self.proc.wait(timeout=5)

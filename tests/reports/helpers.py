@@ -48,12 +48,14 @@ subcategories:
         review: {status: proposed}
 """
 
-CODES = replace_in(replace_in(replace_in(replace_in(replace_in(DATASET, "id: qa_set", "id: codes"), "name: QA set", "name: Codes"),
+CODES = replace_in(replace_in(replace_in(replace_in(replace_in(DATASET, "id: qa_set", "id: codes"), "name: QA set",
+                                                    "name: Codes"),
                    "access: {tier: public}", "access: {tier: gated, instructions: Sign a DUA.}"),
                    "tasks: [answer_questions]", "tasks: [code_encounters, answer_questions]"),
                    "  - id: qa_set\n", "  - id: codes\n")
 ROSTERS = replace_in(replace_in(replace_in(DATASET, "id: qa_set", "id: rosters"), "name: QA set", "name: Rosters"),
-                     "tasks: [answer_questions]", "tasks: [build_rosters]").replace("  - id: qa_set\n", "  - id: rosters\n")
+                     "tasks: [answer_questions]", "tasks: [build_rosters]").replace("  - id: qa_set\n",
+                                                                                    "  - id: rosters\n")
 
 
 def richer_tree(root: Path, files: dict[str, str | None] | None = None) -> Path:
@@ -118,7 +120,7 @@ def markdown_table(text: str, first_header: str) -> list[dict[str, str]]:
     for line in lines[start + 2:]:
         if not line.startswith("|"):
             break
-        rows.append(dict(zip(header, [c.strip() for c in line[1:-1].split(" | ")])))
+        rows.append(dict(zip(header, [c.strip() for c in line[1:-1].split(" | ")], strict=True)))
     return rows
 
 
@@ -165,7 +167,7 @@ def run_chromium(browser: str, page: Path, profile: Path, *args: str, fragment: 
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise AssertionError(f"chromium took longer than {timeout}s on {page}")
+        raise AssertionError(f"chromium took longer than {timeout}s on {page}") from None
     return out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 

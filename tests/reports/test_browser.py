@@ -48,7 +48,8 @@ def test_coverage_dom_numbers_equal_json_and_script_ran(chromium, tmp_path):
     assert console_problems(err) == []
     assert 'data-filter-ready="yes"' in dom, "the inline filter script did not finish"
     rows = data_attributes(dom, "data-subcategory")
-    assert {k: (int(a["tasks"]), int(a["covered"]), int(a["datasets"]), int(a["instances"])) for k, a in rows.items()} == \
+    assert {k: (int(a["tasks"]), int(a["covered"]), int(a["datasets"]), int(a["instances"]))
+            for k, a in rows.items()} == \
         {s["id"]: (s["tasks"], s["tasks_covered"], len(s["datasets"]), s["instances"]) for s in data["subcategories"]}
 
 

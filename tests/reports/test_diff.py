@@ -47,7 +47,8 @@ def test_added_and_removed(tmp_path):
     extra = replace_in(replace_in(replace_in(DATASET, "id: qa_set", "id: extra"), "name: QA set", "name: Extra"),
                        "repo: owner/qa_set", "repo: owner/extra").replace("  - id: qa_set\n", "  - id: extra\n")
     category = replace_in(CATEGORY, PLAN_TASK, PLAN_TASK + PLAN_TASK.replace("plan_treatment", "follow_up")
-                          .replace("Plan treatment", "Follow up").replace("Write a treatment plan.", "Arrange a follow-up visit."))
+                          .replace("Plan treatment", "Follow up").replace("Write a treatment plan.",
+                                                                          "Arrange a follow-up visit."))
     data = diff_of(tmp_path, {"registry/datasets/extra.yaml": extra, "registry/datasets/plans.yaml": None,
                               "taxonomy/care.yaml": category})
     assert [d["id"] for d in data["datasets"]["added"]] == ["extra"]
@@ -63,7 +64,8 @@ def test_added_and_removed(tmp_path):
 def test_renamed_task_and_dataset(tmp_path):
     category = replace_in(CATEGORY, "id: rank_differentials", "id: rank_differential_diagnoses")
     renamed = replace_in(DATASET, "id: qa_set", "id: qa_questions").replace("tasks: [answer_questions]",
-                                                                           "tasks: [answer_questions, rank_differential_diagnoses]")
+                                                                           "tasks: [answer_questions, "
+                                                                           "rank_differential_diagnoses]")
     data = diff_of(tmp_path, {"taxonomy/care.yaml": category, "registry/datasets/qa_set.yaml": None,
                               "registry/datasets/qa_questions.yaml": renamed})
     assert [(t["old_id"], t["id"], t["changes"]) for t in data["tasks"]["renamed"]] == \
@@ -79,19 +81,23 @@ def test_renamed_task_and_dataset(tmp_path):
 
 def test_moved_task_and_dataset(tmp_path):
     category = replace_in(CATEGORY, PLAN_TASK, "")
-    category = replace_in(category, "    tasks:\n      - id: answer_questions", "    tasks:\n" + PLAN_TASK + "      - id: answer_questions")
-    category = replace_in(category, "definition: Deciding what to do.\n    tasks:\n", "definition: Deciding what to do.\n    tasks:\n"
+    category = replace_in(category, "    tasks:\n      - id: answer_questions",
+                          "    tasks:\n" + PLAN_TASK + "      - id: answer_questions")
+    category = replace_in(category, "definition: Deciding what to do.\n    tasks:\n",
+                          "definition: Deciding what to do.\n    tasks:\n"
                           "      - id: follow_up\n        name: Follow up\n        definition: Arrange a follow-up.\n"
                           "        provenance: {kind: drafted}\n        review: {status: proposed}\n")
     plans = replace_in(DATASET2, "tasks: [plan_treatment]", "tasks: [follow_up]")
     data = diff_of(tmp_path, {"taxonomy/care.yaml": category, "registry/datasets/plans.yaml": plans})
-    assert [(m["id"], m["from"], m["to"]) for m in data["tasks"]["moved"]] == [("plan_treatment", "treatment", "diagnosis")]
+    assert [(m["id"], m["from"], m["to"])
+            for m in data["tasks"]["moved"]] == [("plan_treatment", "treatment", "diagnosis")]
     assert data["tasks"]["changed"] == []
     # plans now measures follow_up, still in treatment: a field change, not a move
     assert data["datasets"]["moved"] == []
     plans_moved = replace_in(DATASET2, "tasks: [plan_treatment]", "tasks: [rank_differentials]")
     data = diff_of(tmp_path / "again", {"registry/datasets/plans.yaml": plans_moved})
-    assert [(m["id"], m["from"], m["to"]) for m in data["datasets"]["moved"]] == [("plans", ["treatment"], ["diagnosis"])]
+    assert [(m["id"], m["from"], m["to"])
+            for m in data["datasets"]["moved"]] == [("plans", ["treatment"], ["diagnosis"])]
     md = run(tmp_path / "again" / "old", tmp_path / "again" / "new").output
     assert "**Plans** `plans` now maps to Diagnosis (was Treatment)" in md
 

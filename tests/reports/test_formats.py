@@ -45,9 +45,10 @@ def test_every_format_shows_the_json_numbers(rich, access, tmp_path):
     rows = markdown_table(md, "Category")
     names = [s["id"] for s in data["subcategories"]]
     got_md = {sub_id: {"tasks": int(r["Tasks"]), "tasks_covered": int(r["Covered"]), "tasks_drafted": int(r["Drafted"]),
-                       "benchmarks": int(r["Benchmarks"]), "instances": int(r["Instances"]), "datasets": int(r["Datasets"]),
+                       "benchmarks": int(r["Benchmarks"]), "instances": int(r["Instances"]),
+                       "datasets": int(r["Datasets"]),
                        "public": int(r["Public"]), "gated": int(r["Gated"]), "private": int(r["Private"]),
-                       "thin": r["Thin"] == "thin"} for sub_id, r in zip(names, rows)}
+                       "thin": r["Thin"] == "thin"} for sub_id, r in zip(names, rows, strict=True)}
     assert got_md == expected
 
     meta, rows = csv_with_metadata(invoke, rich, tmp_path, *extra)
@@ -63,7 +64,8 @@ def test_every_format_shows_the_json_numbers(rich, access, tmp_path):
     html = invoke("coverage", "--root", rich, "--format", "html", *extra).output
     attrs = data_attributes(html, "data-subcategory")
     got_html = {k: {"tasks": int(a["tasks"]), "tasks_covered": int(a["covered"]), "tasks_drafted": int(a["drafted"]),
-                    "benchmarks": int(a["benchmarks"]), "instances": int(a["instances"]), "datasets": int(a["datasets"]),
+                    "benchmarks": int(a["benchmarks"]), "instances": int(a["instances"]),
+                    "datasets": int(a["datasets"]),
                     "public": int(a["public"]), "gated": int(a["gated"]), "private": int(a["private"]),
                     "thin": a["thin"] == "yes"} for k, a in attrs.items()}
     assert got_html == expected
@@ -75,7 +77,8 @@ def test_every_format_shows_the_json_numbers(rich, access, tmp_path):
 def test_by_category_and_by_task_match_json(rich, tmp_path):
     data = coverage_json(rich)
     md = invoke("coverage", "--root", rich, "--format", "markdown", "--by", "category").output
-    assert [(r["Category"], int(r["Tasks"]), int(r["Covered"]), int(r["Datasets"])) for r in markdown_table(md, "Category")] == \
+    assert [(r["Category"], int(r["Tasks"]), int(r["Covered"]), int(r["Datasets"]))
+            for r in markdown_table(md, "Category")] == \
         [(c["name"], c["tasks"], c["tasks_covered"], len(c["datasets"])) for c in data["categories"]]
     _, rows = csv_table(invoke("coverage", "--root", rich, "--format", "csv", "--by", "category").output)
     assert [(r["category"], int(r["thin_subcategories"]), r["dataset_ids"]) for r in rows] == \
@@ -154,8 +157,10 @@ def test_output_file_is_written_once_and_not_overwritten_without_force(rich, tmp
     assert again.exit_code == 2 and "refusing to overwrite" in again.output
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     forced = invoke("coverage", "--root", rich, "--format", "csv", "-o", target, "--force")
-    assert forced.exit_code == 0 and target.read_text(encoding="utf-8").startswith("category,category_name,subcategory,")
-    assert json.loads((target.parent / "coverage.html.meta.json").read_text())["release"] == coverage_json(rich)["release"]
+    assert (forced.exit_code == 0
+            and target.read_text(encoding="utf-8").startswith("category,category_name,subcategory,"))
+    meta = json.loads((target.parent / "coverage.html.meta.json").read_text())
+    assert meta["release"] == coverage_json(rich)["release"]
 
 
 def test_thin_and_uncovered_lists(rich):

@@ -22,7 +22,8 @@ BEYOND = replace_in(BEYOND, "evaluated: 10", "evaluated: 500")
 
 def _tree(tmp_path):
     releases = replace_in(RELEASES, "datasets_added: [qa_set]", "datasets_added: [qa_set, beyond_set]")
-    return write_tree(tmp_path / "reg", {"registry/datasets/beyond_set.yaml": BEYOND, "registry/releases.yaml": releases})
+    return write_tree(tmp_path / "reg", {"registry/datasets/beyond_set.yaml": BEYOND,
+                                         "registry/releases.yaml": releases})
 
 
 def _run(root, *args):
@@ -92,7 +93,8 @@ def test_leaderboard_marks_a_benchmark_outside_medhelm(tmp_path):
     for folder in ("registry", "taxonomy"):
         shutil.copytree(ROOT / folder, root / folder)
     record = root / "registry" / "datasets" / "med_qa.yaml"
-    record.write_text(replace_in(record.read_text(encoding="utf-8"), "in_medhelm: true", "in_medhelm: false"), encoding="utf-8")
+    record.write_text(replace_in(record.read_text(encoding="utf-8"), "in_medhelm: true", "in_medhelm: false"),
+                      encoding="utf-8")
     # Membership is read from the editions: take med_qa out of the default edition (the record agrees, CLR308).
     editions = root / "registry" / "medhelm_editions.yaml"
     text = editions.read_text(encoding="utf-8")
@@ -103,7 +105,8 @@ def test_leaderboard_marks_a_benchmark_outside_medhelm(tmp_path):
     editions.write_text(text[:start] + text[start:end].replace("      - med_qa\n", "") + text[end:], encoding="utf-8")
     board = write(tmp_path / "board.csv", BOARD)
     data = json.loads(_run(root, "leaderboard", "--format", "json", str(board)))["data"]
-    assert {b["record"]: b["in_medhelm"] for b in data["benchmarks"]} == {"med_qa": False, "medcalc_bench": True, "mimic_bhc": True}
+    assert {b["record"]: b["in_medhelm"] for b in data["benchmarks"]} == {"med_qa": False, "medcalc_bench": True,
+                                                                          "mimic_bhc": True}
     md = _run(root, "leaderboard", "--format", "markdown", str(board))
     assert "3 benchmarks with scores (1 not in MedHELM)" in md and "`med_qa/med_qa` (not in MedHELM)" in md
     html = _run(root, "leaderboard", "--format", "html", str(board))

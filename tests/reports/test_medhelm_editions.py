@@ -86,7 +86,8 @@ def test_the_site_names_the_edition_and_each_card_its_editions(tmp_path):
     reg = load_registry(REPO)
     for ds_id in reg.datasets:
         page = (out / f"dataset-{ds_id}.html").read_text()
-        shown = re.findall(r'<span class="tag" data-edition="([^"]+)"', page.split('id="medhelm-editions"')[1].split("</dd>")[0])
+        shown = re.findall(r'<span class="tag" data-edition="([^"]+)"',
+                           page.split('id="medhelm-editions"')[1].split("</dd>")[0])
         assert shown == [e["id"] for e in EDITIONS["editions"] if ds_id in e["benchmarks"]], ds_id
 
 

@@ -1,4 +1,5 @@
-"""The review document: every task with its definition, provenance, review state and datasets, in HTML, Markdown and JSON."""
+"""The review document: every task with its definition, provenance, review state and datasets, in HTML, Markdown and
+JSON."""
 
 from __future__ import annotations
 
@@ -38,14 +39,17 @@ def test_document_holds_every_task_with_provenance_review_and_datasets(tmp_path)
 def test_approved_and_stale_states_and_reviewers(tmp_path):
     good = review_hash("Build rosters", "Draft a staff roster.", None, "scheduling")
     admin = replace_in(ADMIN,
-                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n        review: {status: proposed}",
-                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: 10.1000/xyz}}\n"
+                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: "
+                       "10.1000/xyz}}\n        review: {status: proposed}",
+                       "        provenance: {kind: published, quote: A name, citation: {text: A report, doi: "
+                       "10.1000/xyz}}\n"
                        f"        review: {{status: approved, content_hash: '{good}', date: 2025-03-01, reviewers: "
                        "[{name: Dr Ada, orcid: 0000-0002-1825-0097, decision: approved, date: 2025-03-01}]}")
     admin = replace_in(admin, "name: Code encounters\n        definition: Assign billing codes to an encounter.\n"
                        "        provenance: {kind: drafted}\n        review: {status: proposed}",
                        "name: Code encounters\n        definition: Assign billing codes to an encounter.\n"
-                       "        provenance: {kind: drafted}\n        review: {status: approved, content_hash: 'sha256:00'}")
+                       "        provenance: {kind: drafted}\n        review: {status: approved, content_hash: "
+                       "'sha256:00'}")
     root = richer_tree(tmp_path / "reg", {"taxonomy/admin.yaml": admin})
     doc = review_document(load_registry(root), category="admin")
     tasks = {t["id"]: t for s in doc["categories"][0]["subcategories"] for t in s["tasks"]}

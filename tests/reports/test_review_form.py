@@ -78,7 +78,8 @@ def test_clinician_fills_the_form_saves_the_file_and_import_applies_it(chromium,
     payload = json.loads(saved[0].read_text(encoding="utf-8"))
     assert payload["reviewer"] == {"name": "Dr Ada Lee", "orcid": "0000-0002-1825-0097"}
     assert [(d["id"], d["decision"], d["note"]) for d in payload["decisions"]] == [
-        (first, "approved", None), (second, "changes_requested", "Say who reads the result."), (third, "rejected", None)]
+        (first, "approved", None), (second, "changes_requested", "Say who reads the result."),
+        (third, "rejected", None)]
     assert all(d["content_hash"].startswith("sha256:") for d in payload["decisions"])
 
     result = CliRunner().invoke(main, ["review", "import", str(saved[0]), "--root", str(root)])
@@ -211,7 +212,8 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         browser.open(form.resolve().as_uri(), 1280)
-        first, second, third = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => a.dataset.task)")[:3]
+        first, second, third = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => "
+                                            "a.dataset.task)")[:3]
         browser.type("#reviewer-name", "Dr Ada Lee")
         browser.click(f"#task-{first} input[value=approved]")
         browser.click(f"#task-{second} input[value=changes_requested]")
@@ -250,7 +252,8 @@ def test_decisions_survive_a_closed_tab_can_be_cleared_and_carried_on_from_a_sav
         browser.open(form.resolve().as_uri(), 1280)
         assert _state(browser, first) == [None, ""]
         document = browser.send("DOM.getDocument", session=True)["root"]["nodeId"]
-        node = browser.send("DOM.querySelector", {"nodeId": document, "selector": "#open-decisions"}, session=True)["nodeId"]
+        node = browser.send("DOM.querySelector", {"nodeId": document, "selector": "#open-decisions"},
+                            session=True)["nodeId"]
         browser.send("DOM.setFileInputFiles", {"files": [str(saved)], "nodeId": node}, session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and "Opened" not in browser.eval(
@@ -289,7 +292,8 @@ def test_a_note_without_a_decision_is_saved_and_imported_as_a_comment(chromium, 
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         browser.open(form.resolve().as_uri(), 1280)
-        first, second = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => a.dataset.task)")[:2]
+        first, second = browser.eval("Array.from(document.querySelectorAll('article.task')).map(a => "
+                                     "a.dataset.task)")[:2]
         browser.type("#reviewer-name", "Dr Ada Lee")
         browser.click(f"#task-{first} input[value=approved]")
         browser.type(f"#task-{second} textarea", "Who reads the result?")
@@ -318,7 +322,8 @@ def test_a_stale_task_shows_the_changed_words_marked_without_colour(chromium, tm
     path = root / CARE
     path.write_text(path.read_text(encoding="utf-8").replace(
         "name: Answer questions", "name: Answer patient questions", 1).replace(
-        "Answer a clinical question.", "Answer a clinical question from a patient, in plain words.", 1), encoding="utf-8")
+        "Answer a clinical question.", "Answer a clinical question from a patient, in plain words.", 1),
+                    encoding="utf-8")
     form = page(tmp_path, "review.html", "review", "--root", root)
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.open(form.resolve().as_uri(), 390)
@@ -364,8 +369,10 @@ def test_a_replaced_word_is_struck_through_beside_its_replacement(chromium, tmp_
           const shown = change.cloneNode(true);
           shown.querySelectorAll('.sr').forEach(e => e.remove());
           return {text: shown.textContent.replace(/\\s+/g, ' ').trim(),
-                  del: Array.from(change.querySelectorAll('del')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine]),
-                  ins: Array.from(change.querySelectorAll('ins')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine])};
+                  del: Array.from(change.querySelectorAll('del')).map(e => [e.textContent, \
+getComputedStyle(e).textDecorationLine]),
+                  ins: Array.from(change.querySelectorAll('ins')).map(e => [e.textContent, \
+getComputedStyle(e).textDecorationLine])};
         })()""")
         assert browser.console_problems() == []
     assert seen["del"] == [["[removed: a clinical]", "line-through"]]

@@ -80,7 +80,8 @@ def test_every_page_carries_the_leaderboard_caution_and_the_release(embedded_sit
 def test_card_shows_sources_unknowns_with_reasons_and_derived_graders(embedded_site):
     text = (embedded_site / "dataset-ehr_sql.html").read_text(encoding="utf-8")
     assert "graded: execution" not in text  # the index carries the tag; the card names the kind beside the method
-    assert ">execution</span>" in text and "Which clinical tasks does it measure?" in text and "How are scores reported?" in text
+    assert (">execution</span>" in text and "Which clinical tasks does it measure?" in text
+            and "How are scores reported?" in text)
     assert "Why: The sources clinreg read" in text  # languages unknown, with the reason
     medcalc = (embedded_site / "dataset-medcalc_bench.html").read_text(encoding="utf-8")
     assert "Source: Hub page of ncbi/MedCalc-Bench" in medcalc
@@ -254,11 +255,16 @@ def test_filters_show_only_matching_benchmarks(chromium, embedded_site, tmp_path
     shown = "[...document.querySelectorAll('.bench')].filter(e => !e.hidden).map(e => e.dataset.id)"
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.open((embedded_site / "index.html").as_uri(), 1280, 900)
-        browser.eval("(() => { const s = document.getElementById('f-grader'); s.value = 'LLM jury'; s.dispatchEvent(new Event('change')); })()")
+        browser.eval("(() => { const s = document.getElementById('f-grader'); s.value = 'LLM jury'; "
+                     "s.dispatchEvent(new Event('change')); })()")
         assert set(browser.eval(shown)) == jury
-        browser.eval("(() => { const s = document.getElementById('f-access'); s.value = 'gated'; s.dispatchEvent(new Event('change')); })()")
+        browser.eval("(() => { const s = document.getElementById('f-access'); s.value = 'gated'; s.dispatchEvent(new "
+                     "Event('change')); })()")
         assert set(browser.eval(shown)) == jury & gated
-        browser.eval("(() => { for (const id of ['f-grader', 'f-access']) { const s = document.getElementById(id); s.value = ''; s.dispatchEvent(new Event('change')); } const c = document.getElementById('f-subcategory'); c.value = 'patient_provider_messaging'; c.dispatchEvent(new Event('change')); })()")
+        browser.eval("(() => { for (const id of ['f-grader', 'f-access']) { const s = document.getElementById(id); "
+                     "s.value = ''; s.dispatchEvent(new Event('change')); } const c = "
+                     "document.getElementById('f-subcategory'); c.value = 'patient_provider_messaging'; "
+                     "c.dispatchEvent(new Event('change')); })()")
         assert set(browser.eval(shown)) == messaging and {"med_dialog", "shc_conf_med"} <= messaging
         assert browser.console_problems() == []
 
@@ -311,7 +317,8 @@ def axe():
 
 
 AXE_RUN = ("axe.run(document, {resultTypes: ['violations']}).then(r => ({version: axe.version, "
-           "violations: r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))}))")
+           "violations: r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => "
+           "n.target.join(' '))}))}))")
 
 
 @pytest.mark.browser
@@ -362,5 +369,6 @@ def test_records_beyond_medhelm_say_so_on_their_card_and_in_the_index(embedded_s
         assert "beyond MedHELM's published evaluation" in card
         entry = index.split(f'data-id="{ds}"', 1)[1].split("</li>", 1)[0]
         assert "not in MedHELM" in entry
-    assert "MedHELM's published evaluation runs it" in (embedded_site / f"dataset-{inside}.html").read_text(encoding="utf-8")
+    page = (embedded_site / f"dataset-{inside}.html").read_text(encoding="utf-8")
+    assert "MedHELM's published evaluation runs it" in page
     assert index.count("not in MedHELM") == len(beyond)

@@ -18,7 +18,8 @@ def test_coverage_steps(covered, tasks, key):
 
 
 def test_wrap_cuts_long_names_with_an_ellipsis():
-    assert svg.wrap("Enhancing Patient Understanding and Accessibility in Health Communication", 22, 3)[-1].endswith("…")
+    assert svg.wrap("Enhancing Patient Understanding and Accessibility in Health Communication", 22,
+                    3)[-1].endswith("…")
     assert svg.wrap("Billing", 22, 3) == ["Billing"]
 
 

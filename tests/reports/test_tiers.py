@@ -25,7 +25,8 @@ def test_every_coverage_output_splits_coverage_by_tier(rich, tmp_path):
     assert t["tier_summary"] == summary and t["tasks_rejected"] == 1 and t["tasks"] == 5
     assert summary in invoke("coverage", "--root", rich).output
     assert summary in invoke("coverage", "--root", rich, "--format", "markdown").output
-    assert "1 rejected task left out of every count" in invoke("coverage", "--root", rich, "--format", "markdown").output
+    assert "1 rejected task left out of every count" in invoke("coverage", "--root", rich, "--format",
+                                                               "markdown").output
     meta, rows = csv_with_metadata(invoke, rich, tmp_path)
     assert meta["coverage_by_provenance"] == summary and meta["tasks_rejected_not_counted"] == "1"
     assert sum(int(r["drafted_tasks"]) for r in rows) == 3 and sum(int(r["published_covered"]) for r in rows) == 2
@@ -39,7 +40,8 @@ def test_review_document_numbers_tasks_shows_versions_and_prints_only_pending(ri
     doc = json.loads(invoke("review", "--root", rich, "--format", "json").output)["data"]
     tasks = [t for c in doc["categories"] for s in c["subcategories"] for t in s["tasks"]]
     assert [t["number"] for t in tasks] == list(range(1, len(tasks) + 1))
-    assert all(len(t["review"]["version"]) == 12 and t["review"]["content_hash"].split(":")[1].startswith(t["review"]["version"])
+    assert all(len(t["review"]["version"]) == 12
+               and t["review"]["content_hash"].split(":")[1].startswith(t["review"]["version"])
                for t in tasks)
     md = invoke("review", "--root", rich, "--format", "markdown").output
     assert f"*Task 1 of {len(tasks)}*" in md

@@ -28,7 +28,8 @@ def test_lm_eval_and_the_published_results_give_gpt4o_one_row(tmp_path, release)
     gpt = [r for r in data["rows"] if "gpt-4o-2024-05-13" in r["model"] or "GPT-4o (2024" in r["model"]]
     assert [r["model"] for r in gpt] == ["openai/gpt-4o-2024-05-13"]
     assert data["aliases"] == [{"model": "openai/gpt-4o-2024-05-13", "names": [
-        {"kind": "lm-eval", "name": "openai-chat-completions:gpt-4o-2024-05-13", "files": [str(tmp_path / "results_gpt4o.json")]},
+        {"kind": "lm-eval", "name": "openai-chat-completions:gpt-4o-2024-05-13",
+         "files": [str(tmp_path / "results_gpt4o.json")]},
         {"kind": "published", "name": "GPT-4o (2024-05-13)", "files": [release]}]}]
     medqa = next(b for b in data["benchmarks"] if b["key"] == "med_qa/med_qa")
     (own,) = [s for s in medqa["scores"] if s["model"] == "openai/gpt-4o-2024-05-13"]
@@ -78,5 +79,6 @@ def test_inspect_and_helm_names_merge(tmp_path):
     log = json.loads((DATA / "inspect_mockllm_med_qa.json").read_text(encoding="utf-8"))
     log["eval"]["model"] = "openai/gpt-4o-2024-05-13"
     data, _ = board(write(tmp_path / "log.json", json.dumps(log)), "--with", "medhelm-2025-05-04")
-    assert [m for m in data["models"] if "gpt-4o-2024" in m.casefold() or "GPT-4o (" in m] == ["openai/gpt-4o-2024-05-13"]
+    assert [m for m in data["models"] if "gpt-4o-2024" in m.casefold()
+            or "GPT-4o (" in m] == ["openai/gpt-4o-2024-05-13"]
     assert data["aliases"][0]["names"][0]["kind"] == "inspect"

@@ -53,7 +53,8 @@ def test_every_format_marks_the_harness_and_instance_set_difference():
     assert 'id="comparability"' in html and 'data-differs="harness,instance_set' in html
 
 
-@pytest.mark.parametrize("source", [INSPECT, DATA / "helm" / "suite", DATA / "medhelm" / "2025-07-31" / "leaderboard.csv"])
+@pytest.mark.parametrize("source", [INSPECT, DATA / "helm" / "suite",
+                                    DATA / "medhelm" / "2025-07-31" / "leaderboard.csv"])
 @pytest.mark.parametrize("fmt", ["json", "table", "markdown", "csv", "html"])
 def test_a_board_that_mixes_nothing_has_no_marks(source, fmt):
     if not source.exists():

@@ -119,7 +119,8 @@ def test_a_published_release_exports_as_documentation_and_imports_back_unchanged
     assert {item["what"] for item in summary["left_out"]} >= {"reported mean win rates"}
     records = _records(folder)
     assert all(schema_errors(r) == [] for r in records.values())
-    sample = next(r for r in records.values() if r["evaluation_results"][0]["evaluation_name"] == "med_dialog/med_dialog")
+    sample = next(r for r in records.values()
+                  if r["evaluation_results"][0]["evaluation_name"] == "med_dialog/med_dialog")
     meta = sample["source_metadata"]
     assert meta["source_type"] == "documentation" and meta["evaluator_relationship"] == "third_party"
     assert meta["additional_details"]["clinreg_published_id"] == "medhelm-2025-07-31"
@@ -149,7 +150,8 @@ def test_an_existing_output_is_kept_without_force_and_force_replaces_only_an_ear
     result = invoke(*args)
     assert result.exit_code == 2 and "--force" in result.stderr
     result = invoke(*args, "--force")  # a folder holding files no export writes is never replaced
-    assert result.exit_code == 2 and ".git/HEAD" in result.stderr and "no every-eval-ever export writes" in result.stderr
+    assert (result.exit_code == 2 and ".git/HEAD" in result.stderr
+            and "no every-eval-ever export writes" in result.stderr)
     assert sorted(p.name for p in out.iterdir()) == [".git", "keep.txt"]
     (out / "keep.txt").unlink()
     (out / ".git" / "HEAD").unlink()

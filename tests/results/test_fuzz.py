@@ -15,13 +15,15 @@ from results.helpers import ROOT
 
 INDEX = BenchmarkIndex(load_registry(ROOT))
 CELLS = st.one_of(st.sampled_from(["MedQA - EM", "Mean win rate", "MTSampl...", "Model", "-", "", "nan", "1e999",
-                                   "0.5", "4.2", '"', '""', ",", "MIMIC-BHC - Jury Score", "\ufeff"]), st.text(max_size=12))
+                                   "0.5", "4.2", '"', '""', ",", "MIMIC-BHC - Jury Score", "\ufeff"]),
+                  st.text(max_size=12))
 JSON = st.recursive(st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.integers()
                     | st.text(max_size=10) | st.sampled_from(["clinreg_med_qa", "exact_match,none", "success"]),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                         st.sampled_from(["results", "eval", "task", "model", "status", "version", "scores",
                                          "metrics", "value", "clinreg_results", "n-samples", "config",
-                                         "clinreg_med_qa", "exact_match,none", "name", "accuracy"]) | st.text(max_size=6),
+                                         "clinreg_med_qa", "exact_match,none", "name",
+                                         "accuracy"]) | st.text(max_size=6),
                         inner, max_size=5), max_leaves=20)
 
 

@@ -39,7 +39,8 @@ def test_run_folders_import_with_helms_scores_and_instance_counts():
     assert set(scores) == set(own) and len(own) == 4
     for key, (mean, n) in own.items():
         assert scores[key]["value"] == pytest.approx(mean)
-        assert scores[key]["n_instances"] == n > 1, "stats.json counts trials; the instances come from per_instance_stats"
+        assert scores[key]["n_instances"] == n > 1, ("stats.json counts trials; the instances come from "
+                                                     "per_instance_stats")
         assert scores[key]["per_instance"]["binary"] is True
     assert scores[("clinreg-test/constant-a", "pubmed_qa")]["value"] > 0
 

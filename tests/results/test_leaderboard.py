@@ -109,7 +109,8 @@ def test_rounded_scores_tie_exactly_as_written(tmp_path):
 
 
 def test_reported_mean_win_rate_is_shown_beside_ours_when_the_columns_match(tmp_path):
-    board = write(tmp_path / "board.csv", "Model,Mean win rate,MedQA - EM,PubMedQA - EM\nA,0.9,0.8,0.7\nB,0.1,0.6,0.5\n")
+    board = write(tmp_path / "board.csv",
+                  "Model,Mean win rate,MedQA - EM,PubMedQA - EM\nA,0.9,0.8,0.7\nB,0.1,0.6,0.5\n")
     rows = rows_by_model(leaderboard_json(board))
     assert (rows["A"]["mean_win_rate"], rows["A"]["reported_mean_win_rate"]) == (1.0, 0.9)
     by_category = leaderboard_json(board, "--by", "category")
@@ -198,8 +199,8 @@ def _pairwise_win_rates(values: dict[str, float], lower_is_better: bool = False)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.text(min_size=1, max_size=4), st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0, 4.5]) | st.floats(0, 5),
-                       max_size=30), st.booleans())
+@given(st.dictionaries(st.text(min_size=1, max_size=4),
+                       st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0, 4.5]) | st.floats(0, 5), max_size=30), st.booleans())
 def test_win_rates_from_ranks_equal_the_pairwise_definition(values, lower):
     from clinreg.results.leaderboard import column_win_rates
 
@@ -230,14 +231,16 @@ def _jury_results(path, juries):
 
 def test_jury_scores_are_ranked_only_against_the_same_jury_and_rows_say_so(tmp_path):
     medhelm = {"rubric": "clinreg:aci_bench/aci_bench@abc", "judges": {"gpt": "openai/gpt-4o", "claude": "anthropic/c"}}
-    other = {"rubric": "clinreg:aci_bench/aci_bench@abc", "judges": {"gpt": "openai/gpt-4o-mini", "claude": "anthropic/c"}}
+    other = {"rubric": "clinreg:aci_bench/aci_bench@abc",
+             "judges": {"gpt": "openai/gpt-4o-mini", "claude": "anthropic/c"}}
     path = _jury_results(tmp_path / "results.json", {"A": (4.2, medhelm), "B": (3.1, medhelm), "C": (4.9, other),
                                                      "D": (1.5, other)})
     data = leaderboard_json(path)
     rows = rows_by_model(data)
     # A beats B under one jury; C beats D under the other; C's higher number never beats A across juries.
     assert {m: r["mean_win_rate"] for m, r in rows.items()} == {"A": 1.0, "B": 0.0, "C": 1.0, "D": 0.0}
-    assert all(len(r["jury_differs"]) == 1 and "ranked only against 1 model(s) with the same jury" in r["jury_differs"][0]
+    assert all(len(r["jury_differs"]) == 1
+               and "ranked only against 1 model(s) with the same jury" in r["jury_differs"][0]
                for r in rows.values())
     bench = next(b for b in data["benchmarks"] if b["key"] == "aci_bench/aci_bench")
     assert sorted(map(sorted, bench["juries"].values())) == [["A", "B"], ["C", "D"]]

@@ -35,7 +35,8 @@ def test_page_is_drawn_without_console_errors(chromium, tmp_path):
 
 def test_dom_numbers_equal_the_json(chromium, tmp_path):
     board, html = page(tmp_path)
-    data = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json", "--by", "subcategory").stdout)["data"]
+    data = json.loads(invoke("leaderboard", "--root", ROOT, board, "--format", "json", "--by",
+                             "subcategory").stdout)["data"]
     dom, err = run_chromium(chromium, html, tmp_path / "profile", "--dump-dom")
     assert console_problems(err) == []
     overall = data_attributes(dom, "data-overall")
@@ -44,7 +45,8 @@ def test_dom_numbers_equal_the_json(chromium, tmp_path):
     heat = data_attributes(dom, "data-heat-model")
     assert set(heat) == {"A", "B", "C", "D"}
     thin_cells = dom.count('data-thin="yes"')
-    assert thin_cells == sum(1 for r in data["rows"] if r["thin"]) + sum(1 for m in overall if overall[m]["thin"] == "yes")
+    assert thin_cells == sum(1 for r in data["rows"]
+                             if r["thin"]) + sum(1 for m in overall if overall[m]["thin"] == "yes")
 
 
 def test_model_names_are_escaped(chromium, tmp_path):
@@ -80,7 +82,8 @@ BEHIND = """(() => {
   return Array.from(t.querySelectorAll('tbody tr')).map(tr => {
     const range = document.createRange();
     range.selectNodeContents(tr.children[b]);
-    const tops = Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => r.top + r.height / 2).sort((x, y) => x - y);
+    const tops = Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => r.top + r.height / 2).sort((x, \
+y) => x - y);
     let lines = 0, last = -1e9;  // rects whose middles lie within 8 px sit on one line (badges are taller than text)
     for (const y of tops) { if (y - last > 8) { lines += 1; last = y; } }
     return {lines, missing: tr.children[m].textContent.trim(), behind_px: tr.children[b].getBoundingClientRect().width,
@@ -98,7 +101,8 @@ def test_behind_the_number_keeps_to_two_lines_and_an_empty_missing_column_stays_
 
     board = write(tmp_path / "board.csv", BOARD)
     html = tmp_path / "leaderboard.html"
-    result = invoke("leaderboard", "--root", ROOT, board, "--with", "medhelm-2025-07-31", "--format", "html", "-o", html)
+    result = invoke("leaderboard", "--root", ROOT, board, "--with", "medhelm-2025-07-31", "--format", "html", "-o",
+                    html)
     assert result.exit_code == 0, result.output
     with Browser(chromium, tmp_path / "profile") as browser:
         browser.open(html.resolve().as_uri(), width)

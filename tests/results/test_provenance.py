@@ -105,7 +105,8 @@ def test_published_results_record_release_date_source_and_edition():
         assert score["provenance"] == {
             "harness": "helm", "edition": "helm-63754d05",
             "published": {"id": "medhelm-2025-07-31", "date": "2025-07-31",
-                          "source": "som-shahlab/medhelm@94167c5c0298f83639ff7949ee9656062df359f1:data/leaderboard.csv"}}
+                          "source": "som-shahlab/medhelm@94167c5c0298f83639ff7949ee9656062df359f1:"
+                                    "data/leaderboard.csv"}}
 
 
 def test_older_results_files_still_read(tmp_path):

@@ -195,8 +195,8 @@ def test_lm_eval_problems_are_located_findings(tmp_path, mutate, code):
     assert code in out and f"{path}:" in out
 
 
-@pytest.mark.parametrize("text", ['{"results": {"a": Infinity}}', '{"results": {}, "results": {}}', "[" * 200 + "]" * 200,
-                                  '{"results": {"clinreg_med_qa": {"exact_match,none": 0.5}'])
+@pytest.mark.parametrize("text", ['{"results": {"a": Infinity}}', '{"results": {}, "results": {}}',
+                                  "[" * 200 + "]" * 200, '{"results": {"clinreg_med_qa": {"exact_match,none": 0.5}'])
 def test_hostile_json_is_refused(tmp_path, text):
     path = write(tmp_path / "r.json", text)
     _, out = imported(path, expect=2)
@@ -244,7 +244,8 @@ def test_inspect_deflate_eval_built_by_hand(tmp_path):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("header.json", json.dumps(inspect_log(task="clinreg/med_qa")))
         for i, v in enumerate(["C", "I"]):
-            z.writestr(f"samples/{i}_epoch_1.json", json.dumps({"id": i, "epoch": 1, "scores": {"match": {"value": v}}}))
+            z.writestr(f"samples/{i}_epoch_1.json",
+                       json.dumps({"id": i, "epoch": 1, "scores": {"match": {"value": v}}}))
     doc, _ = imported(path)
     assert doc["scores"][0]["per_instance"] == {"n": 2, "mean": 0.5, "sd": 0.5, "binary": True}
 
@@ -262,7 +263,8 @@ def test_a_nan_is_read_as_null_in_an_inspect_log_only(tmp_path):
 def test_a_refused_json_constant_says_so_as_data():
     from clinreg.results.strictinput import JSON_CONSTANT, Unreadable, parse_json
 
-    for text, kind in [("[NaN]", JSON_CONSTANT), ("[-Infinity]", JSON_CONSTANT), ("[1,]", None), ('{"a":1,"a":2}', None)]:
+    for text, kind in [("[NaN]", JSON_CONSTANT), ("[-Infinity]", JSON_CONSTANT), ("[1,]", None),
+                       ('{"a":1,"a":2}', None)]:
         with pytest.raises(Unreadable) as caught:
             parse_json(text)
         assert caught.value.kind == kind, text

@@ -1,4 +1,5 @@
-"""The validate cache: a warm run gives the same report, and nothing stale, corrupt or from another version is trusted."""
+"""The validate cache: a warm run gives the same report, and nothing stale, corrupt or from another version is
+trusted."""
 
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ def test_cli_output_is_byte_identical_warm_cold_and_uncached(warned, fmt):
 def test_a_changed_file_invalidates(warned):
     cached(warned)
     path = warned / DATASET
-    path.write_text(path.read_text(encoding="utf-8").replace("revision: main", "revision: 0123456789abcdef0123456789abcdef01234567"),
+    path.write_text(path.read_text(encoding="utf-8").replace("revision: main",
+                                                             "revision: 0123456789abcdef0123456789abcdef01234567"),
                     encoding="utf-8")
     report, hit = cached(warned)
     assert not hit

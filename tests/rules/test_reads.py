@@ -7,7 +7,8 @@ from rules.helpers import with_code
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
 DS2 = "registry/datasets/plans.yaml"
-SOURCE = "source: {type: local, description: Held by a hospital., files: [plans.csv], read: {splits: {test: {files: plans.csv}}}}\n"
+SOURCE = ("source: {type: local, description: Held by a hospital., files: [plans.csv], read: {splits: {test: {files: "
+          "plans.csv}}}}\n")
 
 # The private record of the good tree, with its files read as distributed: a note per patient and a plan table.
 READ = """\
@@ -72,9 +73,10 @@ def test_clr713_join_names_an_unknown_table(tmp_path):
 
 
 def test_clr713_unsafe_file_patterns(tmp_path):
-    for pattern, why in [("../../etc/passwd", "climbs out"), ("/etc/passwd", "absolute"), ("data\\plans.csv", "backslash"),
-                         ("plans[z-a].csv", "bad character range")]:
-        diagnostics, text = tree(tmp_path / why.replace(" ", "_"), ("plans: {files: plans.csv}", f"plans: {{files: '{pattern}'}}"))
+    for pattern, why in [("../../etc/passwd", "climbs out"), ("/etc/passwd", "absolute"),
+                         ("data\\plans.csv", "backslash"), ("plans[z-a].csv", "bad character range")]:
+        diagnostics, text = tree(tmp_path / why.replace(" ", "_"),
+                                 ("plans: {files: plans.csv}", f"plans: {{files: '{pattern}'}}"))
         (d,) = with_code(diagnostics, "CLR713")
         assert d.file == DS2 and d.line == line_of(text, "plans: {files:") and why in d.message
 
@@ -93,7 +95,8 @@ def test_clr713_unsafe_pattern_in_a_list_and_in_lines_files(tmp_path):
 def test_clr713_unsafe_archive_path(tmp_path):
     diagnostics, text = tree(tmp_path, ("plans: {files: plans.csv}", "plans: {archive: ../../x.zip, files: plans.csv}"))
     (d,) = with_code(diagnostics, "CLR713")
-    assert d.file == DS2 and d.line == line_of(text, "plans: {archive:") and "archive '../../x.zip' is unsafe" in d.message
+    assert (d.file == DS2 and d.line == line_of(text, "plans: {archive:")
+            and "archive '../../x.zip' is unsafe" in d.message)
 
 
 def test_clr713_where_key_that_no_pattern_has(tmp_path):
@@ -138,7 +141,8 @@ source:
 def test_clr715_a_github_read_reads_only_files_its_paths_list(tmp_path):
     diagnostics, _ = tree(tmp_path, (READ, GITHUB))
     assert codes(diagnostics, "CLR715") == []  # a glob and a {name} pattern match; paths may list more (the database)
-    diagnostics, text = tree(tmp_path / "b", (READ, GITHUB), ("        files: data/plans.csv", "        files: data/plan.csv"))
+    diagnostics, text = tree(tmp_path / "b", (READ, GITHUB),
+                             ("        files: data/plans.csv", "        files: data/plan.csv"))
     (d,) = codes(diagnostics, "CLR715")
     assert (d.file, d.line, d.severity) == (DS2, line_of(text, "files: data/plan.csv"), "error")
     assert "'data/plan.csv'" in d.message and "data/plans.csv" in d.hint
@@ -164,6 +168,7 @@ def test_an_unquoted_on_in_a_join_is_pointed_at_keys_not_at_quoting_it(tmp_path)
 def test_a_quoted_label_value_key_still_gets_the_quote_hint(tmp_path):
     from trees import DATASET
 
-    root = write_tree(tmp_path / "reg", {"registry/datasets/qa_set.yaml": replace_in(DATASET, 'map: {"yes": A', "map: {yes: A")})
+    root = write_tree(tmp_path / "reg", {"registry/datasets/qa_set.yaml": replace_in(DATASET, 'map: {"yes": A',
+                                                                                     "map: {yes: A")})
     (d,) = with_code(validate(root).diagnostics, "CLR005")
     assert d.hint.startswith('quote it: "yes"')

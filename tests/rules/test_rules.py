@@ -26,28 +26,39 @@ CASES = [
     ("unquoted-yes-key", DS, [('map: {"yes": A', "map: {yes: A")], "CLR005", "map: {yes", "error"),
     ("unquoted-yes-choice", DS, [('fixed: ["yes", "no"', 'fixed: [yes, "no"')], "CLR005", "fixed: [yes", "error"),
     ("octal-id", CAT, [("id: plan_treatment", "id: 012")], "CLR005", "id: 012", "error"),
-    ("comment-cuts-note", DS, [("description: Yes/no/maybe questions.", "description: Yes/no/maybe questions (PR #12).")],
+    ("comment-cuts-note", DS,
+     [("description: Yes/no/maybe questions.", "description: Yes/no/maybe questions (PR #12).")],
      "CLR010", "description: Yes/no", "error"),
     ("merge-key", DS, [("access: {tier: public}", "access: {<<: {tier: public}}")], "CLR008", "access:", "error"),
     ("unknown-key", DS, [("licence: {spdx: MIT}", "licence: {spdx: MIT, notes: x}")], "CLR101", "licence:", "error"),
     ("wrong-type", DS, [("    splits: [test]", "    splits: test")], "CLR102", "    splits: test", "error"),
     ("missing-field", DS, [("access: {tier: public}\n", "")], "CLR103", "id: qa_set", "error"),
     ("bad-enum", DS, [("tier: public", "tier: publc")], "CLR104", "tier: publc", "error"),
-    ("bad-union-tag", DS, [("encoding: string_set", "encoding: string_sets")], "CLR104", "encoding: string_sets", "error"),
+    ("bad-union-tag", DS, [("encoding: string_set", "encoding: string_sets")], "CLR104", "encoding: string_sets",
+     "error"),
     ("empty-list", DS, [("tasks: [answer_questions]", "tasks: []")], "CLR105", "tasks: []", "error"),
-    ("todo", DS, [("description: Yes/no/maybe questions.", "description: TODO describe")], "CLR106", "description: TODO", "warning"),
-    ("no-header", DS, [("# yaml-language-server: $schema=../../schemas/dataset.schema.json\n", "")], "CLR107", "id: qa_set", "warning"),
+    ("todo", DS, [("description: Yes/no/maybe questions.", "description: TODO describe")], "CLR106",
+     "description: TODO", "warning"),
+    ("no-header", DS, [("# yaml-language-server: $schema=../../schemas/dataset.schema.json\n", "")], "CLR107",
+     "id: qa_set", "warning"),
     ("id-format", DS, [("  - id: qa_set", "  - id: QA-set")], "CLR202", "- id: QA-set", "error"),
-    ("duplicate-task", CAT, [("id: rank_differentials", "id: answer_questions")], "CLR203", "id: answer_questions\n        name: Rank", "error"),
-    ("dangling-task", DS, [("tasks: [answer_questions]", "tasks: [answer_question]")], "CLR301", "tasks: [answer_question]", "error"),
+    ("duplicate-task", CAT, [("id: rank_differentials", "id: answer_questions")], "CLR203",
+     "id: answer_questions\n        name: Rank", "error"),
+    ("dangling-task", DS, [("tasks: [answer_questions]", "tasks: [answer_question]")], "CLR301",
+     "tasks: [answer_question]", "error"),
     ("unknown-category", TAX, [("categories: [care]", "categories: [care, cure]")], "CLR302", "categories:", "error"),
     ("unknown-release", DS, [("added_in: 1.0.0", "added_in: 1.4.0")], "CLR303", "added_in: 1.4.0", "error"),
-    ("dangling-compare-with", DS, [("compare_with: [{id: plans,", "compare_with: [{id: plan,")], "CLR306", "compare_with: [{id: plan,", "error"),
-    ("compare-with-itself", DS, [("compare_with: [{id: plans,", "compare_with: [{id: qa_set,")], "CLR306", "compare_with: [{id: qa_set,", "error"),
-    ("incomplete-card", DS2, [("maintainer: {value: unknown, reason: No source names one.}\n", "")], "CLR108", "description: Treatment", "warning"),
-    ("unknown-without-reason", DS2, [("maintainer: {value: unknown, reason: No source names one.}", "maintainer: {value: unknown}")],
+    ("dangling-compare-with", DS, [("compare_with: [{id: plans,", "compare_with: [{id: plan,")], "CLR306",
+     "compare_with: [{id: plan,", "error"),
+    ("compare-with-itself", DS, [("compare_with: [{id: plans,", "compare_with: [{id: qa_set,")], "CLR306",
+     "compare_with: [{id: qa_set,", "error"),
+    ("incomplete-card", DS2, [("maintainer: {value: unknown, reason: No source names one.}\n", "")], "CLR108",
+     "description: Treatment", "warning"),
+    ("unknown-without-reason", DS2,
+     [("maintainer: {value: unknown, reason: No source names one.}", "maintainer: {value: unknown}")],
      "CLR105", "maintainer:", "error"),
-    ("known-without-source", DS, [("first_released: {value: \"2019\", source: The paper.}", "first_released: {value: \"2019\"}")],
+    ("known-without-source", DS,
+     [("first_released: {value: \"2019\", source: The paper.}", "first_released: {value: \"2019\"}")],
      "CLR105", "first_released:", "error"),
     ("subcategory-no-tasks", CAT, [("""    tasks:
       - id: plan_treatment
@@ -56,9 +67,11 @@ CASES = [
         provenance: {kind: drafted}
         review: {status: proposed}
 """, "    tasks: []\n")], "CLR401", "- id: treatment", "error"),
-    ("subcategory-no-datasets", DS2, [("tasks: [plan_treatment]", "tasks: [rank_differentials]")], "CLR402", None, "error"),
+    ("subcategory-no-datasets", DS2, [("tasks: [plan_treatment]", "tasks: [rank_differentials]")], "CLR402", None,
+     "error"),
     ("task-total", TAX, [("task_total: 3", "task_total: 4")], "CLR405", "task_total: 4", "warning"),
-    ("map-not-one-to-one", DS, [('"maybe": C}', '"maybe": B}'), ('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')],
+    ("map-not-one-to-one", DS,
+     [('"maybe": C}', '"maybe": B}'), ('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')],
      "CLR501", "map:", "error"),
     ("letters-gap", DS, [('"maybe": C}', '"maybe": D}')], "CLR502", "map:", "error"),
     ("binary-no-positive", DS, [(', "maybe": C}', "}"), ('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')],
@@ -66,41 +79,65 @@ CASES = [
     ("unlabeled-collides", DS, [("""    label:
       encoding: string_set
       column: answer
-      map: {"yes": A, "no": B, "maybe": C}""", """    label: {encoding: index, column: cop, base: 0, count: 3, unlabeled: 0}""")],
+      map: {"yes": A, "no": B, "maybe": \
+C}""", """    label: {encoding: index, column: cop, base: 0, count: 3, unlabeled: 0}""")],
      "CLR504", "label: {encoding: index", "error"),
     ("choices-count", DS, [('fixed: ["yes", "no", "maybe"]', 'fixed: ["yes", "no"]')], "CLR505", "fixed:", "error"),
-    ("number-no-tolerance", DS2, [("label: {encoding: free_text, column: plan}", "label: {encoding: number, column: plan}")],
+    ("number-no-tolerance", DS2,
+     [("label: {encoding: free_text, column: plan}", "label: {encoding: number, column: plan}")],
      "CLR506", "label: {encoding: number", "error"),
-    ("variants-free-text", DS2, [("    metric: {name: jury, range: [1, 5]}", "    variants: [{id: a, columns: {x: y}, label: '0'}]\n    metric: {name: jury, range: [1, 5]}")],
+    ("variants-free-text", DS2,
+     [("    metric: {name: jury, range: [1, 5]}",
+       "    variants: [{id: a, columns: {x: y}, label: '0'}]\n    metric: {name: jury, range: [1, 5]}")],
      "CLR507", "variants:", "error"),
     ("variant-without-label-or-column", DS, [("      column: answer\n", ""),
-                                             ("    metric: {name: exact_match}", "    variants: [{id: a, columns: {x: y}}]\n    metric: {name: exact_match}")],
+                                             ("    metric: {name: exact_match}",
+                                              "    variants: [{id: a, columns: {x: y}}]\n    metric: {name: "
+                                              "exact_match}")],
      "CLR507", "variants:", "error"),
-    ("task-count", CAT, [("    definition: Deciding what to do.\n", "    definition: Deciding what to do.\n    tasks_expected: {count: 2, citation: {text: A figure}}\n")],
+    ("task-count", CAT, [("    definition: Deciding what to do.\n",
+                          "    definition: Deciding what to do.\n    tasks_expected: {count: 2, citation: {text: A "
+                          "figure}}\n")],
      "CLR406", "tasks_expected: {count: 2", "warning"),
-    ("closed-instruction", DS, [('input_template: "{{ question }}"', 'input_template: "{{ question }} Answer yes or no."')],
+    ("closed-instruction", DS,
+     [('input_template: "{{ question }}"', 'input_template: "{{ question }} Answer yes or no."')],
      "CLR508", "input_template:", "error"),
-    ("closed-instruction-field", DS, [('input_template: "{{ question }}"', 'input_template: "{{ question }}"\n    instruction: Say A or B.')],
+    ("closed-instruction-field", DS,
+     [('input_template: "{{ question }}"', 'input_template: "{{ question }}"\n    instruction: Say A or B.')],
      "CLR508", "instruction:", "error"),
-    ("free-text-without-scoring", DS2, [("    scoring:\n      method: jury\n      jury:\n        rubric: The model wrote a treatment plan; a clinician's plan is the reference.\n        axes: [{id: accuracy, question: \"Is it right?\"}, {id: clarity, question: \"Is it clear?\"}]\n", "")],
+    ("free-text-without-scoring", DS2,
+     [("    scoring:\n      method: jury\n      jury:\n        rubric: The model wrote a treatment plan; a clinician's "
+       "plan is the reference.\n        axes: [{id: accuracy, question: \"Is it right?\"}, {id: clarity, question: "
+       "\"Is it clear?\"}]\n", "")],
      "CLR510", "label: {encoding: free_text", "warning"),
     ("jury-scale-off-range", DS2, [("metric: {name: jury, range: [1, 5]}", "metric: {name: jury, range: [0, 1]}")],
      "CLR509", "metric: {name: jury, range: [0, 1]}", "error"),
-    ("jury-axis-twice", DS2, [("{id: clarity, question: \"Is it clear?\"}", "{id: accuracy, question: \"Is it clear?\"}")],
+    ("jury-axis-twice", DS2,
+     [("{id: clarity, question: \"Is it clear?\"}", "{id: accuracy, question: \"Is it clear?\"}")],
      "CLR509", "axes:", "error"),
     ("not-semver", DS, [("version: 1.0.0\n", "version: v1\n")], "CLR601", "version: v1", "error"),
     ("release-order", REL, [("current: 1.1.0", "current: 1.0.0")], "CLR602", "current: 1.0.0", "error"),
-    ("published-release-gains-a-record", DS2, [("added_in: 1.1.0", "added_in: 1.0.0")], "CLR604", "added_in: 1.0.0", "error"),
-    ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701", "revision: main", "warning"),
-    ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702", "trust_remote_code", "error"),
+    ("published-release-gains-a-record", DS2, [("added_in: 1.1.0", "added_in: 1.0.0")], "CLR604", "added_in: 1.0.0",
+     "error"),
+    ("unpinned", DS, [("revision: 0123456789abcdef0123456789abcdef01234567", "revision: main")], "CLR701",
+     "revision: main", "warning"),
+    ("remote-code", DS, [("  revision: 0123", "  trust_remote_code: true\n  revision: 0123")], "CLR702",
+     "trust_remote_code", "error"),
     ("path-escape", DS2, [("source: {type: local, description: Held by a hospital.,",
-                           "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703", "source: {type: local", "error"),
-    ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704", "citation:", "error"),
-    ("licence-unknown", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: other, note: Own terms.}")],
+                           "source: {type: local, description: Held by a hospital., path: ../../etc,")], "CLR703",
+     "source: {type: local", "error"),
+    ("http-url", DS, [("citation: {text: A paper}", "citation: {text: A paper, url: 'http://example.org'}")], "CLR704",
+     "citation:", "error"),
+    ("licence-unknown", DS2,
+     [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: other, note: Own terms.}")],
      "CLR705", "licence:", "warning"),
-    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR708", "licence:", "error"),
-    ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")], "CLR706", "access:", "error"),
-    ("sourced-no-citation", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}", "provenance: {kind: derived, benchmarks: [x]}")],
+    ("licence-no-note", DS2, [("licence: {spdx: unknown, note: Private data.}", "licence: {spdx: unknown}")], "CLR708",
+     "licence:", "error"),
+    ("no-instructions", DS2, [("access: {tier: private, instructions: Ask the holder.}", "access: {tier: private}")],
+     "CLR706", "access:", "error"),
+    ("sourced-no-citation", CAT,
+     [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}",
+       "provenance: {kind: derived, benchmarks: [x]}")],
      "CLR707", "provenance: {kind: derived", "error"),
     ("derived-from-unmapped", CAT, [("provenance: {kind: published, quote: \"A name\", citation: {text: A paper}}",
                                      "provenance: {kind: derived, benchmarks: [x], citation: {text: A paper}}")],
@@ -116,7 +153,8 @@ CASES = [
         review: {status: proposed}""", """        definition: Rank candidate diagnoses.
         provenance: {kind: drafted}
         review: {status: rejected, reviewers: [{name: A, decision: approved, content_hash: "%s"},
-                                               {name: B, decision: rejected, content_hash: "%s"}]}""" % (_RANK, _RANK))],
+                                               {name: B, decision: rejected, content_hash: \
+"%s"}]}""" % (_RANK, _RANK))],
      "CLR802", "review: {status: rejected", "warning"),
 ]
 
@@ -150,7 +188,8 @@ def test_every_rule_code_has_a_broken_variant():
 
     # CLR9xx are check-data's codes, tested against data in tests/instances/
     # CLR711-714 (read steps) are tested in tests/rules/test_reads.py
-    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714", "CLR715"} | {
+    tested = {c[3] for c in CASES} | {f"CLR90{i}" for i in range(1, 10)} | {"CLR711", "CLR712", "CLR713", "CLR714",
+                                                                            "CLR715"} | {
         "CLR002", "CLR006", "CLR007", "CLR009", "CLR201", "CLR204", "CLR304", "CLR305", "CLR403", "CLR404", "CLR603"
     }
     tested |= {f"CLR96{i}" for i in range(1, 9)}  # results import and leaderboard codes, tested in tests/results/
@@ -188,7 +227,8 @@ def test_all_problems_are_reported_not_only_the_first(tmp_path):
                      ("    splits: [test]", "    splits: test")]:
         text = replace_in(text, old, new)
     cat = replace_in(GOOD_TREE[CAT], "id: rank_differentials", "id: Rank")
-    codes = sorted(d.code for d in validate(write_tree(tmp_path, {DS: text, CAT: cat})).diagnostics if d.severity == "error")
+    codes = sorted(d.code for d in validate(write_tree(tmp_path, {DS: text, CAT: cat})).diagnostics
+                   if d.severity == "error")
     assert codes == ["CLR101", "CLR102", "CLR104", "CLR202"]
 
 
@@ -265,19 +305,23 @@ def test_published_release_must_list_what_it_added_and_only_the_newest_may_be_op
     unlisted = write_tree(tmp_path / "a", {REL: replace_in(rel, ", datasets_added: [plans]", "")})
     (d,) = _errors(unlisted, "CLR604")
     assert (d.file, d.line) == (REL, line_of(GOOD_TREE[REL], "version: 1.1.0")) and "datasets_added: [plans]" in d.hint
-    ghost = write_tree(tmp_path / "b", {REL: replace_in(rel, "datasets_added: [plans]", "datasets_added: [plans, gone]")})
+    ghost = write_tree(tmp_path / "b", {REL: replace_in(rel, "datasets_added: [plans]",
+                                                        "datasets_added: [plans, gone]")})
     (d,) = _errors(ghost, "CLR604")
     assert d.file == REL and "`gone`" in d.message and "no record" in d.message
-    open_old = write_tree(tmp_path / "c", {REL: replace_in(rel, "title: First, datasets_added: [qa_set]", "title: First, status: open")})
+    open_old = write_tree(tmp_path / "c", {REL: replace_in(rel, "title: First, datasets_added: [qa_set]",
+                                                           "title: First, status: open")})
     assert any("is not the newest" in d.message for d in _errors(open_old, "CLR604"))
     # An open release takes new records; the hint of a record naming a published release points at it.
     opened = rel + "  - {version: 1.2.0, date: 2025-03-01, title: Third, status: open}\n"
     opened = replace_in(opened, "current: 1.1.0", "current: 1.2.0")
-    newer = replace_in(replace_in(replace_in(GOOD_TREE[DS2], "id: plans", "id: plans_two"), "- id: plans", "- id: plans_two"),
+    newer = replace_in(replace_in(replace_in(GOOD_TREE[DS2], "id: plans", "id: plans_two"), "- id: plans",
+                                  "- id: plans_two"),
                        "added_in: 1.1.0", "added_in: 1.2.0")
     root = write_tree(tmp_path / "d", {REL: opened, "registry/datasets/plans_two.yaml": newer})
     assert _errors(root, "CLR604") == []
-    root = write_tree(tmp_path / "e", {REL: replace_in(opened, "title: Second, datasets_added: [plans]", "title: Second, datasets_added: []"),
+    root = write_tree(tmp_path / "e", {REL: replace_in(opened, "title: Second, datasets_added: [plans]",
+                                                       "title: Second, datasets_added: []"),
                                        DS2: GOOD_TREE[DS2]})
     (d,) = _errors(root, "CLR604")
     assert d.file == DS2 and d.hint == "name the open release: `added_in: 1.2.0`"
@@ -286,7 +330,8 @@ def test_published_release_must_list_what_it_added_and_only_the_newest_may_be_op
 def test_a_release_newer_than_every_release_is_one_to_open_not_a_typo_of_an_old_one(tmp_path):
     root = write_tree(tmp_path / "a", {DS: replace_in(GOOD_TREE[DS], "added_in: 1.0.0", "added_in: 1.5.0")})
     (d,) = _errors(root, "CLR303")
-    assert "1.0.0" not in d.hint and d.hint == "1.5.0 is newer than every release: open it with `clinreg new release 1.5.0 --title ...`"
+    assert ("1.0.0" not in d.hint
+            and d.hint == "1.5.0 is newer than every release: open it with `clinreg new release 1.5.0 --title ...`")
     between = write_tree(tmp_path / "b", {DS: replace_in(GOOD_TREE[DS], "added_in: 1.0.0", "added_in: 1.0.5")})
     (d,) = _errors(between, "CLR303")
     assert d.hint == "known releases: 1.0.0, 1.1.0"
@@ -299,4 +344,5 @@ def test_release_option_names_the_way_to_open_a_newer_release(tmp_path):
 
     root = write_tree(tmp_path / "reg")
     result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", "1.5.0"])
-    assert result.exit_code == 2 and "newer than every release" in result.output and "clinreg new release 1.5.0" in result.output
+    assert (result.exit_code == 2 and "newer than every release" in result.output
+            and "clinreg new release 1.5.0" in result.output)

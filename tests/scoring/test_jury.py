@@ -149,7 +149,8 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     [page] = [p for p in plain.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
     assert '<span class="badge stale">jury not validated</span>' in html
-    assert "MedHELM&#39;s LLM-jury method in general" in html and "ICC between MedHELM&#39;s LLM jury and clinicians&#39; ratings 0.47" in html
+    assert ("MedHELM&#39;s LLM-jury method in general" in html
+            and "ICC between MedHELM&#39;s LLM jury and clinicians&#39; ratings 0.47" in html)
     assert "arXiv:2505.23802v1" in html and '<span class="unverified">unverified</span>' in html
     # A tree that cites no such figure still marks the jury, without a figure.
     bare = tmp_path / "bare-site"

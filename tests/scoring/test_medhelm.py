@@ -3,7 +3,6 @@ exported as scoring.py)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 import pytest

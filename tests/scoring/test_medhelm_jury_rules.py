@@ -30,14 +30,16 @@ JURY = {"rubric": "The model wrote a visit note.", "scale": [1, 5], "shows": ["i
 def reply(*scores, explanation=True, **extra):
     """A judge's JSON reply: one entry per axis, in order, with the given scores."""
     entries = {axis: {"score": score, "explanation": "because"} if explanation else {"score": score}
-               for axis, score in zip(AXES, scores)}
+               for axis, score in zip(AXES, scores, strict=True)}
     return json.dumps(entries | extra)
 
 
 def test_the_score_is_the_mean_of_every_judges_rating_on_every_axis():
-    result = scoring.jury_score(JURY, "a note", {"gpt": reply(4, 5, 3), "llama": reply(2, 3, 4), "claude": reply(5, 4, 5)})
+    result = scoring.jury_score(JURY, "a note", {"gpt": reply(4, 5, 3), "llama": reply(2, 3, 4),
+                                                 "claude": reply(5, 4, 5)})
     assert result["score"] == pytest.approx(35 / 9)  # 4+5+3 + 2+3+4 + 5+4+5 = 35, over 9 ratings
-    assert (result["ratings_missing"], result["replies_dropped"], result["ratings_irregular"], result["default_used"]) == (0, 0, 0, False)
+    assert (result["ratings_missing"], result["replies_dropped"], result["ratings_irregular"],
+            result["default_used"]) == (0, 0, 0, False)
 
 
 @pytest.mark.parametrize("text, why", [
@@ -71,7 +73,8 @@ def test_a_non_whole_score_is_cut_towards_zero():
 def test_a_score_off_the_scale_counts_as_it_is():
     ratings, problems = scoring.read_ratings(JURY, reply(7, 0, 5))
     assert ratings == {"accuracy": 7, "completeness": 0, "clarity": 5}
-    assert problems == ["accuracy: 7 is outside 1-5; it counts as it is", "completeness: 0 is outside 1-5; it counts as it is"]
+    assert problems == ["accuracy: 7 is outside 1-5; it counts as it is",
+                        "completeness: 0 is outside 1-5; it counts as it is"]
     assert scoring.jury_score(JURY, "a note", {"gpt": reply(7, 0, 5)})["score"] == 4.0
 
 
@@ -85,7 +88,8 @@ def test_a_reply_cut_short_of_its_final_brace_is_read_with_one_brace_added():
     assert scoring.read_ratings(JURY, whole[:-5]) == ({}, ["clarity: missing (the reply is dropped)"])
     # Cut inside a string before any `}`: the reader does not expect a `,` there, so no brace is added.
     ratings, problems = scoring.read_ratings(JURY, whole[:whole.index("because") + 3])
-    assert ratings == {} and problems[0].startswith("the reply holds no readable JSON object (JSONDecodeError: Unterminated string")
+    assert (ratings == {}
+            and problems[0].startswith("the reply holds no readable JSON object (JSONDecodeError: Unterminated string"))
 
 
 def test_the_reply_is_read_from_its_first_brace_to_its_last():
@@ -133,7 +137,9 @@ def test_an_empty_response_is_sent_to_no_judge_and_scores_the_default(response):
 
 
 def test_the_counts_add_up_over_a_mixed_jury():
-    result = scoring.jury_score(JURY, "a note", {"gpt": reply(4, 5, 3), "llama": reply(4, 5), "claude": reply(7, 4.7, "2")})
+    result = scoring.jury_score(JURY, "a note", {"gpt": reply(4, 5, 3), "llama": reply(4, 5),
+                                                 "claude": reply(7, 4.7, "2")})
     assert result["score"] == pytest.approx((4 + 5 + 3 + 7 + 4 + 2) / 6)
     assert (result["ratings_missing"], result["replies_dropped"], result["ratings_irregular"]) == (3, 1, 3)
-    assert result["ratings"]["llama"] == {} and result["ratings"]["claude"] == {"accuracy": 7, "completeness": 4, "clarity": 2}
+    assert (result["ratings"]["llama"] == {}
+            and result["ratings"]["claude"] == {"accuracy": 7, "completeness": 4, "clarity": 2})

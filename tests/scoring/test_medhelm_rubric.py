@@ -65,7 +65,8 @@ def test_the_rubric_is_read_from_the_instance_context_and_shown_to_the_grader():
     assert scoring.rubric_items(RUBRIC, context) == ITEMS
     assert scoring.rubric_items(RUBRIC, {"rubrics": json.dumps(context["rubrics"])}) == ITEMS
     # An item without the criterion key is shown whole, less its points.
-    assert scoring.rubric_items(RUBRIC, {"rubrics": [{"text": "Be kind.", "points": 2}]}) == [('{"text": "Be kind."}', 2.0)]
+    assert scoring.rubric_items(RUBRIC, {"rubrics": [{"text": "Be kind.", "points": 2}]}) == [('{"text": "Be kind."}',
+                                                                                               2.0)]
     prompt = scoring.rubric_grader_prompt("user: My father's face droops.\n\n", "Call 911 now.", *ITEMS[1])
     assert "user: My father's face droops.\n\nassistant: Call 911 now." in prompt
     assert "[-8] Suggests waiting to see if the symptoms pass." in prompt

@@ -47,7 +47,8 @@ def timeline(table: pa.Table, **options) -> list[str]:
 
 def test_meds_timeline_sorted_and_inclusive_of_the_prediction_time():
     got = timeline(labels([T(2019, 3, 1), T(2018, 1, 1), T(2020, 1, 5), T(2020, 1, 1)]))
-    assert got[0] == "- Visit/IP\n- ICD10CM/I50.9\n- RxNorm/4603"  # events at exactly 2019-03-01 included, file order kept
+    # events at exactly 2019-03-01 included, file order kept
+    assert got[0] == "- Visit/IP\n- ICD10CM/I50.9\n- RxNorm/4603"
     assert got[1] == ""  # no event yet
     assert got[2] == "- Visit/ER\n- LOINC/718-7"
     assert got[3] == ""  # a patient without events gets an empty timeline
@@ -55,7 +56,8 @@ def test_meds_timeline_sorted_and_inclusive_of_the_prediction_time():
 
 def test_meds_timeline_keeps_label_columns_and_order():
     table = labels([T(2020, 1, 1), T(2019, 12, 1)], subjects=(2, 1))
-    out = run_adapter("meds_timeline", table, {"events": "events", "column": "ehr"}, {"events": events()}.__getitem__, WHERE)
+    out = run_adapter("meds_timeline", table, {"events": "events", "column": "ehr"}, {"events": events()}.__getitem__,
+                      WHERE)
     assert out.column_names == ["subject_id", "prediction_time", "boolean_value", "ehr"]
     assert out.column("subject_id").to_pylist() == [2, 1]
     assert out.column("ehr").to_pylist()[1].endswith("- CPT4/99213")
@@ -78,7 +80,8 @@ def test_meds_timeline_unreadable_prediction_time_is_a_located_error():
 
 
 def test_meds_timeline_unknown_option_and_missing_column():
-    with pytest.raises(RecordProblem, match=r"adapter 'meds_timeline' has no option 'event'.*options: code, column, events"):
+    with pytest.raises(RecordProblem,
+                       match=r"adapter 'meds_timeline' has no option 'event'.*options: code, column, events"):
         run_adapter("meds_timeline", labels([T(2019, 1, 1)], subjects=(1,)), {"event": "x"}, {}.__getitem__, WHERE)
     with pytest.raises(RecordProblem, match=r"column 'person_id' is not in the data"):
         timeline(labels([T(2019, 1, 1)], subjects=(1,)), subject="person_id")
@@ -115,7 +118,8 @@ def test_marked_paragraphs_groups_runs_and_labels_red_responses():
     counts = {}
     out = run_adapter("marked_paragraphs", table, {}, {}.__getitem__, WHERE, counts)
     assert out.to_pylist() == [
-        {"Question": "How is eGFR calculated?", "Response": "The equation uses race.\n\nSee a nephrologist.", "True/False": "True"},
+        {"Question": "How is eGFR calculated?", "Response": "The equation uses race.\n\nSee a nephrologist.",
+         "True/False": "True"},
         {"Question": "How is eGFR calculated?", "Response": "Use CKD-EPI 2021.", "True/False": "False"},
     ]
     assert counts == {}
@@ -140,6 +144,8 @@ def test_marked_paragraphs_malformed_run_line_drops_its_responses_and_is_counted
 
 def test_marked_paragraphs_options_rename_columns():
     table = pa.table({"body": ["Case - 1 => q?", "a"], "flagged": [False, True]})
-    out = run_adapter("marked_paragraphs", table, {"prefix": "Case", "separator": " => ", "text": "body", "flag": "flagged",
-                                                   "question": "q", "response": "r", "label": "harm"}, {}.__getitem__, WHERE)
+    out = run_adapter("marked_paragraphs", table,
+                      {"prefix": "Case", "separator": " => ", "text": "body", "flag": "flagged",
+                                                   "question": "q", "response": "r", "label": "harm"}, {}.__getitem__,
+                      WHERE)
     assert out.to_pylist() == [{"q": "q?", "r": "a", "harm": "True"}]

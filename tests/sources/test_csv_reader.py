@@ -15,7 +15,8 @@ from clinreg.sources.formats import csv as csv_format
 
 SPEC = TableSpec(files="x.csv")
 
-cells = st.one_of(st.just(""), st.text(alphabet='ab ,"\n\r\t1é', max_size=8), st.sampled_from(["0", "1", "TRUE", "NA", "007"]))
+cells = st.one_of(st.just(""), st.text(alphabet='ab ,"\n\r\t1é', max_size=8),
+                  st.sampled_from(["0", "1", "TRUE", "NA", "007"]))
 
 
 @given(st.lists(st.sampled_from(["id", "q", "note", "a b", "x"]), min_size=1, max_size=4, unique=True),

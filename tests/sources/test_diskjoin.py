@@ -29,8 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 @given(st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "d", "é", "a'b", ""])), max_size=12),
        st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "e", "é", "a'b"])), max_size=8),
-       st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]), st.sampled_from(["error", "drop", "keep"]),
-       st.sampled_from([[], ["v"], ["v", "w"]]), st.integers(1, 6))
+       st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]),
+       st.sampled_from(["error", "drop", "keep"]), st.sampled_from([[], ["v"], ["v", "w"]]), st.integers(1, 6))
 @settings(max_examples=300, deadline=None)
 def test_a_join_on_disk_gives_the_in_memory_joins_rows_counts_and_errors(left_keys, right_keys, cardinality, unmatched,
                                                                           columns, batch):
@@ -73,7 +73,8 @@ def test_a_join_on_disk_gives_the_in_memory_joins_rows_counts_and_errors(left_ke
 def _fixture_build(tmp_path: Path, record_id: str) -> str:
     reg = load_registry(REPO)
     record = reg.datasets[record_id]
-    spec = importlib.util.spec_from_file_location(f"writer_{record_id}", REPO / "tests" / "distributions" / f"{record_id}.py")
+    spec = importlib.util.spec_from_file_location(f"writer_{record_id}",
+                                                  REPO / "tests" / "distributions" / f"{record_id}.py")
     writer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(writer)
     data = tmp_path / "data"

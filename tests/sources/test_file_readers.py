@@ -44,7 +44,8 @@ def rows(table: pa.Table) -> list[dict]:
 
 def test_csv_latin1_with_semicolons(tmp_path):
     write(tmp_path, "notes.csv", "id;note\n1;fièvre à 39°\n", encoding="latin-1")
-    assert rows(read(tmp_path, files="notes.csv", encoding="latin-1", delimiter=";")) == [{"id": "1", "note": "fièvre à 39°"}]
+    assert rows(read(tmp_path, files="notes.csv", encoding="latin-1",
+                     delimiter=";")) == [{"id": "1", "note": "fièvre à 39°"}]
 
 
 def test_csv_gz_is_decompressed(tmp_path):
@@ -56,7 +57,9 @@ def test_gz_that_inflates_past_the_size_cap_is_refused(tmp_path, monkeypatch):
     write(tmp_path, "t.csv.gz", gzip.compress(b"a\n" + b"x" * 100_000 + b"\n"))
     assert (tmp_path / "t.csv.gz").stat().st_size < 1000
     monkeypatch.setattr(source_files, "MAX_FILE_BYTES", 1000)
-    with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': t\.csv\.gz: unpacks to more than 1,000 bytes \(the most a file may have\)"):
+    with pytest.raises(SourceUnavailable,
+                       match=r"^rec: split 'test': t\.csv\.gz: unpacks to more than 1,000 bytes \(the most a file may "
+                             r"have\)"):
         read(tmp_path, files="t.csv.gz")
 
 
@@ -137,11 +140,14 @@ def test_undecodable_text_is_one_located_line(tmp_path):
 
 def test_json_records_path(tmp_path):
     write(tmp_path, "t.json", json.dumps({"data": [{"id": 1, "dialogue": "hi"}, {"id": 2, "dialogue": "bye"}]}))
-    assert rows(read(tmp_path, files="t.json", records="data")) == [{"id": 1, "dialogue": "hi"}, {"id": 2, "dialogue": "bye"}]
+    assert rows(read(tmp_path, files="t.json", records="data")) == [{"id": 1, "dialogue": "hi"},
+                                                                    {"id": 2, "dialogue": "bye"}]
 
 
 def test_json_keyed_object_with_key_column(tmp_path):
-    write(tmp_path, "ori.json", json.dumps({"123": {"QUESTION": "q1", "final_decision": "yes"}, "456": {"QUESTION": "q2", "final_decision": "no"}}))
+    write(tmp_path, "ori.json",
+          json.dumps({"123": {"QUESTION": "q1", "final_decision": "yes"},
+                      "456": {"QUESTION": "q2", "final_decision": "no"}}))
     table = read(tmp_path, files="ori.json", records="*", key_column="pubid")
     assert rows(table) == [
         {"pubid": "123", "QUESTION": "q1", "final_decision": "yes"},
@@ -256,7 +262,8 @@ def _xlsx(path: Path, sheets: dict[str, list[list]]) -> None:
 def test_xlsx_sheet_by_name_with_cell_text(tmp_path):
     _xlsx(tmp_path / "b.xlsx", {
         "Intro": [["about"], ["nothing"]],
-        "Data": [["id", "score", "ratio", "QC", "note"], [7, 3.0, 2.5, True, "ok"], [8, 4, 0.5, False, None], [None, None], []],
+        "Data": [["id", "score", "ratio", "QC", "note"], [7, 3.0, 2.5, True, "ok"], [8, 4, 0.5, False, None],
+                 [None, None], []],
     })
     table = read(tmp_path, files="b.xlsx", sheet="Data")
     assert rows(table) == [
@@ -453,8 +460,10 @@ def test_docx_paragraphs_leave_out_table_cells(tmp_path):
 
 
 def test_docx_table_by_index(tmp_path):
-    _docx(tmp_path / "s.docx", _p("intro") + _tbl([["a", "b"], ["1", "2"]]) + _tbl([["case", "plan"], ["c1", "p1"], ["c2", "p2"]]))
-    assert rows(read(tmp_path, files="s.docx", docx_table=1)) == [{"case": "c1", "plan": "p1"}, {"case": "c2", "plan": "p2"}]
+    _docx(tmp_path / "s.docx",
+          _p("intro") + _tbl([["a", "b"], ["1", "2"]]) + _tbl([["case", "plan"], ["c1", "p1"], ["c2", "p2"]]))
+    assert rows(read(tmp_path, files="s.docx", docx_table=1)) == [{"case": "c1", "plan": "p1"},
+                                                                  {"case": "c2", "plan": "p2"}]
     with pytest.raises(SourceUnavailable, match=r"no table 2 \(the document has 2\)"):
         read(tmp_path, files="s.docx", docx_table=2)
 

@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 REALDATA = REPO.parent / "shared" / "realdata"
 REGISTRY = load_registry(REPO)
 HUB_RECORDS = sorted(r.id for r in REGISTRY.datasets.values() if r.source.type == "huggingface")
-_HF_VARS = ("HF_", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy")
+_HF_VARS = ("HF_", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy",
+            "no_proxy")
 
 
 def clinreg(home: Path, endpoint: str, *args: str, env: dict[str, str] | None = None, timeout: float = 120):
@@ -167,7 +168,8 @@ HUB_CLIENT_ATTEMPTS = 6
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_hub_fault_is_one_line_and_exit_2(name, tmp_path):
     setup, words = FAULTS[name]
-    record_id = next(r for r in HUB_RECORDS if REGISTRY.datasets[r].source.revision) if "revision" in setup else HUB_RECORDS[0]
+    record_id = (next(r for r in HUB_RECORDS if REGISTRY.datasets[r].source.revision) if "revision" in setup
+                 else HUB_RECORDS[0])
     record = REGISTRY.datasets[record_id]
     folder = write_distribution(record_id, tmp_path / "mirror")
     with HubEmulator() as hub:
@@ -264,7 +266,8 @@ def _open_release(root: Path) -> str:
     reg = load_registry(root)
     if reg.open_release is None:
         major, minor, _ = (int(p) for p in reg.releases.releases[-1].version.split("."))
-        result = CliRunner().invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "Test"])
+        result = CliRunner().invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title",
+                                           "Test"])
         assert result.exit_code == 0, result.output
         reg = load_registry(root)
     return reg.open_release
@@ -285,7 +288,8 @@ def test_a_record_without_a_read_step_builds_from_the_hub_through_datasets(tmp_p
     (root / "registry" / "datasets").mkdir(parents=True)
     shutil.copy(REPO / "registry" / "releases.yaml", root / "registry" / "releases.yaml")
     task = sorted(REGISTRY.tasks())[0]
-    data = record_dict({"label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"}, "positive": "yes"},
+    data = record_dict({"label": {"encoding": "string_set", "column": "answer", "map": {"yes": "A", "no": "B"},
+                                  "positive": "yes"},
                         "choices": {"fixed": ["yes", "no"]}, "tasks": [task]})
     data["added_in"] = _open_release(root)  # a published release never gains a record (CLR604)
     (root / "registry" / "datasets" / "fixture.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")

@@ -27,7 +27,8 @@ QA = {
 
 
 def github(read: dict | None = None, commit: str | None = COMMIT) -> dict:
-    source = {"type": "github", "repo": "someone/repo", "paths": ["test.csv"], "read": read or {"splits": {"test": {"files": "test.csv"}}}}
+    source = {"type": "github", "repo": "someone/repo", "paths": ["test.csv"], "read": read
+              or {"splits": {"test": {"files": "test.csv"}}}}
     if commit:
         source["commit"] = commit
     return source
@@ -52,7 +53,8 @@ def fake_clone(folder: Path, head: str, *, ref: str | None = None, packed: bool 
         return
     (git / "HEAD").write_text(f"ref: {ref}\n")
     if packed:
-        (git / "packed-refs").write_text(f"# pack-refs with: peeled fully-peeled sorted\n{'c' * 40} refs/heads/other\n{head} {ref}\n")
+        (git / "packed-refs").write_text(f"# pack-refs with: peeled fully-peeled sorted\n{'c' * 40} "
+                                         f"refs/heads/other\n{head} {ref}\n")
     else:
         (git / ref).write_text(head + "\n")
 
@@ -86,14 +88,17 @@ def test_clone_at_another_commit_is_refused_naming_both(tmp_path, layout):
     folder = write_csv(tmp_path / "someone__repo", "test.csv", qa_rows("yes"))
     fake_clone(folder, OTHER, ref=None if layout == "sha" else "refs/heads/main", packed=layout == "packed")
     assert git_head(folder) == OTHER
-    with pytest.raises(SourceUnavailable, match=rf"clone at commit {OTHER[:12]}, but the record pins {COMMIT[:12]}.*someone__repo@{COMMIT[:12]}"):
+    with pytest.raises(SourceUnavailable,
+                       match=rf"clone at commit {OTHER[:12]}, but the record pins "
+                             rf"{COMMIT[:12]}.*someone__repo@{COMMIT[:12]}"):
         locate(record(QA, source=github()), tmp_path)
 
 
 @pytest.mark.parametrize("layout", ["sha", "ref", "packed"])
 def test_clone_at_the_pinned_commit_is_read(tmp_path, layout):
     folder = write_csv(tmp_path / "someone__repo", "test.csv", qa_rows("yes"))
-    fake_clone(folder, COMMIT.upper() if layout == "sha" else COMMIT, ref=None if layout == "sha" else "refs/heads/main", packed=layout == "packed")
+    fake_clone(folder, COMMIT.upper() if layout == "sha" else COMMIT, ref=None if layout == "sha"
+               else "refs/heads/main", packed=layout == "packed")
     assert [i.answer for i in build(record(QA, source=github()), tmp_path)[0]] == ["A"]
 
 
@@ -104,9 +109,12 @@ def test_unpinned_record_reads_any_clone(tmp_path):
 
 
 def test_missing_folder_names_the_expected_path(tmp_path):
-    with pytest.raises(SourceUnavailable, match=rf"no folder someone__repo \(or someone__repo@{COMMIT[:12]}\) in --data-dir .*DIR/someone__repo"):
+    with pytest.raises(SourceUnavailable,
+                       match=rf"no folder someone__repo \(or someone__repo@{COMMIT[:12]}\) in --data-dir "
+                             r".*DIR/someone__repo"):
         locate(record(QA, source=github()), tmp_path)
-    physionet = record(QA, source={"type": "physionet", "project": "MIMIC-RRS", "read": {"splits": {"test": {"files": "t.csv"}}}},
+    physionet = record(QA, source={"type": "physionet", "project": "MIMIC-RRS",
+                                   "read": {"splits": {"test": {"files": "t.csv"}}}},
                        access={"tier": "gated", "instructions": "credentialed access"})
     with pytest.raises(SourceUnavailable, match=r"no folder fixture in --data-dir .* DIR/fixture; the files come from "
                                                  r"the PhysioNet project MIMIC-RRS; the record reads t.csv"):
@@ -155,7 +163,8 @@ def test_cli_build_reports_dropped_rows_and_exits_0(tmp_path):
     read = {"splits": {"test": {"files": "test.csv", "steps": [{"dedupe": {"columns": ["question"]}}]}}}
     mapping = {**QA, "filters": [{"keep": "answer != 'no'", "why": "only yes answers"}]}
     root = write_root(tmp_path, [record_dict(mapping, source=github(read, commit=None))])
-    rows = [{"question": "a", "answer": "yes"}, {"question": "a", "answer": "no"}, {"question": "b", "answer": "no"}, {"question": "c", "answer": "yes"}]
+    rows = [{"question": "a", "answer": "yes"}, {"question": "a", "answer": "no"}, {"question": "b", "answer": "no"},
+            {"question": "c", "answer": "yes"}]
     write_csv(tmp_path / "data" / "someone__repo", "test.csv", rows)
     result = run(build_command, "fixture", "--root", root, "--data-dir", tmp_path / "data")
     assert result.exit_code == 0, result.output
@@ -191,7 +200,8 @@ def test_a_short_reference_leaks_only_as_a_whole_copy():
     summary = "Chest pain, ruled out for MI."  # 29 characters: below the span threshold
     assert len(summary) < MIN_REFERENCE_CHARS
     assert leaked_span(summary, summary) == summary  # the whole input
-    assert leaked_span(summary, "Triage note.\nchest pain, ruled out for MI\nSummarise.")  # a whole line (case, final dot)
+    # a whole line (case, final dot)
+    assert leaked_span(summary, "Triage note.\nchest pain, ruled out for MI\nSummarise.")
     assert leaked_span(summary, "Seen at 3 am. Chest pain, ruled out for MI. Discharged home.")  # a whole sentence
     assert leaked_span(summary, "The note says Chest pain, ruled out for MI. and more") is None  # inside a sentence
     # One- and two-word answers leak only as the entire input: "yes" as a line of a note gives nothing away.
@@ -201,8 +211,10 @@ def test_a_short_reference_leaks_only_as_a_whole_copy():
 
 
 def test_gold_in_input_rows_exempts_only_the_listed_rows(tmp_path):
-    rows = leak_rows(leaked=2) + [{"note": "note 3 Admitted with pneumonia and treated with intravenous antibiotics for five days",
-                                   "summary": "Admitted with pneumonia and treated with intravenous antibiotics for five days"}]
+    rows = leak_rows(leaked=2) + [{"note": "note 3 Admitted with pneumonia and treated with intravenous antibiotics "
+                                           "for five days",
+                                   "summary": "Admitted with pneumonia and treated with intravenous antibiotics for "
+                                              "five days"}]
     write_csv(tmp_path / "someone__repo", "test.csv", rows)
     exempt = [{"split": "test", "rows": [2], "why": "The reference is extractive for this note."}]
     with pytest.raises(GoldLeak, match=r"row\(s\) 3: ") as err:
@@ -248,7 +260,9 @@ def leak_rows(leaked: int) -> list[dict]:
 
 def test_build_refuses_an_open_ended_instance_whose_reference_is_in_its_input(tmp_path):
     write_csv(tmp_path / "someone__repo", "test.csv", leak_rows(leaked=2))
-    with pytest.raises(GoldLeak, match=r"^fixture/fixture: split 'test', row\(s\) 2: the reference answer is in the input") as err:
+    with pytest.raises(GoldLeak,
+                       match=r"^fixture/fixture: split 'test', row\(s\) 2: the reference answer is in the "
+                             r"input") as err:
         build(record(LEAK, source=github(commit=None)), tmp_path)
     assert err.value.exit_code == 1 and str(err.value).endswith("[CLR907]")
     assert (err.value.code, err.value.record, err.value.split, err.value.row) == ("CLR907", "fixture", "test", 2)
@@ -281,7 +295,8 @@ def test_check_data_reports_clr907_at_the_input_template_line(tmp_path):
     assert result.exit_code == 1, result.output
     (diag,) = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["code"] == "CLR907"]
     text = (root / "registry/datasets/fixture.yaml").read_text().splitlines()
-    assert diag["file"] == "registry/datasets/fixture.yaml" and text[diag["line"] - 1].lstrip().startswith("input_template:")
+    assert (diag["file"] == "registry/datasets/fixture.yaml"
+            and text[diag["line"] - 1].lstrip().startswith("input_template:"))
     assert "split 'test', row(s) 1" in diag["message"]
 
 
@@ -333,7 +348,8 @@ def test_streamed_parquet_split_matches_the_whole_read(tmp_path):
     folder = tmp_path / "someone__repo"
     for subset, answers in (("b", ["no", "yes"]), ("a", ["yes"]), ("skip", ["no"])):
         (folder / subset).mkdir(parents=True)
-        pq.write_table(pa.table({"question": [f"{subset}{i}" for i in range(len(answers))], "answer": answers}), folder / subset / "test.parquet")
+        pq.write_table(pa.table({"question": [f"{subset}{i}" for i in range(len(answers))], "answer": answers}),
+                       folder / subset / "test.parquet")
     read = {"splits": {"test": {"files": "{subset}/test.parquet", "where": {"subset": ["a", "b"]}}}}
     rec = record({**QA, "metadata_columns": ["subset"]}, source=github(read, commit=None))
     whole = [(i.input, i.answer, i.context["subset"]) for i in build(rec, tmp_path)[0]]
@@ -348,7 +364,8 @@ def test_streamed_parquet_part_clashing_with_a_column_is_refused(tmp_path):
     from clinreg.core.builderrors import RecordProblem
 
     (tmp_path / "someone__repo" / "a").mkdir(parents=True)
-    pq.write_table(pa.table({"question": ["q"], "answer": ["yes"], "subset": ["x"]}), tmp_path / "someone__repo" / "a" / "test.parquet")
+    pq.write_table(pa.table({"question": ["q"], "answer": ["yes"], "subset": ["x"]}),
+                   tmp_path / "someone__repo" / "a" / "test.parquet")
     rec = record(QA, source=github({"splits": {"test": {"files": "{subset}/test.parquet"}}}, commit=None))
     for streaming in (False, True):
         with pytest.raises(RecordProblem, match=r"fixture: split 'test': the file pattern's \{subset\} clashes"):
@@ -363,7 +380,8 @@ def test_a_keep_step_assigns_train_and_test_from_one_file(tmp_path):
                        "test": {"files": "all.csv", "steps": [{"keep": "split == 'test'"}]}}}
     source = {**github(read), "paths": ["all.csv"]}
     instances, report = build(record(QA, source=source, splits=["train", "test"]), tmp_path)
-    by_split = {s: [(i.context.get("question") or i.input, i.answer) for i in instances if i.split == s] for s in ("train", "test")}
+    by_split = {s: [(i.context.get("question") or i.input, i.answer) for i in instances if i.split == s]
+                for s in ("train", "test")}
     assert by_split == {"train": [("q0", "A"), ("q2", "B")], "test": [("q1", "B"), ("q3", "A")]}
     assert sum(sum(t.dropped.values()) for t in report.tallies) == 0  # the other split's rows are not dropped rows
 
@@ -371,7 +389,8 @@ def test_a_keep_step_assigns_train_and_test_from_one_file(tmp_path):
 def test_check_data_reports_a_join_that_does_not_fit_as_clr908_at_the_join(tmp_path):
     read = {"tables": {"answers": {"files": "answers.csv"}},
             "splits": {"test": {"files": "test.csv",
-                                "steps": [{"join": {"table": "answers", "keys": ["question"], "cardinality": "one_to_one"}}]}}}
+                                "steps": [{"join": {"table": "answers", "keys": ["question"],
+                                                    "cardinality": "one_to_one"}}]}}}
     source = {**github(read, commit=None), "paths": ["test.csv", "answers.csv"]}
     root = write_root(tmp_path, [record_dict(QA, source=source)])
     folder = write_csv(tmp_path / "data" / "someone__repo", "test.csv", [{"question": "q0"}, {"question": "q1"}])

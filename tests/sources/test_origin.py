@@ -1,4 +1,5 @@
-"""Source resolution and cache hygiene: never stale or foreign rows, fast offline failure, private data needs a folder."""
+"""Source resolution and cache hygiene: never stale or foreign rows, fast offline failure, private data needs a
+folder."""
 
 from __future__ import annotations
 
@@ -83,7 +84,8 @@ def test_private_and_local_records_need_a_data_dir(tmp_path):
 
 
 def test_github_source_reads_its_mirror_folder(tmp_path):
-    rec = record({"label": YES_NO}, source={"type": "github", "repo": "someone/repo", "paths": ["x.json"], "splits": ["test"]})
+    rec = record({"label": YES_NO}, source={"type": "github", "repo": "someone/repo", "paths": ["x.json"],
+                                            "splits": ["test"]})
     with pytest.raises(SourceUnavailable, match="someone__repo"):
         locate(rec, None)
     hub_folder(tmp_path, "someone/repo", {"test": _rows("q")})
@@ -102,7 +104,8 @@ def test_content_hash_follows_bytes(tmp_path):
 
 def test_cli_modules_do_not_import_the_data_stack():
     code = (
-        "import sys, clinreg.cli.main, clinreg.cli.build, clinreg.sources, clinreg.instances, clinreg.exports, clinreg.instances.schema;"
+        "import sys, clinreg.cli.main, clinreg.cli.build, clinreg.sources, clinreg.instances, clinreg.exports, "
+        "clinreg.instances.schema;"
         "heavy = [m for m in ('datasets', 'pyarrow', 'pandas') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -173,7 +176,8 @@ def test_an_invalid_nested_arrow_column_is_a_located_error_not_an_arrow_crash(mo
     _check_nested(pa.table({"q": ["a"], "ok": pa.array([[None, 0]])}), "test", "rec")  # a valid list passes
     monkeypatch.setattr(datasets, "__version__", "3.6.0")
     with pytest.raises(SourceUnavailable, match=r"^rec: split 'test': column 'verdict' was read into an invalid Arrow "
-                                                r"array \(.*\) by datasets 3\.6\.0; datasets 5\.2 or later reads it correctly$"):
+                                                r"array \(.*\) by datasets 3\.6\.0; datasets 5\.2 or later reads it "
+                                                r"correctly$"):
         _check_nested(table, "test", "rec")
     monkeypatch.setattr(datasets, "__version__", "5.2.0")
     with pytest.raises(SourceUnavailable, match=r"by datasets 5\.2\.0$"):

@@ -58,7 +58,7 @@ class Source:
 def test_every_item_comes_in_order(items, depth):
     objects = [[x] for x in items]  # the very objects, not equal copies
     got = _within(lambda: list(read_ahead(iter(Source(objects)), depth)))
-    assert len(got) == len(objects) and all(a is b for a, b in zip(got, objects))
+    assert len(got) == len(objects) and all(a is b for a, b in zip(got, objects, strict=True))
     assert _alive() == []
 
 
@@ -139,7 +139,7 @@ def test_the_reader_runs_at_most_depth_items_ahead():
 
     def consume():
         seen = []
-        for i, item in enumerate(read_ahead(iter(source), depth)):
+        for i, _item in enumerate(read_ahead(iter(source), depth)):
             seen.append(source.pulled - (i + 1))
             sum(range(200))  # some work per item, while the reader's thread runs on
         return seen

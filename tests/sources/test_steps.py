@@ -26,14 +26,16 @@ def test_join_one_to_one_brings_columns_by_key():
     right = pa.table({"id": [3, 1, 2], "target": ["t3", "t1", "t2"]})  # int keys meet string keys as text
     out = join(NOTES, right, J(), WHERE, {})
     assert out.to_pylist() == [
-        {"id": "1", "text": "n1", "target": "t1"}, {"id": "2", "text": "n2", "target": "t2"}, {"id": "3", "text": "n3", "target": "t3"},
+        {"id": "1", "text": "n1", "target": "t1"}, {"id": "2", "text": "n2", "target": "t2"},
+        {"id": "3", "text": "n3", "target": "t3"},
     ]
 
 
 @pytest.mark.parametrize("cardinality", ["one_to_one", "many_to_one"])
 def test_join_duplicate_keys_in_the_table_name_the_key(cardinality):
     right = pa.table({"id": ["1", "2", "2", "3"], "target": ["a", "b", "c", "d"]})
-    with pytest.raises(SourceUnavailable, match=rf"^{WHERE}: table 'targets' has 2 rows for key id='2'; `cardinality: {cardinality}`"):
+    with pytest.raises(SourceUnavailable,
+                       match=rf"^{WHERE}: table 'targets' has 2 rows for key id='2'; `cardinality: {cardinality}`"):
         join(NOTES, right, J(cardinality=cardinality), WHERE, {})
 
 
@@ -84,7 +86,8 @@ def test_join_columns_empty_only_filters_rows():
 
 def test_join_unknown_column_is_a_record_problem():
     right = pa.table({"id": ["1", "2", "3"], "target": ["a", "b", "c"]})
-    with pytest.raises(RecordProblem, match=r"column of table 'targets' 'nope' is not in the data \(columns: id, target\)"):
+    with pytest.raises(RecordProblem,
+                       match=r"column of table 'targets' 'nope' is not in the data \(columns: id, target\)"):
         join(NOTES, right, J(columns=["nope"]), WHERE, {})
     with pytest.raises(RecordProblem, match="key column of the table 'targets' 'hadm_id' is not in the data"):
         join(pa.table({"hadm_id": ["1"]}), right, J(keys=["hadm_id"]), WHERE, {})
@@ -93,7 +96,8 @@ def test_join_unknown_column_is_a_record_problem():
 def test_join_suffix_and_empty_suffix():
     right = pa.table({"id": ["1", "2", "3"], "text": ["r1", "r2", "r3"]})
     suffixed = join(NOTES, right, J(), WHERE, {})
-    assert suffixed.column("text").to_pylist() == ["n1", "n2", "n3"] and suffixed.column("text_right").to_pylist() == ["r1", "r2", "r3"]
+    assert (suffixed.column("text").to_pylist() == ["n1", "n2", "n3"]
+            and suffixed.column("text_right").to_pylist() == ["r1", "r2", "r3"])
     assert join(NOTES, right, J(suffix="_t"), WHERE, {}).column_names == ["id", "text", "text_t"]
     replaced = join(NOTES, right, J(suffix=""), WHERE, {})
     assert replaced.column_names == ["id", "text"] and replaced.column("text").to_pylist() == ["r1", "r2", "r3"]
@@ -134,16 +138,22 @@ def test_pick_on_a_nested_field_and_whole_item():
 
 def test_pick_numeric_field_against_a_string():
     table = pa.table({"xs": pa.array([[{"k": 1, "v": "a"}, {"k": 2, "v": "b"}]])})
-    assert pick(table, PickStep(column="v", list="xs", where={"k": "2"}, value="v"), WHERE).column("v").to_pylist() == ["b"]
+    assert pick(table, PickStep(column="v", list="xs", where={"k": "2"}, value="v"),
+                WHERE).column("v").to_pylist() == ["b"]
 
 
 def test_pick_booleans_match_booleans_and_their_text_only():
-    table = pa.table({"xs": [[{"k": "1", "v": "one"}, {"k": "TRUE", "v": "text"}], [{"k": "0", "v": "zero"}, {"k": "false", "v": "no"}]]})
-    assert pick(table, PickStep(column="v", list="xs", where={"k": True}, value="v"), WHERE).column("v").to_pylist() == ["text", None]
-    assert pick(table, PickStep(column="v", list="xs", where={"k": False}, value="v"), WHERE).column("v").to_pylist() == [None, "no"]
+    table = pa.table({"xs": [[{"k": "1", "v": "one"}, {"k": "TRUE", "v": "text"}],
+                             [{"k": "0", "v": "zero"}, {"k": "false", "v": "no"}]]})
+    assert pick(table, PickStep(column="v", list="xs", where={"k": True}, value="v"),
+                WHERE).column("v").to_pylist() == ["text", None]
+    assert pick(table, PickStep(column="v", list="xs", where={"k": False}, value="v"),
+                WHERE).column("v").to_pylist() == [None, "no"]
     flags = pa.table({"xs": [[{"k": True, "v": "bool"}, {"k": False, "v": "f"}]]})
-    assert pick(flags, PickStep(column="v", list="xs", where={"k": 1}, value="v"), WHERE).column("v").to_pylist() == [None]
-    assert pick(flags, PickStep(column="v", list="xs", where={"k": "true"}, value="v"), WHERE).column("v").to_pylist() == ["bool"]
+    assert pick(flags, PickStep(column="v", list="xs", where={"k": 1}, value="v"),
+                WHERE).column("v").to_pylist() == [None]
+    assert pick(flags, PickStep(column="v", list="xs", where={"k": "true"}, value="v"),
+                WHERE).column("v").to_pylist() == ["bool"]
 
 
 def test_pick_missing_list_column():
@@ -164,7 +174,8 @@ def test_join_list():
 
 def test_extract_first_matching_pattern_wins():
     table = pa.table({"note": ["HPI: pain\nPLAN: rest\nmore", "Assessment and plan: fluids", "nothing here", None]})
-    spec = ExtractStep(column="note", patterns=[r"(?s)^(?P<before>.*?)PLAN:\s*(?P<plan>[^\n]*)", r"(?i)plan:\s*(?P<plan>.*)"])
+    spec = ExtractStep(column="note", patterns=[r"(?s)^(?P<before>.*?)PLAN:\s*(?P<plan>[^\n]*)",
+                                                r"(?i)plan:\s*(?P<plan>.*)"])
     out = extract(table, spec, WHERE)
     assert out.column("plan").to_pylist() == ["rest", "fluids", None, None]
     assert out.column("before").to_pylist() == ["HPI: pain\n", None, None, None]
@@ -202,7 +213,8 @@ def test_a_slow_match_stops_the_build_naming_the_row(monkeypatch):
 
 
 def test_remove_takes_out_every_occurrence():
-    table = pa.table({"note": ["a HOSPITAL COURSE b HOSPITAL COURSE", "keep", None], "course": ["HOSPITAL COURSE", " ", "x"]})
+    table = pa.table({"note": ["a HOSPITAL COURSE b HOSPITAL COURSE", "keep", None],
+                      "course": ["HOSPITAL COURSE", " ", "x"]})
     out = remove(table, RemoveStep(column="note", values=["course"], replacement="[removed]"), WHERE)
     assert out.column("note").to_pylist() == ["a [removed] b [removed]", "keep", None]
 
@@ -212,7 +224,8 @@ def test_remove_takes_out_every_occurrence():
 
 def test_render_builds_a_column_from_the_row():
     table = pa.table({"Error Flag": ["0", "1"], "Sentence": ["", "The dose is 5 mg."], "id": ["3", "4"]})
-    spec = RenderStep(column="ref", template="{{ 'CORRECT' if row['Error Flag'] == '0' else id ~ ' ' ~ row['Sentence'] }}")
+    spec = RenderStep(column="ref",
+                      template="{{ 'CORRECT' if row['Error Flag'] == '0' else id ~ ' ' ~ row['Sentence'] }}")
     assert render(table, spec, WHERE).column("ref").to_pylist() == ["CORRECT", "4 The dose is 5 mg."]
 
 
@@ -232,10 +245,12 @@ def test_dedupe_first_and_last():
     table = pa.table({"prompt": ["p", "q", "p", "r", "q"], "label": ["1", "2", "3", "4", "5"]})
     counts = {}
     first = dedupe(table, DedupeStep(columns=["prompt"]), WHERE, counts)
-    assert first.to_pylist() == [{"prompt": "p", "label": "1"}, {"prompt": "q", "label": "2"}, {"prompt": "r", "label": "4"}]
+    assert first.to_pylist() == [{"prompt": "p", "label": "1"}, {"prompt": "q", "label": "2"},
+                                 {"prompt": "r", "label": "4"}]
     assert counts == {"duplicate prompt": 2}
     last = dedupe(table, DedupeStep(columns=["prompt"], values_from="last"), WHERE, {})
-    assert last.to_pylist() == [{"prompt": "p", "label": "3"}, {"prompt": "q", "label": "5"}, {"prompt": "r", "label": "4"}]
+    assert last.to_pylist() == [{"prompt": "p", "label": "3"}, {"prompt": "q", "label": "5"},
+                                {"prompt": "r", "label": "4"}]
     unique = pa.table({"prompt": ["a", "b"]})
     assert dedupe(unique, DedupeStep(columns=["prompt"]), WHERE, counts) is unique
 

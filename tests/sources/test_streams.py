@@ -129,7 +129,8 @@ def test_what_cannot_stream_is_read_whole(tmp_path):
 
 @pytest.mark.slow
 def test_an_inflating_gzip_is_refused_while_streaming(tmp_path):
-    (tmp_path / "x.csv.gz").write_bytes(gzip.compress(b"id,text\n" + b"1,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" * (5 << 20)))
+    rows = b"1,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" * (5 << 20)
+    (tmp_path / "x.csv.gz").write_bytes(gzip.compress(b"id,text\n" + rows))
     with pytest.raises(SourceUnavailable, match="unpacks to more than"):
         _streamed(tmp_path, TableSpec(files="x.csv.gz"))
 
@@ -206,8 +207,8 @@ def test_a_join_that_lists_its_columns_asks_only_for_keys_and_those_columns():
 
 @given(st.lists(st.one_of(st.none(), st.sampled_from("abcd")), max_size=12),
        st.lists(st.one_of(st.none(), st.sampled_from("abce")), max_size=8),
-       st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]), st.sampled_from(["error", "drop", "keep"]),
-       st.sampled_from([None, [], ["v"]]))
+       st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]),
+       st.sampled_from(["error", "drop", "keep"]), st.sampled_from([None, [], ["v"]]))
 @settings(max_examples=300, deadline=None)
 def test_first_match_lookups_join_as_the_full_index_joins(left_keys, right_keys, cardinality, unmatched, columns):
     """A one-key join taking the first match looks keys up in a dict of first rows; rows, values, counts and
@@ -302,7 +303,8 @@ def test_a_cr_cr_lf_split_across_chunks_still_goes_the_python_way(tmp_path, monk
 
 
 @needs_open_json
-def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_stops_with_its_lines(tmp_path, small_blocks):
+def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_stops_with_its_lines(tmp_path,
+                                                                                                    small_blocks):
     lines = [json.dumps({"id": i, "q": "x"}) for i in range(30)] + [json.dumps({"id": "A-7", "q": "y"})]
     (tmp_path / "x.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(SourceUnavailable, match=r"x\.jsonl:\d+-\d*: field 'id' holds string values here and int64"):
@@ -317,7 +319,8 @@ def test_two_reads_of_a_streamed_split_count_their_drops_once_each(tmp_path):
     (tmp_path / "t.csv").write_text("k,q\n1,a\n9,b\n2,c\n")
     (tmp_path / "r.csv").write_text("k,v\n1,x\n2,y\n")
     read = Read.model_validate({"tables": {"r": {"files": "r.csv"}}, "splits": {"test": {
-        "files": "t.csv", "steps": [{"join": {"table": "r", "keys": ["k"], "cardinality": "many_to_one", "unmatched": "drop"}}]}}})
+        "files": "t.csv",
+        "steps": [{"join": {"table": "r", "keys": ["k"], "cardinality": "many_to_one", "unmatched": "drop"}}]}}})
     reader = FileSplitReader(DataLocation(kind="mirror", config=None, folder=tmp_path, read=read, record_id="rec"))
     try:
         for _ in range(2):

@@ -37,7 +37,8 @@ def statements(expr: st.SearchStrategy[str], texts: st.SearchStrategy[str], bloc
             st.lists(inner, max_size=3).map("".join),
             st.tuples(tests, inner).map(lambda t: "{% if " + t[0] + " %}" + t[1] + "{% endif %}"),
             st.tuples(tests, inner, tests, inner, inner).map(
-                lambda t: "{% if " + t[0] + " %}" + t[1] + "{% elif " + t[2] + " %}" + t[3] + "{% else %}" + t[4] + "{% endif %}"),
+                lambda t: ("{% if " + t[0] + " %}" + t[1] + "{% elif " + t[2] + " %}" + t[3] + "{% else %}" + t[4]
+                           + "{% endif %}")),
         ]
         if blocks:
             forms.append(st.tuples(st.sampled_from(blocks), tests, inner).map(lambda t: t[0].format(t[1], t[2])))

@@ -19,7 +19,8 @@ _ATOMS = st.sampled_from([
     "1.5", "none", "None", "true", "False", "range", "row[a]",
 ])
 # Mostly the subset, and now and then what it leaves to jinja (the whole template then renders in the sandbox).
-_UNARY = ["not {}", "({} | trim)", "({}|lower)", "({}|upper)"] * 4 + ["({} | trim(' '))", "({} | length)", "({} is none)",
+_UNARY = ["not {}", "({} | trim)", "({}|lower)", "({}|upper)"] * 4 + ["({} | trim(' '))", "({} | length)",
+                                                                      "({} is none)",
                                                                      "{}.strip()"]
 _BINARY = ["({} ~ {})", "({} == {})", "({} != {})", "({} < {})", "({} >= {})", "({} in {})", "({} not in {})",
            "({} and {})", "({} or {})", "({} ~ ' ' ~ {})", "({} == {} == 'x')"] * 3 + ["({} + {})"]
@@ -69,7 +70,8 @@ def test_compiled_templates_give_the_sandboxs_text_or_its_error(source, values):
 
 
 def test_the_subset_compiles_and_the_rest_does_not():
-    for source in ["{{ a ~ b }}", "{% if a %}x{% elif b %}y{% else %}z{% endif %}", "{{ row['a'] if a == '1' else 'N' }}",
+    for source in ["{{ a ~ b }}", "{% if a %}x{% elif b %}y{% else %}z{% endif %}",
+                   "{{ row['a'] if a == '1' else 'N' }}",
                    "{{ a | trim }}", "{{ not a or b }}", "{{ a in b }}", "{{ row.a }}"]:
         assert InputTemplate(source, "w").compiled is not None, source
     for source in ["{{ a }}",  # plain: the plain path takes it

@@ -69,7 +69,8 @@ def test_build_names_row_of_failing_template(tmp_path):
         build(rec, tmp_path)
 
 
-TOKENS = list("{}%# abc()._'\"|*-+[]0123456789") + ["{{", "}}", "{%", "%}", " for ", " in ", "range", "row", "__class__", "endfor"]
+TOKENS = list("{}%# abc()._'\"|*-+[]0123456789") + ["{{", "}}", "{%", "%}", " for ", " in ", "range", "row",
+                                                    "__class__", "endfor"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -84,13 +85,13 @@ def test_any_template_text_fails_only_with_build_errors(source):
 # --------------------------------------------------------------------------- the plain-template fast path
 
 _PIECES = st.one_of(
-    st.sampled_from(["{{ a }}", "{{b}}", "{{- a }}", "{{ b -}}", "{{ a_1 }}", "\n", " ", "A. ", "{% raw %}{{ x }}{% endraw %}",
-                     "{# note #}", "}", "{", "%", "#", "\r\n", "é—", "\t"]),
+    st.sampled_from(["{{ a }}", "{{b}}", "{{- a }}", "{{ b -}}", "{{ a_1 }}", "\n", " ", "A. ",
+                     "{% raw %}{{ x }}{% endraw %}", "{# note #}", "}", "{", "%", "#", "\r\n", "é—", "\t"]),
     st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="{}%#"), max_size=8),
 )
 _VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20),
-                    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
-                    st.binary(max_size=5), st.dates())
+                    st.lists(st.integers(), max_size=3),
+                    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.binary(max_size=5), st.dates())
 
 
 @settings(max_examples=300, deadline=None)
@@ -128,13 +129,17 @@ def _fast_and_jinja(source: str, values: dict):
 
 
 _LOOPS = st.sampled_from([
-    "{% for k in a %}{{ k }}\n{% endfor %}", "{% for k in b %}- {{ k }};{% endfor %}", "{%- for k in a -%} {{ k }} {%- endfor %}",
-    "{% for k in a.items %}{{ k }}{% endfor %}", "{% for k in b.x %}{{ k }}|{% endfor %}", "{% for a in a %}{{ a }}{% endfor %}",
+    "{% for k in a %}{{ k }}\n{% endfor %}", "{% for k in b %}- {{ k }};{% endfor %}",
+    "{%- for k in a -%} {{ k }} {%- endfor %}",
+    "{% for k in a.items %}{{ k }}{% endfor %}", "{% for k in b.x %}{{ k }}|{% endfor %}",
+    "{% for a in a %}{{ a }}{% endfor %}",
     "{% for k in a %}{% endfor %}", "{% for k in a %}{{ k }}{{ k }}{% endfor %}{{ k }}",
 ])
-_LOOP_VALUES = st.one_of(_VALUES, st.lists(st.one_of(st.none(), st.text(max_size=6), st.integers(), st.floats()), max_size=4),
+_LOOP_VALUES = st.one_of(_VALUES, st.lists(st.one_of(st.none(), st.text(max_size=6), st.integers(), st.floats()),
+                                           max_size=4),
                          st.tuples(st.text(max_size=3)),
-                         st.dictionaries(st.sampled_from(["x", "items", "y"]), st.lists(st.text(max_size=4), max_size=3), max_size=3))
+                         st.dictionaries(st.sampled_from(["x", "items", "y"]),
+                                         st.lists(st.text(max_size=4), max_size=3), max_size=3))
 
 
 @settings(max_examples=400, deadline=None)
@@ -195,10 +200,13 @@ def test_a_missing_name_or_an_overlong_result_still_fails_as_jinja_fails(monkeyp
 def test_a_build_with_the_column_fast_path_equals_one_rendered_row_by_row(tmp_path, monkeypatch):
     """A plain template renders straight from the columns (render_columns); with it switched off, the same
     record builds the same instances through jinja, row by row (values of several types, a null, a list)."""
-    rows = [{"question": "What is it?", "opa": "flu", "opb": "3", "opc": "c", "opd": "d", "cop": 1, "n": 3, "x": None, "l": [1, 2]},
-            {"question": "Und jetzt — é?", "opa": "x", "opb": "1.5", "opc": "", "opd": "e", "cop": 0, "n": 1.5, "x": True, "l": []}]
+    rows = [{"question": "What is it?", "opa": "flu", "opb": "3", "opc": "c", "opd": "d", "cop": 1, "n": 3, "x": None,
+             "l": [1, 2]},
+            {"question": "Und jetzt — é?", "opa": "x", "opb": "1.5", "opc": "", "opd": "e", "cop": 0, "n": 1.5,
+             "x": True, "l": []}]
     hub_folder(tmp_path, "owner/fixture", {"test": rows})
-    rec = record({"input_template": "Q: {{ question }} ({{ n }}, {{ x }}, {{ l }})\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\n",
+    rec = record({"input_template": "Q: {{ question }} ({{ n }}, {{ x }}, {{ l }})\nA. {{ opa }}\nB. {{ opb }}\nC. {{ "
+                                    "opc }}\nD. {{ opd }}\n",
                   "choices": {"columns": ["opa", "opb", "opc", "opd"]},
                   "label": {"encoding": "index", "column": "cop", "base": 0, "count": 4}})
     fast, _ = build(rec, tmp_path)
@@ -217,7 +225,7 @@ def test_a_column_named_row_does_not_take_the_column_fast_path(tmp_path):
     """In a template context `row` is the whole row, even when a column is called `row`: the column path
     must not print that column instead."""
     hub_folder(tmp_path, "owner/fixture", {"test": [{"question": "q", "row": "a column"}]})
-    rec = record({"input_template": "{{ question }}|{{ row }}", "label": {"encoding": "free_text", "column": "question"},
-                  "metric": {"name": "exact_match"}})
+    rec = record({"input_template": "{{ question }}|{{ row }}",
+                  "label": {"encoding": "free_text", "column": "question"}, "metric": {"name": "exact_match"}})
     (instance,), _ = build(rec, tmp_path)
     assert instance.prompt == "q|" + str({"question": "q", "row": "a column"})

@@ -1,4 +1,5 @@
-"""clinreg.text.patterns: the nested-repetition check and the match time limit (stdlib only, used by rules and build)."""
+"""clinreg.text.patterns: the nested-repetition check and the match time limit (stdlib only, used by rules and
+build)."""
 
 from __future__ import annotations
 

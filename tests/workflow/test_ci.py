@@ -31,7 +31,7 @@ def _step(name_part: str) -> dict:
 
 def _clinreg_line(script: str, subcommand: str) -> list[str]:
     """The `uv run clinreg SUBCOMMAND ...` line of a step, as clinreg arguments."""
-    line = next(l for l in script.splitlines() if f"clinreg {subcommand}" in l)
+    line = next(cmd for cmd in script.splitlines() if f"clinreg {subcommand}" in cmd)
     words = shlex.split(line.strip())
     return words[words.index("clinreg") + 1:]
 
@@ -67,15 +67,17 @@ def _run_step(args: list[str], cwd: Path, base: str) -> subprocess.CompletedProc
 def test_workflow_validate_step_annotates_the_unbumped_version(pull_request):
     step = _step("Validate")
     args = _clinreg_line(step["run"], "validate")
-    assert args[0] == "validate" and "--strict" in args and args[args.index("--format") + 1] == "github" and "--base" in args
+    assert (args[0] == "validate" and "--strict" in args and args[args.index("--format") + 1] == "github"
+            and "--base" in args)
     base = _workflow()["jobs"]["registry"]["env"]["BASE"].replace("${{ github.base_ref }}", "main")
     assert base == "origin/main"
     result = _run_step(args, pull_request, base)
     assert result.returncode == 1, result.stdout + result.stderr
     line = DATASET.splitlines().index("version: 1.0.0") + 1
-    annotations = [l for l in result.stdout.splitlines() if l.startswith("::error ")]
+    annotations = [text for text in result.stdout.splitlines() if text.startswith("::error ")]
     assert len(annotations) == 1, result.stdout
-    assert re.match(rf"::error file=registry/datasets/qa_set\.yaml,line={line},col=\d+,title=CLR603::CLR603 ", annotations[0])
+    assert re.match(rf"::error file=registry/datasets/qa_set\.yaml,line={line},col=\d+,title=CLR603::CLR603 ",
+                    annotations[0])
     assert "origin/main" in annotations[0]
 
 

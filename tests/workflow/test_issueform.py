@@ -53,7 +53,8 @@ def test_check_reports_drift_with_the_fix_command(tree, tmp_path):
     fresh = run(issue_form, "--root", tree, "-o", target, "--check", "--format", "json")
     assert fresh.exit_code == 0 and json.loads(fresh.output)["data"]["in_sync"] is True
     (tree / "taxonomy/care.yaml").write_text(
-        (tree / "taxonomy/care.yaml").read_text(encoding="utf-8").replace("name: Treatment", "name: Treatments"), encoding="utf-8")
+        (tree / "taxonomy/care.yaml").read_text(encoding="utf-8").replace("name: Treatment", "name: Treatments"),
+        encoding="utf-8")
     again = run(issue_form, "--root", tree, "-o", target, "--check", "--format", "json")
     assert again.exit_code == 1 and json.loads(again.output)["data"]["fix"] == FIX_COMMAND
 

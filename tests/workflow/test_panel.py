@@ -66,7 +66,8 @@ def test_a_rejection_beside_approvals_splits_the_panel_until_adjudicated(panel):
 
 
 def test_without_blocking_enough_approvals_carry_a_rejection(tmp_path):
-    root = write_tree(tmp_path, {TAX: GOOD_TREE[TAX] + "review_policy: {min_approvals: 2, open_rejection_blocks: false}\n"})
+    root = write_tree(tmp_path,
+                      {TAX: GOOD_TREE[TAX] + "review_policy: {min_approvals: 2, open_rejection_blocks: false}\n"})
     for name in ("Jane Doe", "Ali Khan"):
         sign(root, "approve", "answer_questions", "--reviewer", name)
     sign(root, "reject", "answer_questions", "--reviewer", "Sam Lee")
@@ -95,7 +96,8 @@ def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(p
     # the spreadsheet, too, hides a deciding panel's notes
     sign(panel, "approve", "rank_differentials", "--reviewer", "Jane Doe", "--note", "SECRET-NOTE-2")
     sheet = panel / "sheet.csv"
-    assert CliRunner().invoke(main, ["review", "export", "--format", "csv", "-o", str(sheet), "--root", str(panel)]).exit_code == 0
+    assert CliRunner().invoke(main, ["review", "export", "--format", "csv", "-o", str(sheet), "--root",
+                                     str(panel)]).exit_code == 0
     assert "SECRET-NOTE-2" not in sheet.read_text(encoding="utf-8")
 
 

@@ -70,7 +70,8 @@ def test_agreement_reproduces_the_hand_worked_values(panel):
     subs = {s["id"]: s for s in data["subcategories"]}
     assert subs["diagnosis"]["percent_agreement"] == pytest.approx(0.4)
     assert subs["diagnosis"]["alpha"] == pytest.approx(-1 / 11)
-    assert subs["treatment"]["percent_agreement"] == pytest.approx(1.0) and subs["treatment"]["alpha"] == pytest.approx(1.0)
+    assert (subs["treatment"]["percent_agreement"] == pytest.approx(1.0)
+            and subs["treatment"]["alpha"] == pytest.approx(1.0))
     assert subs["treatment"]["reviewers"] == 3 and subs["treatment"]["items"] == 2
 
 

@@ -90,7 +90,8 @@ def test_new_dataset_joins_the_release_or_says_what_to_do_by_hand(tmp_path):
     result = new_dataset(root, "new_set", "--task", "answer_questions")
     assert result.exit_code == 0, result.output
     assert "added new_set to release 1.2.0's datasets_added in registry/releases.yaml" in result.output
-    assert yaml.safe_load((root / "registry/releases.yaml").read_text())["releases"][-1]["datasets_added"] == ["new_set"]
+    releases = yaml.safe_load((root / "registry/releases.yaml").read_text())["releases"]
+    assert releases[-1]["datasets_added"] == ["new_set"]
     # A releases.yaml whose open entry holds a flow mapping is not edited: the record is written, the step named.
     path = root / "registry/releases.yaml"
     text = path.read_text(encoding="utf-8")

@@ -70,14 +70,21 @@ def test_what_a_reviewer_types_in_calc_arrives_as_typed(care, tmp_path):
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     typed = calc(sheet, tmp_path / "typed.xlsx", "Calc Office Open XML",
-                 f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['comment']}{col['row:answer_questions']}=10%", f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee",
+                 f"{col['decision']}{col['row:answer_questions']}=approve",
+                 f"{col['comment']}{col['row:answer_questions']}=10%",
+                 f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee",
                  f"{col['date']}{col['row:answer_questions']}=2026-11-30",
-                 f"{col['decision']}{col['row:rank_differentials']}=request changes", f"{col['comment']}{col['row:rank_differentials']}=1/2", f"{col['reviewer']}{col['row:rank_differentials']}=Dr Ada Lee",
-                 f"{col['decision']}{col['row:plan_treatment']}=approve", f"{col['comment']}{col['row:plan_treatment']}=TRUE", f"{col['reviewer']}{col['row:plan_treatment']}=Dr Ada Lee")
+                 f"{col['decision']}{col['row:rank_differentials']}=request changes",
+                 f"{col['comment']}{col['row:rank_differentials']}=1/2",
+                 f"{col['reviewer']}{col['row:rank_differentials']}=Dr Ada Lee",
+                 f"{col['decision']}{col['row:plan_treatment']}=approve",
+                 f"{col['comment']}{col['row:plan_treatment']}=TRUE",
+                 f"{col['reviewer']}{col['row:plan_treatment']}=Dr Ada Lee")
     result = cli("review", "import", typed, "--root", care, "--date", "2026-12-02")
     assert result.exit_code == 0, result.output
     tasks = load_registry(care).tasks()
-    notes = {t: tasks[t].task.review.reviewers[-1] for t in ("answer_questions", "rank_differentials", "plan_treatment")}
+    notes = {t: tasks[t].task.review.reviewers[-1]
+             for t in ("answer_questions", "rank_differentials", "plan_treatment")}
     assert [n.note for n in notes.values()] == ["10%", "1/2", "TRUE"]
     # The decision's own day from the sheet; the import's day where the reviewer left it blank.
     assert [n.date.isoformat() for n in notes.values()] == ["2026-11-30", "2026-12-02", "2026-12-02"]
@@ -104,9 +111,11 @@ def test_a_sheet_saved_as_ods_imports_what_was_typed_as_typed(care, tmp_path):
                f"{col['decision']}{col['row:rank_differentials']}=request changes",
                f"{col['comment']}{col['row:rank_differentials']}=1/2",
                f"{col['reviewer']}{col['row:rank_differentials']}=Dr Ada Lee",
-               f"{col['decision']}{col['row:plan_treatment']}=reject", f"{col['comment']}{col['row:plan_treatment']}=10%",
+               f"{col['decision']}{col['row:plan_treatment']}=reject",
+               f"{col['comment']}{col['row:plan_treatment']}=10%",
                f"{col['reviewer']}{col['row:plan_treatment']}=Dr Ada Lee",
-               f"{col['decision']}{col['row:diagnosis']}=approve", f"{col['reviewer']}{col['row:diagnosis']}=Dr Ada Lee")
+               f"{col['decision']}{col['row:diagnosis']}=approve",
+               f"{col['reviewer']}{col['row:diagnosis']}=Dr Ada Lee")
     content = _content(ods)
     # What makes .ods more than a zip of cells is in the file Calc wrote: repeated cells and two paragraphs.
     assert "table:number-columns-repeated" in content and "<text:p>and a second line</text:p>" in content
@@ -147,7 +156,8 @@ def test_wording_rewritten_in_an_ods_is_refused_by_its_cell_and_a_change_request
     result = cli("review", "import", proposal, "--root", care)
     assert result.exit_code == 0, result.output
     entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
-    assert (entry.decision, entry.note) == ("changes_requested", "proposed definition: Answer the question in one sentence.")
+    assert (entry.decision, entry.note) == ("changes_requested",
+                                            "proposed definition: Answer the question in one sentence.")
 
 
 @pytest.mark.slow
@@ -202,7 +212,9 @@ def test_the_csv_export_resaved_by_calc_imports(care, tmp_path, options, encodin
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     saved = calc(sheet, tmp_path / "saved.csv", f"Text - txt - csv (StarCalc):{options}",
-                 f"{col['decision']}{col['row:answer_questions']}=approve", f"{col['reviewer']}{col['row:answer_questions']}=Dr Jürgen Müller", f"{col['comment']}{col['row:answer_questions']}=Gut; klar.")
+                 f"{col['decision']}{col['row:answer_questions']}=approve",
+                 f"{col['reviewer']}{col['row:answer_questions']}=Dr Jürgen Müller",
+                 f"{col['comment']}{col['row:answer_questions']}=Gut; klar.")
     raw = saved.read_bytes()
     raw.decode(encoding)  # Calc wrote the encoding asked for
     assert (b";" in raw.split(b"\n", 1)[0]) == (encoding == "cp1252")
@@ -233,15 +245,17 @@ def test_approving_wording_rewritten_in_calc_is_refused_and_a_change_request_car
     sheet = _export(care, tmp_path, "xlsx")
     col = _cells(sheet)
     edited = calc(sheet, tmp_path / "edited.xlsx", "Calc Office Open XML",
-                  f"{col['definition']}{col['row:answer_questions']}=Answer the question in one sentence.", f"{col['decision']}{col['row:answer_questions']}=approve",
+                  f"{col['definition']}{col['row:answer_questions']}=Answer the question in one sentence.",
+                  f"{col['decision']}{col['row:answer_questions']}=approve",
                   f"{col['reviewer']}{col['row:answer_questions']}=Dr Ada Lee")
     before = (care / CARE).read_bytes()
     refused = cli("review", "import", edited, "--root", care)
     assert refused.exit_code == 2
-    assert f"edited.xlsx: tasks!{col['definition']}{col['row:answer_questions']} (definition): the wording was changed" \
-        in refused.output
+    assert (f"edited.xlsx: tasks!{col['definition']}{col['row:answer_questions']} (definition): the wording was changed"
+            in refused.output)
     assert (care / CARE).read_bytes() == before
-    proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML", f"{col['decision']}{col['row:answer_questions']}=request changes")
+    proposal = calc(edited, tmp_path / "proposal.xlsx", "Calc Office Open XML",
+                    f"{col['decision']}{col['row:answer_questions']}=request changes")
     result = cli("review", "import", proposal, "--root", care)
     assert result.exit_code == 0, result.output
     entry = load_registry(care).tasks()["answer_questions"].task.review.reviewers[-1]
@@ -261,7 +275,8 @@ def test_wording_that_starts_like_a_formula_shows_in_calc_as_written_and_imports
     sheet = _export(root, tmp_path, "xlsx")
     col = _cells(sheet)
     row = col["row:rank_differentials"]
-    shown = calc(sheet, tmp_path / "shown.csv", "Text - txt - csv (StarCalc):44,34,76")  # the cells' text as Calc shows it
+    # the cells' text as Calc shows it
+    shown = calc(sheet, tmp_path / "shown.csv", "Text - txt - csv (StarCalc):44,34,76")
     import csv
 
     cells = {line["id"]: line for line in csv.DictReader(shown.read_text(encoding="utf-8").splitlines())}
@@ -292,7 +307,8 @@ def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(
     row = next(i for i, line in enumerate(lines, start=1) if line[lines[0].index("id")] == "rank_differentials")
     saved = calc(sheet, tmp_path / "saved.csv", "Text - txt - csv (StarCalc):44,34,76",
                  f"{letter['decision']}{row}=approve", f"{letter['reviewer']}{row}=Dr Ada Lee")
-    assert "2" not in [line[lines[0].index("name")] for line in csv.reader(saved.read_text(encoding="utf-8").splitlines())]
+    assert "2" not in [line[lines[0].index("name")]
+                       for line in csv.reader(saved.read_text(encoding="utf-8").splitlines())]
     result = cli("review", "import", saved, "--root", root)
     assert result.exit_code == 0, result.output
     assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"

@@ -92,11 +92,14 @@ def test_a_decision_on_changed_wording_is_refused_and_named_the_rest_apply(care,
 
 
 @pytest.mark.parametrize("edit, message", [
-    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}}, "tasks!I3 (decision): a formula"),
+    ({"answer_questions": {"decision": "=HYPERLINK(\"http://x\",\"approve\")", "reviewer": "A"}},
+     "tasks!I3 (decision): a formula"),
     ({"answer_questions": {"decision": "maybe", "reviewer": "A"}}, "decision 'maybe' is not one of"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "comment": "x" * 2001}}, "over the limit of 2000"),
-    ({"answer_questions": {"decision": 1, "reviewer": "A"}}, "tasks!I3 (decision): the spreadsheet read what was typed here as a number"),
-    ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}}, "unknown task 'no_such_task'"),
+    ({"answer_questions": {"decision": 1, "reviewer": "A"}},
+     "tasks!I3 (decision): the spreadsheet read what was typed here as a number"),
+    ({"answer_questions": {"decision": "approve", "reviewer": "A", "id": "no_such_task"}},
+     "unknown task 'no_such_task'"),
     ({"answer_questions": {"decision": "approve"}}, "reviewer: no reviewer name"),
     ({"answer_questions": {"decision": "approve", "reviewer": "A", "orcid": "123"}}, "orcid: '123' is not an ORCID"),
     ({"answer_questions": {"comment": "Looks odd"}}, "reviewer: no reviewer name"),
@@ -170,11 +173,12 @@ def test_subcategories_are_reviewed_in_the_sheet_with_what_a_decision_needs(care
     sheet = _export(care, tmp_path, "xlsx")
     ws = openpyxl.load_workbook(sheet)["tasks"]
     header = [c.value for c in ws[1]]
-    rows = {r[0].value: {h: c.value for h, c in zip(header, r)} for r in ws.iter_rows(min_row=2)}
+    rows = {r[0].value: {h: c.value for h, c in zip(header, r, strict=True)} for r in ws.iter_rows(min_row=2)}
     assert rows["diagnosis"]["kind"] == "subcategory" and rows["diagnosis"]["datasets"] == "2 tasks"
     assert rows["answer_questions"]["datasets"] == "QA set"  # the datasets that measure the task, by name
-    assert rows["answer_questions"]["provenance"] == "quoted from a public source. Source: A paper, with a comma, that " \
-        "runs on for far longer than any line-width setting of a YAML dumper would allow."
+    assert rows["answer_questions"]["provenance"] == (
+        "quoted from a public source. Source: A paper, with a comma, that runs on for far longer than any "
+        "line-width setting of a YAML dumper would allow.")
     assert rows["rank_differentials"]["datasets"] == "none yet"
     _fill(sheet, {"diagnosis": {"decision": "approve", "reviewer": "Dr Ada Lee", "date": "2026-11-29"}})
     result = cli("review", "import", sheet, "--root", care)

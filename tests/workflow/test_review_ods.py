@@ -73,7 +73,8 @@ APPROVE = {"answer_questions": {"decision": "approve", "reviewer": "Dr Ada Lee",
 
 
 def test_repeats_to_the_sheet_edge_are_read_without_expanding_them(care, tmp_path):
-    blank = '<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>'
+    blank = ('<table:table-row table:number-rows-repeated="1048000"><table:table-cell '
+             'table:number-columns-repeated="16384"/></table:table-row>')
     path = ods(tmp_path / "edge.ods", sheet(care, APPROVE, extra_rows=blank))
     result = cli("review", "import", path, "--root", care)
     assert result.exit_code == 0, result.output
@@ -95,7 +96,8 @@ def test_spaces_paragraphs_and_comments_in_a_cell_read_as_the_app_shows_them(car
     def cell(value):
         return note if value == "NOTE" else text_cell(value)
 
-    path = ods(tmp_path / "note.ods", sheet(care, {"answer_questions": {**APPROVE["answer_questions"], "comment": "NOTE"}},
+    path = ods(tmp_path / "note.ods",
+               sheet(care, {"answer_questions": {**APPROVE["answer_questions"], "comment": "NOTE"}},
                                             cell=cell))
     result = cli("review", "import", path, "--root", care)
     assert result.exit_code == 0, result.output
@@ -106,12 +108,12 @@ def test_spaces_paragraphs_and_comments_in_a_cell_read_as_the_app_shows_them(car
 @pytest.mark.parametrize("typed, says", [
     ('<table:table-cell office:value-type="percentage" office:value="0.1"><text:p>10%</text:p></table:table-cell>',
      "as a number or a true/false value"),
-    ('<table:table-cell office:value-type="boolean" office:boolean-value="true"><text:p>TRUE</text:p></table:table-cell>',
-     "as a number or a true/false value"),
-    ('<table:table-cell office:value-type="date" office:date-value="2026-01-02"><text:p>01/02/26</text:p></table:table-cell>',
-     "as a date or time"),
-    ('<table:table-cell office:value-type="time" office:time-value="PT12H30M00S"><text:p>12:30</text:p></table:table-cell>',
-     "as a date or time"),
+    ('<table:table-cell office:value-type="boolean" '
+     'office:boolean-value="true"><text:p>TRUE</text:p></table:table-cell>', "as a number or a true/false value"),
+    ('<table:table-cell office:value-type="date" '
+     'office:date-value="2026-01-02"><text:p>01/02/26</text:p></table:table-cell>', "as a date or time"),
+    ('<table:table-cell office:value-type="time" '
+     'office:time-value="PT12H30M00S"><text:p>12:30</text:p></table:table-cell>', "as a date or time"),
     ('<table:table-cell table:formula="of:=1+1" office:value-type="float" office:value="2"><text:p>2</text:p>'
      '</table:table-cell>', "a formula"),
 ])
@@ -119,7 +121,8 @@ def test_a_note_the_app_read_as_something_else_is_refused_by_its_cell(care, tmp_
     def cell(value):
         return typed if value == "TYPED" else text_cell(value)
 
-    path = ods(tmp_path / "typed.ods", sheet(care, {"answer_questions": {**APPROVE["answer_questions"], "comment": "TYPED"}},
+    path = ods(tmp_path / "typed.ods",
+               sheet(care, {"answer_questions": {**APPROVE["answer_questions"], "comment": "TYPED"}},
                                              cell=cell))
     before = (care / CARE).read_bytes()
     result = cli("review", "import", path, "--root", care)
@@ -133,7 +136,8 @@ def test_a_note_the_app_read_as_something_else_is_refused_by_its_cell(care, tmp_
 @pytest.mark.parametrize("build, says", [
     (lambda care, p: ods(p, sheet(care, APPROVE, dtd='<!DOCTYPE x [<!ENTITY a "aaaa">]>\n')), "entities or a DTD"),
     (lambda care, p: ods(p, sheet(care, APPROVE), manifest="<manifest><encryption-data/></manifest>"), "password"),
-    (lambda care, p: ods(p, sheet(care, APPROVE), mimetype="application/vnd.oasis.opendocument.text"), "not a spreadsheet"),
+    (lambda care, p: ods(p, sheet(care, APPROVE), mimetype="application/vnd.oasis.opendocument.text"),
+     "not a spreadsheet"),
     (lambda care, p: ods(p, sheet(care, APPROVE), bomb=True), "expands to more than"),
     (lambda care, p: ods(p, sheet(care, APPROVE)[:-40]), "not well-formed XML"),
     (lambda care, p: p.write_bytes(b"not a zip") and p, "not a readable .ods spreadsheet"),

@@ -128,13 +128,16 @@ dataset_info:
 
 FEATURE_FILES = {
     # name: (file name, content, expected label, expected choices key)
-    "medmcqa_card": ("features.yaml", HUB_CARD_MEDMCQA, {"encoding": "index", "column": "cop", "base": 0, "count": 4}, "columns"),
+    "medmcqa_card": ("features.yaml", HUB_CARD_MEDMCQA, {"encoding": "index", "column": "cop", "base": 0, "count": 4},
+                     "columns"),
     "medqa_mapping": ("features.json", json.dumps({
-        "question": "string", "answer": "string", "options": {"A": "string", "B": "string", "C": "string", "D": "string"},
+        "question": "string", "answer": "string",
+        "options": {"A": "string", "B": "string", "C": "string", "D": "string"},
         "meta_info": "string", "answer_idx": "string", "metamap_phrases": ["string"]}),
         {"encoding": "letter", "column": "answer_idx", "letters": ["A", "B", "C", "D"]}, "struct"),
     "pubmedqa_readme": ("README.md", README_PUBMEDQA,
-                        {"encoding": "string_set", "column": "final_decision", "map": {"yes": "A", "no": "B", "maybe": "C"}}, "fixed"),
+                        {"encoding": "string_set", "column": "final_decision",
+                         "map": {"yes": "A", "no": "B", "maybe": "C"}}, "fixed"),
     "headqa_card": ("features.yaml", """\
         - {name: qid, dtype: int32}
         - {name: qtext, dtype: string}
@@ -146,15 +149,19 @@ FEATURE_FILES = {
         """, {"encoding": "option_id", "column": "ra", "max_options": 5}, "items"),
     "medcalc_parquet_info": ("features.json", json.dumps({"info": {"features": {
         "Patient Note": {"dtype": "string", "_type": "Value"}, "Question": {"dtype": "string", "_type": "Value"},
-        "Ground Truth Answer": {"dtype": "string", "_type": "Value"}, "Lower Limit": {"dtype": "string", "_type": "Value"},
+        "Ground Truth Answer": {"dtype": "string", "_type": "Value"},
+        "Lower Limit": {"dtype": "string", "_type": "Value"},
         "Upper Limit": {"dtype": "string", "_type": "Value"}, "Row Number": {"dtype": "int64", "_type": "Value"}}}}),
-        {"encoding": "number", "column": "Ground Truth Answer", "lower_column": "Lower Limit", "upper_column": "Upper Limit"}, None),
+        {"encoding": "number", "column": "Ground Truth Answer", "lower_column": "Lower Limit",
+         "upper_column": "Upper Limit"}, None),
     "binary_class_label": ("features.yaml", """\
         text: string
         label: {class_label: {names: [negative, positive]}}
         """, {"encoding": "index", "column": "label", "base": 0, "count": 2, "positive": "B"}, "fixed"),
-    "open_qa": ("features.yaml", "{question: string, answer: string}", {"encoding": "free_text", "column": "answer"}, None),
-    "no_label_column": ("features.yaml", "{note: string, note_id: string}", {"encoding": "free_text", "column": "TODO"}, None),
+    "open_qa": ("features.yaml", "{question: string, answer: string}", {"encoding": "free_text", "column": "answer"},
+                None),
+    "no_label_column": ("features.yaml", "{note: string, note_id: string}", {"encoding": "free_text", "column": "TODO"},
+                        None),
     "int_label_without_options": ("features.yaml", "{question: string, label: int64}",
                                   {"encoding": "index", "column": "label", "base": 0, "count": 4}, "columns"),
 }
@@ -166,8 +173,8 @@ def test_skeleton_from_hub_features_guesses_and_validates(tree, tmp_path, case):
     features = tmp_path / case / name
     features.parent.mkdir()
     features.write_text(textwrap.dedent(content), encoding="utf-8")
-    result = new_dataset(tree, "new_set", "--hf-repo", "owner/new_set", "--access", "public", "--task", "answer_questions",
-                         "--from-hub-features", features)
+    result = new_dataset(tree, "new_set", "--hf-repo", "owner/new_set", "--access", "public", "--task",
+                         "answer_questions", "--from-hub-features", features)
     assert result.exit_code == 0, result.output
     assert "guessed from the features" in result.output
     text = (tree / REL).read_text(encoding="utf-8")
@@ -206,7 +213,8 @@ def test_readme_card_fills_licence_config_and_splits(tree, tmp_path):
 
 def test_columns_with_spaces_are_read_through_row(tree, tmp_path):
     features = tmp_path / "f.json"
-    features.write_text(json.dumps({"Patient Note": "string", "Question": "string", "Ground Truth": "string"}), encoding="utf-8")
+    features.write_text(json.dumps({"Patient Note": "string", "Question": "string", "Ground Truth": "string"}),
+                        encoding="utf-8")
     assert new_dataset(tree, "new_set", "--task", "answer_questions", "--from-hub-features", features).exit_code == 0
     template = _record(tree)["mappings"][0]["input_template"]
     assert 'row["Patient Note"]' in template and "{{ Question }}" in template
@@ -297,7 +305,8 @@ def test_read_features_accepts_both_shapes(tmp_path):
     card = tmp_path / "card.yaml"
     card.write_text(HUB_CARD_MEDMCQA, encoding="utf-8")
     simple = tmp_path / "simple.json"
-    simple.write_text(json.dumps({"question": "string", "cop": {"class_label": {"names": ["a", "b"]}}}), encoding="utf-8")
+    simple.write_text(json.dumps({"question": "string", "cop": {"class_label": {"names": ["a", "b"]}}}),
+                      encoding="utf-8")
     assert [c.name for c in read_features(card).columns][:3] == ["id", "question", "opa"]
     cop = read_features(simple).columns[1]
     assert (cop.kind, cop.names) == ("class_label", ["a", "b"])
@@ -305,10 +314,12 @@ def test_read_features_accepts_both_shapes(tmp_path):
 
 _json_like = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
-    | st.sampled_from(["string", "int64", "float32", "bool", "class_label", "question", "cop", "answer_idx", "options"]),
+    | st.sampled_from(["string", "int64", "float32", "bool", "class_label", "question", "cop", "answer_idx",
+                       "options"]),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
         st.sampled_from(["name", "dtype", "features", "struct", "sequence", "list", "class_label", "names", "_type",
-                         "feature", "configs", "license", "dataset_info", "question", "label", "opa", "opb", "Lower Limit",
+                         "feature", "configs", "license", "dataset_info", "question", "label", "opa", "opb",
+                         "Lower Limit",
                          "Upper Limit", "answer", "ra", "answers", "aid", "atext"]) | st.text(max_size=8),
         inner, max_size=5),
     max_leaves=25,
@@ -318,7 +329,9 @@ _json_like = st.recursive(
 _column_name = st.text(max_size=10) | st.sampled_from(
     ["question", "cop", "answer_idx", "options", "label", "final_decision", "ra", "answers", "Lower Limit",
      "Upper Limit", "opa", "opb", "Ground Truth Answer", "for", "row", 'say "hi"'])
-_card_list = st.lists(st.fixed_dictionaries({"name": _column_name, "dtype": st.sampled_from(["string", "int64", "bool"]) | st.fixed_dictionaries(
+_card_list = st.lists(st.fixed_dictionaries({"name": _column_name,
+                                             "dtype": st.sampled_from(["string", "int64",
+                                                                       "bool"]) | st.fixed_dictionaries(
     {"class_label": st.fixed_dictionaries({"names": st.lists(st.text(max_size=6), max_size=4)})})}), max_size=8)
 _simple_mapping = st.dictionaries(_column_name, st.sampled_from(["string", "int64", "bool", ["string"]])
                                   | st.dictionaries(st.text(max_size=3), st.just("string"), max_size=4), max_size=6)
@@ -328,15 +341,18 @@ _simple_mapping = st.dictionaries(_column_name, st.sampled_from(["string", "int6
 def scratch_tree(tmp_path_factory):
     from trees import RELEASES
 
-    opened = RELEASES.replace("current: 1.1.0", "current: 1.2.0") + "  - {version: 1.2.0, date: 2025-03-01, title: Next, status: open}\n"
+    opened = RELEASES.replace("current: 1.1.0",
+                              "current: 1.2.0") + "  - {version: 1.2.0, date: 2025-03-01, title: Next, status: open}\n"
     return write_tree(tmp_path_factory.mktemp("scratch") / "reg", {"registry/releases.yaml": opened})
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=_card_list | _simple_mapping | _json_like)
 # Found by this test: a 3-class ClassLabel beside two option columns gave `count: 2` and no `positive` (CLR503).
-@example(data=[{"name": "OPTION0", "dtype": "string"}] * 2 + [{"name": "0", "dtype": {"class_label": {"names": ["", "", ""]}}}])
-@example(data=[{"name": "opa", "dtype": "string"}, {"name": "opb", "dtype": "string"}, {"name": "opc", "dtype": "string"},
+@example(data=[{"name": "OPTION0", "dtype": "string"}] * 2 + [{"name": "0",
+                                                               "dtype": {"class_label": {"names": ["", "", ""]}}}])
+@example(data=[{"name": "opa", "dtype": "string"}, {"name": "opb", "dtype": "string"},
+               {"name": "opc", "dtype": "string"},
                {"name": "label", "dtype": {"class_label": {"names": ["no", "yes"]}}}])
 # Found in MedXpertQA (issue 40): a struct of options beside a string `label` was read as free text with a jury.
 @example(data={"question": "string", "options": {k: "string" for k in "ABCDEFGHIJ"}, "label": "string"})
@@ -404,7 +420,8 @@ def test_new_release_opens_the_next_release_and_refuses_a_second(tmp_path):
         result = run(main, "new", "release", *args, "--root", str(root), "--title", "X")
         assert result.exit_code == 2 and words in result.output, result.output
     assert (root / "registry" / "releases.yaml").read_text(encoding="utf-8") == before
-    result = run(main, "new", "release", "1.5.0", "--root", str(root), "--title", "Five: new records", "--format", "json")
+    result = run(main, "new", "release", "1.5.0", "--root", str(root), "--title", "Five: new records", "--format",
+                 "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["data"] == {"path": "registry/releases.yaml", "version": "1.5.0", "status": "open"}
     reg = load_registry(root)
@@ -493,7 +510,8 @@ def test_every_source_type_gives_a_skeleton_with_only_todo_warnings(tree, source
     assert record["source"]["type"] == source and "read" in record["source"]
     _only_todo_warnings(tree, rel)
     if source == "github":
-        assert record["source"]["repo"] == "owner/new-set" and "commit" in record["source"] and "revision" not in record["source"]
+        assert (record["source"]["repo"] == "owner/new-set" and "commit" in record["source"]
+                and "revision" not in record["source"])
         assert record["source"]["paths"] and "CLR715" in (tree / rel).read_text()
     if source == "url":
         assert record["source"]["url"] == "https://example.org/data.zip"
@@ -502,7 +520,8 @@ def test_every_source_type_gives_a_skeleton_with_only_todo_warnings(tree, source
 def test_source_flags_that_do_not_fit_the_source_are_refused(tree):
     result = new_dataset(tree, "new_set", "--source", "github", "--hf-repo", "owner/x", "--task", "answer_questions")
     assert result.exit_code == 2 and "--hf-repo is for --source huggingface" in result.output
-    result = new_dataset(tree, "new_set", "--source", "url", "--url", "http://example.org/x", "--task", "answer_questions")
+    result = new_dataset(tree, "new_set", "--source", "url", "--url", "http://example.org/x", "--task",
+                         "answer_questions")
     assert result.exit_code == 2 and "not an https URL" in result.output
     assert not (tree / REL).exists()
 
@@ -523,12 +542,14 @@ configs:
 def test_config_picks_one_of_several_and_a_licence_list_is_read(tree, tmp_path):
     card = tmp_path / "README.md"
     card.write_text(CARD_CONFIGS, encoding="utf-8")
-    result = new_dataset(tree, "new_set", "--from-hub-features", str(card), "--config", "spanish", "--task", "answer_questions")
+    result = new_dataset(tree, "new_set", "--from-hub-features", str(card), "--config", "spanish", "--task",
+                         "answer_questions")
     assert result.exit_code == 0, result.output
     record = _record(tree)
     assert record["source"]["config"] == "spanish" and record["source"]["splits"] == ["dev"]
     assert record["licence"]["spdx"] == "CC-BY-4.0"
-    result = new_dataset(tree, "other_set", "--from-hub-features", str(card), "--config", "spanis", "--task", "answer_questions")
+    result = new_dataset(tree, "other_set", "--from-hub-features", str(card), "--config", "spanis", "--task",
+                         "answer_questions")
     assert result.exit_code == 2 and "did you mean 'spanish'" in result.output
 
 

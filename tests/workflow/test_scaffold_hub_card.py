@@ -51,7 +51,8 @@ def test_the_guess_is_the_records_source_and_mapping(scaffolded):
     source, mapping, want = record["source"], record["mappings"][0], oracle["mappings"][0]
     # From the card: the licence, the config, its splits and their files.
     assert record["licence"]["spdx"] == oracle["licence"]["spdx"] == "MIT"
-    assert (source["config"], source["splits"], source["read"]) == (oracle["source"]["config"], oracle["source"]["splits"],
+    assert (source["config"], source["splits"], source["read"]) == (oracle["source"]["config"],
+                                                                    oracle["source"]["splits"],
                                                                    oracle["source"]["read"])
     # From the columns: ten options in a struct, and the letter beside them, scored by exact match.
     assert mapping["choices"] == want["choices"] == {"struct": "options"}

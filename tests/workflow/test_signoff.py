@@ -41,7 +41,8 @@ subcategories:
       - id: answer_questions
         name: Answer questions
         definition: Answer a clinical question.   # trailing comment
-        provenance: {kind: published, quote: "A name", citation: {text: "A paper, with a comma, that runs on for far longer than any line-width setting of a YAML dumper would allow"}}
+        provenance: {kind: published, quote: "A name", citation: {text: "A paper, with a comma, that runs on for far \
+longer than any line-width setting of a YAML dumper would allow"}}
         review: {status: proposed}  # awaiting review
 
       - id: rank_differentials
@@ -52,7 +53,8 @@ subcategories:
         review:
           status: proposed
           # a comment inside the review block
-  - {id: treatment, name: Treatment, definition: Deciding what to do., tasks: [{id: plan_treatment, name: Plan treatment, definition: Write a treatment plan., provenance: {kind: drafted}, review: {status: proposed}}]}
+  - {id: treatment, name: Treatment, definition: Deciding what to do., tasks: [{id: plan_treatment, name: Plan \
+treatment, definition: Write a treatment plan., provenance: {kind: drafted}, review: {status: proposed}}]}
 # a closing comment
 """
 
@@ -65,7 +67,8 @@ def care(tmp_path):
 def _diff(before: str, after: str) -> list[tuple[str, list[str], list[str]]]:
     """The changed regions as (opcode, old lines, new lines)."""
     a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
-    return [(op, a[i1:i2], b[j1:j2]) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return [(op, a[i1:i2], b[j1:j2])
+            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
             if op != "equal"]
 
 
@@ -108,7 +111,8 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
     path = care / CARE
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe", "--date", "2025-06-01").exit_code == 0
     once = path.read_text(encoding="utf-8")
-    result = sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan", "--date", "2025-06-02", "--format", "json")
+    result = sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan", "--date", "2025-06-02", "--format",
+                  "json")
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)["data"]
     assert payload["reviewers"] == 2 and payload["status"] == "approved" and payload["kind"] == "task"
@@ -118,8 +122,10 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
     new = [line for _, _, b in changes for line in b]
     # the first reviewer's lines and the unchanged hash (with its comment) stay; the new entry and date differ
     assert old == ["          date: 2025-06-01\n"]
-    assert new[:3] == ["            - name: Ali Khan\n", "              date: 2025-06-02\n", "              decision: approved\n"]
-    assert new[-1] == "          date: 2025-06-02\n" and len(new) == 9  # plus the decision's hash and the wording it covers
+    assert new[:3] == ["            - name: Ali Khan\n", "              date: 2025-06-02\n",
+                       "              decision: approved\n"]
+    # plus the decision's hash and the wording it covers
+    assert new[-1] == "          date: 2025-06-02\n" and len(new) == 9
     task = load_registry(care).tasks()["answer_questions"].task
     assert [r.name for r in task.review.reviewers] == ["Jane Doe", "Ali Khan"]
     assert str(task.review.date) == "2025-06-02"
@@ -127,10 +133,12 @@ def test_approve_twice_appends_a_reviewer_and_keeps_the_first(care):
 
 def test_reject_and_request_changes_record_their_status(care):
     assert sign(care, "reject", "rank_differentials", "--reviewer", "Jane Doe", "--note", "Not a task.").exit_code == 0
-    assert sign(care, "request-changes", "answer_questions", "--reviewer", "Jane Doe", "--note", "Say which question.").exit_code == 0
+    assert sign(care, "request-changes", "answer_questions", "--reviewer", "Jane Doe", "--note",
+                "Say which question.").exit_code == 0
     tasks = load_registry(care).tasks()
     rank, answer = tasks["rank_differentials"].task.review, tasks["answer_questions"].task.review
-    assert (rank.status, rank.reviewers[-1].decision, rank.reviewers[-1].note) == ("rejected", "rejected", "Not a task.")
+    assert (rank.status, rank.reviewers[-1].decision, rank.reviewers[-1].note) == ("rejected", "rejected",
+                                                                                   "Not a task.")
     assert (answer.status, answer.reviewers[-1].decision) == ("changes_requested", "changes_requested")
     assert rank.content_hash == review_hash("Rank differentials", "Rank candidate diagnoses.", None, "diagnosis")
     assert rank.reviewers[-1].content_hash == rank.content_hash
@@ -163,7 +171,8 @@ def test_subcategory_review_is_inserted_before_its_tasks(care):
         "          reviewed:\n", "            name: Diagnosis\n", "            definition: Deciding what is wrong.\n",
         "            placement: care\n", "      date: 2025-06-01\n", f'      content_hash: "{digest}"\n',
     ]
-    assert after.index("    review:\n") > after.index("      over two lines.\n") and after.index("    review:\n") < after.index("    tasks:")
+    assert (after.index("    review:\n") > after.index("      over two lines.\n")
+            and after.index("    review:\n") < after.index("    tasks:"))
     data = coverage_data(load_registry(care))
     assert next(s for s in data["subcategories"] if s["id"] == "diagnosis")["subcategory_review"] == "approved"
 
@@ -298,7 +307,8 @@ def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(car
     assert sign(care, "reject", "answer_questions", "--reviewer", "Ali Khan", "--note", "Too vague.").exit_code == 0
     assert _state(care, "answer_questions") == "conflicting"
     conflicts = [d for d in validate(care).diagnostics if d.code == "CLR802"]
-    assert len(conflicts) == 1 and "Jane Doe: approved" in conflicts[0].message and "Ali Khan: rejected" in conflicts[0].message
+    assert (len(conflicts) == 1 and "Jane Doe: approved" in conflicts[0].message
+            and "Ali Khan: rejected" in conflicts[0].message)
     assert CliRunner().invoke(main, ["validate", "--root", str(care)]).exit_code == 0
     strict = CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)])
     assert strict.exit_code == 1 and "CLR802 [error]" in strict.output
@@ -309,10 +319,12 @@ def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(car
 
 
 def test_changes_requested_then_revised_awaits_re_review(care):
-    assert sign(care, "request-changes", "rank_differentials", "--reviewer", "Jane Doe", "--note", "Say ranked by what.").exit_code == 0
+    assert sign(care, "request-changes", "rank_differentials", "--reviewer", "Jane Doe", "--note",
+                "Say ranked by what.").exit_code == 0
     assert _state(care, "rank_differentials") == "changes_requested"
     path = care / CARE
-    path.write_text(path.read_text(encoding="utf-8").replace("Rank candidate diagnoses.", "Rank candidate diagnoses by likelihood.", 1),
+    path.write_text(path.read_text(encoding="utf-8").replace("Rank candidate diagnoses.",
+                                                             "Rank candidate diagnoses by likelihood.", 1),
                     encoding="utf-8")
     assert _state(care, "rank_differentials") == "revised"
     assert sign(care, "approve", "rank_differentials", "--reviewer", "Jane Doe").exit_code == 0
@@ -367,7 +379,8 @@ def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
     assert [i["id"] for i in stale] == ["answer_questions"]
     assert stale[0]["previous"]["reviewed"]["definition"] == "Answer a clinical question."
     assert stale[0]["previous"]["now"]["definition"] == "Answer any question."
-    assert [i["id"] for i in json.loads(status("--conflicts", "--format", "json"))["data"]["items"]] == ["rank_differentials"]
+    assert [i["id"] for i in json.loads(status("--conflicts", "--format",
+                                               "json"))["data"]["items"]] == ["rank_differentials"]
     pending = {i["id"] for i in json.loads(status("--pending", "--format", "json"))["data"]["items"]}
     assert pending == {"diagnosis", "answer_questions", "rank_differentials", "treatment", "plan_treatment"}
     text = status("--stale")
@@ -400,7 +413,8 @@ def _requests():
     from clinreg.review.signoff import Request
 
     out = [Request(item, "approved", "Jane Doe", kind=kind) for item, kind in ITEMS]
-    out.insert(2, Request("answer_questions", "changes_requested", "Ali Khan", note="Say which questions.", kind="task"))
+    out.insert(2, Request("answer_questions", "changes_requested", "Ali Khan", note="Say which questions.",
+                          kind="task"))
     return out
 
 
@@ -460,7 +474,8 @@ def test_a_file_the_joint_edit_cannot_verify_falls_back_to_one_decision_at_a_tim
 
 
 def _packaged_tree(tmp_path, monkeypatch):
-    """A tree where an installed wheel keeps its registry (<package>/_registry), with clinreg.cli.common pointing there."""
+    """A tree where an installed wheel keeps its registry (<package>/_registry), with clinreg.cli.common pointing
+    there."""
     import clinreg.cli.common
 
     package = tmp_path / "site" / "clinreg"
@@ -497,7 +512,9 @@ def test_a_bad_date_is_a_one_line_usage_error(care, tmp_path, command):
 
     from clinreg.cli.main import main
 
-    target = ["approve", "answer_questions", "--reviewer", "Jane Doe"] if command == "approve" else ["import", str(tmp_path / "x.csv")]
+    target = (["approve", "answer_questions", "--reviewer", "Jane Doe"] if command == "approve"
+              else ["import", str(tmp_path / "x.csv")])
     result = CliRunner().invoke(main, ["review", *target, "--date", "2025-13-01", "--root", str(care)])
     assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines() == ["clinreg: error: --date '2025-13-01' is not a date such as 2025-06-01"]
+    assert result.output.strip().splitlines() == ["clinreg: error: --date '2025-13-01' is not a date such as "
+                                                  "2025-06-01"]
