@@ -22,7 +22,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 HERE = Path(__file__).resolve().parent
-TEMPLATE = "{{ question }}\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\nAnswer with the letter of the correct option."
+TEMPLATE = ("{{ question }}\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\nAnswer with the letter of the "
+            "correct option.")
 RECORD = {
     "id": "bench_mcq", "name": "Bench MCQ", "version": "1.0.0", "added_in": "1.0.0", "in_medhelm": True,
     "description": "Synthetic multiple-choice rows for the build benchmark.",
@@ -94,7 +95,7 @@ def baseline_build(data_dir: Path, out: Path) -> int:
 
         def render(batch):
             keys = list(batch)
-            rows = [dict(zip(keys, values)) for values in zip(*batch.values())]
+            rows = [dict(zip(keys, values, strict=True)) for values in zip(*batch.values(), strict=True)]
             return {
                 "input": [template.render(row) for row in rows],
                 "choices": [[r["opa"], r["opb"], r["opc"], r["opd"]] for r in rows],
@@ -158,7 +159,8 @@ def write_section(text: str) -> None:
     current = readme.read_text(encoding="utf-8") if readme.exists() else "# Benchmarks\n"
     section = f"## build\n\n{text.strip()}\n"
     pattern = re.compile(r"^## build\n.*?(?=^## |\Z)", re.S | re.M)
-    updated = pattern.sub(lambda _: section + "\n", current) if pattern.search(current) else current.rstrip() + "\n\n" + section
+    updated = (pattern.sub(lambda _: section + "\n", current) if pattern.search(current)
+               else current.rstrip() + "\n\n" + section)
     atomic_write_text(readme, updated.rstrip() + "\n")
 
 
@@ -186,7 +188,8 @@ def main() -> None:
         base_n, base_s = min(base, key=lambda r: r[1])
         ratio = (ours_n / ours_s) / (base_n / base_s)
         read_ratio = (read_n / read_s) / (base_n / base_s)
-        print(f"clinreg build, read step: {read_n} rows in {read_s:.2f} s = {read_n / read_s:,.0f} rows/s (ratio {read_ratio:.2f})")
+        print(f"clinreg build, read step: {read_n} rows in {read_s:.2f} s = {read_n / read_s:,.0f} rows/s (ratio "
+              f"{read_ratio:.2f})")
         print(f"clinreg build: {ours_n} rows in {ours_s:.2f} s = {ours_n / ours_s:,.0f} rows/s")
         print(f"baseline:      {base_n} rows in {base_s:.2f} s = {base_n / base_s:,.0f} rows/s")
         print(f"ratio clinreg/baseline: {ratio:.2f} (target >= 0.8)")
@@ -199,7 +202,8 @@ def main() -> None:
         print(f"streaming read-step build of {streamed_read['rows']} rows: {streamed_read['seconds']:.1f} s, "
               f"peak RSS {streamed_read['peak_rss_mb']:.0f} MB (target < 500 MB)")
         plain = measure_in_child(work / "big", work / "plain.jsonl", streaming=False)
-        print(f"non-streaming build of {plain['rows']} rows: {plain['seconds']:.1f} s, peak RSS {plain['peak_rss_mb']:.0f} MB")
+        print(f"non-streaming build of {plain['rows']} rows: {plain['seconds']:.1f} s, peak RSS "
+              f"{plain['peak_rss_mb']:.0f} MB")
         if not args.no_write:
             write_section(f"""
 `uv run python bench/bench_build.py` ({platform.python_implementation()} {platform.python_version()},
@@ -212,9 +216,11 @@ alternate and the best of {args.repeat} counts for each side.
 | `clinreg build` ({ours_n:,} rows) | {ours_n / ours_s:,.0f} rows/s ({ours_s:.2f} s) | |
 | plain batched `datasets` map + `to_json` | {base_n / base_s:,.0f} rows/s ({base_s:.2f} s) | |
 | ratio clinreg / baseline | {ratio:.2f} | >= 0.8 |
-| `clinreg build` through a read step (clinreg's own parquet reader, as the registry's records read) | {read_n / read_s:,.0f} rows/s ({read_s:.2f} s) | |
+| `clinreg build` through a read step (clinreg's own parquet reader, as the registry's records read) | \
+{read_n / read_s:,.0f} rows/s ({read_s:.2f} s) | |
 | ratio read step / baseline | {read_ratio:.2f} | >= 0.8 |
-| `clinreg build --streaming` ({streamed['rows']:,} rows), peak RSS of the build process | {streamed['peak_rss_mb']:.0f} MB ({streamed['seconds']:.1f} s) | < 500 MB |
+| `clinreg build --streaming` ({streamed['rows']:,} rows), peak RSS of the build process | \
+{streamed['peak_rss_mb']:.0f} MB ({streamed['seconds']:.1f} s) | < 500 MB |
 | the same through a read step | {streamed_read['peak_rss_mb']:.0f} MB ({streamed_read['seconds']:.1f} s) | < 500 MB |
 | the same build without `--streaming`, for comparison | {plain['peak_rss_mb']:.0f} MB ({plain['seconds']:.1f} s) | |
 

@@ -1,11 +1,13 @@
 """Peak memory of `clinreg build` at a million rows, on the shapes of bench_build_shapes.py (issue 26's target:
 under 500 MB at 1,000,000 rows).
 
-Usage: python bench/bench_build_memory.py [--rows 1000000] [--data ../shared/realdata] [med_qa medec medication_qa dischargeme]
+Usage: python bench/bench_build_memory.py [--rows 1000000] [--data ../shared/realdata]
+       [med_qa medec medication_qa dischargeme]
 
 Each record's mirror is made as bench_build_shapes.py makes it, then built by the same library call in a fresh
 process (its own `ru_maxrss`, started through a small launcher, since a forked child inherits the parent's
-high-water mark and this process held the mirror while making it), JSON lines out. Prints one line per record: rows, seconds, peak MB.
+high-water mark and this process held the mirror while making it), JSON lines out. Prints one line per record: rows,
+seconds, peak MB.
 """
 
 from __future__ import annotations

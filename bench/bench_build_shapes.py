@@ -1,7 +1,7 @@
 """`clinreg build` of real records on mirrors shaped as they are distributed, against a plain `datasets` pipeline.
 
-Usage: python bench/bench_build_shapes.py [--rows 200000] [--base REV] [--data ../shared/realdata] [--records med_qa medec]
-       [--profile [N]]
+Usage: python bench/bench_build_shapes.py [--rows 200000] [--base REV] [--data ../shared/realdata]
+       [--records med_qa medec] [--profile [N]]
 
 Shapes (issue 26), each a mirror holding the record's real sample rows (../shared/realdata) repeated to --rows:
 - `med_qa`: JSON lines, options in a struct column, the gold a letter;
@@ -20,6 +20,7 @@ prompt in a batched map, keep the gold, `to_json`). With --base REV the clinreg 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -113,7 +114,8 @@ def _dischargeme_mirror(target: Path, rows: int) -> Path:
     base = SHAPES["dischargeme"][0]
     folder = target / base / Path(SHAPES["dischargeme"][1]).parent
     folder.mkdir(parents=True, exist_ok=True)
-    notes = sum(1 for _ in csv.reader(io.StringIO(gzip.decompress((seed / SHAPES["dischargeme"][1]).read_bytes()).decode()))) - 1
+    text = gzip.decompress((seed / SHAPES["dischargeme"][1]).read_bytes()).decode()
+    notes = sum(1 for _ in csv.reader(io.StringIO(text))) - 1
     copies = -(-rows // notes)
     for name in DISCHARGEME_FILES:
         text = gzip.decompress((seed / Path(SHAPES["dischargeme"][1]).parent / f"{name}.csv.gz").read_bytes()).decode()
@@ -165,7 +167,7 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
             def render(batch):
                 prompts = []
-                for question, options in zip(batch["question"], batch["options"]):
+                for question, options in zip(batch["question"], batch["options"], strict=True):
                     letters = sorted(k for k, v in options.items() if v is not None)
                     listed = "\n".join(f"{k}. {options[k]}" for k in letters)
                     prompts.append(f"{question}\n\n{listed}\n\nAnswer with the letter of the correct option.")
@@ -173,13 +175,15 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
         elif record == "medication_qa":
             import pandas as pd
 
-            # `datasets` has no xlsx builder: a user reads the sheet with pandas (openpyxl underneath), every cell as text.
+            # `datasets` has no xlsx builder: a user reads the sheet with pandas (openpyxl underneath), every cell as
+            # text.
             frame = pd.read_excel(path, dtype=str, engine="openpyxl")
             data = datasets.Dataset.from_pandas(frame, preserve_index=False)
             data = data.filter(lambda b: [a is not None for a in b["Answer"]], batched=True)
 
             def render(batch):
-                return {"prompt": ["Answer this question about a medication as you would for the person who asked it.\n\n"
+                return {"prompt": ["Answer this question about a medication as you would for the person who asked "
+                                   "it.\n\n"
                                    + q for q in batch["Question"]], "reference": batch["Answer"]}
         elif record == "dischargeme":
             folder = path.parent
@@ -189,18 +193,19 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
             subjects = set(tables["diagnosis"]["subject_id"]) & set(tables["triage"]["subject_id"])
             stays = set(tables["edstays"]["hadm_id"])
             radiology: dict = {}
-            for hadm, text in zip(tables["radiology"]["hadm_id"], tables["radiology"]["text"]):
+            for hadm, text in zip(tables["radiology"]["hadm_id"], tables["radiology"]["text"], strict=True):
                 radiology.setdefault(hadm, text)
             target = {h: (b, d) for h, b, d in zip(tables["discharge_target"]["hadm_id"],
                                                     tables["discharge_target"]["brief_hospital_course"],
-                                                    tables["discharge_target"]["discharge_instructions"])}
-            data = datasets.load_dataset("csv", data_files=str(path), split="train", cache_dir=cache, keep_default_na=False)
+                                                    tables["discharge_target"]["discharge_instructions"], strict=True)}
+            data = datasets.load_dataset("csv", data_files=str(path), split="train", cache_dir=cache,
+                                         keep_default_na=False)
             data = data.filter(lambda b: [s in subjects and h in stays and h in radiology and h in target
-                                          for s, h in zip(b["subject_id"], b["hadm_id"])], batched=True)
+                                          for s, h in zip(b["subject_id"], b["hadm_id"], strict=True)], batched=True)
 
             def render(batch):
                 prompts, answers = [], []
-                for hadm, text in zip(batch["hadm_id"], batch["text"]):
+                for hadm, text in zip(batch["hadm_id"], batch["text"], strict=True):
                     bhc, di = target[hadm]
                     note = text.replace(bhc, "").replace(di, "")
                     for variant, answer in (("brief hospital course", bhc), ("discharge instructions", di)):
@@ -217,7 +222,8 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
             def render(batch):
                 refs = [f"{i} {c}" if f == "1" and c != "NA" and i != "-1" else "CORRECT"
-                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"], batch["Corrected Sentence"])]
+                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"], batch["Corrected Sentence"],
+                                           strict=True)]
                 prompts = ["The following clinical text has numbered sentences.\n\n" + s for s in batch["Sentences"]]
                 return {"prompt": prompts, "reference": refs}
         built = data.map(render, batched=True, batch_size=1000, remove_columns=data.column_names)
@@ -293,8 +299,10 @@ print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
 
 
 def run_baseline(record: str, path: Path, out: Path) -> dict:
-    done = subprocess.run(launched([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path), str(out)]),
-                          capture_output=True, text=True, cwd=REPO, env={**ENV, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
+    done = subprocess.run(launched([sys.executable, "-c", BASE_CHILD, str(REPO / "bench"), record, str(path),
+                                    str(out)]),
+                          capture_output=True, text=True, cwd=REPO,
+                          env={**ENV, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
     if done.returncode:
         sys.exit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -334,10 +342,10 @@ def main() -> None:
             best: dict[str, float] = {}
             peak: dict[str, float] = {}
             for _ in range(args.repeat):
-                sides = [("clinreg", lambda: run_child(REPO, record, mirror, work / "a.jsonl")),
-                         ("baseline", lambda: run_baseline(record, path, work / "b.jsonl"))]
+                sides = [("clinreg", functools.partial(run_child, REPO, record, mirror, work / "a.jsonl")),
+                         ("baseline", functools.partial(run_baseline, record, path, work / "b.jsonl"))]
                 if base:
-                    sides.append(("base", lambda: run_child(base, record, mirror, work / "c.jsonl")))
+                    sides.append(("base", functools.partial(run_child, base, record, mirror, work / "c.jsonl")))
                 for name, fn in sides:
                     result = fn()
                     best[name] = min(best.get(name, result["seconds"]), result["seconds"])

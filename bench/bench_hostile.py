@@ -56,7 +56,8 @@ CASES: dict[str, tuple[str, str]] = {
         from clinreg.sources.steps import join
         left = pa.table({"k": ["same"] * 2000})
         right = pa.table({"k": ["same"] * 2000, "note": ["x" * 1000] * 2000})
-        spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": ["note"]})
+        spec = JoinStep.model_validate({"table": "notes", "keys": ["k"], "cardinality": "one_to_many", "columns": \
+["note"]})
         mark()
         try:
             join(left, right, spec, "rec: split 'test'", {})
@@ -90,7 +91,8 @@ CASES: dict[str, tuple[str, str]] = {
     "eval-bomb": ("class 6: a 1.2 MB Inspect .eval of 20 members that inflate to 60 MiB each", """
         import zipfile
         log = work / "bomb.eval"
-        header = b'{"version": 2, "status": "success", "eval": {"task": "clinreg_med_qa", "model": "m"}, "results": {"scores": []}}'
+        header = b'{"version": 2, "status": "success", "eval": {"task": "clinreg_med_qa", "model": "m"}, "results": \
+{"scores": []}}'
         with zipfile.ZipFile(log, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("header.json", header)
             for i in range(20):

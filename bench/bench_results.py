@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import os
 import random
 import shutil
@@ -59,7 +58,7 @@ def board(models: int, seed: int = 0) -> str:
     for i in range(models):
         base = published[i % len(published)]
         row = [f"model-{i:06d}", ""]
-        for head, cell in zip(header[2:], base[2:]):
+        for head, cell in zip(header[2:], base[2:], strict=True):
             if not cell.strip():
                 row.append("")
                 continue
@@ -116,7 +115,7 @@ def main() -> None:
         if args.base:
             base = work / "base"
             subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=REPO, check=True)
-        print(f"| models | command | time (s) | peak RSS (MB) | growth (time ratio / model ratio) |")
+        print("| models | command | time (s) | peak RSS (MB) | growth (time ratio / model ratio) |")
         print("|---|---|---|---|---|")
         previous: dict[str, tuple[int, float]] = {}
         for models in [int(m) for m in args.models.split(",")]:

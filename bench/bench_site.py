@@ -47,7 +47,8 @@ def main() -> None:
             site_t.append(timed(site_cmd, env))
             cov_t.append(timed(cov_cmd, env))
         site_ms, cov_ms = statistics.median(site_t) * 1000, statistics.median(cov_t) * 1000
-        print(f"process: clinreg site {site_ms:.0f} ms, coverage --format html {cov_ms:.0f} ms, ratio {site_ms / cov_ms:.2f}")
+        print(f"process: clinreg site {site_ms:.0f} ms, coverage --format html {cov_ms:.0f} ms, ratio "
+              f"{site_ms / cov_ms:.2f}")
 
         from clinreg.core.store import load_registry
         from clinreg.reports.site import build_site, default_previous, write_site
@@ -65,7 +66,8 @@ def main() -> None:
             summary = write_site(pages, Path(tmp) / f"inproc{i}")
             write_t.append(time.perf_counter() - start)
         med = lambda xs: statistics.median(xs) * 1000  # noqa: E731
-        print(f"in process: load both sides {med(load_t):.0f} ms, build {med(build_t):.0f} ms, write {med(write_t):.0f} ms; "
+        print(f"in process: load both sides {med(load_t):.0f} ms, build {med(build_t):.0f} ms, write "
+              f"{med(write_t):.0f} ms; "
               f"{summary['pages']} pages, {summary['bytes']:,} bytes, {len(reg.datasets)} datasets")
         print(f"target: under 5000 ms for the whole command: {'met' if site_ms < 5000 else 'MISSED'}")
 

@@ -23,7 +23,8 @@ ROW = {f"c{i}": "value " * 5 for i in range(40)}
 ROW.update(question="Which drug is first line?", opa="a", opb="b", opc="c", opd="d")
 CASES = {
     "the build benchmark's template (plain fields)":
-        "{{ question }}\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\nAnswer with the letter of the correct option.",
+        "{{ question }}\nA. {{ opa }}\nB. {{ opb }}\nC. {{ opc }}\nD. {{ opd }}\nAnswer with the letter of the correct "
+        "option.",
     "a loop over a 45-column row": "{% for k, v in row|dictsort %}{{ k }}={{ v }};{% endfor %}",
     "filters, `~` and `+`": "{{ (question ~ ' ' ~ opa) | upper }} {{ [opa, opb, opc] | join(', ') }} "
                             "{{ question | replace('?', '!') }} {{ opa + opb }}",
@@ -94,7 +95,8 @@ and `indent` would build, and caps buffers and integers (see `src/clinreg/templa
     readme = HERE / "README.md"
     current = readme.read_text(encoding="utf-8")
     pattern = re.compile(r"^## templates\n.*?(?=^## |\Z)", re.S | re.M)
-    updated = pattern.sub(lambda _: text + "\n", current) if pattern.search(current) else current.rstrip() + "\n\n" + text
+    updated = (pattern.sub(lambda _: text + "\n", current) if pattern.search(current)
+               else current.rstrip() + "\n\n" + text)
     atomic_write_text(readme, updated.rstrip() + "\n")
 
 

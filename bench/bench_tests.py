@@ -82,7 +82,8 @@ def run_tests(side: Path, bytecode: str) -> tuple[float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="6331b91", help="the baseline commit (default: the last before the layout change)")
+    parser.add_argument("--base", default="6331b91",
+                        help="the baseline commit (default: the last before the layout change)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the worktrees")
     parser.add_argument("--bytecode", choices=sorted(BYTECODE), default="as-is",
@@ -95,7 +96,7 @@ def main() -> None:
         (tmp / "shared").symlink_to(SHARED)  # tests read ../shared/realdata beside the checkout
     sides = {"baseline": checkout(args.base, tmp / "baseline"), "current": checkout(None, tmp / "current")}
     try:
-        for name, side in sides.items():
+        for side in sides.values():
             subprocess.run(["uv", "sync", "-q"], cwd=side, env=environment(side), check=True)
             if args.bytecode == "on":  # write the .pyc files a contributor's earlier runs would have left
                 run_tests(side, args.bytecode)

@@ -17,6 +17,7 @@ processes run with bytecode compiled (PYTHONDONTWRITEBYTECODE is removed, and on
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import statistics
@@ -106,7 +107,8 @@ class Runner:
             warm.append(seconds)
             warm_rss.append(rss)
         med = statistics.median
-        return {"bare": med(bare), "cold": med(cold), "warm": med(warm), "cold_rss": max(cold_rss), "warm_rss": max(warm_rss)}
+        return {"bare": med(bare), "cold": med(cold), "warm": med(warm), "cold_rss": max(cold_rss),
+                "warm_rss": max(warm_rss)}
 
 
 def _median_call(fn, runs: int) -> float:
@@ -155,8 +157,8 @@ def main() -> None:
             report = validate(root)
             assert not report.has_errors, [d for d in report.diagnostics if d.severity == "error"][:3]
             m = runner.measure(root, runs)
-            m["bare_i"] = _median_call(lambda: bare_load(root), runs)
-            m["ours_i"] = _median_call(lambda: validate(root), runs)
+            m["bare_i"] = _median_call(functools.partial(bare_load, root), runs)
+            m["ours_i"] = _median_call(functools.partial(validate, root), runs)
             rows.append((scale, records, m))
             print(f"  {scale}x done ({records} records; {load_text()})", flush=True)
             shutil.rmtree(root)
@@ -169,7 +171,7 @@ def main() -> None:
             first = time.perf_counter()
             coverage_data(reg)
             first = time.perf_counter() - first
-            coverage.append((scale, records, first, _median_call(lambda: coverage_data(reg), 5)))
+            coverage.append((scale, records, first, _median_call(functools.partial(coverage_data, reg), 5)))
             del reg
             shutil.rmtree(root)
 
@@ -185,7 +187,7 @@ def main() -> None:
     print("\nMarginal cost per record (process wall time, between consecutive scales):\n")
     print("| between | bare (ms/record) | validate cold (ms/record) | validate warm (ms/record) |")
     print("|---|---|---|---|")
-    for (s0, r0, m0), (s1, r1, m1) in zip(rows, rows[1:]):
+    for (s0, r0, m0), (s1, r1, m1) in zip(rows, rows[1:], strict=False):
         if r1 == r0:
             continue
         per = {k: (m1[k] - m0[k]) * 1000 / (r1 - r0) for k in ("bare", "cold", "warm")}
