@@ -97,8 +97,7 @@ def review_export(root, fmt, output, force):
 @review.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @root_option
-@click.option("--reviewer", default=None, metavar="NAME",
-              help="Reviewer for spreadsheet rows whose reviewer cell is blank.")
+@click.option("--reviewer", metavar="NAME", help="Reviewer for spreadsheet rows whose reviewer cell is blank.")
 @click.option("--orcid", default=None, metavar="ID", help="ORCID iD for rows whose orcid cell is blank.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decisions (default: today).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -157,8 +156,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
     @click.option("--reviewer", required=True, metavar="NAME", help="The reviewer's name as they want it shown.")
     @click.option("--orcid", default=None, metavar="ID", help="The reviewer's ORCID iD, e.g. 0000-0002-1825-0097.")
     @click.option("--note", default=None, metavar="TEXT", help="The reviewer's comment.")
-    @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD",
-                  help="Date of the decision (default: today).")
+    @click.option("--date", "on_date", metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
     @click.option("--kind", type=click.Choice(["task", "subcategory"]), default=None,
                   help="Only needed when a task and a subcategory share the id.")
     @root_option
