@@ -5,7 +5,7 @@
 import json
 from pathlib import Path
 
-from inspect_ai import Task
+from inspect_ai import Task, task  # noqa: F401 - the @task functions the export appends use it
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 from inspect_ai.scorer import (
