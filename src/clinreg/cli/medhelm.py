@@ -47,7 +47,7 @@ def diff(source, installed, edition, root, fmt, output, force):
         raise fail(str(exc), error=exc)
     data = medhelm_diff(reg, view, chosen)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         text = dumps("medhelm_diff", data)
     else:
