@@ -316,6 +316,7 @@ CLI_DEEP_IMPORTS = {
     ("clinreg.contrib.issueform", "FIX_COMMAND"): "clinreg.contrib.schemas has a FIX_COMMAND too: one name, two values",
     ("clinreg.contrib.schemas", "FIX_COMMAND"): "clinreg.contrib.issueform has a FIX_COMMAND too: one name, two values",
     ("clinreg.reports.medhelm", "render_text"): "too general a name for the reports surface: it is medhelm diff's text",
+    ("clinreg.results.board_diff", "board_diff"): "its module's name: once loaded, clinreg.results.board_diff is the module",
 }
 
 
@@ -344,7 +345,10 @@ def surface_problems(package: str, known: dict[str, Path]) -> list[str]:
     out = [f"{package}: {name} is in __all__ twice" for name in sorted(set(names)) if names.count(name) > 1]
     out += [f"{package}: {name} is in __all__ but not in _API" for name in sorted(set(names) - set(table))]
     out += [f"{package}: {name} is in _API but not in __all__" for name in sorted(set(table) - set(names))]
-    for name, module in sorted(table.items()):
+    for name, module in sorted(table.items()):  # a submodule of the name shadows the name once it is imported
+        if f"{package}.{name}" in known and (module != f"{package}.{name}" or name in (_defined_names(
+                known[module]) or ())):
+            out.append(f"{package}: {name} is the name of a module and of a name in {module}")
         home = module if module == f"{package}.{name}" else _origin(module, name, known) if module in known else module
         if not home.startswith(f"{package}."):
             out.append(f"{package}: {name} comes from {home}, not from the package's own modules")
@@ -509,15 +513,16 @@ def test_a_command_module_importing_another_is_found(tmp_path):
 
 def test_a_surface_problem_and_a_deep_cli_import_are_found(tmp_path):
     package = _write(tmp_path, {
-        "__init__.py": "", "core/__init__.py": "__all__ = ['a', 'b', 'Any']\n_API = {'a': 'clinreg.core.x', "
-        "'c': 'clinreg.core.x', 'Any': 'clinreg.core.x'}\nfrom clinreg.core.x import a\n",
-        "core/x.py": "from typing import Any\na = c = 1\n", "cli/__init__.py": "",
+        "__init__.py": "", "core/__init__.py": "__all__ = ['a', 'b', 'Any', 'y']\n_API = {'a': 'clinreg.core.x', "
+        "'c': 'clinreg.core.x', 'Any': 'clinreg.core.x', 'y': 'clinreg.core.y'}\nfrom clinreg.core.x import a\n",
+        "core/x.py": "from typing import Any\na = c = 1\n", "core/y.py": "def y():\n    pass\n", "cli/__init__.py": "",
         "cli/run.py": "from clinreg.core.x import a\nfrom clinreg.core import c\nimport clinreg.core.x\n",
     })
     known = _modules(package)
     assert surface_problems("clinreg.core", known) == [
         "clinreg.core: b is in __all__ but not in _API", "clinreg.core: c is in _API but not in __all__",
         "clinreg.core: Any comes from typing, not from the package's own modules",
+        "clinreg.core: y is the name of a module and of a name in clinreg.core.y",
         "clinreg.core: its __init__ imports clinreg.core.x at run time",
     ]
     assert deep_cli_imports(package) == ["clinreg.cli.run: from clinreg.core.x import a",

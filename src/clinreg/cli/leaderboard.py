@@ -120,7 +120,7 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
     or published release ids such as medhelm-2025-05-04): the change split, in order, into the benchmark set,
     the cohort of models, and the scores; the three parts sum to the change."""
     from clinreg.reports import render_diff_table
-    from clinreg.results import board_diff
+    from clinreg.results.board_diff import board_diff
 
     sides, reg = [], None
     for given in (old, new):

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from clinreg import _serve
 
 if TYPE_CHECKING:
-    from clinreg.results import board_diff
     from clinreg.results.aliases import AliasError, load_aliases
     from clinreg.results.convert import ExportRefused, export_results
     from clinreg.results.importing import results_document, results_text
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "AliasError": "clinreg.results.aliases",
     "ExportRefused": "clinreg.results.convert",
-    "board_diff": "clinreg.results.board_diff",
     "collect_ratings": "clinreg.results.ratings",
     "export_results": "clinreg.results.convert",
     "import_summary": "clinreg.results.summaries",
@@ -36,9 +34,9 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 }
 
 __all__ = [
-    "AliasError", "ExportRefused", "board_diff", "collect_ratings", "export_results", "import_summary",
-    "leaderboard_data", "load_aliases", "published_rows", "ratings_summary", "read_results", "resolve_source",
-    "results_document", "results_text",
+    "AliasError", "ExportRefused", "collect_ratings", "export_results", "import_summary", "leaderboard_data",
+    "load_aliases", "published_rows", "ratings_summary", "read_results", "resolve_source", "results_document",
+    "results_text",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)
