@@ -316,7 +316,7 @@ CLI_DEEP_IMPORTS = {
     ("clinreg.contrib.issueform", "FIX_COMMAND"): "clinreg.contrib.schemas has a FIX_COMMAND too: one name, two values",
     ("clinreg.contrib.schemas", "FIX_COMMAND"): "clinreg.contrib.issueform has a FIX_COMMAND too: one name, two values",
     ("clinreg.reports.medhelm", "render_text"): "too general a name for the reports surface: it is medhelm diff's text",
-    ("clinreg.results.board_diff", "board_diff"): "its module's name: once loaded, clinreg.results.board_diff is the module",
+    ("clinreg.results.board_diff", "board_diff"): "its module's name: once that module loads, the name is the module",
 }
 
 
