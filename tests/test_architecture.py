@@ -8,12 +8,19 @@ files or instances, fetching and reading rows knows nothing of instances, and bu
 the harnesses. Every `import` statement counts, at module level or inside a
 function (an import inside a function is still a dependency; it only runs later). `clinreg/__init__.py` imports
 nothing at module level and serves its API lazily, so any module may read `clinreg.__version__`.
+
+Each package below the root states its public surface in its `__init__`: `__all__`, and `_API`, the module behind
+each name, served on first use (so importing a package imports none of its modules). The CLI imports from those
+surfaces; an import of a surface's name counts as an import of the module behind it.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,6 +43,7 @@ LAYERS = {
     "medhelm": 6,  # MedHELM's own files against the registry: reads them, compares with core; only the CLI uses it
     "cli": 7,
 }
+SURFACES = sorted(set(LAYERS) - {"errors", "cli"})  # the packages that state a public surface; the CLI needs none
 TOP = {"__init__", "__main__", "errors"}  # the only modules allowed at the top level; errors imports nothing of clinreg
 
 
@@ -83,6 +91,19 @@ def _names_in(text: str) -> frozenset[str] | None:  # cached by text: every impo
     return frozenset(names)
 
 
+def _lazy_table(path: Path) -> dict[str, str]:
+    """A package `__init__`'s `_API` (name -> the module behind it), read from the code; empty when it has none."""
+    return dict(_table_in(path.read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=None)
+def _table_in(text: str) -> tuple[tuple[str, str], ...]:
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_API" for t in node.targets):
+            return tuple(ast.literal_eval(node.value).items())
+    return ()
+
+
 def _imports(name: str, path: Path, known: dict[str, Path]) -> tuple[set[str], list[str]]:
     """The clinreg modules that `name` imports (resolved to the module, not the names taken from it), and the
     imports that name no module of the package (a module moved away, say)."""
@@ -108,13 +129,14 @@ def _imports(name: str, path: Path, known: dict[str, Path]) -> tuple[set[str], l
                 continue
             targets = []
             defined = _defined_names(known[source])
+            table = _lazy_table(known[source]) if known[source].name == "__init__.py" else {}
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
                 if submodule in known:  # `from clinreg.rules import coverage` imports clinreg.rules.coverage
                     targets.append(submodule)
                     continue
-                if source == "clinreg" and alias.name in API:  # the lazy API: the module behind the name
-                    targets.append(API[alias.name])
+                if alias.name in table:  # a package's lazy surface (the root's API too): the module behind the name
+                    targets.append(table[alias.name])
                     continue
                 if defined is not None and alias.name not in defined:
                     missing.append(f"from {source} import {alias.name}")
@@ -287,6 +309,122 @@ def test_creating_a_diagnostic_never_imports_the_rules():
     assert "clinreg.core.codes" in reached
 
 
+# ------------------------------------------------------------------------------------------------ the surfaces
+
+# The names the CLI takes from a module rather than from its package's surface, each with the reason.
+CLI_DEEP_IMPORTS = {
+    ("clinreg.contrib.issueform", "FIX_COMMAND"): "clinreg.contrib.schemas has a FIX_COMMAND too: one name, two values",
+    ("clinreg.contrib.schemas", "FIX_COMMAND"): "clinreg.contrib.issueform has a FIX_COMMAND too: one name, two values",
+    ("clinreg.reports.medhelm", "render_text"): "too general a name for the reports surface: it is medhelm diff's text",
+    ("clinreg.results.board_diff", "board_diff"): "its module's name: once that module loads, the name is the module",
+}
+
+
+def _origin(module: str, name: str, known: dict[str, Path]) -> str:
+    """The module that defines `name`, following `from X import name` from `module` (an outside module: its name)."""
+    for node in ast.walk(ast.parse(known[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            alias = next(a for a in node.names if (a.asname or a.name) == name)
+            source = node.module or ""
+            if source in known and f"{source}.{alias.name}" not in known:
+                return _origin(source, alias.name, known)
+            return f"{source}.{alias.name}" if f"{source}.{alias.name}" in known else source
+    return module
+
+
+def surface_problems(package: str, known: dict[str, Path]) -> list[str]:
+    """Where a package's `__all__`, its `_API` and the modules behind them disagree, read from the code."""
+    init = known[package]
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    declared = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)]
+    table = _lazy_table(init)
+    if not declared or not table:
+        return [f"{package}: no __all__ or no _API in its __init__"]
+    names = declared[0]
+    out = [f"{package}: {name} is in __all__ twice" for name in sorted(set(names)) if names.count(name) > 1]
+    out += [f"{package}: {name} is in __all__ but not in _API" for name in sorted(set(names) - set(table))]
+    out += [f"{package}: {name} is in _API but not in __all__" for name in sorted(set(table) - set(names))]
+    for name, module in sorted(table.items()):  # a submodule of the name shadows the name once it is imported
+        if f"{package}.{name}" in known and (module != f"{package}.{name}" or name in (_defined_names(
+                known[module]) or ())):
+            out.append(f"{package}: {name} is the name of a module and of a name in {module}")
+        home = module if module == f"{package}.{name}" else _origin(module, name, known) if module in known else module
+        if not home.startswith(f"{package}."):
+            out.append(f"{package}: {name} comes from {home}, not from the package's own modules")
+    for node in tree.body:  # importing the package imports none of its modules: only under TYPE_CHECKING
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] \
+            if isinstance(node, ast.ImportFrom) else []
+        out += [f"{package}: its __init__ imports {m} at run time" for m in modules if m.startswith(f"{package}.")]
+    return out
+
+
+def deep_cli_imports(package: Path = PACKAGE) -> list[str]:
+    """The CLI's imports of a clinreg name from a module (`clinreg.X.module`) rather than from `clinreg.X`."""
+    known = _modules(package)
+    out = []
+    for name, path in sorted(known.items()):
+        if not name.startswith(f"{package.name}.cli."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                out += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] == package.name
+                        and a.name.split(".")[1:2] != ["cli"] and a.name.count(".") > 1]
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
+                continue
+            parts = node.module.split(".")
+            if parts[0] != package.name or len(parts) < 3 or parts[1] == "cli":
+                continue
+            out += [f"{name}: from {node.module} import {a.name}" for a in node.names
+                    if (node.module, a.name) not in CLI_DEEP_IMPORTS]
+    return out
+
+
+@pytest.mark.parametrize("package", SURFACES)
+def test_every_package_states_its_surface(package):
+    """`__all__` and the lazy `_API` agree, and every name comes from the package's own modules."""
+    assert surface_problems(f"clinreg.{package}", _modules(PACKAGE)) == []
+
+
+@pytest.mark.parametrize("package", SURFACES)
+def test_every_name_of_a_surface_resolves(package):
+    module = importlib.import_module(f"clinreg.{package}")
+    assert set(module.__all__) == set(module._API) and set(module.__all__) <= set(dir(module))
+    for name in module.__all__:
+        value = getattr(module, name)
+        behind = importlib.import_module(module._API[name])
+        assert value is (behind if behind.__name__ == f"{module.__name__}.{name}" else getattr(behind, name)), name
+        if isinstance(value, type) or callable(value) and hasattr(value, "__module__"):
+            assert value.__module__.startswith(f"{module.__name__}."), name
+    with pytest.raises(AttributeError, match="no_such_name"):
+        module.no_such_name  # noqa: B018
+
+
+def test_the_cli_imports_from_the_surfaces():
+    assert deep_cli_imports() == []
+    used = {(node.module, alias.name) for path in (PACKAGE / "cli").glob("*.py")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert set(CLI_DEEP_IMPORTS) <= used, "an exception the CLI no longer needs"
+    for module, name in CLI_DEEP_IMPORTS:  # a real exception: the surface does not offer the name
+        assert name not in importlib.import_module(".".join(module.split(".")[:2])).__all__
+
+
+def test_a_core_install_stays_light():
+    """Importing the packages a core install runs (validate, coverage, reports) and every name they offer loads
+    neither pyarrow nor datasets (the `build` extra)."""
+    code = (
+        "import importlib, sys\n"
+        "for package in ('clinreg.core', 'clinreg.rules', 'clinreg.reports'):\n"
+        "    module = importlib.import_module(package)\n"
+        "    for name in module.__all__:\n"
+        "        getattr(module, name)\n"
+        "print(','.join(sorted(m for m in ('datasets', 'pandas', 'pyarrow') if m in sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
 # --------------------------------------------------------------------------------------------- the checks can fail
 
 
@@ -308,8 +446,12 @@ def _write(root: Path, files: dict[str, str]) -> Path:
       "text/__init__.py": "", "text/b.py": ""}, []),
     ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "from ..rules import b\n",
       "rules/__init__.py": "", "rules/b.py": ""}, ["clinreg.core.a -> clinreg.rules.b"]),
-    ({"__init__.py": "", "text/__init__.py": "", "text/a.py": "def f():\n    from clinreg import validate\n",
-      "rules/__init__.py": "", "rules/engine.py": ""}, ["clinreg.text.a -> clinreg.rules.engine"]),
+    ({"__init__.py": "_API = {'validate': 'clinreg.rules.engine'}\n", "text/__init__.py": "",
+      "text/a.py": "def f():\n    from clinreg import validate\n", "rules/__init__.py": "", "rules/engine.py": ""},
+     ["clinreg.text.a -> clinreg.rules.engine"]),
+    ({"__init__.py": "", "core/__init__.py": "", "core/a.py": "def f():\n    from clinreg.rules import check\n",
+      "rules/__init__.py": "_API = {'check': 'clinreg.rules.b'}\n", "rules/b.py": ""},
+     ["clinreg.core.a -> clinreg.rules.b"]),
 ])
 def test_an_upward_import_is_found(tmp_path, files, expected):
     assert upward_imports(import_graph(_write(tmp_path, files))) == expected
@@ -369,3 +511,32 @@ def test_a_command_module_importing_another_is_found(tmp_path):
         "cli/export.py": "from clinreg.cli.build import guard\n",
     })
     assert command_crossings(import_graph(package)) == ["clinreg.cli.export -> clinreg.cli.build"]
+
+
+def test_a_surface_problem_and_a_deep_cli_import_are_found(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "", "core/__init__.py": "__all__ = ['a', 'b', 'Any', 'y']\n_API = {'a': 'clinreg.core.x', "
+        "'c': 'clinreg.core.x', 'Any': 'clinreg.core.x', 'y': 'clinreg.core.y'}\nfrom clinreg.core.x import a\n",
+        "core/x.py": "from typing import Any\na = c = 1\n", "core/y.py": "def y():\n    pass\n", "cli/__init__.py": "",
+        "cli/run.py": "from clinreg.core.x import a\nfrom clinreg.core import c\nimport clinreg.core.x\n",
+    })
+    known = _modules(package)
+    assert surface_problems("clinreg.core", known) == [
+        "clinreg.core: b is in __all__ but not in _API", "clinreg.core: c is in _API but not in __all__",
+        "clinreg.core: Any comes from typing, not from the package's own modules",
+        "clinreg.core: y is the name of a module and of a name in clinreg.core.y",
+        "clinreg.core: its __init__ imports clinreg.core.x at run time",
+    ]
+    assert deep_cli_imports(package) == ["clinreg.cli.run: from clinreg.core.x import a",
+                                         "clinreg.cli.run: import clinreg.core.x"]
+
+
+def test_a_circle_through_a_surface_is_found(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "", "core/__init__.py": "_API = {'thing': 'clinreg.core.b'}\n",
+        "core/a.py": "def f():\n    from clinreg.core import thing\n", "core/b.py": "from clinreg.core.a import f\n",
+    })
+    assert cycles(import_graph(package)) == [["clinreg.core.a", "clinreg.core.b"]]
+    assert unresolved_imports(package) == []
+    (package / "core" / "a.py").write_text("def f():\n    from clinreg.core import gone\n", encoding="utf-8")
+    assert unresolved_imports(package) == ["clinreg.core.a: from clinreg.core import gone"]

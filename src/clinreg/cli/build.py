@@ -13,8 +13,7 @@ from clinreg.cli.common import (
     EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra,
     quiet_datasets, refuse_record_errors, root_option,
 )
-from clinreg.text.output import shown
-from clinreg.text.suggest import closest
+from clinreg.text import closest, shown
 
 LOCK_FILE = "clinreg.lock.json"
 
@@ -93,8 +92,7 @@ def build(dataset, mapping, split, data_dir, limit, seed, streaming, fmt, shard_
     record = _record(reg, dataset)
     refuse_record_errors(reg, dataset)
     with guard(dataset):
-        from clinreg.instances.build import RecordBuild
-        from clinreg.instances.write import record_info, write_instances
+        from clinreg.instances import RecordBuild, record_info, write_instances
 
         quiet_datasets(downloads=not quiet)
         made = RecordBuild(record, reg, mapping, split, data_dir, limit, seed, streaming, on_bad_label=on_bad_label)
@@ -136,12 +134,12 @@ def check_data(dataset, data_dir, rows, fmt, root):
     not downloaded again); offline, or when the hub cannot be reached, only huggingface_hub's cache is read.
     """
     need_build_extra("check-data")
-    from clinreg.core.diagnostics import RENDERERS, Report
+    from clinreg.core import RENDERERS, Report
 
     reg = load_for_data(root)
     record = _record(reg, dataset)
     with guard(dataset):
-        from clinreg.instances.checkdata import check_data as run_checks
+        from clinreg.instances import check_data as run_checks
 
         quiet_datasets()
         summary: list[dict] = []
@@ -153,7 +151,7 @@ def check_data(dataset, data_dir, rows, fmt, root):
             click.echo(f"{dataset}/{entry['mapping']}: split {entry['split']!r}: {entry['rows']} row(s) checked, "
                        f"{entry['labelled']} labelled, {entry['unlabelled']} unlabelled{dropped}", err=True)
     if fmt == "json":
-        from clinreg.text.jsonout import wrap
+        from clinreg.text import wrap
 
         click.echo(wrap("validation", RENDERERS["json"](report)))
     else:
@@ -185,7 +183,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
         fresh = locking.compute_lock(reg, data_dir, on_bad_label=on_bad_label, hub=hub)
         if check:
             outcome = locking.compare(old, fresh, reg.datasets)
-            from clinreg.text.jsonout import dumps
+            from clinreg.text import dumps
 
             click.echo(dumps("lock_check", outcome.to_dict()) if fmt == "json" else outcome.render(path))
             if not outcome.drift and not outcome.matching:  # a check that compared nothing must not pass
@@ -195,7 +193,7 @@ def lock(check, data_dir, hub, output, on_bad_label, fmt, root):
             raise click.exceptions.Exit(EXIT_FINDINGS if outcome.drift else EXIT_OK)
         locking.write_lock(path, fresh)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("lock", {"lock": str(path), "locked": sorted(fresh["mappings"]), "skipped": fresh["skipped"]}))
     else:

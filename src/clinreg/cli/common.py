@@ -14,7 +14,7 @@ from typing import Iterator
 import click
 
 from clinreg.errors import ClinregError
-from clinreg.text.output import shown
+from clinreg.text import shown
 
 # pydantic scans every installed distribution for plugins the first time a model is built. clinreg's
 # models use no plugins, and the scan is a large share of a short command's start-up time. Set here, so
@@ -61,7 +61,7 @@ def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = N
     `error`: the clinreg error behind it, whose catalogue code, file, line, column and key path the JSON carries;
     `diagnostics`: every problem behind it, located, which the JSON carries too.
     """
-    from clinreg.text.jsonout import error_line, json_requested
+    from clinreg.text import error_line, json_requested
 
     message = shown(message)  # paths and values in a message may hold control characters
     if json_requested():
@@ -75,8 +75,8 @@ def fail(message: str, code: int = EXIT_USAGE, *, error: ClinregError | None = N
 def show_error(err: ClinregError, fmt: str | None) -> "click.exceptions.Exit":
     """A clinreg error that reached the command line, on stderr in the command's `--format`: its one line as text,
     one JSON line with its code, file, line, column and key path, or a GitHub annotation; the exit to raise."""
-    from clinreg.core.diagnostics import from_error, github_line
-    from clinreg.text.jsonout import error_line
+    from clinreg.core import from_error, github_line
+    from clinreg.text import error_line
 
     message = shown(str(err))
     if fmt == "json":
@@ -95,8 +95,7 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
     `for_writing`: the command writes into the tree, so the registry shipped inside the package is refused.
     `medhelm`: keep only that edition's benchmarks (`--medhelm EDITION`).
     """
-    from clinreg.core.paths import RootError
-    from clinreg.core.store import UnknownVersion, follow_edition, load_registry
+    from clinreg.core import RootError, UnknownVersion, follow_edition, load_registry
 
     try:
         reg = load_registry(root, release=release)
@@ -113,8 +112,7 @@ def load(root: Path | None, release: str | None = None, *, for_writing: bool = F
 def load_for_data(root: Path | None, release: str | None = None):
     """Load a registry for a command that reads data (build, check-data, lock, export): a bad root, a bad
     release or an unreadable tree is a one-line usage error (exit 2); nothing is frozen, the data stack runs next."""
-    from clinreg.core.paths import RootError
-    from clinreg.core.store import UnknownVersion, load_registry
+    from clinreg.core import RootError, UnknownVersion, load_registry
 
     try:
         reg = load_registry(root, release=release)
@@ -129,7 +127,7 @@ def load_for_data(root: Path | None, release: str | None = None):
 def refuse_unsafe_records(reg) -> None:
     """A command that reads data writes ids into files, code and paths: it stops (exit 1) on any file that failed
     the schema (ids carry a pattern there) or the identity rules (CLR2xx), whether or not validate ran."""
-    from clinreg.rules.engine import identity_problems
+    from clinreg.rules import identity_problems
 
     reg.diagnostics.extend(identity_problems(reg))
     refuse_load_errors(reg, "reading data")
@@ -137,13 +135,13 @@ def refuse_unsafe_records(reg) -> None:
 
 def refuse_record_errors(reg, dataset_id: str) -> None:
     """Stop (exit 1) with the located errors when `validate` refuses the record: build what validate accepts."""
-    from clinreg.rules.engine import record_errors
+    from clinreg.rules import record_errors
 
     errors = record_errors(reg, dataset_id)
     if not errors:
         return
-    from clinreg.core.diagnostics import Report, render_text
-    from clinreg.text.jsonout import json_requested
+    from clinreg.core import Report, render_text
+    from clinreg.text import json_requested
 
     first = errors[0]
     if json_requested():
@@ -159,7 +157,7 @@ def access_tiers(access: str | None) -> list[str] | None:
     """An `--access` option as a list of tiers (None when not given), or a usage error (exit 2)."""
     if not access:
         return None
-    from clinreg.core.model import ACCESS_TIERS as TIERS
+    from clinreg.core import ACCESS_TIERS as TIERS
 
     tiers = [a.strip() for a in access.split(",") if a.strip()]
     if not tiers or any(t not in TIERS for t in tiers):
@@ -207,8 +205,8 @@ def refuse_load_errors(reg, what: str) -> None:
     """Stop (exit 1) with the located errors when files failed to load: a partial report would mislead."""
     errors = [d for d in reg.diagnostics if d.severity == "error"]
     if errors:
-        from clinreg.core.diagnostics import Report, render_text
-        from clinreg.text.jsonout import json_requested
+        from clinreg.core import Report, render_text
+        from clinreg.text import json_requested
 
         if json_requested():  # stderr stays one JSON line: name the first error in it
             first = errors[0]
@@ -222,7 +220,7 @@ def emit(text: str, output: Path | None = None, force: bool = True) -> None:
     if output is None:
         click.echo(text)
         return
-    from clinreg.text.safeio import RefusedOverwrite, atomic_write_text
+    from clinreg.text import RefusedOverwrite, atomic_write_text
 
     try:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n", overwrite=force)
@@ -248,7 +246,7 @@ def guard(what: str) -> Iterator[None]:
     """Turn every failure of the build path into one located line on stderr. A clinreg error that is not a build
     failure goes on to the command line's guard; anything else is a bug in clinreg (a library's exception that a
     reader let through): an internal error, exit code 70, with the traceback under CLINREG_DEBUG=1."""
-    from clinreg.core.builderrors import BuildError
+    from clinreg.core import BuildError
 
     try:
         yield

@@ -45,9 +45,8 @@ aliases_option = click.option(
 def collect_sources(reg, sources, fmt, strict=False, exports=(), aliases=()):
     """Read every source against `reg` under the strictness policy (clinreg.results.intake): a stop ends the command
     with every located finding, as a validation report; otherwise the refused findings and warnings go to stderr."""
-    from clinreg.core.diagnostics import render_json, render_text
-    from clinreg.results.aliases import AliasError, load_aliases
-    from clinreg.results.intake import read_results
+    from clinreg.core import render_json, render_text
+    from clinreg.results import AliasError, load_aliases, read_results
 
     try:
         table = load_aliases(list(aliases))
@@ -56,7 +55,7 @@ def collect_sources(reg, sources, fmt, strict=False, exports=(), aliases=()):
     intake = read_results(reg, list(sources), list(exports), table, strict)
     if intake.stop:
         if fmt == "json":
-            from clinreg.text.jsonout import wrap
+            from clinreg.text import wrap
 
             click.echo(wrap("validation", render_json(intake.report)))
         else:
@@ -76,7 +75,7 @@ def results_registry(root):
 
 def resolved(given, policy):
     """The file or folder a results source names (clinreg.results.resolve); an unknown id is a usage error."""
-    from clinreg.results.resolve import resolve_source
+    from clinreg.results import resolve_source
 
     found = resolve_source(str(given), policy)
     if found.problem is not None:

@@ -47,9 +47,7 @@ def new() -> None:
 @format_option
 def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, access, tasks, features, fmt):
     """Write registry/datasets/ID.yaml: a complete, commented skeleton with TODO where answers are unknown."""
-    from clinreg.contrib.new_dataset import (
-        DatasetRefused, DatasetRequest, check_request, create_dataset, id_problem, split_tasks,
-    )
+    from clinreg.contrib import DatasetRefused, DatasetRequest, check_request, create_dataset, id_problem, split_tasks
 
     problem = id_problem(dataset_id)
     if problem:
@@ -68,7 +66,7 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
     except DatasetRefused as exc:
         raise fail(str(exc)) from None
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("new_dataset", created.to_dict()))
     else:
@@ -77,8 +75,7 @@ def new_dataset(dataset_id, root, name, source, hf_repo, gh_repo, url, config, a
 
 def _ask(request, known: dict) -> None:
     """Prompt for the answers the flags left out (a person is at the keyboard)."""
-    from clinreg.contrib.new_dataset import split_tasks, unknown_task
-    from clinreg.contrib.scaffold import HUB_REPO
+    from clinreg.contrib import HUB_REPO, split_tasks, unknown_task
 
     def hub_repo_or_blank(value: str) -> str:
         value = value.strip()
@@ -114,7 +111,7 @@ def new_release(version, root, title, fmt):
     """Open release VERSION in registry/releases.yaml: new records name it in `added_in` until it is published."""
     import datetime as dt
 
-    from clinreg.contrib.new_release import ReleaseRefused, open_next_release
+    from clinreg.contrib import ReleaseRefused, open_next_release
 
     reg = load(root, for_writing=True)
     try:
@@ -122,7 +119,7 @@ def new_release(version, root, title, fmt):
     except ReleaseRefused as exc:
         raise fail(str(exc)) from None
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("new_release", {"path": opened.path, "version": version, "status": "open"}))
         return
@@ -149,8 +146,9 @@ def new_release(version, root, title, fmt):
 @format_option
 def issue_form(root, output, check, fmt):
     """Generate the "Propose a dataset" GitHub issue form, its dropdowns taken from the taxonomy."""
-    from clinreg.contrib.issueform import FIX_COMMAND, ISSUE_FORM_PATH, IssueFormError, drift, render_issue_form
-    from clinreg.text.safeio import atomic_write_text
+    from clinreg.contrib import ISSUE_FORM_PATH, IssueFormError, drift, render_issue_form
+    from clinreg.contrib.issueform import FIX_COMMAND
+    from clinreg.text import atomic_write_text
 
     reg = load(root)
     try:
@@ -161,7 +159,7 @@ def issue_form(root, output, check, fmt):
         path = output or reg.root / ISSUE_FORM_PATH
         stale = drift(reg, path)
         if fmt == "json":
-            from clinreg.text.jsonout import dumps
+            from clinreg.text import dumps
 
             click.echo(dumps("issue_form_check",
                              {"file": str(path), "in_sync": not stale, "fix": FIX_COMMAND if stale else None}))
@@ -171,7 +169,7 @@ def issue_form(root, output, check, fmt):
             click.echo(f"{path} is up to date")
         raise click.exceptions.Exit(EXIT_FINDINGS if stale else EXIT_OK)
     if output is None:
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("issue_form", {"form": text}) if fmt == "json" else text, nl=fmt == "json")
         return
@@ -179,7 +177,7 @@ def issue_form(root, output, check, fmt):
         atomic_write_text(output, text)
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
-    from clinreg.text.jsonout import dumps
+    from clinreg.text import dumps
 
     click.echo(dumps("issue_form", {"written": str(output)}) if fmt == "json" else f"wrote {output}")
 
@@ -199,12 +197,13 @@ def schema():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def schema_export(out_dir, check, fmt):
     """Write schemas/*.json from the pydantic models (or check them with --check)."""
-    from clinreg.contrib.schemas import FIX_COMMAND, export_schemas, schema_drift
+    from clinreg.contrib import export_schemas, schema_drift
+    from clinreg.contrib.schemas import FIX_COMMAND
 
     if check:
         drift = schema_drift(out_dir)
         if fmt == "json":
-            from clinreg.text.jsonout import dumps
+            from clinreg.text import dumps
 
             click.echo(dumps("schema_check", {"drift": drift, "fix": FIX_COMMAND if drift else None}))
         elif drift:
@@ -217,7 +216,7 @@ def schema_export(out_dir, check, fmt):
     except OSError as exc:
         raise fail(f"cannot write to {out_dir}: {exc.strerror or exc}") from None
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("schema_export", {"written": [str(p) for p in written]}))
     else:

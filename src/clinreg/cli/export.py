@@ -52,13 +52,13 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     tiers = access_tiers(access)
     reg = load_for_data(root, release)
     with guard("export"):
-        from clinreg.exports.harness import export as run_export
+        from clinreg.exports import export as run_export
 
         quiet_datasets()
         report = run_export(reg, harness, output, list(datasets) or None, data_dir=data_dir, access=tiers, limit=limit,
                             seed=seed, on_bad_label=on_bad_label, force=force)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("export", report.to_dict()))
         return
@@ -72,11 +72,11 @@ def _croissant(datasets, release, access, lock_file, output, force, fmt, root):
     tiers = access_tiers(access)
     reg = load(root, release)
     with guard("export croissant"):
-        from clinreg.exports.croissant import export_croissant
+        from clinreg.exports import export_croissant
 
         report = export_croissant(reg, output, list(datasets) or None, lock_path=lock_file, access=tiers, force=force)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("croissant_export", report.to_dict()))
         return

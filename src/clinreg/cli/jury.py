@@ -40,7 +40,7 @@ def jury_agreement(ratings, benchmark, fmt):
     try:
         rows = read_ratings(ratings)
     except RatingsError as exc:
-        from clinreg.reports.problems import problem_lines
+        from clinreg.reports import problem_lines
 
         for line in problem_lines("error", exc.problems):
             click.echo(line, err=True)
@@ -53,10 +53,10 @@ def jury_agreement(ratings, benchmark, fmt):
                        f"(it holds: {', '.join(named) or 'none named'})")
     data = agreement(rows)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("jury_agreement", data))
         return
-    from clinreg.reports.jury_text import jury_agreement_lines
+    from clinreg.reports import jury_agreement_lines
 
     click.echo("\n".join(jury_agreement_lines(data)))

@@ -12,7 +12,7 @@ from clinreg.cli.common import (
 from clinreg.cli.common_results import (
     aliases_option, collect_sources, export_option, resolved, results_registry, sources_argument, strict_option,
 )
-from clinreg.text.output import to_json
+from clinreg.text import to_json
 
 with_option = click.option(
     "--with", "with_", multiple=True, metavar="ID",
@@ -77,7 +77,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     """
     import sys
 
-    from clinreg.results.leaderboard import leaderboard_data
+    from clinreg.results import leaderboard_data
 
     tiers = access_tiers(access)
     sources = [resolved(s, "never") for s in sources] + [resolved(i, "always") for i in with_]
@@ -90,7 +90,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
                             merged=intake.merged)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
-        from clinreg.text.jsonout import envelope
+        from clinreg.text import envelope
 
         text = to_json(envelope("leaderboard", {"by": by, "rows": data["tables"][by], **out}))
     else:
@@ -119,7 +119,7 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
     """Why each model's mean win rate changed from OLD to NEW (results files, anything `results import` reads,
     or published release ids such as medhelm-2025-05-04): the change split, in order, into the benchmark set,
     the cohort of models, and the scores; the three parts sum to the change."""
-    from clinreg.reports.leaderboard_diff import render_diff_table
+    from clinreg.reports import render_diff_table
     from clinreg.results.board_diff import board_diff
 
     sides, reg = [], None
@@ -129,7 +129,7 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
         sides.append(collect_sources(reg, (path,), "json" if fmt == "json" else "text", aliases=aliases).scores)
     data = {"old": old, "new": new, **board_diff(reg, *sides)}
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         text = dumps("leaderboard_diff", data)
     else:

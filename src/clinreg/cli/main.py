@@ -15,7 +15,7 @@ from clinreg import __version__
 from clinreg.cli import build, contrib, export, jury, leaderboard, medhelm, reports, results, review, validate
 from clinreg.cli.common import EXIT_USAGE, show_error
 from clinreg.errors import ClinregError
-from clinreg.text.output import shown
+from clinreg.text import shown
 
 
 class ClinregGroup(click.Group):
@@ -38,7 +38,7 @@ class ClinregGroup(click.Group):
             raise show_error(err, _asked_format(self, ctx, ctx.meta.get(_ARGS, []))) from None
 
     def main(self, *args, **kwargs):
-        from clinreg.text.output import NotStrictJSON
+        from clinreg.text import NotStrictJSON
 
         if sys.stdout is None:  # started with stdout closed (`>&-`): writing must fail loudly, not vanish
             sys.stdout = _ClosedStream()

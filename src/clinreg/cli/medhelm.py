@@ -49,7 +49,7 @@ def diff(source, installed, edition, root, fmt, output, force):
         raise fail(str(exc), error=exc) from None
     data = medhelm_diff(reg, view, chosen)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         text = dumps("medhelm_diff", data)
     else:

@@ -36,16 +36,16 @@ def _coverage_inputs(root, release, access, medhelm=None):
 @force_option
 def coverage(root, release, by, fmt, access, medhelm_only, medhelm, output, force):
     """Coverage per subcategory: tasks, datasets, access tiers, instances and thin spots."""
-    from clinreg.reports.coverage import coverage_data
+    from clinreg.reports import coverage_data
 
     reg, tiers = _coverage_inputs(root, release, access, medhelm)
     data = coverage_data(reg, access=tiers, medhelm_only=medhelm_only)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         text = dumps("coverage", data)
     elif fmt == "table":
-        from clinreg.reports.table import render_table
+        from clinreg.reports import render_table
 
         terminal = output is None and sys.stdout.isatty()
         # A terminal gets its own width; a pipe or a file gets unwrapped lines that grep and cut can read.
@@ -56,7 +56,7 @@ def coverage(root, release, by, fmt, access, medhelm_only, medhelm, output, forc
 
         text = formats.render(fmt, data, by=by)
     if fmt == "csv" and output is not None:  # the table stays plain CSV; its metadata goes beside it
-        from clinreg.reports.csvout import render_coverage_csv_metadata
+        from clinreg.reports import render_coverage_csv_metadata
 
         sidecar = output.with_name(output.name + ".meta.json")
         if sidecar.exists() and not force:
@@ -83,10 +83,9 @@ def diff(old, new, root, fmt, medhelm, output, force):
     """
     import tempfile
 
-    from clinreg.core.gitref import open_side
-    from clinreg.core.store import follow_edition
+    from clinreg.core import follow_edition, open_side
     from clinreg.errors import ClinregError
-    from clinreg.reports.diff import diff_registries
+    from clinreg.reports import diff_registries
 
     with tempfile.TemporaryDirectory(prefix="clinreg-diff-") as tmp:
         sides = []
@@ -107,11 +106,11 @@ def diff(old, new, root, fmt, medhelm, output, force):
             sides.append((reg, side))
         data = diff_registries(sides[0][0], sides[1][0], sides[0][1], sides[1][1])
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         text = dumps("diff", data)
     else:
-        from clinreg.reports.markdown import render_diff_markdown
+        from clinreg.reports import render_diff_markdown
 
         text = render_diff_markdown(data)
     emit(text, output, force=force)
@@ -134,9 +133,9 @@ def site(root, release, output, previous, fmt, medhelm):
     """
     import tempfile
 
-    from clinreg.core.gitref import open_side
+    from clinreg.core import open_side
     from clinreg.errors import ClinregError
-    from clinreg.reports.site import SiteError, build_site, default_previous, write_site
+    from clinreg.reports import SiteError, build_site, default_previous, write_site
 
     reg = load(root, release, medhelm=medhelm)
     refuse_load_errors(reg, "a site")
@@ -158,7 +157,7 @@ def site(root, release, output, previous, fmt, medhelm):
     summary = {**summary, "release": reg.current_release, "previous": previous,
                "datasets": len(reg.datasets)}
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("site", summary))
     else:

@@ -41,9 +41,8 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
     written; each column, task, run group or score that does not is a warning at file:line:col, and the summary
     counts them. With --strict, any of those stops the import and nothing is written.
     """
-    from clinreg.reports.results_text import import_summary_text
-    from clinreg.results.importing import results_document, results_text
-    from clinreg.results.summaries import import_summary
+    from clinreg.reports import import_summary_text
+    from clinreg.results import import_summary, results_document, results_text
 
     reg = results_registry(root)
     intake = collect_sources(reg, [resolved(s, "never") for s in sources], fmt, strict, exports, aliases)
@@ -55,7 +54,7 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
     emit(text, output, force=force)
     summary = import_summary(output, document, intake)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("results_import", summary))
     else:
@@ -90,9 +89,8 @@ def export_results_command(sources, root, to, fmt, output, force, strict, aliase
     `clinreg results import` reads them back. Each record is checked against the Every Eval Ever 0.3.0 schema
     shipped with clinreg before anything is written.
     """
-    from clinreg.reports.results_text import export_summary_lines
-    from clinreg.results.aliases import load_aliases
-    from clinreg.results.convert import ExportRefused, export_results
+    from clinreg.reports import export_summary_lines
+    from clinreg.results import ExportRefused, export_results, load_aliases
 
     if fmt in RESULTS_FORMATS:
         if to is not None and to != fmt:
@@ -111,7 +109,7 @@ def export_results_command(sources, root, to, fmt, output, force, strict, aliase
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("results_export", summary))
         return
@@ -136,10 +134,9 @@ def ratings(runs, fmt, output, force):
     a file that cannot be read, or a rating given twice is a warning and left out (runs found in a folder without
     jury ratings are counted in a note); with no ratings at all nothing is written (exit 1).
     """
-    from clinreg.reports.problems import problem_lines
-    from clinreg.reports.results_text import ratings_summary_text
-    from clinreg.results.ratings import collect_ratings, ratings_text
-    from clinreg.results.summaries import ratings_summary
+    from clinreg.reports import problem_lines, ratings_summary_text
+    from clinreg.results import collect_ratings, ratings_summary
+    from clinreg.scoring import ratings_text
 
     found = collect_ratings(list(runs))
     for line in problem_lines("warning", found.problems) + problem_lines("note", found.notes, len(found.notes)):
@@ -154,7 +151,7 @@ def ratings(runs, fmt, output, force):
     emit(text, output, force=force)
     summary = ratings_summary(found, output, file_format)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("results_ratings", summary))
     else:
@@ -166,15 +163,15 @@ def ratings(runs, fmt, output, force):
 def published(fmt):
     """List the published leaderboards shipped with clinreg: MedHELM's releases, each a results file to put beside
     your own with `clinreg leaderboard MY_RESULTS --with ID`."""
-    from clinreg.results.summaries import published_rows
+    from clinreg.results import published_rows
 
     rows = published_rows()
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("results_published", {"releases": rows}))
         return
-    from clinreg.reports.results_text import published_lines
+    from clinreg.reports import published_lines
 
     for line in published_lines(rows):
         click.echo(line)

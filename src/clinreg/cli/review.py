@@ -37,7 +37,7 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
         import sys
 
         fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
-    from clinreg.reports.review import UnknownCategory, review_document
+    from clinreg.reports import UnknownCategory, review_document
 
     reg = load(root, medhelm=medhelm)
     refuse_load_errors(reg, "a review document")
@@ -45,7 +45,7 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
         document = review_document(reg, category=category, pending=pending)
     except UnknownCategory as exc:
         raise fail(str(exc)) from None
-    from clinreg.reports.review_text import render_review
+    from clinreg.reports import render_review
 
     emit(render_review(document, fmt), output, force=force)
 
@@ -63,11 +63,11 @@ def review_status(root, only, fmt):
 
     Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
     """
-    from clinreg.reports.review import status_rows
+    from clinreg.reports import status_rows
 
     reg = load(root)
     refuse_load_errors(reg, "a review status")
-    from clinreg.reports.review_text import render_status
+    from clinreg.reports import render_status
 
     click.echo(render_status(status_rows(reg, only), only, fmt))
 
@@ -81,8 +81,7 @@ def review_status(root, only, fmt):
 def review_export(root, fmt, output, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
     hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
-    from clinreg.review.exchange import describe_rows, export_rows
-    from clinreg.review.sheet import SheetRefused, write_review_sheet
+    from clinreg.review import SheetRefused, describe_rows, export_rows, write_review_sheet
 
     reg = load(root)
     refuse_load_errors(reg, "a review spreadsheet")
@@ -111,7 +110,7 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
     no longer matches its task (the wording changed since it was read) is refused and named, nothing is
     written for that task, the other decisions are applied, and the exit code is 1.
     """
-    from clinreg.review.exchange import ReviewFileError, apply_decisions, read_decisions
+    from clinreg.review import ReviewFileError, apply_decisions, read_decisions
 
     today = parse_date(on_date)
     reg = load(root)
@@ -123,17 +122,17 @@ def review_import(file, root, reviewer, orcid, on_date, fmt):
         if fmt == "json":  # stderr stays one JSON line: the first problem, and every one as a located diagnostic
             raise fail(f"{exc.problems[0]} ({len(exc.problems)} problem(s); nothing was imported)", error=exc,
                        diagnostics=exc.diagnostics) from None
-        from clinreg.reports.problems import problem_lines
+        from clinreg.reports import problem_lines
 
         click.echo("\n".join([*problem_lines("error", exc.problems), "clinreg: nothing was imported"]), err=True)
         raise click.exceptions.Exit(2) from None
     result = apply_decisions(reg, decisions, today=today)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("review_import", result.to_dict()))
     else:
-        from clinreg.reports.review_text import import_lines
+        from clinreg.reports import import_lines
 
         out, err = import_lines(result)
         for line in out:
@@ -164,11 +163,11 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
     def command(item, reviewer, orcid, note, on_date, kind, root, fmt):
         result = _sign_off(root, on_date, item, decision, reviewer, orcid=orcid, note=note, kind=kind)
         if fmt == "json":
-            from clinreg.text.jsonout import dumps
+            from clinreg.text import dumps
 
             click.echo(dumps("review_decision", result.to_dict()))
         else:
-            from clinreg.reports.review_text import decision_line
+            from clinreg.reports import decision_line
 
             click.echo(decision_line(result, decision))
 
@@ -179,7 +178,7 @@ def _review_command(name: str, decision: str, summary: str) -> click.Command:
 def _sign_off(root, on_date, item, decision, name, **kwargs):
     """Record one decision in the taxonomy file (a reviewer's or a maintainer's adjudication); a refused item or an
     unwritable file is a one-line usage error."""
-    from clinreg.review.signoff import SignOffError, sign_off
+    from clinreg.review import SignOffError, sign_off
 
     today = parse_date(on_date)
     reg = load(root, for_writing=True)
@@ -221,11 +220,11 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
     """
     result = _sign_off(root, on_date, item, decision, maintainer, note=reason, kind=kind, adjudication=True)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("review_adjudication", result.to_dict()))
     else:
-        from clinreg.reports.review_text import adjudication_line
+        from clinreg.reports import adjudication_line
 
         click.echo(adjudication_line(result, decision))
 
@@ -244,10 +243,10 @@ def review_agreement(root, fmt):
     reviewers and the items each reviewed, pairwise percent agreement, Krippendorff's alpha (nominal; n/a
     where no two decisions can be compared or all agree on one value) and the items the panel splits on.
     """
-    from clinreg.reports.panel import review_agreement as agreement
+    from clinreg.reports import review_agreement as agreement
 
     reg = load(root)
     refuse_load_errors(reg, "a review agreement")
-    from clinreg.reports.review_text import render_agreement
+    from clinreg.reports import render_agreement
 
     click.echo(render_agreement(agreement(reg), fmt))

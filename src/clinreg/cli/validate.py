@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, fail, freeze_registry, load, release_option, root_option
-from clinreg.text.git import run_git
+from clinreg.text import run_git
 
 
 @click.command()
@@ -32,7 +32,7 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, changed, pat
     With PATHS (registry files) or --changed, every rule still runs on the whole tree, but only the warnings
     and infos of those files are shown; errors show wherever they are, and the summary counts the rest.
     """
-    from clinreg.core.diagnostics import RENDERERS, Report
+    from clinreg.core import RENDERERS, Report
 
     if changed is not None and paths:
         raise fail("give PATHS or --changed, not both")
@@ -41,7 +41,7 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, changed, pat
         report, tree, files = run.report, run.root, run.files
         wanted = _registry_paths(run.root, run.files, paths)
     else:
-        from clinreg.rules.engine import run_rules
+        from clinreg.rules import run_rules
 
         reg = load(root, release)
         wanted = _registry_paths(reg.root, {f.rel for f in reg.files}, paths)
@@ -60,7 +60,7 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, changed, pat
     if strict:
         import dataclasses
 
-        from clinreg.core.codes import CODES
+        from clinreg.core import CODES
 
         report.diagnostics = [dataclasses.replace(d, severity=CODES[d.code].strict) if CODES[d.code].strict else d
                               for d in report.diagnostics]
@@ -74,7 +74,7 @@ def validate(root, release, base, fmt, show_info, strict, no_cache, changed, pat
         if scope["line"]:
             click.echo(scope["line"])
     elif fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         import json
 
@@ -110,7 +110,7 @@ def _registry_paths(root: Path, known: set[str], paths) -> set[str] | None:
 
 
 def _changed_files(tree: Path, files: set[str], ref: str) -> set[str]:
-    from clinreg.text.git import GitError, changed_paths
+    from clinreg.text import GitError, changed_paths
 
     try:
         return changed_paths(tree, ref) & files
@@ -119,7 +119,7 @@ def _changed_files(tree: Path, files: set[str], ref: str) -> set[str]:
 
 
 def _counts(diagnostics) -> str:
-    from clinreg.core.diagnostics import Summary
+    from clinreg.core import Summary
 
     s = Summary.of(diagnostics, 0)
     return f"{s.errors} error(s), {s.warnings} warning(s), {s.infos} info(s)"
@@ -137,7 +137,7 @@ def _scope(whole, wanted: set[str] | None, changed: str | None, tree: Path, file
                    else "") + " (`clinreg validate` shows every file)")
         return {"line": line, "data": {"changed_since": changed, "files": sorted(wanted),
                                        "elsewhere": json_counts(rest)}}
-    from clinreg.text.git import GitError, changed_paths
+    from clinreg.text import GitError, changed_paths
 
     try:
         mine = changed_paths(tree, "HEAD") & files
@@ -152,16 +152,15 @@ def _scope(whole, wanted: set[str] | None, changed: str | None, tree: Path, file
 
 
 def json_counts(diagnostics) -> dict:
-    from clinreg.core.diagnostics import Summary
+    from clinreg.core import Summary
 
     s = Summary.of(diagnostics, 0)
     return {"errors": s.errors, "warnings": s.warnings, "infos": s.infos}
 
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
-    from clinreg.core.paths import RootError, resolve_root
-    from clinreg.core.store import UnknownVersion
-    from clinreg.rules.cache import validate_cached
+    from clinreg.core import RootError, UnknownVersion, resolve_root
+    from clinreg.rules import validate_cached
 
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
@@ -175,11 +174,11 @@ def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def list_rules(fmt):
     """List every validation rule with its code, severity and title."""
-    from clinreg.core.codes import CODES
+    from clinreg.core import CODES
 
     rules = sorted(CODES.values(), key=lambda r: r.code)
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("rules", [{"code": r.code, "name": r.name, "severity": r.severity,
                                     "strict_severity": r.severity_in(True), "family": r.family, "title": r.title}
@@ -195,13 +194,13 @@ def list_rules(fmt):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def explain(code, fmt):
     """Explain a rule: why it exists, with a bad and a good example."""
-    from clinreg.core.codes import CODES
+    from clinreg.core import CODES
 
     rule = CODES.get(code.upper())
     if rule is None:
         raise fail(f"no rule {code!r}; `clinreg rules` lists them")
     if fmt == "json":
-        from clinreg.text.jsonout import dumps
+        from clinreg.text import dumps
 
         click.echo(dumps("rule", {"code": rule.code, "name": rule.name, "severity": rule.severity,
                                   "strict_severity": rule.severity_in(True), "family": rule.family,

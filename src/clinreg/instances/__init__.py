@@ -2,3 +2,37 @@
 the lock and `build_instances` run), which mappings and splits it covers (`mappingselection`), the rows it keeps
 (`rowselection`, `sampling`), gold labels, the leak check, canary and provenance stamps, canonical JSON and its
 hashes, check-data, the lock file, and the instance files plain `build` writes (`write`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clinreg import _serve
+
+if TYPE_CHECKING:
+    from clinreg.instances import lock
+    from clinreg.instances.build import RecordBuild
+    from clinreg.instances.canonical import canonical_chunks
+    from clinreg.instances.checkdata import check_data
+    from clinreg.instances.schema import Instance
+    from clinreg.instances.stamp import canary
+    from clinreg.instances.write import record_info, replace_folder, write_instances
+
+_API = {  # name -> the module that defines it (a submodule's own name: the submodule)
+    "Instance": "clinreg.instances.schema",
+    "RecordBuild": "clinreg.instances.build",
+    "canary": "clinreg.instances.stamp",
+    "canonical_chunks": "clinreg.instances.canonical",
+    "check_data": "clinreg.instances.checkdata",
+    "lock": "clinreg.instances.lock",
+    "record_info": "clinreg.instances.write",
+    "replace_folder": "clinreg.instances.write",
+    "write_instances": "clinreg.instances.write",
+}
+
+__all__ = [
+    "Instance", "RecordBuild", "canary", "canonical_chunks", "check_data", "lock", "record_info", "replace_folder",
+    "write_instances",
+]
+
+__getattr__, __dir__ = _serve(__name__, _API)

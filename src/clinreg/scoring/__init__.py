@@ -2,21 +2,61 @@
 source as `scoring.py`), the agreement statistics (`agreement`), how a benchmark is graded (`grader`), ratings
 files read and written with HELM's whole-number rule (`ratings`), and a jury checked against clinicians (`jury`)."""
 
-from clinreg.scoring import medhelm
-from clinreg.scoring.agreement import icc2, kendall_tau, krippendorff_alpha, pairable, percent_agreement
-from clinreg.scoring.grader import (
-    AUTOMATIC, EXECUTION, GRADER_KINDS, JURY, NOT_EXPRESSIBLE, Grader, grader_of,
-)
-from clinreg.scoring.jury import jury_agreement, leave_one_judge_out, medhelm_jury_agreement
-from clinreg.scoring.ratings import (
-    CLINICIAN, COLUMNS, READ_COLUMNS, Problems, Rating, RatingsError, is_clinician, ratings_text, read_ratings,
-    whole_rating,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clinreg import _serve
+
+if TYPE_CHECKING:
+    from clinreg.scoring import medhelm
+    from clinreg.scoring.agreement import icc2, kendall_tau, krippendorff_alpha, pairable, percent_agreement
+    from clinreg.scoring.grader import AUTOMATIC, EXECUTION, GRADER_KINDS, JURY, NOT_EXPRESSIBLE, Grader, grader_of
+    from clinreg.scoring.jury import jury_agreement, leave_one_judge_out, medhelm_jury_agreement
+    from clinreg.scoring.ratings import (
+        CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating, RatingsError,
+        is_clinician, ratings_text, read_ratings, whole_rating,
+    )
+
+_API = {  # name -> the module that defines it (a submodule's own name: the submodule)
+    "AUTOMATIC": "clinreg.scoring.grader",
+    "CLINICIAN": "clinreg.scoring.ratings",
+    "COLUMNS": "clinreg.scoring.ratings",
+    "DUPLICATE": "clinreg.scoring.ratings",
+    "EXECUTION": "clinreg.scoring.grader",
+    "GRADER_KINDS": "clinreg.scoring.grader",
+    "JURY": "clinreg.scoring.grader",
+    "NOT_A_NUMBER": "clinreg.scoring.ratings",
+    "NOT_EXPRESSIBLE": "clinreg.scoring.grader",
+    "READ_COLUMNS": "clinreg.scoring.ratings",
+    "SHAPE": "clinreg.scoring.ratings",
+    "UNREADABLE": "clinreg.scoring.ratings",
+    "Grader": "clinreg.scoring.grader",
+    "Problems": "clinreg.scoring.ratings",
+    "Rating": "clinreg.scoring.ratings",
+    "RatingsError": "clinreg.scoring.ratings",
+    "grader_of": "clinreg.scoring.grader",
+    "icc2": "clinreg.scoring.agreement",
+    "is_clinician": "clinreg.scoring.ratings",
+    "jury_agreement": "clinreg.scoring.jury",
+    "kendall_tau": "clinreg.scoring.agreement",
+    "krippendorff_alpha": "clinreg.scoring.agreement",
+    "leave_one_judge_out": "clinreg.scoring.jury",
+    "medhelm": "clinreg.scoring.medhelm",
+    "medhelm_jury_agreement": "clinreg.scoring.jury",
+    "pairable": "clinreg.scoring.agreement",
+    "percent_agreement": "clinreg.scoring.agreement",
+    "ratings_text": "clinreg.scoring.ratings",
+    "read_ratings": "clinreg.scoring.ratings",
+    "whole_rating": "clinreg.scoring.ratings",
+}
 
 __all__ = [
-    "AUTOMATIC", "CLINICIAN", "COLUMNS", "EXECUTION", "GRADER_KINDS", "JURY", "NOT_EXPRESSIBLE", "READ_COLUMNS",
-    "Grader", "Problems", "Rating", "RatingsError",
+    "AUTOMATIC", "CLINICIAN", "COLUMNS", "DUPLICATE", "EXECUTION", "GRADER_KINDS", "JURY", "NOT_A_NUMBER",
+    "NOT_EXPRESSIBLE", "READ_COLUMNS", "SHAPE", "UNREADABLE", "Grader", "Problems", "Rating", "RatingsError",
     "grader_of", "icc2", "is_clinician", "jury_agreement", "kendall_tau", "krippendorff_alpha", "leave_one_judge_out",
     "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text", "read_ratings",
     "whole_rating",
 ]
+
+__getattr__, __dir__ = _serve(__name__, _API)
