@@ -95,7 +95,7 @@ def baseline_build(data_dir: Path, out: Path) -> int:
 
         def render(batch):
             keys = list(batch)
-            rows = [dict(zip(keys, values, strict=True)) for values in zip(*batch.values(), strict=True)]
+            rows = [dict(zip(keys, values)) for values in zip(*batch.values())]
             return {
                 "input": [template.render(row) for row in rows],
                 "choices": [[r["opa"], r["opb"], r["opc"], r["opd"]] for r in rows],

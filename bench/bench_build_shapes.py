@@ -167,7 +167,7 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
             def render(batch):
                 prompts = []
-                for question, options in zip(batch["question"], batch["options"], strict=True):
+                for question, options in zip(batch["question"], batch["options"]):
                     letters = sorted(k for k, v in options.items() if v is not None)
                     listed = "\n".join(f"{k}. {options[k]}" for k in letters)
                     prompts.append(f"{question}\n\n{listed}\n\nAnswer with the letter of the correct option.")
@@ -193,19 +193,19 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
             subjects = set(tables["diagnosis"]["subject_id"]) & set(tables["triage"]["subject_id"])
             stays = set(tables["edstays"]["hadm_id"])
             radiology: dict = {}
-            for hadm, text in zip(tables["radiology"]["hadm_id"], tables["radiology"]["text"], strict=True):
+            for hadm, text in zip(tables["radiology"]["hadm_id"], tables["radiology"]["text"]):
                 radiology.setdefault(hadm, text)
             target = {h: (b, d) for h, b, d in zip(tables["discharge_target"]["hadm_id"],
                                                     tables["discharge_target"]["brief_hospital_course"],
-                                                    tables["discharge_target"]["discharge_instructions"], strict=True)}
+                                                    tables["discharge_target"]["discharge_instructions"])}
             data = datasets.load_dataset("csv", data_files=str(path), split="train", cache_dir=cache,
                                          keep_default_na=False)
             data = data.filter(lambda b: [s in subjects and h in stays and h in radiology and h in target
-                                          for s, h in zip(b["subject_id"], b["hadm_id"], strict=True)], batched=True)
+                                          for s, h in zip(b["subject_id"], b["hadm_id"])], batched=True)
 
             def render(batch):
                 prompts, answers = [], []
-                for hadm, text in zip(batch["hadm_id"], batch["text"], strict=True):
+                for hadm, text in zip(batch["hadm_id"], batch["text"]):
                     bhc, di = target[hadm]
                     note = text.replace(bhc, "").replace(di, "")
                     for variant, answer in (("brief hospital course", bhc), ("discharge instructions", di)):
@@ -222,8 +222,7 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
             def render(batch):
                 refs = [f"{i} {c}" if f == "1" and c != "NA" and i != "-1" else "CORRECT"
-                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"], batch["Corrected Sentence"],
-                                           strict=True)]
+                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"], batch["Corrected Sentence"])]
                 prompts = ["The following clinical text has numbered sentences.\n\n" + s for s in batch["Sentences"]]
                 return {"prompt": prompts, "reference": refs}
         built = data.map(render, batched=True, batch_size=1000, remove_columns=data.column_names)

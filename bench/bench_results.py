@@ -58,7 +58,7 @@ def board(models: int, seed: int = 0) -> str:
     for i in range(models):
         base = published[i % len(published)]
         row = [f"model-{i:06d}", ""]
-        for head, cell in zip(header[2:], base[2:], strict=True):
+        for head, cell in zip(header[2:], base[2:]):
             if not cell.strip():
                 row.append("")
                 continue

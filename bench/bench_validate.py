@@ -187,7 +187,7 @@ def main() -> None:
     print("\nMarginal cost per record (process wall time, between consecutive scales):\n")
     print("| between | bare (ms/record) | validate cold (ms/record) | validate warm (ms/record) |")
     print("|---|---|---|---|")
-    for (s0, r0, m0), (s1, r1, m1) in zip(rows, rows[1:], strict=False):
+    for (s0, r0, m0), (s1, r1, m1) in zip(rows, rows[1:]):
         if r1 == r0:
             continue
         per = {k: (m1[k] - m0[k]) * 1000 / (r1 - r0) for k in ("bare", "cold", "warm")}

@@ -38,7 +38,7 @@ def check_release_table(root: Path, readme: str | None = None) -> None:
     rows = _table(readme)
     previous = 0
     assert [r[0] for r in rows] == [r.version for r in reg.releases.releases], "one row per release, oldest first"
-    for row, release in zip(rows, reg.releases.releases, strict=True):
+    for row, release in zip(rows, reg.releases.releases):
         version, date, datasets, access, added = row
         assert date == release.date.isoformat(), version
         result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", version, "--format", "json"])

@@ -84,7 +84,7 @@ if __name__ == "__main__":
             entries = [x for n in names for x in json.loads((d / n).read_text(encoding="utf-8"))["data"]]
             inst = e["splits"][split]
             assert len(entries) == len(inst)
-            for x, i in zip(entries, inst, strict=True):
+            for x, i in zip(entries, inst):
                 assert list(x) == ["src", "tgt", "file"] and x["tgt"] == i["gold"] and x["file"] == i["file"]
                 assert all(s in "Doctor-patient dialogue:\n\n" + x["src"] for s in i["input_must_contain"])
         real = _realdata("wyim__aci-bench")

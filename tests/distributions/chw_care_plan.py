@@ -50,7 +50,7 @@ if __name__ == "__main__":
         assert len(rows) == 4 and rows[2]["MO Note"] == ""
         got = [r["MO Note"] for r in rows if r["MO Note"] != ""]
         inst = e["splits"]["test"]
-        assert len(got) == len(inst) == 3 and all(g == x["gold"] for g, x in zip(got, inst, strict=True))
+        assert len(got) == len(inst) == 3 and all(g == x["gold"] for g, x in zip(got, inst))
         import pyarrow.csv as pacsv
         t = pacsv.read_csv(pathlib.Path(tmp) / "CHW_Dataset.csv",
                            parse_options=pacsv.ParseOptions(newlines_in_values=True))

@@ -113,7 +113,7 @@ def write(folder: pathlib.Path) -> dict:
         d / "edstays.csv.gz",
         ["subject_id", "hadm_id", "stay_id", "intime", "outtime", "gender", "race", "arrival_transport", "disposition"],
         [[subj[h], h, stay[h], "2180-01-07 18:00:00", "2180-01-08 02:00:00", g, "WHITE", "AMBULANCE", "ADMITTED"]
-         for h, g in zip(hadms, ["M", "F", "M", "F"], strict=True)],
+         for h, g in zip(hadms, ["M", "F", "M", "F"])],
     )
     _write_csv_gz(
         d / "triage.csv.gz",

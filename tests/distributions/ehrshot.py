@@ -80,8 +80,8 @@ def write(folder: pathlib.Path) -> dict:
     data_schema = pa.schema([("subject_id", pa.int64()), ("time", pa.timestamp("us")), ("code", pa.string()),
                              ("numeric_value", pa.float32()), ("text_value", pa.string()), ("unit", pa.string()),
                              ("omop_table", pa.string())])
-    cols = list(zip(*ev, strict=True))
-    pq.write_table(pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, data_schema, strict=True)],
+    cols = list(zip(*ev))
+    pq.write_table(pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, data_schema)],
                                         schema=data_schema), root / "data" / "data.parquet")
     split_schema = pa.schema([("subject_id", pa.int64()), ("split", pa.string())])
     pq.write_table(pa.Table.from_pylist([{"subject_id": 1001, "split": "train"},

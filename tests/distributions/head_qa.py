@@ -114,6 +114,6 @@ if __name__ == "__main__":
                     got.append((q["qtext"].strip(), "ABCDE"[aids.index(int(q["ra"].strip()))]))
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 3 and exp["dropped"]["test"] == 1
-        for (qt, g), e in zip(got, inst, strict=True):
+        for (qt, g), e in zip(got, inst):
             assert g == e["gold"] and e["input_must_contain"][0] == qt
     print("head_qa fixture OK")

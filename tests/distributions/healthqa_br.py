@@ -21,7 +21,7 @@ FILLED_IN = True
 
 
 def _question(stem: str, options: list[str]) -> str:
-    return stem + "\n" + "\n".join(f"'{k}': '{v}'" for k, v in zip("ABCDE", options, strict=False))
+    return stem + "\n" + "\n".join(f"'{k}': '{v}'" for k, v in zip("ABCDE", options))
 
 
 ROWS = [

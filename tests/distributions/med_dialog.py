@@ -110,7 +110,7 @@ if __name__ == "__main__":
             rows = json.loads(raw)["data"]
             assert [r["tgt"] for r in rows] == [e["gold"] for e in exp["configs"][subset]["test"]]
             assert all(e["input_must_contain"][0] in r["src"]
-                       for r, e in zip(rows, exp["configs"][subset]["test"], strict=True))
+                       for r, e in zip(rows, exp["configs"][subset]["test"]))
         write_hub(root / "hub")
         t = pq.read_table(root / "hub" / "icliniq" / "test-00000-of-00001.parquet")
         assert t.column_names == ["tgt", "src", "id"] and str(t.schema.field("id").type) == "int64"

@@ -77,7 +77,7 @@ if __name__ == "__main__":
             rows = [json.loads(line) for line in (pathlib.Path(tmp) / fname).read_text(encoding="utf-8").splitlines()]
             inst = e["splits"][split]
             assert len(rows) == len(inst)
-            for r, x in zip(rows, inst, strict=True):
+            for r, x in zip(rows, inst):
                 opts = {1: "opa", 2: "opb", 3: "opc", 4: "opd"}
                 correct = [i for i, k in opts.items() if i == r["cop"]]
                 assert (len(correct) == 1 and "ABCD"[correct[0] - 1] == x["gold"]

@@ -101,7 +101,7 @@ if __name__ == "__main__":
             rows = [json.loads(line) for line in raw.decode("utf-8").splitlines()]
             inst = e["splits"][helm]
             assert len(rows) == len(inst)
-            for r, x in zip(rows, inst, strict=True):
+            for r, x in zip(rows, inst):
                 assert list(r) == ["question", "answer", "options", "meta_info", "answer_idx", "metamap_phrases"]
                 assert len(r["options"]) == 4 and r["answer"] == r["options"][r["answer_idx"]]
                 assert r["answer_idx"] == x["gold"] and r["question"] == x["input_must_contain"][0]

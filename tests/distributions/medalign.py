@@ -123,7 +123,7 @@ if __name__ == "__main__":
                 got.append((prompt, g["clinician_response"]))
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 2
-        for (p, g), e in zip(got, inst, strict=True):
+        for (p, g), e in zip(got, inst):
             assert g == e["gold"] and all(s in p for s in e["input_must_contain"])
             assert not any(s in p for s in e["input_must_not_contain"])
         assert "\n" in inst[1]["gold"]

@@ -83,7 +83,7 @@ if __name__ == "__main__":
         got = [(r["question"], r["answer_idx"]) for r in rows if r["question"] and r["answer_idx"] and r["opa"]]
         inst = e["splits"]["test"]
         assert len(got) == len(inst) == 3 and e["dropped"]["test"] == 1
-        for (q, a), x in zip(got, inst, strict=True):
+        for (q, a), x in zip(got, inst):
             assert a == x["gold"] and q.startswith(x["input_must_contain"][0])
         with open(pathlib.Path(tmp) / "medbullets" / "medbullets_op4.csv", encoding="utf-8") as f:
             assert "ope" not in csv.DictReader(f).fieldnames

@@ -81,7 +81,7 @@ def _table(rows):
     feats = {c: {"dtype": "int64" if c in ("Row Number", "Calculator ID") else "string", "_type": "Value"}
              for c in COLS}
     schema = schema.with_metadata({"huggingface": json.dumps({"info": {"features": feats}})})
-    return pa.Table.from_pylist([dict(zip(COLS, r, strict=True)) for r in rows], schema=schema)
+    return pa.Table.from_pylist([dict(zip(COLS, r)) for r in rows], schema=schema)
 
 
 README = """---
@@ -132,7 +132,7 @@ if __name__ == "__main__":
         rows = f.read().to_pylist()
         inst = e["splits"]["test"]
         assert len(rows) == len(inst) == 8
-        for r, x in zip(rows, inst, strict=True):
+        for r, x in zip(rows, inst):
             assert r["Ground Truth Answer"] == x["gold"] and r["Row Number"] == x["id"]
             assert r["Patient Note"] in x["input_must_contain"]
         assert {r["Category"] for r in rows} == {"lab", "risk", "physical", "severity", "diagnosis", "date", "dosage"}

@@ -132,7 +132,7 @@ if __name__ == "__main__":
                         else "CORRECT"))
         inst = e["splits"]["test"]
         assert len(got) == len(inst) == 4
-        for (inp, g), x in zip(got, inst, strict=True):
+        for (inp, g), x in zip(got, inst):
             assert g == x["gold"] and all(s in inp for s in x["input_must_contain"])
             assert not any(s in inp for s in x["input_must_not_contain"]), x["id"]
         real = _realdata("abachaa__MEDEC")

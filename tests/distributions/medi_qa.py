@@ -129,7 +129,7 @@ if __name__ == "__main__":
             got.append((q.attrib["QID"], q.find("QuestionText").text, best))
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 3
-        for (qid, qtext, gold), e in zip(got, inst, strict=True):
+        for (qid, qtext, gold), e in zip(got, inst):
             assert qid == e["id"] and gold == e["gold"] and all(s in qtext for s in e["input_must_contain"])
         raw = (d / "MEDIQA2019-Task3-QA-TestSet-wLabels.xml").read_text(encoding="utf-8")
         assert "&quot;purines&quot;" in raw and "don&apos;t" in raw and "\t\t\t<Answer AID" in raw

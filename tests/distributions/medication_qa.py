@@ -69,7 +69,7 @@ def write_hub(folder: pathlib.Path) -> dict:
     folder = pathlib.Path(folder)
     (folder / "data").mkdir(parents=True, exist_ok=True)
     schema = pa.schema([(c, pa.string()) for c in COLUMNS])
-    t = pa.Table.from_pylist([dict(zip(COLUMNS, r, strict=True)) for r in ROWS], schema=schema)
+    t = pa.Table.from_pylist([dict(zip(COLUMNS, r)) for r in ROWS], schema=schema)
     pq.write_table(t, folder / "data" / "train-00000-of-00001-7427a10e891759be.parquet")
     _workbook(folder / "MedInfo2019-QA-Medications (1).xlsx")
     feats = "".join(f"  - name: {c}\n    dtype: string\n" for c in COLUMNS)

@@ -18,9 +18,9 @@ LETTERS = "ABCDEFGHIJ"
 
 
 def _row(n: int, stem: str, options: list[str], label: str, task: str, system: str, kind: str) -> dict:
-    choices = " ".join(f"({k}) {v}" for k, v in zip(LETTERS, options, strict=False))
+    choices = " ".join(f"({k}) {v}" for k, v in zip(LETTERS, options))
     return {"id": f"Text-{n}", "question": f"{stem}\nAnswer Choices: {choices}",
-            "options": dict(zip(LETTERS, options, strict=False)), "label": label,
+            "options": dict(zip(LETTERS, options)), "label": label,
             "medical_task": task, "body_system": system, "question_type": kind}
 
 

@@ -65,7 +65,7 @@ if __name__ == "__main__":
         got = [(x["input"], x["target"]) for x in data if x["input"] and x["target"]]
         inst = e["splits"]["test"]
         assert len(data) == 4 and len(got) == len(inst) == 3
-        for (i, t), x in zip(got, inst, strict=True):
+        for (i, t), x in zip(got, inst):
             assert t == x["gold"] and i == x["input_must_contain"][0]
         import pyarrow.json as pajson
         t = pajson.read_json(pathlib.Path(tmp) / "mimic_iv_bhc.json")

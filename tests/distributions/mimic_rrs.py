@@ -49,10 +49,10 @@ if __name__ == "__main__":
         f = [x.strip() for x in (d / "test.findings.tok").read_text(encoding="utf-8").splitlines()]
         i = [x.strip() for x in (d / "test.impression.tok").read_text(encoding="utf-8").splitlines()]
         assert len(f) == len(i) == 4
-        got = [(a, b) for a, b in zip(f, i, strict=True) if a and b]
+        got = [(a, b) for a, b in zip(f, i) if a and b]
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 3
-        for (a, b), e in zip(got, inst, strict=True):
+        for (a, b), e in zip(got, inst):
             assert b == e["gold"] and all(s in a for s in e["input_must_contain"])
         assert sorted(p.name for p in d.iterdir()) == sorted(
             f"{s}.{k}.tok" for s in ["train", "validate", "test"] for k in ["findings", "impression"])

@@ -77,7 +77,7 @@ if __name__ == "__main__":
         rows = t.to_pylist()
         inst = exp["splits"]["test"]
         assert len(rows) == len(inst) == 3
-        for r, e in zip(rows, inst, strict=True):
+        for r, e in zip(rows, inst):
             assert ",".join(r["target"]) == e["gold"] and r["text"].startswith(e["input_must_contain"][0])
             assert r["target"] == r["icd10_proc"] + r["icd10_diag"] and r["num_targets"] == len(r["target"])
             assert re.fullmatch(r"[a-z ]+", r["text"]), "prepared text: lower-case letters and spaces only"

@@ -109,7 +109,7 @@ if __name__ == "__main__":
             got.append((p.name, inp, ref))
         inst = exp["splits"]["test"]
         assert len(got) == len(inst) == 3 and exp["dropped"]["test"] == 2
-        for (name, inp, ref), e in zip(got, inst, strict=True):
+        for (name, inp, ref), e in zip(got, inst):
             assert name == e["file"] and ref == e["gold"], (name, ref)
             assert all(s in inp for s in e["input_must_contain"]), name
             assert not any(s in inp for s in e["input_must_not_contain"]), name

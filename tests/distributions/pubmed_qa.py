@@ -73,7 +73,7 @@ def _expected():
         first = f"Context: {e['LABELS'][0].title()}. {e['CONTEXTS'][0]}"
         out.append({"id": pmid, "gold": LETTER[e["final_decision"]],
                     "input_must_contain": [first, f"\n\nQuestion: {e['QUESTION']}\n"]
-                    + [f"{lab.title()}. {c}" for lab, c in zip(e["LABELS"], e["CONTEXTS"], strict=True)],
+                    + [f"{lab.title()}. {c}" for lab, c in zip(e["LABELS"], e["CONTEXTS"])],
                     "input_must_not_contain": [e["LONG_ANSWER"], e["LABELS"][-1] + ".", e["MESHES"][0]]})
     return {"splits": {"test": out}, "dropped": {"test": 0}}
 

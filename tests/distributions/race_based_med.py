@@ -157,7 +157,7 @@ if __name__ == "__main__":
             data[f"Question: {q}\nResponse: {r}\n"] = "A" if lab == "True" else "B"
         got = list(data.items())
         assert [g for _, g in got] == [e["gold"] for e in exp["splits"]["test"]], got
-        for (prompt, _), e in zip(got, exp["splits"]["test"], strict=True):
+        for (prompt, _), e in zip(got, exp["splits"]["test"]):
             assert all(s in prompt for s in e["input_must_contain"]), (prompt, e)
             assert not any(s in prompt for s in e["input_must_not_contain"]), (prompt, e)
         try:  # optional cross-check with the library HELM uses

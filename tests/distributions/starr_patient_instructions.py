@@ -47,7 +47,7 @@ def write(folder: pathlib.Path) -> dict:
         w.writerows(ROWS)
     out = []
     for r in ROWS:
-        d = dict(zip(COLUMNS, (v.strip() for v in r), strict=True))
+        d = dict(zip(COLUMNS, (v.strip() for v in r)))
         if d["QC"].upper() != "TRUE" or not all(d[c] for c in COLUMNS[:5]):
             continue
         out.append({"gold": d["DischargeInstructionNoteText"],

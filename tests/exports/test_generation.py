@@ -118,7 +118,7 @@ def test_every_record_gives_generation_settings():
 
 
 def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
-    for m, (dataset_id, mapping) in zip(report_of(tmp_path, "lm-eval").mappings, RECORDS, strict=True):
+    for m, (dataset_id, mapping) in zip(report_of(tmp_path, "lm-eval").mappings, RECORDS):
         task = task_config(m, tmp_path / m.data_file, "canary")
         g = mapping.generation
         if m.kind == "choice":  # scored by likelihood: nothing is generated
@@ -136,7 +136,7 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins):
     inspect_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_tasks.py")
     module["read_samples"] = lambda data_file: []
-    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS, strict=True):
+    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
         made = module[m.name]()
         config = made["config"]
@@ -158,7 +158,7 @@ def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
     staged.mkdir()
     helm_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_helm.py")
-    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS, strict=True):
+    for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
         adapter = module["get_clinreg_spec"](m.mapping)["adapter_spec"]
         assert adapter["max_tokens"] == g.max_tokens, dataset_id

@@ -152,7 +152,7 @@ def check_builds_as_distributed(record, tmp_path: Path, writers: Path = WRITERS)
         want = [i for value in expected["configs"] for h in helm_splits for i in expected["configs"][value].get(h, [])]
     assert len(built) == len(want), f"{record_id}: built {len(built)} instances, HELM builds {len(want)}"
     data = raw_text(folder)
-    for got, exp in zip(built, want, strict=True):
+    for got, exp in zip(built, want):
         assert _same_gold(record, got,
                           exp["gold"]), f"{record_id} {got.id}: gold {_gold(got)!r}, expected {exp['gold']!r}"
         assert got.input.strip(), f"{record_id} {got.id}: empty input"

@@ -84,7 +84,7 @@ def test_variants_keep_their_own_labels(normalised):
     assert (status == 0).all() and normalised == ["0", "1"]
     made = build.instances(table, "test", np.arange(2))
     assert normalised == ["0", "1"]  # both variants' labels were kept from status
-    assert list(zip(made.variant, made.input, (g["letter"] for g in made.gold), strict=True)) == [
+    assert list(zip(made.variant, made.input, (g["letter"] for g in made.gold))) == [
         ("factual", "Q0|right", "A"), ("hallucinated", "Q0|wrong", "B"),
         ("factual", "Q1|true", "A"), ("hallucinated", "Q1|false", "B"),
     ]

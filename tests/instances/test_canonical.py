@@ -44,7 +44,7 @@ def old_canonical_lines(batches):
         provenance = _CANONICAL.encode(batch.provenance)
         for variant, index, prompt, txt, choices, gold, refs, context in zip(
             batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
-            batch.context, strict=True,
+            batch.context,
         ):
             instance_id = f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}"
             yield (

@@ -92,7 +92,7 @@ def test_a_batch_checks_each_row_as_leaked_span_does(pool, data):
     rows = data.draw(st.lists(st.integers(0, 10**6), min_size=n, max_size=n, unique=True))
     exempt = frozenset(data.draw(st.lists(st.sampled_from(rows), max_size=3)))
     expected = []
-    for text, reference, row in zip(inputs, references, rows, strict=True):
+    for text, reference, row in zip(inputs, references, rows):
         if reference and text and row not in exempt:
             span = leaked_span(reference, text)
             assert span == old_leaked_span(reference, text)

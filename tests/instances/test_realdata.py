@@ -61,7 +61,7 @@ def test_pubmed_qa(registry, tmp_path):
     result, rows = _build(tmp_path, "pubmed_qa")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 100
-    for row, source in zip(rows, raw, strict=True):
+    for row, source in zip(rows, raw):
         assert row["answer"] == scheme.map[source["final_decision"]]
         assert row["choices"][LETTERS.index(row["answer"])] == source["final_decision"]
         assert source["question"] in row["input"]
@@ -74,7 +74,7 @@ def test_med_qa(registry, tmp_path):
     result, rows = _build(tmp_path, "med_qa")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
-    for row, source in zip(rows, raw, strict=True):
+    for row, source in zip(rows, raw):
         assert row["answer"] == source["answer_idx"]
         assert row["choices"] == [source["options"][k] for k in sorted(source["options"])]
         assert row["choices"][LETTERS.index(row["answer"])] == source["answer"]
@@ -86,7 +86,7 @@ def test_medcalc_bench(registry, tmp_path):
     result, rows = _build(tmp_path, "medcalc_bench")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 110
-    for row, source in zip(rows, raw, strict=True):
+    for row, source in zip(rows, raw):
         assert row["gold"]["value"] == source["Ground Truth Answer"] and row["answer"] is None
         assert (row["gold"]["lower"], row["gold"]["upper"]) == (source["Lower Limit"], source["Upper Limit"])
         assert row["references"] == [source["Ground Truth Explanation"]]  # extra text, never scored as gold
@@ -118,7 +118,7 @@ def test_aci_bench(registry, tmp_path):
     result, rows = _build(tmp_path, "aci_bench")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 12
-    for row, (split, source) in zip(rows, raw, strict=True):
+    for row, (split, source) in zip(rows, raw):
         assert (row["split"] == split and row["gold"]["value"] == source["tgt"].strip()
                 and row["context"]["file"] == source["file"])
 
@@ -143,7 +143,7 @@ def test_ehr_sql(registry, tmp_path):
     result, rows = _build(tmp_path, "ehr_sql", data_dir=_ehr_sql_data(tmp_path))
     assert result.exit_code == 0, result.stderr
     assert len(rows) == len(raw) == 200
-    for row, source in zip(rows, raw, strict=True):
+    for row, source in zip(rows, raw):
         assert row["gold"]["value"] == source["query"] and row["context"]["is_impossible"] == source["is_impossible"]
         value = {k: v for k, v in (row["context"]["value"] or {}).items() if v is not None}
         assert value == source.get("value", {})
@@ -167,7 +167,7 @@ def test_medec_empty_records(registry, tmp_path):
     assert loud.exit_code == 0, loud.stderr
     assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
     assert "skipped" not in loud.stderr
-    for row, source in zip(rows, labelled, strict=True):
+    for row, source in zip(rows, labelled):
         gold = ("CORRECT" if source["Error Flag"] == "0"
                 else f"{source['Error Sentence ID']} {source['Corrected Sentence']}")
         assert row["gold"] == {"kind": "text", "letter": None, "index": None, "value": gold, "lower": None,

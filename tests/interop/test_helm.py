@@ -43,7 +43,7 @@ JURY_MEAN = {"clinreg-test/constant-a": 35 / 9, "clinreg-test/constant-b": 36 / 
 
 def _rating(scores: tuple[int, int, int]) -> str:
     return json.dumps({axis: {"score": v, "explanation": "test"}
-                       for axis, v in zip(("accuracy", "completeness", "clarity"), scores, strict=True)})
+                       for axis, v in zip(("accuracy", "completeness", "clarity"), scores)})
 
 
 def _model_files() -> dict[str, str]:

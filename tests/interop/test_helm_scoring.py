@@ -73,7 +73,7 @@ def juries() -> dict[str, dict]:
 
 def reply(axes, scores, explanation=True, **extra) -> str:
     entries = {axis: {"score": score, "explanation": "because"} if explanation else {"score": score}
-               for axis, score in zip(axes, scores, strict=True)}
+               for axis, score in zip(axes, scores)}
     return json.dumps(entries | extra)
 
 

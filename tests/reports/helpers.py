@@ -120,7 +120,7 @@ def markdown_table(text: str, first_header: str) -> list[dict[str, str]]:
     for line in lines[start + 2:]:
         if not line.startswith("|"):
             break
-        rows.append(dict(zip(header, [c.strip() for c in line[1:-1].split(" | ")], strict=True)))
+        rows.append(dict(zip(header, [c.strip() for c in line[1:-1].split(" | ")])))
     return rows
 
 

@@ -48,7 +48,7 @@ def test_every_format_shows_the_json_numbers(rich, access, tmp_path):
                        "benchmarks": int(r["Benchmarks"]), "instances": int(r["Instances"]),
                        "datasets": int(r["Datasets"]),
                        "public": int(r["Public"]), "gated": int(r["Gated"]), "private": int(r["Private"]),
-                       "thin": r["Thin"] == "thin"} for sub_id, r in zip(names, rows, strict=True)}
+                       "thin": r["Thin"] == "thin"} for sub_id, r in zip(names, rows)}
     assert got_md == expected
 
     meta, rows = csv_with_metadata(invoke, rich, tmp_path, *extra)

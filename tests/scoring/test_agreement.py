@@ -16,10 +16,10 @@ KRIPPENDORFF_C = [
     [N, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, N],
     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, N],
 ]
-KRIPPENDORFF_C_UNITS = list(zip(*KRIPPENDORFF_C, strict=True))
+KRIPPENDORFF_C_UNITS = list(zip(*KRIPPENDORFF_C))
 
 # Krippendorff (2011), section A (binary data, two observers, no missing data): 10 units.
-KRIPPENDORFF_A_UNITS = list(zip([0, 1, 0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 0, 0, 1, 0, 0, 0, 0], strict=True))
+KRIPPENDORFF_A_UNITS = list(zip([0, 1, 0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 0, 0, 1, 0, 0, 0, 0]))
 
 # Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater reliability.
 # Psychological Bulletin 86(2), 420-428. Table 2: four judges (columns) rate six targets (rows).

@@ -30,7 +30,7 @@ JURY = {"rubric": "The model wrote a visit note.", "scale": [1, 5], "shows": ["i
 def reply(*scores, explanation=True, **extra):
     """A judge's JSON reply: one entry per axis, in order, with the given scores."""
     entries = {axis: {"score": score, "explanation": "because"} if explanation else {"score": score}
-               for axis, score in zip(AXES, scores, strict=True)}
+               for axis, score in zip(AXES, scores)}
     return json.dumps(entries | extra)
 
 

@@ -58,7 +58,7 @@ class Source:
 def test_every_item_comes_in_order(items, depth):
     objects = [[x] for x in items]  # the very objects, not equal copies
     got = _within(lambda: list(read_ahead(iter(Source(objects)), depth)))
-    assert len(got) == len(objects) and all(a is b for a, b in zip(got, objects, strict=True))
+    assert len(got) == len(objects) and all(a is b for a, b in zip(got, objects))
     assert _alive() == []
 
 

@@ -43,6 +43,6 @@ def test_render_step_text_is_the_whole_row_text(template):
     got = render(table, Spec, "t").column("out").to_pylist()
     whole = InputTemplate(template, "t")
     names = table.column_names
-    expected = [whole.render_row(dict(zip(names, values, strict=True)))
-                for values in zip(*(table.column(n).to_pylist() for n in names), strict=True)]
+    expected = [whole.render_row(dict(zip(names, values)))
+                for values in zip(*(table.column(n).to_pylist() for n in names))]
     assert got == expected

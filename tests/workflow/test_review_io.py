@@ -173,7 +173,7 @@ def test_subcategories_are_reviewed_in_the_sheet_with_what_a_decision_needs(care
     sheet = _export(care, tmp_path, "xlsx")
     ws = openpyxl.load_workbook(sheet)["tasks"]
     header = [c.value for c in ws[1]]
-    rows = {r[0].value: {h: c.value for h, c in zip(header, r, strict=True)} for r in ws.iter_rows(min_row=2)}
+    rows = {r[0].value: {h: c.value for h, c in zip(header, r)} for r in ws.iter_rows(min_row=2)}
     assert rows["diagnosis"]["kind"] == "subcategory" and rows["diagnosis"]["datasets"] == "2 tasks"
     assert rows["answer_questions"]["datasets"] == "QA set"  # the datasets that measure the task, by name
     assert rows["answer_questions"]["provenance"] == (

@@ -145,7 +145,7 @@ def derive_state(review: Any, current_hash: str, policy: Any = None) -> ReviewSt
     if hashes[-1] is None:  # written before decisions carried their own hash: the block's hash is the last one's
         hashes[-1] = review.content_hash
     latest: dict[str, tuple[Any, str | None]] = {}
-    for entry, digest in zip(entries, hashes, strict=True):
+    for entry, digest in zip(entries, hashes):
         latest.pop(_who(entry), None)
         latest[_who(entry)] = (entry, digest)
     current = [e for e, h in latest.values() if h == current_hash]

@@ -43,7 +43,7 @@ def scan_file(sf) -> dict[str, list[Diagnostic]]:
     out: dict[str, list[Diagnostic]] = {}
     loaded = sf.model is not None
     items = iter(sf.doc.scalar_items)
-    for path, value in zip(items, items, strict=True):
+    for path, value in zip(items, items):
         key = path[-1]
         if value is not False and value is not None:
             # Anything but false or null counts: a lenient loader would read "true", "yes" or 1 as enabling it.

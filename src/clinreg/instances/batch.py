@@ -49,7 +49,7 @@ class InstanceBatch:
         stem = f"{self.dataset}/{self.mapping}/{self.split}/"
         for variant, index, prompt, text, choices, gold, refs, context in zip(
             self.variant, self.source_index, self.prompt, self.input, self.choices, self.gold, self.references,
-            self.context, strict=True,
+            self.context,
         ):
             yield {
                 "id": f"{stem}{index}" if variant is None else f"{stem}{index}/{variant}",
@@ -142,7 +142,7 @@ def choice_prompt(stem: str, options: list[str]) -> str:
     lm-eval reads it as it is (then `Answer:`); Inspect and HELM list the options themselves from `input` and
     `choices`, with their own instruction, so the record's question never carries one (CLR508).
     """
-    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options, strict=False)])
+    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options)])
     count = len(options)
     instruction = _INSTRUCTIONS.get(count) or _INSTRUCTIONS.setdefault(count, letter_instruction(count))
     return f"{stem}\n\n{lines}\n\n{instruction}"
@@ -328,20 +328,20 @@ class MappingBuild:
             letters = labels.letters.to_pylist()
             golds = []
             position = _LETTER_INDEX
-            for letter, options in zip(letters, option_lists, strict=True):
+            for letter, options in zip(letters, option_lists):
                 index = position[letter]
                 value = options[index] if index < len(options) else None
                 golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None,
                               "value": value})
             stems = [question_stem(prompt, options).strip()
-                     for prompt, options in zip(inputs, option_lists, strict=True)]
+                     for prompt, options in zip(inputs, option_lists)]
             inputs = list(map(choice_prompt, stems, option_lists))
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):
-                bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist(), strict=True)
+                bounds = zip(labels.lower.to_pylist(), labels.upper.to_pylist())
                 golds = [{"index": None, "kind": "number", "letter": None, "lower": _bound(lo), "upper": _bound(hi),
-                          "value": text} for text, (lo, hi) in zip(texts, bounds, strict=True)]
+                          "value": text} for text, (lo, hi) in zip(texts, bounds)]
             else:
                 golds = [{"index": None, "kind": "text", "letter": None, "lower": None, "upper": None, "value": text}
                          for text in texts]
@@ -381,14 +381,14 @@ class MappingBuild:
         base = self.template.globals
         if any(t.uses_row for t in (self.template, *self.fixed_templates)):
             contexts = []
-            for row_values in zip(*values, strict=True):
-                row = dict(zip(names, row_values, strict=True))
+            for row_values in zip(*values):
+                row = dict(zip(names, row_values))
                 contexts.append({**base, **row, ROW_VARIABLE: row})
         elif names:
             contexts = []
-            for row_values in zip(*values, strict=True):
+            for row_values in zip(*values):
                 context = base.copy()
-                context.update(zip(names, row_values, strict=True))
+                context.update(zip(names, row_values))
                 contexts.append(context)
         else:
             contexts = [base.copy() for _ in range(table.num_rows)]
@@ -396,7 +396,7 @@ class MappingBuild:
             for context in contexts:
                 context["variant"] = variant.id  # so one template can word each variant's request
             for name, column in variant.columns.items():
-                for context, value in zip(contexts, self._values(table, column, "variant column"), strict=True):
+                for context, value in zip(contexts, self._values(table, column, "variant column")):
                     context[name] = value
         return contexts
 
@@ -418,11 +418,11 @@ class MappingBuild:
             return [{a: x} for x in columns[0]]
         if len(names) == 2:
             a, b = names
-            return [{a: x, b: y} for x, y in zip(*columns, strict=True)]
+            return [{a: x, b: y} for x, y in zip(*columns)]
         if len(names) == 3:
             a, b, c = names
-            return [{a: x, b: y, c: z} for x, y, z in zip(*columns, strict=True)]
-        return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+            return [{a: x, b: y, c: z} for x, y, z in zip(*columns)]
+        return [dict(zip(names, values)) for values in zip(*columns)]
 
     def _extra_references(self, table: pa.Table) -> list[list[str]]:
         refs: list[list[str]] = [[] for _ in range(table.num_rows)]
@@ -435,7 +435,7 @@ class MappingBuild:
             else:
                 text = text_column(column, self.where, f"references column {name!r}")
                 values = [[] if v is None else [v] for v in text.to_pylist()]
-            for ref, value in zip(refs, values, strict=True):
+            for ref, value in zip(refs, values):
                 ref.extend(value)
         return refs
 

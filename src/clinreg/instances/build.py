@@ -188,7 +188,7 @@ def _emit(build: MappingBuild, passing, tallies: dict[str, SplitTally], limit: i
         for table, indices in rows:
             sample.add(table, indices)
         samples.append(sample)
-    for sample, (table, indices) in zip(samples, select_across(samples, limit), strict=True):
+    for sample, (table, indices) in zip(samples, select_across(samples, limit)):
         for start in range(0, len(indices), BATCH_ROWS):
             chunk = table.slice(start, BATCH_ROWS)
             batch = build.instances(chunk, sample.split, indices[start : start + BATCH_ROWS])

@@ -83,7 +83,7 @@ def _text_lines(batch: InstanceBatch) -> list[str]:
     lines = []
     for variant, index, prompt, text, options, gold, refs, context in zip(
         batch.variant, batch.source_index, map(q, batch.prompt), map(q, batch.input), choices, batch.gold, references,
-        contexts, strict=True,
+        contexts,
     ):
         letter, at, lower, upper, value = gold["letter"], gold["index"], gold["lower"], gold["upper"], gold["value"]
         letter = "null" if letter is None else q(letter)
@@ -113,7 +113,7 @@ def _fast_lines(batch: InstanceBatch) -> list[bytes]:
     lines = []
     for row, (variant, index, prompt, text, options, gold, refs, context) in enumerate(zip(
         batch.variant, batch.source_index, batch.prompt, batch.input, batch.choices, batch.gold, batch.references,
-        batch.context, strict=True,
+        batch.context,
     )):
         try:
             lines.append(dumps({

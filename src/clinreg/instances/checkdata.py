@@ -233,7 +233,7 @@ def _check_option_count(check: DataCheck, label_path: Where, scheme: object, spl
     letters = _letter_count(scheme)
     if letters is None:
         return
-    over = [(row, len(options)) for row, options in zip(batch.source_index, batch.choices, strict=True)
+    over = [(row, len(options)) for row, options in zip(batch.source_index, batch.choices)
             if len(options) > letters]
     if over:
         most = max(n for _, n in over)

@@ -61,7 +61,7 @@ def compute_lock(
         except BuildError as err:
             skipped.update({key: _portable(err, data_dir) for key in keys})
             continue
-        for mapping, key in zip(record.mappings, keys, strict=True):
+        for mapping, key in zip(record.mappings, keys):
             try:
                 made = RecordBuild(record, registry, mapping.id, on_bad_label=on_bad_label, location=location)
                 digest, count = hash_instances(made.batches())

@@ -129,7 +129,7 @@ def to_arrow(batch: InstanceBatch):
     stem = f"{batch.dataset}/{batch.mapping}/{batch.split}/"
     columns = {
         "id": [f"{stem}{i}" if v is None else f"{stem}{i}/{v}"
-               for v, i in zip(batch.variant, batch.source_index, strict=True)],
+               for v, i in zip(batch.variant, batch.source_index)],
         "dataset": [batch.dataset] * n,
         "mapping": [batch.mapping] * n,
         "tasks": [batch.tasks] * n,

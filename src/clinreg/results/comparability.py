@@ -65,9 +65,9 @@ def compare(by_key: dict[str, dict[str, Score]]) -> tuple[list[dict[str, Any]], 
             groups.setdefault(tuple(dimension(s, d) for d in differs), []).append(s)
         sources = []
         for values, members in sorted(groups.items(), key=lambda item: (-len(item[1]), str(item[0]))):
-            sources.append({**dict(zip(differs, values, strict=True)), "models": sorted(s.model for s in members),
+            sources.append({**dict(zip(differs, values)), "models": sorted(s.model for s in members),
                             "files": sorted({_where(s) for s in members}),
-                            "majority": all(majority[d] == v for d, v in zip(differs, values, strict=True))})
+                            "majority": all(majority[d] == v for d, v in zip(differs, values))})
         entries.append({"benchmark": key, "differs": differs, "what": ", ".join(WORDS[d] for d in differs),
                         "majority": majority, "sources": sources})
     return entries, marks

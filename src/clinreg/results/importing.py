@@ -93,7 +93,7 @@ def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], fi
                 pairs.setdefault(("", release), []).append((by_origin[None], by_origin[release]))
                 set_aside.add(id(by_origin[release]))
             continue
-        for a, b in zip(releases, releases[1:], strict=False):
+        for a, b in zip(releases, releases[1:]):
             pairs.setdefault((a, b), []).append((by_origin[a], by_origin[b]))
     renamed = {release for pair in pairs for release in pair if release and pair[0]}
     for (a, b), both in sorted(pairs.items()):

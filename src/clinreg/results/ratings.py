@@ -87,7 +87,7 @@ def collect_ratings(sources: list[Path]) -> Collected:
             out.problem(UNREADABLE, source, f"cannot read it: {exc.strerror or exc}")
     seen: dict[tuple[str, str, str, str, str], str] = {}
     kept = []
-    for row, where in zip(out.rows, out.where, strict=True):
+    for row, where in zip(out.rows, out.where):
         key = (row["benchmark"], row["instance_id"], row["rater"], row["axis"], row["model"])
         if key in seen:
             out.problem(DUPLICATE, where, f"{row['model']} on {row['benchmark']} instance {row['instance_id']} is "

@@ -478,7 +478,7 @@ def _sheet_rows(wb: Any, name: str) -> list[tuple[Place, dict[str, Any]]]:
             raise _refuse(name, f"more than {MAX_ROWS} rows")
         row: dict[str, Any] = {}
         where: dict[str, str] = {}  # each column's cell, to name it when its words were edited
-        for col, cell in zip(header, cells, strict=False):
+        for col, cell in zip(header, cells):
             if col not in READ:
                 continue
             where[col] = f"tasks!{cell.coordinate}" if hasattr(cell, "coordinate") else f"tasks!{col}{r_index}"
@@ -636,7 +636,7 @@ def apply_decisions(reg: Registry, decisions: list[Decision], today: dt.date | N
     result = ImportResult()
     requests = [Request(d.id, d.decision, d.reviewer, d.orcid, d.note, d.kind, d.content_hash, d.date)
                 for d in decisions]
-    for d, done in zip(decisions, sign_off_many(reg, requests, today=today), strict=True):  # one write per file
+    for d, done in zip(decisions, sign_off_many(reg, requests, today=today)):  # one write per file
         if isinstance(done, AlreadyRecorded):
             result.already.append({"id": d.id, "kind": d.kind, "where": d.where, "reason": str(done)})
             continue

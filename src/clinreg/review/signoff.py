@@ -175,7 +175,7 @@ def sign_off_many(reg: Registry, requests: list[Request], *,
             continue
         by_file.setdefault(real, []).append((i, request, target))
     for real, items in by_file.items():
-        for (i, _, _), outcome in zip(items, _sign_file(real, items, today, policy_of(reg)), strict=True):
+        for (i, _, _), outcome in zip(items, _sign_file(real, items, today, policy_of(reg))):
             outcomes[i] = outcome
     return outcomes  # type: ignore[return-value]
 
@@ -364,7 +364,7 @@ def _splice_many(text: str, reviews: dict[tuple, dict]) -> tuple[str, dict[tuple
         edits.append(_review_edit(text, parent, review, nl))
         item_starts[path] = parent.start_mark.index
     edits.sort(key=lambda e: (e[0], e[1]))
-    if any(a[1] > b[0] for a, b in zip(edits, edits[1:], strict=False)):
+    if any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
         raise SignOffError("two review blocks overlap in the file; edit them by hand (the file was not changed)")
     for start, end, replacement in reversed(edits):
         text = text[:start] + replacement + text[end:]

@@ -546,7 +546,7 @@ def rubric_score(items, met):
     if len(met) != len(items):
         raise ValueError(f"{len(met)} grades for {len(items)} criteria")
     possible = sum(points for _, points in items if points > 0)
-    achieved = sum(points for (_, points), hit in zip(items, met, strict=True) if hit)
+    achieved = sum(points for (_, points), hit in zip(items, met) if hit)
     return {"score": achieved / possible if possible > 0 else None, "points_met": achieved,
             "points_possible": possible, "criteria_met": sum(1 for hit in met if hit),
             "criteria_ungraded": sum(1 for hit in met if hit is None)}

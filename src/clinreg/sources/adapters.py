@@ -86,7 +86,7 @@ def meds_timeline(table: pa.Table, *, tables: Tables, where: str, counts: dict[s
     label_times = python_values(_label_times(_column(table, prediction_time, where), times.type, prediction_time,
                                              where))
     out = []
-    for who, when in zip(label_subjects, label_times, strict=True):
+    for who, when in zip(label_subjects, label_times):
         stamps, names = timeline.get(str(who), ([], []))
         upto = bisect.bisect_right(stamps, when) if when is not None else 0
         out.append("\n".join(f"- {c}" for c in names[:upto] if c is not None))
@@ -138,7 +138,7 @@ def marked_paragraphs(table: pa.Table, *, tables: Tables, where: str, counts: di
     records: list[list[Any]] = []
     current: list[Any] | None = None
     malformed = 0
-    for body, marked in zip(paragraphs, flags, strict=True):
+    for body, marked in zip(paragraphs, flags):
         stripped = (body or "").strip()
         if stripped.startswith(prefix) and separator.strip() in stripped:
             if separator in stripped:

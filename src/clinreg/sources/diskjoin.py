@@ -67,7 +67,7 @@ class DiskTable:
     def append(self, table: pa.Table) -> None:
         columns = [table.column(name).to_pylist() for name in self.column_names]
         start = self.num_rows
-        self.db.executemany(self._insert, zip(range(start, start + table.num_rows), *columns, strict=True))
+        self.db.executemany(self._insert, zip(range(start, start + table.num_rows), *columns))
         self.num_rows += table.num_rows
 
     def finish(self) -> DiskTable:

@@ -131,7 +131,7 @@ def _column(table: pa.Table, name: str, where: str, what: str = "column") -> pa.
 
 def _keys(table: pa.Table, on: list[str], where: str, side: str) -> list[tuple]:
     columns = [as_strings(_column(table, name, where, f"key column of the {side}")).to_pylist() for name in on]
-    return list(zip(*columns, strict=True))
+    return list(zip(*columns))
 
 
 def _replace(table: pa.Table, name: str, values: pa.Array) -> pa.Table:
@@ -343,7 +343,7 @@ def _joined_texts(values: pa.Array, take: list, spec: JoinStep, where: str, stat
 
 
 def _show(on: list[str], key: tuple) -> str:
-    return ", ".join(f"{name}={value!r}" for name, value in zip(on, key, strict=True))
+    return ", ".join(f"{name}={value!r}" for name, value in zip(on, key))
 
 
 def pick(table: pa.Table, spec: PickStep, where: str) -> pa.Table:
@@ -480,7 +480,7 @@ def remove(table: pa.Table, spec: RemoveStep, where: str) -> pa.Table:
         targets = as_strings(_column(table, name, where)).to_pylist()
         texts = [
             t if t is None or not g or not g.strip() else t.replace(g, spec.replacement)
-            for t, g in zip(texts, targets, strict=True)
+            for t, g in zip(texts, targets)
         ]
     return _replace(table, spec.column, pa.array(texts, pa.string()))
 
@@ -508,8 +508,7 @@ def render(table: pa.Table, spec, where: str, *, template: Any = None, offset: i
 
 def dedupe(table: pa.Table, spec, where: str, counts: dict[str, int]) -> pa.Table:
     """One row per key, at the first duplicate's position, with the first or last duplicate's values."""
-    keys = list(zip(*(as_strings(_column(table, name, where, "dedupe column")).to_pylist() for name in spec.columns),
-                    strict=True))
+    keys = list(zip(*(as_strings(_column(table, name, where, "dedupe column")).to_pylist() for name in spec.columns)))
     first: dict[tuple, int] = {}
     chosen: dict[tuple, int] = {}
     for i, key in enumerate(keys):

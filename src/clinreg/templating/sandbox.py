@@ -335,7 +335,7 @@ class InputTemplate:
     def rows(self, names: list[str], values: list[list[Any]], rows: Any) -> Any:
         """(row index, the row's named column values as a dict) for each of `rows`, for `render_row`."""
         for i in rows:
-            yield i, {n: v[i] for n, v in zip(names, values, strict=True)}
+            yield i, {n: v[i] for n, v in zip(names, values)}
 
     def render_row(self, row: dict[str, Any]) -> str:
         """The text for one row's columns: the sandbox globals, the columns, and `row` (the columns as a mapping).

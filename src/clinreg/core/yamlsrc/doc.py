@@ -77,7 +77,7 @@ class YamlDoc:
         if self._packed is None:
             return self._values
         paths, locs, _ = self._packed
-        return {p: _unpack_loc(v) for p, v in zip(paths, locs, strict=True)}
+        return {p: _unpack_loc(v) for p, v in zip(paths, locs)}
 
     @property
     def keys(self) -> dict[Path_, tuple[int, int]]:
@@ -85,7 +85,7 @@ class YamlDoc:
         if self._packed is None:
             return self._keys
         paths, _, key_locs = self._packed
-        return {p: _unpack_loc(k) for p, k in zip(paths, key_locs, strict=True) if k}
+        return {p: _unpack_loc(k) for p, k in zip(paths, key_locs) if k}
 
     @property
     def containers(self) -> set:
@@ -93,7 +93,7 @@ class YamlDoc:
         if self._packed is None:
             return self._containers
         paths, locs, _ = self._packed
-        return {p for p, v in zip(paths, locs, strict=True) if v & 1}
+        return {p for p, v in zip(paths, locs) if v & 1}
 
     def pack(self, paths: list, locs: list, key_locs: list) -> None:
         """Take the location tables in packed form: every value's path once, in file order, with its location
@@ -106,7 +106,7 @@ class YamlDoc:
     def scalars(self) -> list[tuple[Path_, Any]]:
         """Every scalar value (not key) with its path, in file order."""
         items = iter(self.scalar_items)
-        return list(zip(items, items, strict=True))
+        return list(zip(items, items))
 
     def _lookup(self, path: Path_) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool]:
         """(value location, key location, whether a mapping or list) of `path`, None where there is none."""
@@ -125,9 +125,9 @@ class YamlDoc:
                 i = paths.index(path)
             except ValueError:
                 i = None
-            _LAST_INDEX = (ref(self), None if i is not None else dict(zip(paths, range(len(paths)), strict=True)))
+            _LAST_INDEX = (ref(self), None if i is not None else dict(zip(paths, range(len(paths)))))
         else:
-            index = dict(zip(paths, range(len(paths)), strict=True))
+            index = dict(zip(paths, range(len(paths))))
             _LAST_INDEX = (ref(self), index)
             i = index.get(path)
         if i is None:

@@ -241,7 +241,7 @@ def rubric_grader(name, grader=None):
         result = rubric_score(items, met)
         value = result["score"]
         metadata = dict(result, no_positive_points=value is None, problems=problems, grader=str(model),
-                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met, strict=True)])
+                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met)])
         note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
                 f"({result['criteria_met']} of {len(items)} criteria met")
         note += f", {result['criteria_ungraded']} ungraded)" if result["criteria_ungraded"] else ")"

@@ -151,7 +151,7 @@ def _read_csv_python(path: Path, spec: TableSpec, delimiter: str = ",") -> pa.Ta
             value = record[i] if i < len(record) else ""
             column.append(value if value != "" else None)
     # Every value stays text, as the file has it: `0`/`1` labels, ids with leading zeros, `TRUE`/`FALSE`.
-    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns, strict=True)})
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})
 
 
 def csv_batches(path: Path, spec: TableSpec, delimiter: str, block_bytes: int) -> Iterator[pa.Table]:
@@ -232,4 +232,4 @@ def _csv_table(header: list[str], rows: list[list[str]]) -> pa.Table:
          for r in rows]
         for i in range(len(header))
     ]
-    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns, strict=True)})
+    return pa.table({name: pa.array(values, pa.string()) for name, values in zip(header, columns)})

@@ -147,7 +147,7 @@ def jsonl_batches(path: Path, spec: TableSpec, block_bytes: int) -> Iterator[pa.
             pass  # the Python reader decides, from the first row Arrow did not pass on
         finally:
             stack.close()
-    yield from _jsonl_python_batches(path, spec, done, dict(zip(columns, types, strict=True)) if done else None,
+    yield from _jsonl_python_batches(path, spec, done, dict(zip(columns, types)) if done else None,
                                      block_bytes)
 
 
@@ -192,7 +192,7 @@ def _jsonl_python_batches(path: Path, spec: TableSpec, skip: int, columns: dict[
             if (known is None and size >= block_bytes) or (known is not None and len(rows) >= batch_rows):
                 table = _conformed(rows, known, f"{path.name}:{first_line}-{line_no}")
                 if known is None:
-                    known = dict(zip(table.column_names, table.schema.types, strict=True))
+                    known = dict(zip(table.column_names, table.schema.types))
                 yield table
                 rows = []
     if rows or count <= skip:

@@ -91,15 +91,15 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
             cells = list(row[: len(names)]) + [None] * max(0, len(names) - len(row))
             if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
                 continue  # spreadsheets end in blank rows
-            for column, value in zip(columns, cells, strict=True):
+            for column, value in zip(columns, cells):
                 column.append(_cell(value))
             count += 1
             if count == batch_rows:
                 yield pa.table({name: pa.array(values, pa.string())
-                                for name, values in zip(names, columns, strict=True)})
+                                for name, values in zip(names, columns)})
                 columns, count, yielded = [[] for _ in names], 0, True
         if count or not yielded:
-            yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns, strict=True)})
+            yield pa.table({name: pa.array(values, pa.string()) for name, values in zip(names, columns)})
     finally:
         book.close()
 

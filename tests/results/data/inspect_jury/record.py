@@ -38,7 +38,7 @@ def main() -> None:
         roles = {}
         for name, scores in REPLIES.items():
             reply = json.dumps({axis: {"score": v, "explanation": "test"}
-                                for axis, v in zip(("accuracy", "completeness", "clarity"), scores, strict=True)})
+                                for axis, v in zip(("accuracy", "completeness", "clarity"), scores)})
             roles[f"judge_{name}"] = get_model("mockllm/model", memoize=False,
                                                custom_outputs=[ModelOutput.from_content("mockllm/model", reply)] * 10)
         [log] = inspect_ai.eval(clinreg_tasks.clinreg_aci_bench(), model="mockllm/model", model_roles=roles,
