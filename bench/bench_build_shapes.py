@@ -222,7 +222,8 @@ def baseline_side(record: str, path: Path, out: Path) -> int:
 
             def render(batch):
                 refs = [f"{i} {c}" if f == "1" and c != "NA" and i != "-1" else "CORRECT"
-                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"], batch["Corrected Sentence"])]
+                        for f, i, c in zip(batch["Error Flag"], batch["Error Sentence ID"],
+                                           batch["Corrected Sentence"])]
                 prompts = ["The following clinical text has numbered sentences.\n\n" + s for s in batch["Sentences"]]
                 return {"prompt": prompts, "reference": refs}
         built = data.map(render, batched=True, batch_size=1000, remove_columns=data.column_names)
