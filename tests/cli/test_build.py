@@ -292,7 +292,7 @@ def test_build_refuses_a_record_that_validate_refuses(tmp_path):
 
 QUIET_PROBE = """
 import sys
-from clinreg.cli.common import quiet_datasets
+from clinreg.cli.common_build import quiet_datasets
 quiet_datasets()
 assert "datasets" not in sys.modules, "quieting datasets imported it"
 import datasets, logging

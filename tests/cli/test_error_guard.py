@@ -131,7 +131,8 @@ def test_no_command_catches_a_bare_value_error():
 
 
 def test_a_library_exception_in_the_build_path_is_an_internal_error(monkeypatch):
-    from clinreg.cli.common import EXIT_INTERNAL, guard
+    from clinreg.cli.common import EXIT_INTERNAL
+    from clinreg.cli.common_build import guard
 
     group = ClinregGroup("clinreg")
 

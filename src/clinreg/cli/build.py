@@ -9,10 +9,8 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli.common import (
-    EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, guard, load_for_data, need_build_extra,
-    quiet_datasets, refuse_record_errors, root_option,
-)
+from clinreg.cli.common import EXIT_FINDINGS, EXIT_OK, bad_label_option, data_dir_option, fail, root_option
+from clinreg.cli.common_build import guard, load_for_data, need_build_extra, quiet_datasets, refuse_record_errors
 from clinreg.text import closest, shown
 
 LOCK_FILE = "clinreg.lock.json"

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import click
 
-from clinreg.cli.common import (
-    access_tiers, bad_label_option, data_dir_option, fail, guard, load, load_for_data, need_build_extra, quiet_datasets,
-    root_option,
-)
+from clinreg.cli.common import access_tiers, bad_label_option, data_dir_option, fail, load, root_option
+from clinreg.cli.common_build import guard, load_for_data, need_build_extra, quiet_datasets
 
 
 @click.command("export")
