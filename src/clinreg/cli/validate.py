@@ -156,12 +156,16 @@ def json_counts(diagnostics) -> dict:
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
     from clinreg.core.paths import RootError, resolve_root
-    from clinreg.core.store import UnknownVersion
+    from clinreg.errors import ClinregError
     from clinreg.rules.cache import validate_cached
 
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
-    except (RootError, UnknownVersion) as exc:
+    except (RootError, ClinregError) as exc:
+        from clinreg.core.store import UnknownVersion  # only now: it imports pydantic, which a warm run does without
+
+        if not isinstance(exc, (RootError, UnknownVersion)):
+            raise
         raise fail(str(exc), error=exc)
     freeze_registry()
     return run
