@@ -185,7 +185,7 @@ def run_marginal(args) -> None:
           + ", ".join(f"{s}x {records[s]:,}" for s in MARGINAL_SCALES) + "\n")
     sides = [("this tree", "")] + ([(f"against {args.against}", "base_")] if args.against else [])
     print("| side | " + " | ".join(f"{k} {s}x" for s in MARGINAL_SCALES for k in ("cold", "warm"))
-          + " | cold / bare, 1x | warm / bare, 1x | added record, cold / bare |")
+          + " | cold/bare 1x | warm/bare 1x | added/bare |")
     print("|---" * (2 + 2 * len(MARGINAL_SCALES) + 2) + "|")
     print("| bare read | " + " | ".join(f"{m[f'bare{s}'] * 1000:.0f} | " for s in MARGINAL_SCALES) + " | | |")
     for label, prefix in sides:
