@@ -1,6 +1,7 @@
 """Benchmark `clinreg validate` against a bare process that only loads the same YAML with the C loader.
 
 Usage: uv run python bench/bench_validate.py [--runs N] [--scales 1,10,100] [--big 10000] [--coverage 10,100,300]
+       uv run python bench/bench_validate.py --marginal [--runs N] [--against SRC]
 
 It copies the embedded registry into a temp dir and makes synthetic registries N times the size by cloning
 dataset records under new ids (`gen_registry`). For each scale it reports, as medians of N runs:
@@ -12,6 +13,13 @@ Then the marginal cost per record between the two largest scales, a run at about
 time of the coverage step (`coverage_data`) at the --coverage scales with its growth factor.
 Both sides of every ratio run in the same job, alternating, so machine load affects both alike. Child
 processes run with bytecode compiled (PYTHONDONTWRITEBYTECODE is removed, and one warm-up run writes it).
+
+`--marginal` measures issue 55's three ratios instead: the shipped registry (1x) cold and warm against the
+bare read, and the cost of each added record, cold, between 10x and 40x (490 -> 1,960 dataset records):
+(cold at 40x - cold at 10x) / (bare at 40x - bare at 10x). `--against SRC` times a second clinreg (another
+commit's `src` folder, put first on PYTHONPATH) in the same rounds, alternating. Each ratio is compared with the
+one recorded in bench/README.md (the lines "- `validate.NAME` = RATIO"); a move of more than 20% is printed
+as a line starting with "MOVED" (the exit code does not change).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -77,9 +86,9 @@ class Runner:
         self.env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         self.env["XDG_CACHE_HOME"] = str(cache_home)
 
-    def run(self, args: list[str]) -> tuple[float, float]:
+    def run(self, args: list[str], env: dict | None = None) -> tuple[float, float]:
         """(seconds, peak RSS in MB) of one process."""
-        out = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, sys.executable, *args], env=self.env,
+        out = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, sys.executable, *args], env=env or self.env,
                              capture_output=True, text=True, check=True).stdout.split()
         seconds, peak_kib, code = float(out[0]), int(out[1]), int(out[2])
         if code not in (0, 1):
@@ -111,6 +120,87 @@ class Runner:
                 "warm_rss": max(warm_rss)}
 
 
+    def measure_marginal(self, roots: dict[int, Path], runs: int, against: str | None) -> dict:
+        """Medians of bare / cold / warm at each scale, rounds alternating the sides (and `against`'s cold and
+        warm, with its src first on PYTHONPATH)."""
+        sides = {"": self.env}
+        if against:
+            sides["base_"] = dict(self.env, PYTHONPATH=against)
+        times: dict[str, list] = {}
+        for root in roots.values():
+            for env in sides.values():  # warm-up: bytecode, the OS page cache
+                self.clear_cache()
+                self.run(["-c", CLINREG, "validate", "--root", str(root), "--format", "json"], env)
+        for _ in range(runs):
+            for scale, root in roots.items():
+                times.setdefault(f"bare{scale}", []).append(self.run(["-c", BARE, str(root)])[0])
+                for prefix, env in sides.items():
+                    cmd = ["-c", CLINREG, "validate", "--root", str(root), "--format", "json"]
+                    self.clear_cache()
+                    times.setdefault(f"{prefix}cold{scale}", []).append(self.run(cmd, env)[0])
+                    times.setdefault(f"{prefix}warm{scale}", []).append(self.run(cmd, env)[0])
+        return {k: statistics.median(v) for k, v in times.items()}
+
+
+MARGINAL_SCALES = (1, 10, 40)
+MOVE = 0.20  # a ratio that moves by more than this from the recorded one is reported
+
+
+def recorded_ratios(readme: Path = REPO / "bench" / "README.md") -> dict[str, float]:
+    """The ratios recorded in bench/README.md, from its lines "- `validate.NAME` = RATIO"."""
+    found = re.findall(r"^- `validate\.(\w+)` = ([0-9.]+)", readme.read_text(encoding="utf-8"), re.MULTILINE)
+    return {name: float(value) for name, value in found}
+
+
+def marginal_ratios(m: dict, prefix: str = "") -> dict[str, float]:
+    lo, hi = MARGINAL_SCALES[1], MARGINAL_SCALES[2]
+    return {
+        "cold_1x": m[f"{prefix}cold1"] / m["bare1"],
+        "warm_1x": m[f"{prefix}warm1"] / m["bare1"],
+        "marginal_cold": (m[f"{prefix}cold{hi}"] - m[f"{prefix}cold{lo}"]) / (m[f"bare{hi}"] - m[f"bare{lo}"]),
+    }
+
+
+def moved_lines(ratios: dict[str, float], recorded: dict[str, float]) -> list[str]:
+    """A line for each ratio more than MOVE away from its recorded value."""
+    lines = []
+    for name, value in ratios.items():
+        before = recorded.get(name)
+        if before and abs(value - before) > MOVE * before:
+            lines.append(f"MOVED: validate.{name} is {value:.2f}, recorded {before:.2f} in bench/README.md "
+                         f"({(value / before - 1) * 100:+.0f}%)")
+    return lines
+
+
+def run_marginal(args) -> None:
+    print(f"start: {load_text()}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="clinreg-bench-") as tmp:
+        runner = Runner(Path(tmp) / "xdg")
+        roots, records = {}, {}
+        for scale in MARGINAL_SCALES:
+            roots[scale] = Path(tmp) / f"x{scale}"
+            records[scale] = gen_registry(roots[scale], scale)
+        m = runner.measure_marginal(roots, args.runs, args.against)
+    print(f"end: {load_text()}\n")
+    lo, hi = MARGINAL_SCALES[1], MARGINAL_SCALES[2]
+    print(f"Medians of {args.runs} rounds (ms); dataset records: "
+          + ", ".join(f"{s}x {records[s]:,}" for s in MARGINAL_SCALES) + "\n")
+    sides = [("this tree", "")] + ([(f"against {args.against}", "base_")] if args.against else [])
+    print("| side | " + " | ".join(f"{k} {s}x" for s in MARGINAL_SCALES for k in ("cold", "warm"))
+          + " | cold/bare 1x | warm/bare 1x | added/bare |")
+    print("|---" * (2 + 2 * len(MARGINAL_SCALES) + 2) + "|")
+    print("| bare read | " + " | ".join(f"{m[f'bare{s}'] * 1000:.0f} | " for s in MARGINAL_SCALES) + " | | |")
+    for label, prefix in sides:
+        r = marginal_ratios(m, prefix)
+        print(f"| {label} | " + " | ".join(f"{m[f'{prefix}cold{s}'] * 1000:.0f} | {m[f'{prefix}warm{s}'] * 1000:.0f}"
+                                            for s in MARGINAL_SCALES)
+              + f" | {r['cold_1x']:.2f} | {r['warm_1x']:.2f} | {r['marginal_cold']:.2f} |")
+    bare_per = (m[f"bare{hi}"] - m[f"bare{lo}"]) * 1000 / (records[hi] - records[lo])
+    print(f"\nbare read of an added record: {bare_per:.3f} ms")
+    lines = moved_lines(marginal_ratios(m), recorded_ratios())
+    print("\n".join(lines) if lines else f"no ratio moved by more than {MOVE:.0%} from bench/README.md's")
+
+
 def _median_call(fn, runs: int) -> float:
     times = []
     for _ in range(runs):
@@ -137,7 +227,12 @@ def main() -> None:
     parser.add_argument("--scales", default="1,10,100")
     parser.add_argument("--big", type=int, default=10_000, help="records for the large run (0 to skip)")
     parser.add_argument("--coverage", default="10,100,300", help="scales for the coverage step ('' to skip)")
+    parser.add_argument("--marginal", action="store_true", help="issue 55's ratios: 1x cold and warm, added records")
+    parser.add_argument("--against", help="with --marginal: another clinreg's src folder, timed alternately")
     args = parser.parse_args()
+    if args.marginal:
+        run_marginal(args)
+        return
     from clinreg.core.store import load_registry
     from clinreg.reports.coverage import coverage_data
     from clinreg.rules.engine import validate

@@ -159,12 +159,17 @@ def json_counts(diagnostics) -> dict:
 
 
 def _validate_cached(root: Path | None, release: str | None, use_cache: bool):
-    from clinreg.core import RootError, UnknownVersion, resolve_root
+    from clinreg.core import RootError, resolve_root
+    from clinreg.errors import ClinregError
     from clinreg.rules import validate_cached
 
     try:
         run = validate_cached(resolve_root(root), release=release, use_cache=use_cache)
-    except (RootError, UnknownVersion) as exc:
+    except ClinregError as exc:  # RootError is one
+        from clinreg.core import UnknownVersion  # only now: it imports pydantic, which a warm run does without
+
+        if not isinstance(exc, (RootError, UnknownVersion)):
+            raise
         raise fail(str(exc), error=exc) from None
     freeze_registry()
     return run

@@ -49,8 +49,7 @@ def parse_yaml(raw: bytes, limits: Limits = DEFAULT_LIMITS, reader: str = "fast"
     if reader == "fast" and len(text) <= _FAST_MAX_CHARS:
         fast = read_fast(text, limits)
         if fast is not None:
-            fast.first_line = first_line
-            fast.cut_comments = cut_comments(text)
+            fast.first_line = first_line  # read_fast found its cut comments on the way
             return fast
     doc.first_line = first_line
     try:

@@ -16,6 +16,7 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
+from clinreg.core.yamlsrc.comments import CommentScan, cut_comments
 from clinreg.core.yamlsrc.doc import DEFAULT_LIMITS, Limits, YamlDoc
 from clinreg.core.yamlsrc.tags import (
     COLLECTION_TAGS, IMPLICIT_FIRST_CHARS, NO_KEY, SAFE_TAGS, STR, Loader, constructor, resolver,
@@ -74,6 +75,9 @@ def read_fast(text: str, limits: Limits) -> YamlDoc | None:
     else: a tag, an anchor or alias, a duplicate or non-scalar key, a top-level scalar, a second document,
     a limit, a syntax error. The caller then reads the file again with the reference reader, so a file's
     result never depends on which reader produced it. tests/core/test_yamlsrc.py checks that the two agree.
+
+    It also fills `doc.cut_comments` as `comments.cut_comments(text)` would, from the same events: only a
+    file in which a comment follows content on some line pays for it (tests/core/test_yaml_comments.py).
     """
     if limits.max_number_chars != DEFAULT_LIMITS.max_number_chars:
         return None  # _PLAIN_CACHE holds results checked against the default only
@@ -107,6 +111,9 @@ def read_fast(text: str, limits: Limits) -> YamlDoc | None:
     nodes = 0
     documents = 0
     root: Any = None
+    scan = CommentScan.of(text)
+    hash_lines = scan.hash_lines if scan is not None else ()
+    cuts: list | None = []
     loader = Loader(text)
     get_event = loader.get_event
     try:
@@ -157,6 +164,14 @@ def read_fast(text: str, limits: Limits) -> YamlDoc | None:
                 scalar_items += (child, value)
                 if plain_text is not None:
                     plain[child] = plain_text
+                if hash_lines and not event.style and event.end_mark.line in hash_lines:
+                    if not (kclean if is_map else cclean):
+                        cuts = None  # a key YAML reads as a non-string: cut_comments names it as written
+                        hash_lines = ()
+                        continue
+                    cut = scan.check(event.value, event.end_mark, child, is_map)
+                    if cut is not None:
+                        cuts.append(cut)
                 continue
             if cls is mapping_start or cls is sequence_start:
                 if event.anchor is not None or event.tag is not None or len(stack) >= max_depth:
@@ -208,5 +223,6 @@ def read_fast(text: str, limits: Limits) -> YamlDoc | None:
     finally:
         loader.dispose()
     doc.data = root
+    doc.cut_comments = cuts if cuts is not None else cut_comments(text)
     doc.pack(paths, locs, key_locs)
     return doc
