@@ -356,8 +356,11 @@ def licence_of(record: Dataset, url: str) -> str | dict[str, Any]:
     page = access_page(record, url)
     if record.access.tier == "gated":
         name = re.split(r";|\. ", note, maxsplit=1)[0].rstrip(".") or "Data use agreement"
+        where = ("url is the project's PhysioNet page, which gives its licence and agreement"
+                 if isinstance(record.source, PhysioNetSource) and record.source.url
+                 else "the record holds no page of the agreement itself; url is where to find out")
         return {"@type": "sc:CreativeWork", "name": name, "url": page,
-                "description": f"The data use agreement under which the data are released. {note}".strip()}
+                "description": f"The data use agreement under which the data are released ({note.rstrip('.')}); {where}."}
     name = "Unknown licence" if licence.spdx == "unknown" else "A licence that is not an SPDX licence"
     return {"@type": "sc:CreativeWork", "name": name, "url": page,
             "description": (f"{note} The page at url is where to find out." if note
