@@ -35,7 +35,8 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     others are listed as skipped; a named DATASET must build.
 
     `croissant` writes one Croissant 1.1 description per record (every record without DATASET) from the
-    records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data.
+    records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data. A record
+    that fails to load is named with its error, the others are written, and the exit code is 1.
     """
     if harness == "croissant":
         given = [name for name, value in (("--data-dir", data_dir), ("--limit", limit)) if value is not None]
