@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -169,9 +170,13 @@ def test_what_a_record_cannot_fill_is_listed(registry, tmp_path):
     assert any(i.startswith("license: unknown") for i in private)
     assert any(i.startswith("url: the data have no public page") for i in private)
     assert any(i.startswith("inLanguage: unknown") for i in private)
-    # A record that names no files has no FileSet and so no RecordSet, and says so.
+    # A record that names no files has no RecordSet, and says so; its distribution is its folder in a data folder,
+    # with how to obtain the files, and no file name or checksum made up.
     doc = json.loads((tmp_path / "cpc_bench.croissant.json").read_text(encoding="utf-8"))
-    assert doc["distribution"] == [] and doc["recordSet"] == []
+    assert doc["recordSet"] == []
+    [obtain] = doc["distribution"]
+    assert obtain["@type"] == "cr:FileSet" and obtain["includes"] == "cpc_bench/**"
+    assert "UNVERIFIED" in obtain["description"] and "sha256" not in obtain
     assert any(i.startswith("distribution and recordSet of cpc_bench") for i in report["cpc_bench"].left_out)
     # Columns made by a read step are named as such.
     assert any(i.startswith("extraction in dischargeme:") for i in report["dischargeme"].left_out)
@@ -189,20 +194,49 @@ def test_output_is_deterministic(registry, tmp_path):
     assert a == {p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
 
 
-def test_nothing_is_written_when_a_record_fails_and_files_are_replaced_only_with_force(registry, tmp_path, monkeypatch):
+def test_a_record_that_cannot_be_described_is_named_and_the_others_are_written(registry, tmp_path, monkeypatch):
     real = cr.describe
 
     def failing(record, lock):
         if record.id == "pubmed_qa":
-            raise cr.CroissantProblem("boom")
+            raise cr.NotDescribable("pubmed_qa: boom")
         return real(record, lock)
 
     monkeypatch.setattr(cr, "describe", failing)
-    with pytest.raises(cr.CroissantProblem):
-        cr.export_croissant(registry, tmp_path / "out", ["med_qa", "pubmed_qa"])
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
-    monkeypatch.setattr(cr, "describe", real)
+    report = cr.export_croissant(registry, tmp_path / "out", ["med_qa", "pubmed_qa"])
+    assert [f.dataset for f in report.files] == ["med_qa"] and report.not_written == {"pubmed_qa": "pubmed_qa: boom"}
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["med_qa.croissant.json"]
+    result = run("med_qa", "pubmed_qa", "-o", tmp_path / "cli")
+    assert result.exit_code == 1 and "not written pubmed_qa: pubmed_qa: boom" in result.output
+    assert (tmp_path / "cli" / "med_qa.croissant.json").is_file()
 
+
+def test_a_record_that_fails_to_load_is_named_with_why_and_the_exit_is_1(tmp_path):
+    """`export croissant` never leaves a record out in silence: the others are written, the broken one is named with
+    its first error, in text and in JSON, and the exit code is 1."""
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "registry", tree / "registry")
+    shutil.copytree(REPO / "taxonomy", tree / "taxonomy")
+    broken = tree / "registry" / "datasets" / "med_qa.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("\nname: ", "\nname: [unclosed ", 1), encoding="utf-8")
+    loaded = sorted(load_registry(tree).datasets)
+    assert "med_qa" not in loaded and loaded
+
+    def export_tree(*args):
+        return CliRunner().invoke(export, ["croissant", *[str(a) for a in args], "--root", str(tree)])
+
+    result = export_tree("-o", tmp_path / "all")
+    assert result.exit_code == 1, result.output
+    assert "not written med_qa: the record did not load: registry/datasets/med_qa.yaml:" in result.output
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == [f"{d}{cr.SUFFIX}" for d in loaded]
+    named = export_tree("med_qa", "pubmed_qa", "-o", tmp_path / "two", "--format", "json")
+    assert named.exit_code == 1
+    data = json.loads(named.stdout)["data"]
+    assert [f["dataset"] for f in data["files"]] == ["pubmed_qa"] and "CLR001" in data["not_written"]["med_qa"]
+    assert export_tree("pubmed_qa", "-o", tmp_path / "one").exit_code == 0  # the broken record was not asked for
+
+
+def test_files_are_replaced_only_with_force(tmp_path):
     out = tmp_path / "out2"
     out.mkdir()
     (out / "med_qa.croissant.json").write_text("mine", encoding="utf-8")
@@ -243,3 +277,77 @@ def test_access_filter_keeps_only_those_tiers(tmp_path):
     files = json.loads(result.output)["data"]["files"]
     assert files and all(json.loads((tmp_path / f["file"]).read_text(encoding="utf-8"))["usageInfo"][0]["termCode"]
                          == "DUO_0000028" for f in files)
+
+
+# Croissant 1.1's Required dataset-level properties, written here from the spec (mlcommons/croissant,
+# docs/croissant-spec-1.1.md): the table of section "Dataset-level information" > "Required" (@context, @type,
+# dct:conformsTo, description, license, name, url, creator, datePublished), and "Modified and Added Properties",
+# which makes distribution required.
+SPEC_REQUIRED = ("@context", "@type", "conformsTo", "description", "license", "name", "url", "creator",
+                 "datePublished", "distribution")
+
+
+def filled(value) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, list):
+        return bool(value) and all(filled(v) for v in value)
+    if isinstance(value, dict):
+        return bool(value) and all(filled(v) for k, v in value.items() if k != "@context")
+    return value is not None
+
+
+def test_every_file_carries_every_field_the_spec_requires(registry, tmp_path):
+    report = cr.export_croissant(registry, tmp_path)
+    assert report.not_written == {} and sorted(f.dataset for f in report.files) == sorted(registry.datasets)
+    assert set(SPEC_REQUIRED) == set(cr.REQUIRED)
+    for made in report.files:
+        doc = json.loads((tmp_path / made.file).read_text(encoding="utf-8"))
+        for key in SPEC_REQUIRED:
+            assert key in doc and filled(doc[key]), f"{made.file}: {key} is missing or empty"
+        assert doc["url"].startswith("https://"), made.file
+        record = registry.datasets[made.dataset]
+        creators = doc["creator"]
+        assert all(c["@type"] in ("sc:Person", "sc:Organization") for c in creators)
+        if "clinreg:creatorNote" not in doc or "et al." in doc["clinreg:creatorNote"]:
+            # taken from the citation: every name is in the citation's text
+            assert all(c["name"] in record.citation.text for c in creators), made.file
+        if not (record.first_released and record.first_released.value != "unknown"):
+            assert doc["datePublished"] in record.citation.text and "clinreg:datePublishedNote" in doc
+        assert doc["clinreg:accessTier"] == record.access.tier
+        if record.licence.spdx in ("unknown", "other"):
+            licence = doc["license"]
+            assert licence["@type"] == "sc:CreativeWork" and licence["url"].startswith("https://")
+            if record.access.tier != "gated":
+                assert licence["name"] in ("Unknown licence", "A licence that is not an SPDX licence")
+
+
+def test_licence_creator_date_and_version_are_honest(registry, tmp_path):
+    cr.export_croissant(registry, tmp_path, ["dischargeme", "ehrshot", "med_qa", "mimiciv_billing_code",
+                                             "mtsamples_procedures", "health_bench_professional", "pubmed_qa"])
+
+    def doc(record_id):
+        return json.loads((tmp_path / f"{record_id}.croissant.json").read_text(encoding="utf-8"))
+
+    physionet = doc("dischargeme")  # gated: the agreement named, with the PhysioNet page
+    assert physionet["license"]["name"] == "PhysioNet credentialed licence"
+    assert physionet["license"]["url"] == "https://physionet.org/files/discharge-me/1.3/"
+    assert physionet["version"] == "1.3" and physionet["isLiveDataset"] is False
+    assert [c["name"] for c in physionet["creator"]] == ["Xu", "Delbrouck", "Johnston", "Blankemeier", "Langlotz"]
+    ehrshot = doc("ehrshot")  # local, gated: no public page, so the cited work's page, and saying so
+    assert ehrshot["url"] == "https://arxiv.org/abs/2307.02028" and "no public page" in ehrshot["clinreg:urlNote"]
+    assert ehrshot["license"]["name"] == "Gated research data use agreement"
+    assert ehrshot["creator"] == [{"@type": "sc:Person", "name": "Wornow"}]
+    assert "et al." in ehrshot["clinreg:creatorNote"]
+    assert "Redivis" in ehrshot["clinreg:accessInstructions"]
+    assert doc("med_qa")["license"] == "https://spdx.org/licenses/MIT.html" and "version" not in doc("med_qa")
+    billing = doc("mimiciv_billing_code")  # first release unknown: the citation's year, and how it was derived
+    assert billing["datePublished"] == "2026" and "citation" in billing["clinreg:datePublishedNote"]
+    mtsamples = doc("mtsamples_procedures")  # a citation without authors: the repository owner, marked inferred
+    assert mtsamples["creator"] == [{"@type": "sc:Organization", "name": "raulista1997"}]
+    assert mtsamples["clinreg:creatorNote"].startswith("inferred")
+    assert mtsamples["license"]["name"] == "Unknown licence"
+    assert mtsamples["license"]["url"] == "https://github.com/raulista1997/benchmarkdata"
+    assert doc("health_bench_professional")["creator"] == [{"@type": "sc:Organization", "name": "OpenAI"}]
+    assert [c["name"] for c in doc("pubmed_qa")["creator"]] == ["Jin", "Dhingra", "Liu", "Cohen", "Lu"]
+    assert "clinreg:creatorNote" not in doc("pubmed_qa") and doc("pubmed_qa")["citeAs"]

@@ -36,7 +36,8 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
     others are listed as skipped; a named DATASET must build.
 
     `croissant` writes one Croissant 1.1 description per record (every record without DATASET) from the
-    records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data.
+    records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data. A record
+    that fails to load is named with its error, the others are written, and the exit code is 1.
     """
     if harness == "croissant":
         given = [name for name, value in (("--data-dir", data_dir), ("--limit", limit)) if value is not None]
@@ -77,9 +78,15 @@ def _croissant(datasets, release, access, lock_file, output, force, fmt, root):
         from clinreg.text import dumps
 
         click.echo(dumps("croissant_export", report.to_dict()))
-        return
-    for made in report.files:
-        click.echo(f"{made.file}: {len(made.left_out)} item(s) left out; instances with sha256: "
-                   f"{', '.join(made.instances_with_sha256) or 'none'}")
-    click.echo(f"wrote {len(report.files)} Croissant file(s) -> {output}"
-               + (f" (lock {report.lock})" if report.lock else " (no lock read: no instance files listed)"))
+    else:
+        for made in report.files:
+            click.echo(f"{made.file}: {len(made.left_out)} item(s) left out; instances with sha256: "
+                       f"{', '.join(made.instances_with_sha256) or 'none'}")
+        click.echo(f"wrote {len(report.files)} Croissant file(s) -> {output}"
+                   + (f" (lock {report.lock})" if report.lock else " (no lock read: no instance files listed)"))
+        for dataset_id, why in report.not_written.items():
+            click.echo(f"clinreg: not written {dataset_id}: {why}", err=True)
+    if report.not_written:  # an export never drops a record in silence: each is named above, and the exit is 1
+        from clinreg.cli.common import EXIT_FINDINGS
+
+        raise click.exceptions.Exit(EXIT_FINDINGS)

@@ -28,6 +28,13 @@ CROISSANT_1_1 = "http://mlcommons.org/croissant/1.1"
 RAI_1_0 = "http://mlcommons.org/croissant/RAI/1.0"
 LOCK_FILE = "clinreg.lock.json"
 SUFFIX = ".croissant.json"
+# clinreg's own terms (access tier and instructions, and how a Required field was filled where the record does not
+# hold it directly): a URN, so that no web page is implied. docs/croissant.md lists them.
+CLINREG_NS = "urn:clinreg:"
+# The dataset-level properties Croissant 1.1 requires (docs/croissant-spec-1.1.md, "Dataset-level information":
+# "Required", and "Modified and Added Properties" for distribution).
+REQUIRED = ("@context", "@type", "conformsTo", "description", "license", "name", "url", "creator", "datePublished",
+            "distribution")
 
 # The JSON-LD context of Croissant 1.1 (the spec's Appendix 1 and mlcroissant 1.1.1's own), with schema.org over
 # https: mlcroissant 1.1.1 reads `http://schema.org/` terms as unknown. `duo` is the vocabulary of the data-use terms.
@@ -39,6 +46,7 @@ CONTEXT: dict[str, Any] = {
     "rai": "http://mlcommons.org/croissant/RAI/",
     "dct": "http://purl.org/dc/terms/",
     "duo": "http://purl.obolibrary.org/obo/DUO_",
+    "clinreg": CLINREG_NS,
     "annotation": "cr:annotation",
     "arrayShape": "cr:arrayShape",
     "citeAs": "cr:citeAs",
@@ -103,7 +111,6 @@ MEDIA_TYPES = {
 
 # What no record holds, so no Croissant file can fill it: said once in every file's left_out list.
 NEVER_IN_RECORD = (
-    "creator: the record keeps its citation as one text (citeAs), not as a list of people or organisations",
     "field data types: the record does not type its columns, so every field is declared sc:Text, which may be "
     "wrong for lists, numbers and nested columns",
     "read steps and filters: clinreg's joins, picks, pattern extraction, rendered columns, deduplication and the "
@@ -119,6 +126,10 @@ class CroissantProblem(BuildError):
 
     default_code = "CLR984"
     exit_code = 2
+
+
+class NotDescribable(BuildError):
+    """A record for which a Required field cannot be filled honestly: it is not written, and the export names it."""
 
 
 @dataclass
@@ -140,9 +151,11 @@ class CroissantReport:
     output: str
     lock: str | None
     files: list[CroissantFile] = field(default_factory=list)
+    not_written: dict[str, str] = field(default_factory=dict)  # record (or file) -> why it has no Croissant file
 
     def to_dict(self) -> dict[str, Any]:
-        return {"output": self.output, "lock": self.lock, "files": [f.to_dict() for f in self.files]}
+        return {"output": self.output, "lock": self.lock, "files": [f.to_dict() for f in self.files],
+                "not_written": self.not_written}
 
 
 def export_croissant(
@@ -160,14 +173,18 @@ def export_croissant(
     temporary file and renamed, so a failure leaves no half-written file; an existing file is replaced only with
     `force`, and every check happens before the first file is written.
     """
-    unknown = [d for d in datasets or [] if d not in registry.datasets]
+    not_loaded = unloaded_records(registry)
+    unknown = [d for d in datasets or [] if d not in registry.datasets and d not in not_loaded]
     if unknown:
         close = closest(unknown[0], sorted(registry.datasets))
         raise CroissantProblem(f"no dataset {unknown[0]!r} in the "
                                f"registry{f'; did you mean {close!r}?' if close else ''}")
-    chosen = [registry.datasets[d] for d in dict.fromkeys(datasets or sorted(registry.datasets))]
+    asked = dict.fromkeys(datasets or sorted(registry.datasets))
+    chosen = [registry.datasets[d] for d in asked if d in registry.datasets]
+    not_written = {d: why for d, why in not_loaded.items() if not datasets or d in datasets}
     if access:
         chosen = [r for r in chosen if r.access.tier in access]
+        not_written = {d: why + " (so its access tier is not known either)" for d, why in not_written.items()}
     if lock_path is None and registry.root is not None and (registry.root / LOCK_FILE).is_file():
         lock_path = registry.root / LOCK_FILE
     lock = read_lock(Path(lock_path)) if lock_path is not None else None
@@ -178,13 +195,43 @@ def export_croissant(
     in_the_way = [str(p) for p in targets.values() if p.exists()]
     if in_the_way and not force:
         raise CroissantProblem(f"{in_the_way[0]} exists; pass --force to replace it")
-    made = [(record, *describe(record, lock)) for record in chosen]
+    made = []
+    for record in chosen:
+        try:
+            made.append((record, *describe(record, lock)))
+        except NotDescribable as err:
+            not_written[record.id] = str(err)
     out.mkdir(parents=True, exist_ok=True)
-    report = CroissantReport(output=str(out), lock=str(lock_path) if lock_path is not None else None)
+    report = CroissantReport(output=str(out), lock=str(lock_path) if lock_path is not None else None,
+                             not_written=dict(sorted(not_written.items())))
     for record, document, left_out, locked in made:
         atomic_write_text(targets[record.id], dumps(document))
         report.files.append(CroissantFile(record.id, targets[record.id].name, left_out, locked))
     return report
+
+
+def unloaded_records(registry: Registry) -> dict[str, str]:
+    """Record files that hold no loaded record (a YAML or schema error, an id defined twice), by file name, with the
+    first error: an export names them rather than leave them out in silence. Records a `--release` view leaves
+    out are not among them."""
+    errors: dict[str, list[Any]] = {}
+    for diagnostic in registry.diagnostics:
+        if diagnostic.severity == "error":
+            errors.setdefault(diagnostic.file, []).append(diagnostic)
+    out: dict[str, str] = {}
+    for sf in registry.files:
+        if sf.kind != "dataset":
+            continue
+        model = sf.model
+        loaded = isinstance(model, Dataset) and registry.datasets.get(model.id) is model
+        if loaded or (isinstance(model, Dataset) and model.id in registry.later_datasets):
+            continue
+        found = errors.get(sf.rel, [])
+        first = (f"{found[0].file}:{found[0].line}: {found[0].code} {found[0].message}" if found
+                 else f"{sf.rel}: the file holds no record")
+        more = f" (and {len(found) - 1} more error(s); `clinreg validate` lists them)" if len(found) > 1 else ""
+        out[Path(sf.rel).stem] = f"the record did not load: {first}{more}"
+    return out
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -216,25 +263,39 @@ def describe(record: Dataset, lock: dict[str, Any] | None) -> tuple[dict[str, An
         "alternateName": record.id,
         "description": _text(record.description),
     }
-    url = dataset_url(record)
-    if url:
-        doc["url"] = url
-    else:
-        left_out.append("url: the data have no public page (" + _source_words(record) + ")")
+    url, url_how = page_of(record)
+    doc["url"] = url
+    if url_how:
+        doc["clinreg:urlNote"] = url_how
+        left_out.append("url: the data have no public page (" + _source_words(record) + "); " + url_how)
+    doc["license"] = licence_of(record, url)
     if record.licence.spdx in ("unknown", "other"):
-        note = f" ({_text(record.licence.note)})" if record.licence.note else ""
-        left_out.append(f"license: {record.licence.spdx}" + note)
-    else:
-        doc["license"] = f"https://spdx.org/licenses/{record.licence.spdx}.html"
+        left_out.append(f"license: {record.licence.spdx}, so no SPDX licence is given"
+                        + (f" ({_text(record.licence.note)})" if record.licence.note else "")
+                        + f"; stated as the CreativeWork {doc['license']['name']!r}")
+    creators, creator_how = creators_of(record)
+    doc["creator"] = creators
+    if creator_how:
+        doc["clinreg:creatorNote"] = creator_how
     doc["citeAs"] = cite_as(record)
     _card_facts(record, doc, left_out)
     doc["sdVersion"] = record.version
+    version = data_version(record)
+    if version:
+        doc["version"] = version
+    else:
+        left_out.append("version: the record gives no version number of the data itself (sdVersion is the clinreg "
+                        "record's version); the source is read" + _pin_words(record))
+    if _pinned(record):
+        doc["isLiveDataset"] = False
     doc["keywords"] = sorted({task for m in record.mappings for task in m.tasks})
     _data_use(record, doc, left_out)
     _responsible_ai(record, doc, left_out)
     file_sets = _source_files(record, left_out)
     distribution = list(file_sets.values())
     locked = _instance_files(record, lock, distribution, left_out)
+    if not distribution:
+        distribution.append(_obtain_files(record))
     doc["distribution"] = distribution
     doc["recordSet"] = [_record_set(record, m, left_out) for m in record.mappings if m.id in file_sets]
     left_out.extend(NEVER_IN_RECORD)
@@ -255,6 +316,145 @@ def dataset_url(record: Dataset) -> str | None:
     return None
 
 
+def citation_page(record: Dataset) -> str | None:
+    """The page of the work the record cites: its DOI, else its arXiv abstract, else its URL."""
+    c = record.citation
+    if c.doi:
+        return f"https://doi.org/{c.doi}"
+    if c.arxiv:
+        return f"https://arxiv.org/abs/{c.arxiv}"
+    return c.url or None
+
+
+def page_of(record: Dataset) -> tuple[str, str]:
+    """Croissant's `url` (Required) and, when it is not the data's own page, how it was chosen."""
+    url = dataset_url(record)
+    if url:
+        return url, ""
+    cited = citation_page(record)
+    if cited:
+        return cited, "the data have no public page; this is the page of the work the record cites"
+    query = re.sub(r"\s+", "+", re.sub(r"[^A-Za-z0-9 ]+", " ", _text(record.citation.text)).strip())
+    return (f"https://scholar.google.com/scholar?q={query}",
+            "the data have no public page and the citation no DOI, arXiv id or URL; this is a search for the citation")
+
+
+def access_page(record: Dataset, url: str) -> str:
+    """Where a user finds out how to get the data: the PhysioNet page, else the dataset's `url`."""
+    source = record.source
+    if isinstance(source, PhysioNetSource) and source.url:
+        return source.url
+    return url
+
+
+def licence_of(record: Dataset, url: str) -> str | dict[str, Any]:
+    """Croissant's `license` (Required): the SPDX page of a known licence; otherwise a CreativeWork that says what
+    is known. Gated data name their agreement; an unknown licence is called unknown, with the page to ask."""
+    licence = record.licence
+    if licence.spdx not in ("unknown", "other"):
+        return f"https://spdx.org/licenses/{licence.spdx}.html"
+    note = _text(licence.note)
+    page = access_page(record, url)
+    if record.access.tier == "gated":
+        name = re.split(r";|\. ", note, maxsplit=1)[0].rstrip(".") or "Data use agreement"
+        where = ("url is the project's PhysioNet page, which gives its licence and agreement"
+                 if isinstance(record.source, PhysioNetSource) and record.source.url
+                 else "the record holds no page of the agreement itself; url is where to find out")
+        return {"@type": "sc:CreativeWork", "name": name, "url": page,
+                "description": f"The data use agreement under which the data are released ({note.rstrip('.')}); "
+                               f"{where}."}
+    name = "Unknown licence" if licence.spdx == "unknown" else "A licence that is not an SPDX licence"
+    return {"@type": "sc:CreativeWork", "name": name, "url": page,
+            "description": (f"{note} The page at url is where to find out." if note
+                            else "The page at url is where to find out.")}
+
+
+ORGANISATION_WORDS = {"ai", "inc", "inc.", "lab", "labs", "university", "institute", "foundation", "consortium",
+                      "group", "organisation", "organization", "team"}
+
+
+def creators_of(record: Dataset) -> tuple[list[dict[str, str]], str]:
+    """Croissant's `creator` (Required), from the citation's author list (`Name, Name and Name (year)`), and a note
+    where the list is abridged or was inferred. A citation that names no authors gives the publisher of the data:
+    the owner of the hub or GitHub repository, PhysioNet, or the host of the download."""
+    text = _text(record.citation.text)
+    match = re.match(r"^(?P<authors>[^()]+?)\s*\((?P<year>\d{4})\)", text)
+    if match:
+        authors = match["authors"].strip().rstrip(",")
+        abridged = bool(re.search(r"\bet al\.?$", authors))
+        names = [n for n in re.split(r",\s*|\s+and\s+", re.sub(r",?\s*\bet al\.?$", "", authors)) if n.strip()]
+        if len(names) == 1 and not abridged and _organisation(names[0], record):
+            return [{"@type": "sc:Organization", "name": names[0]}], ""
+        note = ("the citation names the first author(s) only (et al.); the full list is in the cited work"
+                if abridged else "")
+        return [{"@type": "sc:Person", "name": n.strip()} for n in names], note
+    owner = _publisher(record)
+    if owner is None:
+        raise NotDescribable(f"{record.id}: creator, which Croissant requires, cannot be given: the citation names no "
+                             "author and the source names no publisher")
+    return ([{"@type": "sc:Organization", "name": owner[0]}],
+            f"inferred: the citation names no author, so this is the publisher of the data ({owner[1]})")
+
+
+def citation_year(record: Dataset) -> str | None:
+    found = re.search(r"\((\d{4})\)", record.citation.text)
+    return found.group(1) if found else None
+
+
+def data_version(record: Dataset) -> str | None:
+    """The version of the data where the record names one: a PhysioNet project's version in its URL."""
+    source = record.source
+    if isinstance(source, PhysioNetSource) and source.url:
+        found = re.search(r"/(\d+\.\d+(?:\.\d+)?)/?$", source.url)
+        return found.group(1) if found else None
+    return None
+
+
+def _pinned(record: Dataset) -> bool:
+    """Whether the record reads a fixed copy of the data: a pinned hub revision or GitHub commit, or a versioned
+    PhysioNet release."""
+    source = record.source
+    return bool(getattr(source, "revision", None) or getattr(source, "commit", None) or data_version(record))
+
+
+def _organisation(name: str, record: Dataset) -> bool:
+    maintainer = record.maintainer.value if _known(record.maintainer) else ""
+    words = name.lower().split()
+    return name == maintainer or "." in name or bool(words and words[-1] in ORGANISATION_WORDS)
+
+
+def _publisher(record: Dataset) -> tuple[str, str] | None:
+    source = record.source
+    if isinstance(source, (HubSource, GitHubSource)) and "/" in source.repo:
+        where = "hub" if isinstance(source, HubSource) else "GitHub"
+        return source.repo.split("/")[0], f"the owner of the {where} repository {source.repo}"
+    if isinstance(source, PhysioNetSource):
+        return "PhysioNet", f"which distributes the project {source.project}"
+    if isinstance(source, UrlSource):
+        host = re.sub(r"^https?://", "", source.url).split("/")[0]
+        return host, "the host the data are downloaded from"
+    if _known(record.maintainer):
+        return _text(record.maintainer.value), "the record's maintainer"
+    return None
+
+
+def _obtain_files(record: Dataset) -> dict[str, Any]:
+    """For a record that names no files: a FileSet of its folder in a clinreg data folder, whose description says
+    how to get the files. Croissant requires a distribution; no checksum or file name is made up."""
+    folder = folder_name(record)
+    how = _text(record.access.instructions) or "The record does not say how to obtain the files."
+    return {
+        "@type": "cr:FileSet",
+        "@id": f"files/{record.id}",
+        "name": f"files/{record.id}",
+        "description": (f"The record names no files it reads, so this is whatever the data's holders supply, placed "
+                        f"in the subfolder {folder}/ of a clinreg data folder (--data-dir). How to obtain them "
+                        f"({record.access.tier} access): {how}"),
+        "encodingFormat": "application/octet-stream",
+        "includes": f"{folder}/**",
+    }
+
+
 def cite_as(record: Dataset) -> str:
     c = record.citation
     parts = [_text(c.text)]
@@ -272,7 +472,14 @@ def _card_facts(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> No
     if _known(released):
         doc["datePublished"] = released.value
     else:
-        left_out.append("datePublished: " + _unknown(released, "the record has no first_released"))
+        year = citation_year(record)
+        why = _unknown(released, "the record has no first_released")
+        if year is None:
+            raise NotDescribable(f"{record.id}: datePublished, which Croissant requires, cannot be given: the first "
+                                 f"release is {why} and the citation names no year")
+        doc["datePublished"] = year
+        doc["clinreg:datePublishedNote"] = (f"the year of the record's citation: its first release is {why}")
+        left_out.append(f"datePublished: the first release is {why}; the citation's year {year} is given instead")
     languages = record.languages
     if _known(languages):
         doc["inLanguage"] = list(languages.value)
@@ -282,15 +489,16 @@ def _card_facts(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> No
         doc["maintainer"] = {"name": _text(record.maintainer.value)}  # a phrase: not typed as person or organisation
     else:
         left_out.append("maintainer: " + _unknown(record.maintainer, "the record has no maintainer"))
-    left_out.append("version: the record gives no version number of the data itself (sdVersion is the clinreg "
-                    "record's version); the source is read" + _pin_words(record))
 
 
 def _data_use(record: Dataset, doc: dict[str, Any], left_out: list[str]) -> None:
     """Access and data-use terms: the tier's DUO terms under `usageInfo`, the instructions as `conditionsOfAccess`."""
     tier = record.access.tier
+    doc["clinreg:accessTier"] = tier
+    doc["clinreg:accessPage"] = access_page(record, doc["url"])
     if record.access.instructions:
         doc["conditionsOfAccess"] = _text(record.access.instructions)
+        doc["clinreg:accessInstructions"] = _text(record.access.instructions)
     terms = DUO_TERMS[tier]
     if tier == "public" and record.licence.spdx in ("unknown", "other"):
         terms = []
