@@ -94,8 +94,11 @@ def test_a_link_leading_out_of_the_tree_is_refused_and_its_target_untouched(tmp_
     assert outside.read_bytes() == before and (root / CARE).is_symlink()
 
 
+# The child sets up SIGINT itself: a process started from a background job without job control inherits SIGINT as
+# ignored, and Python then never turns it into KeyboardInterrupt, so the child would sleep on through the signal.
 CHILD = textwrap.dedent("""
-    import sys, time
+    import signal, sys, time
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from clinreg.text.safeio import atomic_open
     with atomic_open(sys.argv[1], "w") as handle:
         handle.write("partial")
