@@ -113,13 +113,13 @@ def test_a_plain_workbook_passes_the_office_checks(tmp_path):
 
 
 def test_a_results_json_of_millions_of_empty_objects_is_refused_before_parsing(tmp_path):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
     path = tmp_path / "results.json"
     path.write_text("[" + ",".join(["{}"] * 3_000_000) + "]", encoding="utf-8")  # 9 MB: 3 million dicts
-    result = CliRunner().invoke(main, ["results", "import", str(path)])
+    result = invoke(main, ["results", "import", str(path)])
     assert result.exit_code == 2 and "objects and arrays; refusing to parse it" in result.output
 
 

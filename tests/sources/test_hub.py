@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 from sources.hubemu import HubEmulator
 from instances.test_as_distributed import _writer
 
@@ -48,7 +48,7 @@ def instances(text: str) -> list[dict]:
 
 
 def mirror_build(record_id: str, data_dir: Path) -> list[dict]:
-    result = CliRunner().invoke(main, ["build", record_id, "-q", "--data-dir", str(data_dir), "--root", str(REPO)])
+    result = invoke(main, ["build", record_id, "-q", "--data-dir", str(data_dir), "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     return instances(result.stdout)
 
@@ -256,7 +256,7 @@ def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
 
 def _open_release(root: Path) -> str:
     """The tree's open release, opened with `clinreg new release` when every release is published."""
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
     from clinreg.core.store import load_registry
@@ -264,7 +264,7 @@ def _open_release(root: Path) -> str:
     reg = load_registry(root)
     if reg.open_release is None:
         major, minor, _ = (int(p) for p in reg.releases.releases[-1].version.split("."))
-        result = CliRunner().invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "Test"])
+        result = invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "Test"])
         assert result.exit_code == 0, result.output
         reg = load_registry(root)
     return reg.open_release

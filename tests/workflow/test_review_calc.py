@@ -10,9 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as cli
 
-from clinreg.cli.main import main
 from clinreg.core.store import load_registry
 from trees import write_tree
 from workflow.test_signoff import CARE, CATEGORY
@@ -30,10 +29,6 @@ def _have_calc() -> bool:
 
 pytestmark = pytest.mark.skipif(not _have_calc() and os.environ.get("CI") != "true",
                                 reason="LibreOffice Calc with python3-uno is not installed")
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture
