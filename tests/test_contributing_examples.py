@@ -196,6 +196,7 @@ def test_the_walk_through_ends_with_validate_clean(walked):
     assert code == 0, out
 
 
+@pytest.mark.slow
 def test_the_walk_through_keeps_the_readme_release_table_true(walked):
     from test_readme_releases import check_release_table
 

@@ -151,11 +151,13 @@ def run_content_checks(root: Path) -> None:
 # --------------------------------------------------------------------------------------------- the embedded registry
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("release", [r.version for r in REG.releases.releases])
 def test_release_totals(release):
     check_release_totals(ROOT, release)
 
 
+@pytest.mark.slow
 def test_pinned_medhelm_releases_hold_medhelms_numbers():
     for release, (datasets, access) in MEDHELM_AT.items():
         totals = coverage_json("--release", release)["totals"]

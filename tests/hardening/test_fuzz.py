@@ -304,6 +304,7 @@ def valid_records(draw) -> tuple[str, Any]:
     return rel, data
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(1000))
 @given(st.data())
 def test_store_round_trip_is_stable(tree, data):
@@ -580,6 +581,7 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
              "os._wrap_close", "subprocess", "_frozen_importlib", "<class 'type'>", "'PATH'", "site-packages")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # jinja compiles `1[0]`, and Python warns at compile time
 @settings(FUZZ, max_examples=examples(800))
 @given(template_sources(), st.fixed_dictionaries({"a": cell_text | st.none() | st.integers() | st.lists(st.text(max_size=5)),
@@ -624,6 +626,7 @@ def coverage_base(tree):
     return coverage_data(load_registry(tree))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(150))
 @given(st.data())
 def test_renderers_show_any_text_as_text(coverage_base, data):

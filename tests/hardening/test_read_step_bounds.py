@@ -147,6 +147,7 @@ def _gzip_of(path, line: bytes, total: int) -> None:
             out.write(block)
 
 
+@pytest.mark.slow
 def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is_spent(tmp_path):
     """Class 7: 512 MiB of CSV in a gzip file of well under 1 MB. Unpacking stops at the bound (128 MiB here, the
     packed size being tiny) in 1 MiB steps, so no buffer the size of the declared or real content is allocated."""

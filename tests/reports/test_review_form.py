@@ -144,6 +144,7 @@ def _flat(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())  # undo the PDF's ligatures (ﬀ, ﬁ)
 
 
+@pytest.mark.slow
 def test_printed_coverage_keeps_each_category_block_on_one_page(chromium, tmp_path):
     pytest.importorskip("pypdf")
     from clinreg.reports.coverage import coverage_data

@@ -115,6 +115,7 @@ def test_missing_file_is_exit_2(tmp_path):
     assert out.exit_code == 2 and "cannot read it" in out.output
 
 
+@pytest.mark.slow
 def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     from trees import GOOD_TREE, write_tree
 

@@ -98,6 +98,7 @@ def test_hub_build_matches_the_mirror_build_then_reads_the_cache(record_id, tmp_
     assert instances(offline.stdout) == want
 
 
+@pytest.mark.slow
 @pytest.mark.realdata
 @pytest.mark.parametrize("record_id", HUB_RECORDS)
 def test_hub_build_of_the_real_sample_matches_its_data_dir_build(record_id, tmp_path):
@@ -123,6 +124,7 @@ def served(tmp_path_factory):
         yield hub, commits, base
 
 
+@pytest.mark.slow
 def test_lock_hub_records_the_served_commit(served, tmp_path):
     hub, commits, _ = served
     out = tmp_path / "lock.json"
@@ -135,6 +137,7 @@ def test_lock_hub_records_the_served_commit(served, tmp_path):
         assert {e["source"]["revision"] for e in entries} == {commit}
 
 
+@pytest.mark.slow
 def test_check_data_reads_the_hub_too(served, tmp_path):
     hub, _, _ = served
     record_id = HUB_RECORDS[0]
@@ -207,6 +210,7 @@ def serving(tmp_path: Path, record_id: str | None = None):
         yield hub, record_id, record.source.repo, folder
 
 
+@pytest.mark.slow
 def test_the_token_reaches_the_hub_and_a_gated_dataset_builds_with_it(tmp_path):
     with serving(tmp_path) as (hub, record_id, repo, _):
         hub.gated.add(repo)

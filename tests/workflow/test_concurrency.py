@@ -27,6 +27,7 @@ def _cli(root: Path, *args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
+@pytest.mark.slow
 def test_eight_parallel_approvals_on_one_file_are_all_recorded(tmp_path):
     root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
     runs = [(TASKS[i % 3], f"Reviewer {i}") for i in range(8)]

@@ -75,6 +75,7 @@ def test_without_blocking_enough_approvals_carry_a_rejection(tmp_path):
     assert _state(root, "rank_differentials") == "rejected"
 
 
+@pytest.mark.slow
 def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(panel):
     sign(panel, "approve", "answer_questions", "--reviewer", "Jane Doe", "--note", "SECRET-NOTE-1")
     reg = load_registry(panel)
@@ -99,6 +100,7 @@ def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(p
     assert "SECRET-NOTE-2" not in sheet.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_site_and_coverage_show_the_panel_state(panel, tmp_path):
     sign(panel, "approve", "answer_questions", "--reviewer", "Jane Doe")
     data = coverage_data(load_registry(panel))

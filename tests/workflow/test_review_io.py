@@ -147,6 +147,7 @@ def test_json_from_the_form_with_bad_entries_is_located(care, tmp_path):
         assert result.exit_code == 2 and message in result.output
 
 
+@pytest.mark.slow
 def test_csv_export_works_without_openpyxl_and_xlsx_names_the_extra(care, tmp_path):
     block = ("import sys\nclass Block:\n    def find_spec(self, name, path=None, target=None):\n"
              "        if name.split('.')[0] == 'openpyxl': raise ImportError('blocked')\n"

@@ -239,6 +239,7 @@ def test_broken_root_is_a_usage_error(tmp_path):
 _words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=_words, note=_words)
 def test_any_reviewer_text_round_trips_or_is_refused(tmp_path_factory, name, note):
