@@ -28,6 +28,9 @@ os.environ.update({
     "HF_DATASETS_OFFLINE": "1",
     "HF_HUB_DISABLE_TELEMETRY": "1",
 })
+# Settings of the shell that started the suite which change what clinreg prints: the tests that need one set it.
+for _name in ("CLINREG_DEBUG", "CLINREG_HELM_JUDGES", "COLUMNS", "LINES", "FORCE_COLOR", "CLICOLOR_FORCE"):
+    os.environ.pop(_name, None)
 
 
 # Bytecode. Where writing it is turned off (PYTHONDONTWRITEBYTECODE=1, as in .ci/run and this workplace), every

@@ -285,10 +285,12 @@ def test_command_modules_never_import_each_other():
     assert command_crossings(import_graph()) == []
 
 
+@pytest.mark.slow
 def test_every_import_names_a_module_that_exists():
     assert unresolved_imports() == []
 
 
+@pytest.mark.slow
 def test_the_tests_and_benchmarks_import_what_exists():
     """After a move, a test importing the old place fails to collect; this names every such line at once."""
     known = _modules(PACKAGE)

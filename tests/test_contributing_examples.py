@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from test_contributor_record import copy_of_the_registry
@@ -59,14 +59,13 @@ def clone(tmp_path_factory):
     root = copy_of_the_registry(tmp_path_factory.mktemp("clone"))
     (root / "README.md").write_text((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"),
                                     encoding="utf-8")
-    cli = CliRunner()
     from clinreg.core.store import load_registry
 
     if load_registry(root).open_release is None:
         newest = load_registry(root).releases.releases[-1].version
         major, minor, _ = (int(p) for p in newest.split("."))
-        assert cli.invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title",
-                                 "t"]).exit_code == 0
+        released = invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "t"])
+        assert released.exit_code == 0
     [card] = blocks("## Adding a dataset, step by step", "yaml")
     folder = root / "mirror" / "example-health__portal-triage"
     folder.mkdir(parents=True)
@@ -84,7 +83,7 @@ def run_in(root: Path, args: list[str]) -> tuple[int, str]:
     here = os.getcwd()
     os.chdir(root)  # the guide runs every command from the repository root
     try:
-        result = CliRunner().invoke(main, args)
+        result = invoke(main, args)
     finally:
         os.chdir(here)
     return result.exit_code, result.output
@@ -199,6 +198,7 @@ def test_the_walk_through_ends_with_validate_clean(walked):
     assert code == 0, out
 
 
+@pytest.mark.slow
 def test_the_walk_through_keeps_the_readme_release_table_true(walked):
     from test_readme_releases import check_release_table
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
@@ -72,7 +72,7 @@ def copy_of_the_registry(dest: Path) -> Path:
 
 
 def _cli(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args))
+    result = invoke(main, list(args))
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -129,8 +129,8 @@ def test_the_contributed_record_builds_from_a_copy_with_the_cli(contributed, tmp
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.write(tmp_path / "mirror" / "example-health__triage-notes")
-    result = CliRunner().invoke(main, ["build", "triage_notes", "--root", str(contributed), "--data-dir",
-                                       str(tmp_path / "mirror"), "--format", "jsonl"])
+    result = invoke(main, ["build", "triage_notes", "--root", str(contributed), "--data-dir", str(tmp_path / "mirror"),
+                           "--format", "jsonl"])
     assert result.exit_code == 0, result.output
     golds = [json.loads(line)["answer"] for line in result.stdout.splitlines() if line.startswith("{")]
     assert golds == ["A", "C"]
@@ -145,7 +145,7 @@ def test_a_record_marked_in_medhelm_that_medhelm_does_not_run_fails_the_checks(c
     # Membership follows MedHELM's editions, not the record: the counts stay MedHELM's, and validate refuses the
     # record's claim (CLR308), naming the record and the default edition.
     check_current_totals(root)
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(main, ["validate", "--root", str(root), "--format", "json"])
     found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR308"]
     assert result.exit_code == 1 and [d["file"] for d in found] == ["registry/datasets/triage_notes.yaml"]
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 
@@ -15,7 +15,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def _totals(*args: str) -> dict:
-    result = CliRunner().invoke(main, ["coverage", "--format", "json", *args])
+    result = invoke(main, ["coverage", "--format", "json", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["data"]["totals"]
 

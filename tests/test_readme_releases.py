@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
@@ -41,7 +41,7 @@ def check_release_table(root: Path, readme: str | None = None) -> None:
     for row, release in zip(rows, reg.releases.releases):
         version, date, datasets, access, added = row
         assert date == release.date.isoformat(), version
-        result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", version, "--format", "json"])
+        result = invoke(main, ["coverage", "--root", str(root), "--release", version, "--format", "json"])
         totals = json.loads(result.output)["data"]["totals"]
         assert int(datasets) == totals["datasets"], version
         assert [int(n) for n in re.findall(r"\d+", access)] == [totals["access"][t]

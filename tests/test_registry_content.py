@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
@@ -31,7 +31,7 @@ MEDHELM_NOW = MEDHELM_AT["1.3.0"]
 
 
 def coverage_json(*args: str, root: Path = ROOT) -> dict:
-    result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--format", "json", *args])
+    result = invoke(main, ["coverage", "--root", str(root), "--format", "json", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["data"]
 
@@ -154,11 +154,13 @@ def run_content_checks(root: Path) -> None:
 # --------------------------------------------------------------------------------------------- the embedded registry
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("release", [r.version for r in REG.releases.releases])
 def test_release_totals(release):
     check_release_totals(ROOT, release)
 
 
+@pytest.mark.slow
 def test_pinned_medhelm_releases_hold_medhelms_numbers():
     for release, (datasets, access) in MEDHELM_AT.items():
         totals = coverage_json("--release", release)["totals"]
@@ -249,11 +251,11 @@ def test_only_drafted_tasks_record_a_move_merge_or_addition():
 
 
 def test_review_document_and_coverage_page_show_expected_against_held():
-    review = CliRunner().invoke(main, ["review", "--format", "markdown"])
+    review = invoke(main, ["review", "--format", "markdown"])
     assert review.exit_code == 0
     shown = review.stdout.count("held, ")
     assert shown == len(list(REG.subcategories())) and "10 held, 10 expected" in review.stdout
-    page = CliRunner().invoke(main, ["coverage", "--format", "html"])
+    page = invoke(main, ["coverage", "--format", "html"])
     assert page.exit_code == 0
     assert page.stdout.count("data-tasks-expected=") == shown and "expected</span>" in page.stdout
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from clirunner import run
 
 from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build, check_data, lock
@@ -34,10 +34,6 @@ def setup(tmp_path):
     hub_folder(data, "owner/fixture", {"test": _rows(30)})
     root = write_root(tmp_path, [record_dict(MCQ)])
     return root, data
-
-
-def run(command, *args):
-    return CliRunner().invoke(command, [str(a) for a in args], catch_exceptions=False)
 
 
 def _lines(text):

@@ -7,16 +7,12 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as run, invoke
 
 from clinreg.cli.main import main
 from trees import GOOD_TREE, line_of, replace_in, write_tree
 
 DS = "registry/datasets/qa_set.yaml"
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def test_validate_clean_tree_exits_0(tree):
@@ -59,15 +55,15 @@ def test_validate_github_annotations(tmp_path):
 
 
 def test_bad_root_is_a_usage_error(tmp_path):
-    result = CliRunner().invoke(main, ["validate", "--root", str(tmp_path / "nope")])
+    result = invoke(main, ["validate", "--root", str(tmp_path / "nope")])
     assert result.exit_code == 2
     assert "no such folder" in result.output
-    result = CliRunner().invoke(main, ["coverage", "--root", str(tmp_path)])
+    result = invoke(main, ["coverage", "--root", str(tmp_path)])
     assert result.exit_code == 2 and "not a registry tree" in result.output
 
 
 def test_unknown_release_is_a_usage_error(tree):
-    result = CliRunner().invoke(main, ["coverage", "--root", str(tree), "--release", "9.9.9"])
+    result = invoke(main, ["coverage", "--root", str(tree), "--release", "9.9.9"])
     assert result.exit_code == 2 and "not in registry/releases.yaml" in result.output
 
 
@@ -114,7 +110,7 @@ def test_coverage_table_into_a_pipe_keeps_each_row_on_one_line(tree):
 
 def test_coverage_refuses_a_tree_with_load_errors(tmp_path):
     root = write_tree(tmp_path, {DS: "id: [unclosed\n"})
-    result = CliRunner().invoke(main, ["coverage", "--root", str(root)])
+    result = invoke(main, ["coverage", "--root", str(root)])
     assert result.exit_code == 1
     assert f"{DS}:" in result.output and "CLR001" in result.output
 
@@ -138,7 +134,7 @@ def test_rules_and_explain():
     text = run("explain", "clr005").output
     assert "Bad:" in text and "Good:" in text and "PubMedQA" in text
     assert json.loads(run("explain", "CLR301", "--format", "json").output)["data"]["name"] == "unknown-task"
-    missing = CliRunner().invoke(main, ["explain", "CLR999"])
+    missing = invoke(main, ["explain", "CLR999"])
     assert missing.exit_code == 2 and "no rule" in missing.output
 
 
@@ -150,17 +146,17 @@ def test_base_ref_requires_a_version_bump(tmp_path):
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
     changed = replace_in(GOOD_TREE[DS], "licence: {spdx: MIT}", "licence: {spdx: Apache-2.0}")
     (root / DS).write_text(changed)
-    payload = json.loads(CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format",
-                                                   "json"]).output)["data"]
+    payload = json.loads(invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"])
+                         .output)["data"]
     [d] = [d for d in payload["diagnostics"] if d["code"] == "CLR603"]
     assert (d["file"], d["line"]) == (DS, line_of(changed, "version: 1.0.0"))
     (root / DS).write_text(changed.replace("version: 1.0.0", "version: 1.0.1"))
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"])
+    result = invoke(main, ["validate", "--root", str(root), "--base", "main", "--format", "json"])
     assert result.exit_code == 0
     # a comment-only change needs no bump
     (root / DS).write_text(GOOD_TREE[DS] + "# a comment\n")
-    assert CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "main"]).exit_code == 0
-    bad = CliRunner().invoke(main, ["validate", "--root", str(root), "--base", "no-such-ref"])
+    assert invoke(main, ["validate", "--root", str(root), "--base", "main"]).exit_code == 0
+    bad = invoke(main, ["validate", "--root", str(root), "--base", "no-such-ref"])
     assert bad.exit_code == 2 and "not a git commit" in bad.output
 
 
@@ -190,7 +186,7 @@ def test_every_json_answer_is_one_envelope(tree, args, kind):
     from clinreg import __version__
 
     root = [] if args[0] in ("rules", "explain") else ["--root", str(tree)]
-    result = CliRunner().invoke(main, [*args, *root, "--format", "json"])
+    result = invoke(main, [*args, *root, "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     payload = json.loads(result.stdout)
     assert set(payload) == {"clinreg", "kind", "data"}
@@ -205,7 +201,7 @@ def test_every_json_answer_is_one_envelope(tree, args, kind):
 ])
 def test_errors_with_format_json_are_one_json_line_on_stderr(tree, args):
     root = [] if args[0] == "explain" else ["--root", str(tree)]
-    result = CliRunner().invoke(main, [*args, *root, "--format", "json"])
+    result = invoke(main, [*args, *root, "--format", "json"])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1
     error = json.loads(result.stderr)

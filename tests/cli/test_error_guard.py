@@ -8,7 +8,7 @@ import json
 
 import click
 import pytest
-from click.testing import CliRunner
+from clirunner import run as _run, invoke
 
 from clinreg.cli.main import ClinregGroup, main
 from clinreg.errors import ClinregError
@@ -42,10 +42,6 @@ def _group(raised: BaseException) -> click.Group:
 
 ERROR = Refused("aliases.yaml: not a table of aliases", file="aliases.yaml", line=3, column=7,
                 key_path=("aliases", 0, "model"))
-
-
-def _run(group, *args):
-    return CliRunner().invoke(group, list(args))
 
 
 @pytest.mark.parametrize("where", [("fails",), ("sub", "fails", "x")])
@@ -85,7 +81,7 @@ def test_an_error_keeps_its_own_exit_code():
 
 
 def test_an_unexpected_value_error_is_a_bug_not_a_usage_error():
-    result = _run(_group(ValueError("a bug")), "fails", "--format", "json")
+    result = _run(_group(ValueError("a bug")), "fails", "--format", "json", raises=ValueError)
     assert result.exit_code != 2 and isinstance(result.exception, ValueError)
     assert "clinreg: error" not in result.output
 
@@ -98,16 +94,16 @@ def test_a_bug_inside_a_real_command_shows_as_a_bug(monkeypatch):
         raise ValueError("a bug in following an edition")
 
     monkeypatch.setattr(clinreg.core.store, "follow_edition", broken)
-    result = CliRunner().invoke(main, ["coverage", "--medhelm", "medhelm-0.8.0", "--format", "json"])
+    result = invoke(main, ["coverage", "--medhelm", "medhelm-0.8.0", "--format", "json"], raises=ValueError)
     assert result.exit_code != 2 and isinstance(result.exception, ValueError), result.output
 
 
 def test_a_real_clinreg_error_carries_its_code_in_json():
-    result = CliRunner().invoke(main, ["coverage", "--release", "9.9.9", "--format", "json"])
+    result = invoke(main, ["coverage", "--release", "9.9.9", "--format", "json"])
     assert result.exit_code == 2
     data = json.loads(result.stderr)["data"]
     assert data["code"] == "CLR982" and "9.9.9" in data["message"] and data["file"] is None
-    result = CliRunner().invoke(main, ["validate", "--root", "/nonexistent/registry", "--format", "github"])
+    result = invoke(main, ["validate", "--root", "/nonexistent/registry", "--format", "github"])
     assert result.exit_code == 2 and "/nonexistent/registry" in result.stderr
 
 
@@ -142,6 +138,6 @@ def test_a_library_exception_in_the_build_path_is_an_internal_error(monkeypatch)
             raise KeyError("column")
 
     monkeypatch.delenv("CLINREG_DEBUG", raising=False)
-    result = CliRunner().invoke(group, ["build"])
+    result = invoke(group, ["build"])
     assert result.exit_code == EXIT_INTERNAL == 70
     assert result.stderr.startswith("clinreg: error: internal error: build x: unexpected KeyError")

@@ -6,9 +6,7 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from clinreg.cli.main import main
 from clinreg.core.codes import CODES
 from clinreg.rules.engine import validate
 from results.helpers import ROOT, invoke, write
@@ -19,7 +17,7 @@ PRINTED = re.compile(r":\d+:\d+: (CLR\d{3}) \[(error|warning|info)\]")
 
 
 def _explained(code: str) -> str:
-    result = CliRunner().invoke(main, ["explain", code])
+    result = invoke("explain", code)
     assert result.exit_code == 0, result.output
     return result.output.splitlines()[0]
 
@@ -43,8 +41,7 @@ def test_every_diagnostic_of_validate_has_the_severity_explain_gives(tmp_path, c
 def test_validate_prints_each_code_at_its_severity_in_the_mode(tmp_path, strict):
     case = next(c for c in CASES if c[3] == "CLR802")
     root = _tree(tmp_path, case)
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--no-cache"] + (["--strict"] if strict
-                                                                                         else []))
+    result = invoke("validate", "--root", root, "--no-cache", *(["--strict"] if strict else []))
     printed = PRINTED.findall(result.output)
     assert ("CLR802", "error" if strict else "warning") in printed
     for code, severity in printed:
@@ -66,7 +63,7 @@ def test_results_import_prints_each_code_at_its_severity_in_the_mode(tmp_path, s
 
 
 def test_rules_lists_both_severities():
-    out = CliRunner().invoke(main, ["rules", "--format", "json"]).output
+    out = invoke("rules", "--format", "json").output
     rules = {r["code"]: r for r in json.loads(out)["data"]}
     assert (rules["CLR802"]["severity"], rules["CLR802"]["strict_severity"]) == ("warning", "error")
     assert (rules["CLR965"]["severity"], rules["CLR965"]["strict_severity"]) == ("warning", "error")

@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from trees import GOOD_TREE, replace_in, write_tree
@@ -21,7 +21,7 @@ def git(root, *args: str) -> None:
 
 
 def run(*args) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(main, [str(a) for a in args])
     return result.exit_code, result.output
 
 

@@ -131,11 +131,11 @@ def test_a_build_error_shows_only_the_code_its_raise_site_names():
 def _cli(*args):
     import json
 
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(main, [str(a) for a in args])
     assert result.exit_code in (1, 2), result.output
     return json.loads(result.stderr.splitlines()[-1])["data"]["code"]
 

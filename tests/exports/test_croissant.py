@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.build import build
 from clinreg.cli.export import export
@@ -38,8 +38,7 @@ def locked(registry, tmp_path_factory):
 
 
 def run(*args):
-    return CliRunner().invoke(export, ["croissant", *[str(a) for a in args], "--root", str(REPO)],
-                              catch_exceptions=False)
+    return invoke(export, ["croissant", *[str(a) for a in args], "--root", str(REPO)])
 
 
 def walk(node, top=True):
@@ -103,8 +102,8 @@ def test_the_lock_gives_each_mapping_its_instances_file_with_the_built_sha256(re
         assert {n["sha256"] for n in walk(doc) if "sha256" in n} <= held
     # ... and it is the sha256 of what `clinreg build` writes.
     built = tmp_path / "built.jsonl"
-    result = CliRunner().invoke(build, ["shc_bmt_med", "--data-dir", str(data), "-o", str(built), "--quiet",
-                                        "--root", str(REPO)], catch_exceptions=False)
+    result = invoke(build, ["shc_bmt_med", "--data-dir", str(data), "-o", str(built), "--quiet",
+                            "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     doc = json.loads((tmp_path / "out" / "shc_bmt_med.croissant.json").read_text(encoding="utf-8"))
     [obj] = [d for d in doc["distribution"] if d["@type"] == "cr:FileObject"]
@@ -223,7 +222,7 @@ def test_a_record_that_fails_to_load_is_named_with_why_and_the_exit_is_1(tmp_pat
     assert "med_qa" not in loaded and loaded
 
     def export_tree(*args):
-        return CliRunner().invoke(export, ["croissant", *[str(a) for a in args], "--root", str(tree)])
+        return invoke(export, ["croissant", *[str(a) for a in args], "--root", str(tree)])
 
     result = export_tree("-o", tmp_path / "all")
     assert result.exit_code == 1, result.output
@@ -267,7 +266,7 @@ def test_cli_json_summary_and_exit_codes(tmp_path, locked):
     unreadable = run("pubmed_qa", "-o", tmp_path / "z", "--lock", bad)
     assert unreadable.exit_code == 2 and str(bad) in unreadable.output
     assert run("pubmed_qa", "-o", tmp_path / "z", "--lock", tmp_path / "missing.json").exit_code == 2
-    harness = CliRunner().invoke(export, ["lm-eval", "-o", str(tmp_path / "h"), "--lock", str(bad)])
+    harness = invoke(export, ["lm-eval", "-o", str(tmp_path / "h"), "--lock", str(bad)])
     assert harness.exit_code == 2 and "--lock applies only" in harness.output
 
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from record_fixtures import hub_folder
 from clinreg.cli.build import build
@@ -30,7 +30,7 @@ def data(tmp_path):
 
 
 def run(*args):
-    return CliRunner().invoke(export, [str(a) for a in args], catch_exceptions=False)
+    return invoke(export, [str(a) for a in args])
 
 
 class _FunctionLoader(yaml.SafeLoader):
@@ -59,7 +59,7 @@ def test_lm_eval_tasks_and_groups(tree, data, tmp_path):
     assert all(g["aggregate_metric_list"][0]["metric"] == "score" for g in groups.values())
     text = (out / "tasks" / "clinreg_qa_set.yaml").read_text()
     assert canary_guid("mini") in text and "release 1.1.0" in text
-    built = CliRunner().invoke(build, ["qa_set", "--root", str(tree), "--data-dir", str(data), "-q"]).stdout
+    built = invoke(build, ["qa_set", "--root", str(tree), "--data-dir", str(data), "-q"]).stdout
     assert (out / "data" / "qa_set" / "qa_set.jsonl").read_text() == built
 
 

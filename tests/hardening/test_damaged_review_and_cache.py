@@ -11,15 +11,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as cli
 
-from clinreg.cli.main import main
 from trees import write_tree
 from workflow.test_signoff import CARE, CATEGORY
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture

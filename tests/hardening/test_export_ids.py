@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.export import export
 from record_fixtures import hub_folder
@@ -32,8 +32,7 @@ def test_a_hostile_mapping_id_exports_nothing(tree, tmp_path, harness, mapping_i
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "work" / "out"
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
-    result = CliRunner().invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o",
-                                         str(out)])
+    result = invoke(export, [harness, "qa_set", "--root", str(tree), "--data-dir", str(data), "-o", str(out)])
     # The id carries a pattern in the model: the record is refused at load, at the id's line (CLR202), before
     # any data is read or anything written; the library's own check (check_identifiers) stays behind it.
     assert result.exit_code == 1, result.output

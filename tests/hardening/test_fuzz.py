@@ -308,6 +308,7 @@ def valid_records(draw) -> tuple[str, Any]:
     return rel, data
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(1000))
 @given(st.data())
 def test_store_round_trip_is_stable(tree, data):
@@ -604,6 +605,7 @@ INTERNALS = ("<module", "<frame", "<code object", "__builtins__", "'__name__': '
              "os._wrap_close", "subprocess", "_frozen_importlib", "<class 'type'>", "'PATH'", "site-packages")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # jinja compiles `1[0]`, and Python warns at compile time
 @settings(FUZZ, max_examples=examples(800))
 @given(template_sources(),
@@ -651,6 +653,7 @@ def coverage_base(tree):
     return coverage_data(load_registry(tree))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=examples(150))
 @given(st.data())
 def test_renderers_show_any_text_as_text(coverage_base, data):

@@ -53,6 +53,7 @@ def hostile_root(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["coverage", "--format", "html"], ["review", "--format", "html"]])
 def test_html_reports_escape_registry_strings(hostile_root, command):
     result = run_cli(*command, "--root", str(hostile_root))

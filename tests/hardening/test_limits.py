@@ -61,6 +61,7 @@ def test_alias_limit_boundary():
     assert codes(_aliases(17)) == ["CLR007"]
 
 
+@pytest.mark.slow
 def test_node_limit_boundary():
     # the root list counts as one value
     assert codes(b"[" + b"1," * (DEFAULT_LIMITS.max_nodes - 1) + b"]") == []

@@ -77,6 +77,7 @@ def test_mirror_readme_cannot_name_files_outside_the_mirror(tmp_path, shape, com
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_mirror_readme_inside_the_folder_still_builds(tmp_path):
     root = write_root(tmp_path, [record_dict(MCQ)])
     data_dir = tmp_path / "data"

@@ -3,7 +3,7 @@ asked (the copy in the hub cache when the hub failed) says so even with -q, for 
 
 from __future__ import annotations
 
-from click.testing import CliRunner
+from clirunner import invoke
 from record_fixtures import hub_folder, record_dict, write_root
 
 import clinreg.instances.build as instance_build
@@ -31,7 +31,7 @@ def test_a_location_warning_is_printed_with_quiet(tmp_path, monkeypatch):
 
     monkeypatch.setattr(instance_build, "locate", falling_back)
     for quiet in (["-q"], []):
-        result = CliRunner().invoke(build, ["fixture", "--root", str(root), "--data-dir", str(data), *quiet])
+        result = invoke(build, ["fixture", "--root", str(root), "--data-dir", str(data), *quiet])
         assert result.exit_code == 0, result.output
         assert f"clinreg: {FALLBACK}\n" in result.stderr, (quiet, result.stderr)
         assert ("built 4 instance(s)" in result.stderr) == (not quiet)  # progress is what -q hides

@@ -113,13 +113,13 @@ def test_a_plain_workbook_passes_the_office_checks(tmp_path):
 
 
 def test_a_results_json_of_millions_of_empty_objects_is_refused_before_parsing(tmp_path):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
     path = tmp_path / "results.json"
     path.write_text("[" + ",".join(["{}"] * 3_000_000) + "]", encoding="utf-8")  # 9 MB: 3 million dicts
-    result = CliRunner().invoke(main, ["results", "import", str(path)])
+    result = invoke(main, ["results", "import", str(path)])
     assert result.exit_code == 2 and "objects and arrays; refusing to parse it" in result.output
 
 
@@ -147,6 +147,7 @@ def _gzip_of(path, line: bytes, total: int) -> None:
             out.write(block)
 
 
+@pytest.mark.slow
 def test_a_small_gz_that_inflates_hugely_is_refused_by_name_before_the_memory_is_spent(tmp_path):
     """Class 7: 512 MiB of CSV in a gzip file of well under 1 MB. Unpacking stops at the bound (128 MiB here, the
     packed size being tiny) in 1 MiB steps, so no buffer the size of the declared or real content is allocated."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +42,7 @@ _CHARS = st.sampled_from(list("abAB .!?;:\n\r\t\x0b\x0c\x1c\x85\u2028\u3000ÃŸSsÅ
 _TEXT = st.lists(_CHARS, max_size=40).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(_TEXT, _TEXT, st.integers(0, 3))
 def test_the_prefilters_change_no_answer(reference, text, copies):
@@ -69,6 +71,7 @@ _LONG_WORDS = st.lists(st.sampled_from(["alpha", "beta", "gamma", "Delta", "ss",
 _REFERENCE = _TEXT | _LONG_WORDS.map(" ".join) | st.sampled_from(["", "CORRECT", "Yes.", "a b c d e f"])
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(_REFERENCE, min_size=1, max_size=4), st.data())
 def test_a_batch_checks_each_row_as_leaked_span_does(pool, data):

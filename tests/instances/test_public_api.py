@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 import clinreg
 from clinreg.cli.build import build
@@ -39,7 +39,7 @@ def _mirror(record, base: Path) -> Path:
 
 def _cli_bytes(record_id: str, data: Path, out: Path, *options: str) -> bytes:
     args = [record_id, "--data-dir", str(data), "-o", str(out), "--root", str(REPO), "--quiet", *options]
-    result = CliRunner().invoke(build, args, catch_exceptions=False)
+    result = invoke(build, args)
     assert result.exit_code == 0, result.output
     return out.read_bytes()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.build import build, check_data
 from clinreg.core.model import LETTERS
@@ -40,8 +40,8 @@ def _record(registry, dataset_id):
 
 def _build(tmp_path, dataset_id, *extra, data_dir=REALDATA):
     out = tmp_path / f"{dataset_id}.jsonl"
-    result = CliRunner().invoke(build, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir), "--format",
-                                        "jsonl", "-o", str(out), "--quiet", *extra], catch_exceptions=False)
+    result = invoke(build, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir), "--format", "jsonl",
+                            "-o", str(out), "--quiet", *extra])
     rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() and result.exit_code == 0 else []
     return result, rows
 
@@ -162,8 +162,8 @@ def test_medec_empty_records(registry, tmp_path):
     result, rows = _build(tmp_path, "medec")
     assert result.exit_code == 0, result.stderr
     assert len(rows) == 80
-    loud = CliRunner().invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "-o",
-                                      str(tmp_path / "loud.jsonl")])
+    loud = invoke(build, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA),
+                          "-o", str(tmp_path / "loud.jsonl")])
     assert loud.exit_code == 0, loud.stderr
     assert "split 'test': dropped 3 row(s): The test file ends with all-empty records" in loud.stderr
     assert "skipped" not in loud.stderr
@@ -180,7 +180,7 @@ def test_medec_empty_records(registry, tmp_path):
 def test_check_data_passes_on_samples(registry, dataset_id, tmp_path):
     _record(registry, dataset_id)
     data_dir = _ehr_sql_data(tmp_path) if dataset_id == "ehr_sql" else REALDATA
-    result = CliRunner().invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir)])
+    result = invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(data_dir)])
     assert result.exit_code == 0, result.output
     assert "0 error(s)" in result.stdout
 
@@ -195,7 +195,7 @@ def test_check_data_locates_a_corrupted_label(registry, tmp_path):
     decisions[5] = "perhaps"
     index = table.schema.get_field_index("final_decision")
     pq.write_table(table.set_column(index, table.schema.field(index), pa.array(decisions, pa.string())), path)
-    result = CliRunner().invoke(check_data, ["pubmed_qa", "--root", str(REPO), "--data-dir", str(tmp_path / "mirror")])
+    result = invoke(check_data, ["pubmed_qa", "--root", str(REPO), "--data-dir", str(tmp_path / "mirror")])
     assert result.exit_code == 1
     first = result.stdout.splitlines()[0]
     assert first.startswith("registry/datasets/pubmed_qa.yaml:") and "CLR904" in first

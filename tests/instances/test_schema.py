@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from record_fixtures import hub_folder, record_dict, write_root
 from clinreg.cli.build import build
@@ -20,7 +20,7 @@ MCQ = {
 
 
 def run(*args):
-    return CliRunner().invoke(build, [str(a) for a in args], catch_exceptions=False)
+    return invoke(build, [str(a) for a in args])
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.build import build
 from clinreg.cli.export import export
@@ -52,8 +52,7 @@ def built(realdata) -> dict[str, dict[str, dict]]:
     """`clinreg build` of each test dataset, read back: {dataset: {instance id: instance}}."""
     out = {}
     for dataset in DATASETS:
-        result = CliRunner().invoke(build, [dataset, "--root", str(REPO), "--data-dir", str(realdata), "--quiet"],
-                                    catch_exceptions=False)
+        result = invoke(build, [dataset, "--root", str(REPO), "--data-dir", str(realdata), "--quiet"])
         assert result.exit_code == 0, result.stderr
         rows = [json.loads(line) for line in result.stdout.splitlines()]
         out[dataset] = {row["id"]: row for row in rows}
@@ -62,7 +61,7 @@ def built(realdata) -> dict[str, dict[str, dict]]:
 
 def exported(harness: str, base: Path, realdata: Path) -> Path:
     target = base / harness
-    result = CliRunner().invoke(export, [harness, *DATASETS, "--root", str(REPO), "--data-dir", str(realdata), "-o",
-                                         str(target)], catch_exceptions=False)
+    result = invoke(export, [harness, *DATASETS, "--root", str(REPO), "--data-dir", str(realdata), "-o",
+                             str(target)])
     assert result.exit_code == 0, result.stderr
     return target

@@ -50,15 +50,13 @@ def export_closed(harness: str, base: Path) -> tuple[Path, list[str]]:
     names of its closed mappings."""
     import json
 
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.export import export
 
     data, closed = closed_mirror(base / "mirror")
     out = base / "export"
-    result = CliRunner().invoke(export, [harness, *closed, "--root", str(REPO), "--data-dir", str(data), "-o",
-                                         str(out)],
-                                catch_exceptions=False)
+    result = invoke(export, [harness, *closed, "--root", str(REPO), "--data-dir", str(data), "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     names = [m["name"] for m in json.loads((out / "manifest.json").read_text())["mappings"] if m["kind"] == "choice"]
     return out, names
@@ -109,13 +107,13 @@ def distribution_mirror(base: Path, records: list[str]) -> Path:
 
 def jury_export(harness: str, base: Path, records: list[str], limit: int = 3) -> Path:
     """`clinreg export HARNESS` of the named records (files as distributed), `limit` instances per mapping."""
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.export import export
 
     data = distribution_mirror(base / "mirror", records)
     out = base / "export"
-    result = CliRunner().invoke(export, [harness, *records, "--root", str(REPO), "--data-dir", str(data), "-o",
-                                         str(out), "--limit", str(limit)], catch_exceptions=False)
+    result = invoke(export, [harness, *records, "--root", str(REPO), "--data-dir", str(data), "-o", str(out),
+                             "--limit", str(limit)])
     assert result.exit_code == 0, result.stderr
     return out

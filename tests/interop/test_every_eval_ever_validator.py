@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 
@@ -41,13 +41,11 @@ def test_every_eval_ever_validates_every_record_without_a_warning(tmp_path):
         archive.extractall(unpacked)
     results = tmp_path / "results.json"
     sources = [DATA / "harnesses" / "inspect", DATA / "harnesses" / "lm_eval", DATA / "helm" / "suite"]
-    done = CliRunner().invoke(main, ["results", "import", *map(str, sources), "--root", str(REPO), "-o", str(results)],
-                              catch_exceptions=False)
+    done = invoke(main, ["results", "import", *map(str, sources), "--root", str(REPO), "-o", str(results)])
     assert done.exit_code == 0, done.output
     out = tmp_path / "eee"
-    done = CliRunner().invoke(main, ["results", "export", str(results), "medhelm-2025-05-04", "medhelm-2025-07-31",
-                                     "--root", str(REPO), "--format", "every-eval-ever", "-o", str(out)],
-                              catch_exceptions=False)
+    done = invoke(main, ["results", "export", str(results), "medhelm-2025-05-04", "medhelm-2025-07-31",
+                         "--root", str(REPO), "--format", "every-eval-ever", "-o", str(out)])
     assert done.exit_code == 0, done.output
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json"))
     harnesses = {json.loads((out / f).read_text())["eval_library"]["name"] for f in files}

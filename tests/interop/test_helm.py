@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.export import export
 from clinreg.cli.main import main
@@ -76,8 +76,8 @@ def loop(tmp_path_factory, realdata, harness_env):
     need(have("helm"), "crfm-helm is not installed")
     base = tmp_path_factory.mktemp("helm-loop")
     out = base / "export"
-    result = CliRunner().invoke(export, ["helm", *DATASETS, "--root", str(REPO), "--data-dir", str(realdata),
-                                         "--limit", LIMIT, "-o", str(out)], catch_exceptions=False)
+    result = invoke(export, ["helm", *DATASETS, "--root", str(REPO), "--data-dir", str(realdata),
+                             "--limit", LIMIT, "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     return out, run_readme(out, base / "work", harness_env, MODELS)
 
@@ -164,8 +164,8 @@ def test_import_of_the_run_folders_matches_helm_scores_and_counts(loop, tmp_path
     out, suite = loop
     manifest = _manifest(out)
     target = tmp_path / "results.json"
-    result = CliRunner().invoke(main, ["results", "import", str(suite), "--root", str(REPO), "-o", str(target),
-                                       "--format", "json"])
+    result = invoke(main, ["results", "import", str(suite), "--root", str(REPO), "-o", str(target),
+                           "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["data"]["refused"] == []
     scores = {(s["model"], s["mapping"]): s for s in json.loads(target.read_text())["scores"]}
@@ -189,8 +189,8 @@ def test_import_of_the_run_folders_matches_helm_scores_and_counts(loop, tmp_path
 def test_helms_own_leaderboard_imports_to_the_same_scores(loop, tmp_path):
     out, suite = loop
     board = suite / "groups" / "clinreg.json"
-    from_runs = CliRunner().invoke(main, ["results", "import", str(suite), "--root", str(REPO)])
-    from_board = CliRunner().invoke(main, ["results", "import", str(board), "--root", str(REPO)])
+    from_runs = invoke(main, ["results", "import", str(suite), "--root", str(REPO)])
+    from_board = invoke(main, ["results", "import", str(board), "--root", str(REPO)])
     assert from_board.exit_code == 0, from_board.output
     runs = {(s["mapping"], round(s["value"], 9)) for s in json.loads(from_runs.stdout)["scores"]}
     shown = {(s["mapping"], round(s["value"], 9)) for s in json.loads(from_board.stdout)["scores"]}
@@ -200,8 +200,8 @@ def test_helms_own_leaderboard_imports_to_the_same_scores(loop, tmp_path):
 def test_the_leaderboard_ranks_both_models_with_real_intervals(loop, tmp_path):
     _, suite = loop
     out = loop[0]
-    result = CliRunner().invoke(main, ["leaderboard", str(suite), "--root", str(REPO), "--by", "subcategory",
-                                       "--format", "json"])
+    result = invoke(main, ["leaderboard", str(suite), "--root", str(REPO), "--by", "subcategory",
+                           "--format", "json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["data"]["rows"]
     assert {r["model"] for r in rows} == set(MODELS)
@@ -224,7 +224,7 @@ def test_the_jury_run_gives_each_judges_ratings_and_a_leave_one_judge_out_rankin
     assert len(runs) == len(MODELS)
     ratings = tmp_path / "ratings.csv"
     # The whole suite folder, as HELM left it: its other runs and helm-summarize's files hold no jury ratings.
-    done = CliRunner().invoke(main, ["results", "ratings", str(suite), "-o", str(ratings), "--format", "json"])
+    done = invoke(main, ["results", "ratings", str(suite), "-o", str(ratings), "--format", "json"])
     assert done.exit_code == 0, done.output
     summary = json.loads(done.stdout)["data"]
     assert sorted(r["file"] for r in summary["runs"]) == sorted(map(str, runs))
@@ -238,7 +238,7 @@ def test_the_jury_run_gives_each_judges_ratings_and_a_leave_one_judge_out_rankin
         answer = row["model"][-1].upper()
         assert float(row["score"]) == JUDGES[row["rater"]][answer][axes.index(row["axis"])]
         assert row["judge_model"] == f"clinreg-test/{row['rater']}"
-    done = CliRunner().invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
+    done = invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)["data"]
     assert data["judges"] == sorted(JUDGES) and data["clinicians"] == [] and data["axes"] == sorted(axes)

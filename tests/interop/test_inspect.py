@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 
@@ -169,8 +169,8 @@ def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_ma
             calls = [e.get("role") for e in sample["events"] if e["event"] == "model" and e.get("role")]
             assert sorted(calls) == ["judge_claude", "judge_gpt", "judge_llama"]
     results = tmp_path / "results.json"
-    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
-                                     "--format", "json"], catch_exceptions=False)
+    done = invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
+                         "--format", "json"])
     assert done.exit_code == 0, done.output
     scores = {s["mapping"]: s for s in json.loads(results.read_text())["scores"]}
     for mapping in JURY_MAPPINGS:
@@ -181,7 +181,7 @@ def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_ma
         assert scores[mapping]["jury"]["rubric"].startswith(f"clinreg:{mapping}/{mapping}@")
     # Each judge's ratings, as the scorer recorded them per sample: `clinreg results ratings`, then jury agreement.
     ratings = tmp_path / "ratings.jsonl"
-    done = CliRunner().invoke(main, ["results", "ratings", str(log_dir), "-o", str(ratings), "--format", "json"])
+    done = invoke(main, ["results", "ratings", str(log_dir), "-o", str(ratings), "--format", "json"])
     assert done.exit_code == 0, done.output
     summary = json.loads(done.stdout)["data"]
     samples = sum(len(log["samples"]) for log in logs.values())
@@ -192,7 +192,7 @@ def test_a_jury_of_mock_judges_scores_three_benchmarks_and_imports_under_each_ma
     assert by_judge == {("gpt", "accuracy"): 4, ("gpt", "completeness"): 5, ("gpt", "clarity"): 3,
                         ("llama", "accuracy"): 2, ("llama", "completeness"): 3, ("llama", "clarity"): 4,
                         ("claude", "accuracy"): 5, ("claude", "completeness"): 4, ("claude", "clarity"): 5}
-    done = CliRunner().invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
+    done = invoke(main, ["jury", "agreement", str(ratings), "--format", "json"])
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)["data"]
     assert data["judges"] == ["claude", "gpt", "llama"] and data["instances"] == samples
@@ -230,8 +230,8 @@ def test_a_sample_no_judge_rated_scores_medhelms_default_and_is_counted(harness_
     metrics = jury["metrics"]
     assert metrics["defaults_used"]["value"] == metrics["replies_dropped"]["value"] / 3 == len(log["samples"]) > 0
     results = tmp_path / "results.json"
-    done = CliRunner().invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
-                                     "--format", "json"], catch_exceptions=False)
+    done = invoke(main, ["results", "import", str(log_dir), "--root", str(REPO), "-o", str(results),
+                         "--format", "json"])
     assert done.exit_code == 0, done.output
     (score,) = json.loads(results.read_text())["scores"]
     assert score["value"] == 1.0 and score["n_instances"] == len(log["samples"])

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.export import export
 
@@ -43,8 +43,8 @@ def health_bench_export(tmp_path_factory):
     need(have("inspect_ai"), "inspect_ai is not installed")
     base = tmp_path_factory.mktemp("rubric")
     data = distribution_mirror(base / "data", ["health_bench"])
-    result = CliRunner().invoke(export, ["inspect", "health_bench", "--root", str(REPO), "--data-dir", str(data),
-                                         "-o", str(base / "export")], catch_exceptions=False)
+    result = invoke(export, ["inspect", "health_bench", "--root", str(REPO), "--data-dir", str(data),
+                             "-o", str(base / "export")])
     assert result.exit_code == 0, result.stderr
     return base / "export"
 

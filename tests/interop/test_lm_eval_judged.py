@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.export import export
 
@@ -48,8 +48,8 @@ def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harn
     out = {}
     for harness in ("lm-eval", "inspect"):
         out[harness] = tmp_path / harness
-        result = CliRunner().invoke(export, [harness, "aci_bench", "--root", str(REPO), "--data-dir", str(data), "-o",
-                                             str(out[harness])], catch_exceptions=False)
+        result = invoke(export, [harness, "aci_bench", "--root", str(REPO), "--data-dir", str(data), "-o",
+                                 str(out[harness])])
         assert result.exit_code == 0, result.stderr
     done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out["lm-eval"]), "--tasks",
                            "clinreg_aci_bench", "--output_path", str(tmp_path / "results"), "--log_samples"],
@@ -76,8 +76,8 @@ def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harn
     from clinreg.cli.main import main
 
     imported = tmp_path / "imported.json"
-    result = CliRunner().invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
-                                       "--root", str(REPO), "-o", str(imported)], catch_exceptions=False)
+    result = invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
+                           "--root", str(REPO), "-o", str(imported)])
     assert result.exit_code == 0, result.output
     doc = json.loads(imported.read_text())
     model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.export import export
 from clinreg.cli.main import main
@@ -26,21 +26,21 @@ LIMIT = "8"
 
 def _export(harness: str, base, realdata):
     out = base / "export"
-    result = CliRunner().invoke(export, [harness, *DATASETS, "--root", str(REPO), "--data-dir", str(realdata),
-                                         "--limit", LIMIT, "-o", str(out)], catch_exceptions=False)
+    result = invoke(export, [harness, *DATASETS, "--root", str(REPO), "--data-dir", str(realdata),
+                             "--limit", LIMIT, "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     return out, {m["name"]: m for m in json.loads((out / "manifest.json").read_text())["mappings"]}
 
 
 def _import_and_rank(folder, tmp_path):
     target = tmp_path / "results.json"
-    result = CliRunner().invoke(main, ["results", "import", str(folder), "--root", str(REPO), "-o", str(target),
-                                       "--format", "json"])
+    result = invoke(main, ["results", "import", str(folder), "--root", str(REPO), "-o", str(target),
+                           "--format", "json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)["data"]
     refused = summary["refused"]
-    board = CliRunner().invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--by", "subcategory",
-                                      "--format", "json"])
+    board = invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--by", "subcategory",
+                          "--format", "json"])
     assert board.exit_code == 0, board.output
     scores = {(s["model"], s["mapping"]): s for s in json.loads(target.read_text())["scores"]}
     stand_ins = json.loads(target.read_text())["stand_ins"]
@@ -135,7 +135,7 @@ def test_an_unnamed_lm_eval_run_is_named_by_its_model_class(realdata, harness_en
     assert done.returncode == 0, done.stderr[-3000:]
     (path,) = (tmp_path / "results").rglob("results_*.json")
     assert json.loads(path.read_text())["model_name"] != "dummy"  # the random id this guards against
-    result = CliRunner().invoke(main, ["results", "import", str(path), "--root", str(REPO)])
+    result = invoke(main, ["results", "import", str(path), "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["models"] == ["dummy"]
 
@@ -197,8 +197,8 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
     ran = json.loads(done.stdout.strip().splitlines()[-1])
     assert all(status == "success" for _, _, status in ran), ran
     target = tmp_path / "results.json"
-    result = CliRunner().invoke(main, ["results", "import", str(logs), "--root", str(REPO), "-o", str(target),
-                                       "--format", "json"])
+    result = invoke(main, ["results", "import", str(logs), "--root", str(REPO), "-o", str(target),
+                           "--format", "json"])
     assert result.exit_code == 0, result.output
     # A benchmark whose main metric no export computes (HealthBench's rubric score, SCT's panel credit, an
     # agent's success rate: records beyond MedHELM that say so) is refused by name (CLR965); MedHELM's never are.
@@ -209,7 +209,7 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
     assert all(d["code"] == "CLR965" for d in refused), refused
     assert all(not reg.datasets[key.split("/")[0]].in_medhelm for key in unscored), unscored
     keys -= unscored
-    board = CliRunner().invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--format", "json"])
+    board = invoke(main, ["leaderboard", str(target), "--root", str(REPO), "--format", "json"])
     assert board.exit_code == 0, board.output
     data = json.loads(board.stdout)["data"]
     assert {b["key"] for b in data["benchmarks"]} == keys

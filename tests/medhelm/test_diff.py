@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 
@@ -51,8 +51,7 @@ def unpacked(wheel, tmp_path) -> Path:
 
 
 def _diff(source, *extra):
-    return CliRunner().invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO),
-                                     *extra])
+    return invoke(main, ["medhelm", "diff", str(source), "--edition", "medhelm-0.8.0", "--root", str(REPO), *extra])
 
 
 def test_the_real_wheel_matches_its_edition(wheel):
@@ -143,7 +142,7 @@ def test_installed_without_a_helm_package_exits_2():
     try:
         import helm  # noqa: F401
     except ImportError:
-        result = CliRunner().invoke(main, ["medhelm", "diff", "--installed", "--root", str(REPO)])
+        result = invoke(main, ["medhelm", "diff", "--installed", "--root", str(REPO)])
         assert result.exit_code == 2 and "no `helm` package" in result.output
     else:
         pytest.skip("a helm package is installed here (the HELM stage tests --installed)")

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 from trees import CATEGORY, DATASET, DATASET2, replace_in, write_tree
 
 from clinreg.cli.main import main
@@ -25,7 +25,7 @@ PLAN_TASK = """      - id: plan_treatment
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["diff", *map(str, args)], catch_exceptions=False)
+    return invoke(main, ["diff", *map(str, args)])
 
 
 def diff_of(tmp_path: Path, new_files: dict, old_files: dict | None = None) -> dict:

@@ -8,7 +8,7 @@ import json
 
 import yaml
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from trees import DATASET, RELEASES, replace_in, write_tree
@@ -27,14 +27,14 @@ def _tree(tmp_path):
 
 
 def _run(root, *args):
-    result = CliRunner().invoke(main, [*args[:1], "--root", str(root), *args[1:]])
+    result = invoke(main, [*args[:1], "--root", str(root), *args[1:]])
     assert result.exit_code == 0, result.output
     return result.stdout
 
 
 def test_the_tree_is_valid(tmp_path):
     root = _tree(tmp_path)
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(main, ["validate", "--root", str(root), "--format", "json"])
     errors = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["severity"] == "error"]
     assert errors == []
 
@@ -124,6 +124,6 @@ def test_medhelm_only_view_leaves_the_record_out(tmp_path):
 def test_diff_marks_an_added_record_outside_medhelm(tmp_path):
     old = write_tree(tmp_path / "old")
     new = _tree(tmp_path)
-    result = CliRunner().invoke(main, ["diff", str(old), str(new), "--format", "markdown"])
+    result = invoke(main, ["diff", str(old), str(new), "--format", "markdown"])
     assert result.exit_code == 0, result.output
     assert "`beyond_set` (not in MedHELM)" in result.stdout and "`qa_set` (not in MedHELM)" not in result.stdout

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -21,7 +21,7 @@ EDITIONS = yaml.safe_load((REPO / "registry" / "medhelm_editions.yaml").read_tex
 
 
 def run(*args: str):
-    return CliRunner().invoke(main, [*args, "--root", str(REPO)])
+    return invoke(main, [*args, "--root", str(REPO)])
 
 
 def _edition(edition_id: str) -> dict:
@@ -106,7 +106,7 @@ def test_an_edition_naming_an_unknown_benchmark_is_refused(tmp_path):
     text = path.read_text()
     first = _edition(EDITIONS["default"])["benchmarks"][0]
     path.write_text(text.replace(f"      - {first}\n", f"      - {first}\n      - no_such_bench\n", 1))
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(main, ["validate", "--root", str(root), "--format", "json"])
     assert result.exit_code == 1
     found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR307"]
     assert len(found) == 1 and "no_such_bench" in found[0]["message"]
@@ -120,7 +120,7 @@ def test_a_record_whose_in_medhelm_disagrees_with_the_default_edition_is_refused
     member = _edition(EDITIONS["default"])["benchmarks"][0]
     record = root / "registry" / "datasets" / f"{member}.yaml"
     record.write_text(record.read_text().replace("in_medhelm: true", "in_medhelm: false", 1))
-    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(main, ["validate", "--root", str(root), "--format", "json"])
     found = [d for d in json.loads(result.output)["data"]["diagnostics"] if d["code"] == "CLR308"]
     assert result.exit_code == 1 and len(found) == 1
     assert found[0]["file"] == f"registry/datasets/{member}.yaml" and EDITIONS["default"] in found[0]["message"]

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -48,7 +48,7 @@ def markdown_first_sight(text: str) -> str:
 
 
 def cli(*args) -> str:
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(main, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     return result.output
 

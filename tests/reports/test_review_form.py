@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(main, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     return result
 
@@ -82,7 +82,7 @@ def test_clinician_fills_the_form_saves_the_file_and_import_applies_it(chromium,
         (third, "rejected", None)]
     assert all(d["content_hash"].startswith("sha256:") for d in payload["decisions"])
 
-    result = CliRunner().invoke(main, ["review", "import", str(saved[0]), "--root", str(root)])
+    result = invoke(main, ["review", "import", str(saved[0]), "--root", str(root)])
     assert result.exit_code == 0, result.output
     for path, before in files.items():
         assert only_review_lines_changed(before, path.read_text(encoding="utf-8")), path
@@ -145,6 +145,7 @@ def _flat(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())  # undo the PDF's ligatures (ﬀ, ﬁ)
 
 
+@pytest.mark.slow
 def test_printed_coverage_keeps_each_category_block_on_one_page(chromium, tmp_path):
     pytest.importorskip("pypdf")
     from clinreg.reports.coverage import coverage_data
@@ -281,7 +282,7 @@ def test_a_subcategory_is_reviewed_in_the_form_and_imported(chromium, tmp_path):
     decisions = json.loads(saved.read_text(encoding="utf-8"))["decisions"]
     assert [(d["kind"], d["id"], d["decision"], d["note"]) for d in decisions] == \
         [("subcategory", sub, "changes_requested", "Name the setting.")]
-    result = CliRunner().invoke(main, ["review", "import", str(saved), "--root", str(root)])
+    result = invoke(main, ["review", "import", str(saved), "--root", str(root)])
     assert result.exit_code == 0, result.output
     (found,) = [s for s, *_ in load_registry(root).subcategories() if s.id == sub]
     assert (found.review.status, found.review.reviewers[-1].note) == ("changes_requested", "Name the setting.")
@@ -305,7 +306,7 @@ def test_a_note_without_a_decision_is_saved_and_imported_as_a_comment(chromium, 
     (saved,) = [p for p in downloads.iterdir() if p.suffix == ".json"]
     assert [(d["id"], d["decision"], d["note"]) for d in json.loads(saved.read_text(encoding="utf-8"))["decisions"]] \
         == [(first, "approved", None), (second, None, "Who reads the result?")]
-    result = CliRunner().invoke(main, ["review", "import", str(saved), "--root", str(root)])
+    result = invoke(main, ["review", "import", str(saved), "--root", str(root)])
     assert result.exit_code == 0, result.output
     assert "1 comment(s) without a decision recorded as comments" in result.output
     tasks = load_registry(root).tasks()

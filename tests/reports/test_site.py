@@ -13,9 +13,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as run
 
-from clinreg.cli.main import main
 from clinreg.core.store import load_registry
 from reports.cdp import Browser
 from reports.helpers import richer_tree
@@ -32,10 +31,6 @@ def _load_checker():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def build(out: Path, *args) -> dict:

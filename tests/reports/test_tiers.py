@@ -59,15 +59,11 @@ def test_review_document_numbers_tasks_shows_versions_and_prints_only_pending(ri
 
 
 def test_a_stale_task_shows_the_approved_wording_beside_the_current_one(tmp_path):
-    from click.testing import CliRunner
-
-    from clinreg.cli.main import main
     from trees import write_tree
     from workflow.test_signoff import CARE, CATEGORY
 
     root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
-    assert CliRunner().invoke(main, ["review", "approve", "answer_questions", "--reviewer", "Jane Doe",
-                                     "--root", str(root)]).exit_code == 0
+    assert invoke("review", "approve", "answer_questions", "--reviewer", "Jane Doe", "--root", root).exit_code == 0
     path = root / CARE
     path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
                     encoding="utf-8")

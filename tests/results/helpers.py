@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as invoke  # noqa: F401 - the results tests' name for it
 
-from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
 
 ROOT = embedded_root()
@@ -44,10 +43,6 @@ def needs_zstandard() -> None:
     if sys.version_info < (3, 14):
         pytest.importorskip("zstandard", reason="reading a Zstandard-compressed Inspect .eval log needs the `inspect` "
                             "extra (zstandard) before Python 3.14")
-
-
-def invoke(*args, input: str | None = None):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, input=input)
 
 
 def write(path: Path, text: str | bytes) -> Path:

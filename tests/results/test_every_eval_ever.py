@@ -113,6 +113,7 @@ def test_a_jury_score_carries_its_judges_rubric_and_uncertainty(tmp_path):
     assert lm["model_info"]["developer"] == "dummy"  # lm-eval's model type, as Inspect's provider
 
 
+@pytest.mark.slow
 def test_a_published_release_exports_as_documentation_and_imports_back_unchanged(tmp_path):
     shipped = _import(tmp_path, *_published_path(), name="shipped.json")
     folder, summary = _export(tmp_path, "medhelm-2025-07-31")
@@ -140,6 +141,7 @@ def _published_path() -> list[Path]:
     return [published_file("medhelm-2025-07-31")]
 
 
+@pytest.mark.slow
 def test_an_existing_output_is_kept_without_force_and_force_replaces_only_an_earlier_export(tmp_path):
     out = tmp_path / "eee"
     args = ("results", "export", *_published_path(), "--root", ROOT, "--format", "every-eval-ever", "-o", out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def test_any_csv_gives_findings_not_exceptions(tmp_path, rows):
     check(reading)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=JSON)
 def test_any_json_gives_findings_not_exceptions(tmp_path, doc):

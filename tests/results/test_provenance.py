@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke as run_command
 
 from results.helpers import DATA, ROOT, invoke, lm_eval_results, write
 
@@ -39,8 +39,8 @@ def helm_export(base: Path) -> Path:
         spec.loader.exec_module(module)
         (getattr(module, "write_hub", None) or module.write)(base / "mirror" / folder_name(reg.datasets[record_id]))
     out = base / "export"
-    result = CliRunner().invoke(export, ["helm", "pubmed_qa", "medcalc_bench", "--root", str(ROOT), "--data-dir",
-                                         str(base / "mirror"), "-o", str(out)], catch_exceptions=False)
+    result = run_command(export, ["helm", "pubmed_qa", "medcalc_bench", "--root", str(ROOT), "--data-dir",
+                                  str(base / "mirror"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     return out
 

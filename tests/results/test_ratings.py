@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.scoring.ratings import read_ratings
@@ -24,7 +24,7 @@ MODELS = ["clinreg-test/constant-a", "clinreg-test/constant-b"]
 
 
 def _ratings(*args):
-    return CliRunner().invoke(main, ["results", "ratings", *map(str, args)])
+    return invoke(main, ["results", "ratings", *map(str, args)])
 
 
 def test_helms_jury_runs_give_every_kept_rating_by_judge_and_model(tmp_path):
@@ -51,7 +51,7 @@ def test_jury_agreement_on_the_written_file_leaves_each_judge_out(tmp_path):
     assert _ratings(SUITE, "-o", out).exit_code == 0
     assert [json.loads(line)["rater"] for line in out.read_text().splitlines()][0:9:3] == sorted(JUDGES)
     assert len(read_ratings(out)) == 54  # the file jury agreement reads, JSON lines for -o *.jsonl
-    done = CliRunner().invoke(main, ["jury", "agreement", str(out), "--format", "json"])
+    done = invoke(main, ["jury", "agreement", str(out), "--format", "json"])
     assert done.exit_code == 0, done.output
     loo = json.loads(done.stdout)["data"]["leave_one_judge_out"]
     # By hand: A's nine ratings sum to 35, B's to 36; without judge-2, A 26/6 and B 21/6 swap places.
@@ -59,7 +59,7 @@ def test_jury_agreement_on_the_written_file_leaves_each_judge_out(tmp_path):
     assert {j["judge"]: j["kendall_tau"] for j in loo["left_out"]} == {"judge-1": 1.0, "judge-2": -1.0, "judge-3": 1.0}
     without = {j["judge"]: j["scores_without"] for j in loo["left_out"]}
     assert without["judge-2"] == pytest.approx({MODELS[0]: 26 / 6, MODELS[1]: 21 / 6})
-    text = CliRunner().invoke(main, ["jury", "agreement", str(out)])
+    text = invoke(main, ["jury", "agreement", str(out)])
     assert "without judge-2: Kendall's tau -1.000" in text.output
 
 
@@ -129,7 +129,7 @@ def test_an_inspect_jury_log_gives_each_judges_ratings_from_the_samples(tmp_path
     for row in csv.DictReader(out.open(encoding="utf-8")):
         assert float(row["score"]) == MOCK[row["rater"]][AXES.index(row["axis"])]
         assert row["judge_model"] == "mockllm/model" and row["model"] == "mockllm/model"
-    data = json.loads(CliRunner().invoke(main, ["jury", "agreement", str(out), "--format", "json"]).stdout)["data"]
+    data = json.loads(invoke(main, ["jury", "agreement", str(out), "--format", "json"]).stdout)["data"]
     assert data["instances"] == 2 and data["leave_one_judge_out"] is None  # one model: no ranking
     # Every judge gives the same rating to every instance: no variance between targets, so no ICC.
     assert data["overall"]["judges"]["targets_scored_by_every_judge"] == 6
@@ -167,17 +167,17 @@ def test_two_benchmarks_numbering_instances_alike_are_kept_apart(tmp_path):
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert len(rows) == 2 * 54
     assert {r["benchmark"] for r in rows} == {"clinreg:mapping=aci_bench", "clinreg:mapping=other_bench"}
-    pooled = CliRunner().invoke(main, ["jury", "agreement", str(out), "--format", "json"])
+    pooled = invoke(main, ["jury", "agreement", str(out), "--format", "json"])
     assert pooled.exit_code == 0, pooled.output
     data = json.loads(pooled.stdout)["data"]
     # Two benchmarks' id0, id1, ... are different instances: twice the targets, never one pooled rating pair.
     assert data["instances"] == 2 * 6 and data["benchmarks"] == ["clinreg:mapping=aci_bench",
                                                                  "clinreg:mapping=other_bench"]
-    assert "pooled over 2 benchmarks" in CliRunner().invoke(main, ["jury", "agreement", str(out)]).output
-    one = CliRunner().invoke(main, ["jury", "agreement", str(out), "--benchmark", "clinreg:mapping=other_bench",
-                                    "--format", "json"])
+    assert "pooled over 2 benchmarks" in invoke(main, ["jury", "agreement", str(out)]).output
+    one = invoke(main, ["jury", "agreement", str(out), "--benchmark", "clinreg:mapping=other_bench",
+                        "--format", "json"])
     assert one.exit_code == 0, one.output
     loo = json.loads(one.stdout)["data"]["leave_one_judge_out"]
     assert {j["judge"]: j["kendall_tau"] for j in loo["left_out"]} == {"judge-1": 1.0, "judge-2": -1.0, "judge-3": 1.0}
-    missing = CliRunner().invoke(main, ["jury", "agreement", str(out), "--benchmark", "nope"])
+    missing = invoke(main, ["jury", "agreement", str(out), "--benchmark", "nope"])
     assert missing.exit_code == 2 and "no ratings of benchmark 'nope'" in missing.stderr

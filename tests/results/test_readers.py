@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from click.testing import CliRunner
 
-from clinreg.cli.main import main
 from results.helpers import DATA, ROOT, invoke, lm_eval_results, needs_zstandard, write
 
 
@@ -475,6 +473,6 @@ def test_a_corrupt_deflated_member_is_unreadable_not_a_crash(tmp_path):
     _deflated_then_corrupted(path, "header.json", json.dumps({"version": 2, "eval": {"model": "m"}}) * 20)
     _, out = imported(path, expect=2)
     assert "CLR961" in out and "not a readable zip archive" in out
-    ratings = CliRunner().invoke(main, ["results", "ratings", str(path)])
+    ratings = invoke("results", "ratings", path)
     assert ratings.exception is None or isinstance(ratings.exception, SystemExit), ratings.exception
     assert "Traceback" not in ratings.output and str(path.name) in ratings.output + ratings.stderr

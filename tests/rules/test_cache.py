@@ -8,9 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as run
 
-from clinreg.cli.main import main
 from clinreg.rules import cache
 from clinreg.rules.engine import validate
 from trees import GOOD_TREE, replace_in, write_tree
@@ -42,10 +41,6 @@ def cached(root: Path, **options):
 
 def rendered(report) -> list[tuple]:
     return [(d.code, d.severity, d.file, d.line, d.column, d.message, d.hint) for d in report.sorted()]
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def entries(home: Path) -> list[Path]:

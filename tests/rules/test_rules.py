@@ -338,11 +338,11 @@ def test_a_release_newer_than_every_release_is_one_to_open_not_a_typo_of_an_old_
 
 
 def test_release_option_names_the_way_to_open_a_newer_release(tmp_path):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
     root = write_tree(tmp_path / "reg")
-    result = CliRunner().invoke(main, ["coverage", "--root", str(root), "--release", "1.5.0"])
+    result = invoke(main, ["coverage", "--root", str(root), "--release", "1.5.0"])
     assert (result.exit_code == 2 and "newer than every release" in result.output
             and "clinreg new release 1.5.0" in result.output)

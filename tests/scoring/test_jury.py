@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 
@@ -26,7 +26,7 @@ KRIPPENDORFF = [[1, 2, 3, 3, 2, 1, 4, 1, 2, N, N, N], [1, 2, 3, 3, 2, 2, 4, 1, 2
 
 
 def _agreement(path, *args):
-    return CliRunner().invoke(main, ["jury", "agreement", str(path), *args])
+    return invoke(main, ["jury", "agreement", str(path), *args])
 
 
 def test_shrout_fleiss_table_2_between_judges(tmp_path):
@@ -115,6 +115,7 @@ def test_missing_file_is_exit_2(tmp_path):
     assert out.exit_code == 2 and "cannot read it" in out.output
 
 
+@pytest.mark.slow
 def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     from trees import GOOD_TREE, write_tree
 
@@ -128,9 +129,9 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
         '          - {kind: ratings, ratings: registry/validation/plans.csv}\n')
     assert text != GOOD_TREE[rel]
     root = write_tree(tmp_path / "tree", {rel: text})
-    assert CliRunner().invoke(main, ["validate", "--root", str(root)]).exit_code == 0
+    assert invoke(main, ["validate", "--root", str(root)]).exit_code == 0
     site = tmp_path / "site"
-    out = CliRunner().invoke(main, ["site", "--root", str(root), "-o", str(site)])
+    out = invoke(main, ["site", "--root", str(root), "-o", str(site)])
     assert out.exit_code == 0, out.output
     [page] = [p for p in site.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
@@ -145,7 +146,7 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
                               "source": {"kind": "paper", "name": "A paper"}, "benchmarks": ["plans"]}]}
     plain = tmp_path / "plain-site"
     tree = write_tree(tmp_path / "plain", {"registry/medhelm_editions.yaml": json.dumps(editions)})
-    assert CliRunner().invoke(main, ["site", "--root", str(tree), "-o", str(plain)]).exit_code == 0
+    assert invoke(main, ["site", "--root", str(tree), "-o", str(plain)]).exit_code == 0
     [page] = [p for p in plain.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
     assert '<span class="badge stale">jury not validated</span>' in html
@@ -154,7 +155,7 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     assert "arXiv:2505.23802v1" in html and '<span class="unverified">unverified</span>' in html
     # A tree that cites no such figure still marks the jury, without a figure.
     bare = tmp_path / "bare-site"
-    done = CliRunner().invoke(main, ["site", "--root", str(write_tree(tmp_path / "bare", {})), "-o", str(bare)])
+    done = invoke(main, ["site", "--root", str(write_tree(tmp_path / "bare", {})), "-o", str(bare)])
     assert done.exit_code == 0, done.output
     [page] = [p for p in bare.rglob("*.html") if "plans" in p.name]
     html = page.read_text(encoding="utf-8")
@@ -163,7 +164,7 @@ def test_a_jury_validation_is_shown_on_the_card(tmp_path):
     # a published figure without its source is refused
     bad = text.replace(",\n             citation: {text: A validation paper, doi: 10.1000/xyz}", "")
     broken = write_tree(tmp_path / "bad", {rel: bad})
-    assert CliRunner().invoke(main, ["validate", "--root", str(broken)]).exit_code == 1
+    assert invoke(main, ["validate", "--root", str(broken)]).exit_code == 1
 
 
 def test_medhelms_jury_figure_is_registry_data_with_its_source(tmp_path):

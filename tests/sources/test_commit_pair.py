@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.builderrors import SourceUnavailable
@@ -42,8 +42,8 @@ def test_each_record_reads_the_copy_at_its_own_commit(tmp_path, records):
     assert locate(replicate, tmp_path).folder.name == f"{base}@{replicate.source.commit[:12]}"
     assert locate(procedures, tmp_path).folder.name == f"{base}@{procedures.source.commit[:12]}"
     out = tmp_path / "out.jsonl"
-    result = CliRunner().invoke(main, ["build", "mtsamples_replicate", "--root", str(REPO), "--data-dir", str(tmp_path),
-                                       "-o", str(out)])
+    result = invoke(main, ["build", "mtsamples_replicate", "--root", str(REPO), "--data-dir", str(tmp_path),
+                           "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "replicate's plan" in out.read_text() and "unversioned" not in out.read_text()
 
@@ -62,8 +62,8 @@ def test_a_clone_at_the_other_records_commit_is_refused(tmp_path, records):
 def test_a_plain_folder_is_read_but_said_to_be_unverified(tmp_path, records):
     replicate, _ = records
     _copy(tmp_path / "raulista1997__benchmarkdata", "mtsamples_processed", "a plan")
-    result = CliRunner().invoke(main, ["build", "mtsamples_replicate", "--root", str(REPO), "--data-dir", str(tmp_path),
-                                       "-o", str(tmp_path / "out.jsonl")])
+    result = invoke(main, ["build", "mtsamples_replicate", "--root", str(REPO), "--data-dir", str(tmp_path),
+                           "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 0, result.output
     assert f"may hold another commit than {replicate.source.commit[:12]}" in result.stderr
     assert f"raulista1997__benchmarkdata@{replicate.source.commit[:12]}" in result.stderr

@@ -27,6 +27,7 @@ from clinreg.sources.steps import JoinState, first_match, join
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @given(st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "d", "é", "a'b", ""])), max_size=12),
        st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "e", "é", "a'b"])), max_size=8),
        st.sampled_from(["one_to_one", "many_to_one", "one_to_many", "one_to_many_all"]),

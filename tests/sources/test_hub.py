@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 from sources.hubemu import HubEmulator
 from instances.test_as_distributed import _writer
 
@@ -49,7 +49,7 @@ def instances(text: str) -> list[dict]:
 
 
 def mirror_build(record_id: str, data_dir: Path) -> list[dict]:
-    result = CliRunner().invoke(main, ["build", record_id, "-q", "--data-dir", str(data_dir), "--root", str(REPO)])
+    result = invoke(main, ["build", record_id, "-q", "--data-dir", str(data_dir), "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     return instances(result.stdout)
 
@@ -99,6 +99,7 @@ def test_hub_build_matches_the_mirror_build_then_reads_the_cache(record_id, tmp_
     assert instances(offline.stdout) == want
 
 
+@pytest.mark.slow
 @pytest.mark.realdata
 @pytest.mark.parametrize("record_id", HUB_RECORDS)
 def test_hub_build_of_the_real_sample_matches_its_data_dir_build(record_id, tmp_path):
@@ -124,6 +125,7 @@ def served(tmp_path_factory):
         yield hub, commits, base
 
 
+@pytest.mark.slow
 def test_lock_hub_records_the_served_commit(served, tmp_path):
     hub, commits, _ = served
     out = tmp_path / "lock.json"
@@ -136,6 +138,7 @@ def test_lock_hub_records_the_served_commit(served, tmp_path):
         assert {e["source"]["revision"] for e in entries} == {commit}
 
 
+@pytest.mark.slow
 def test_check_data_reads_the_hub_too(served, tmp_path):
     hub, _, _ = served
     record_id = HUB_RECORDS[0]
@@ -209,6 +212,7 @@ def serving(tmp_path: Path, record_id: str | None = None):
         yield hub, record_id, record.source.repo, folder
 
 
+@pytest.mark.slow
 def test_the_token_reaches_the_hub_and_a_gated_dataset_builds_with_it(tmp_path):
     with serving(tmp_path) as (hub, record_id, repo, _):
         hub.gated.add(repo)
@@ -258,7 +262,7 @@ def test_an_unreachable_hub_falls_back_to_the_cache_with_a_notice(tmp_path):
 
 def _open_release(root: Path) -> str:
     """The tree's open release, opened with `clinreg new release` when every release is published."""
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
     from clinreg.core.store import load_registry
@@ -266,8 +270,7 @@ def _open_release(root: Path) -> str:
     reg = load_registry(root)
     if reg.open_release is None:
         major, minor, _ = (int(p) for p in reg.releases.releases[-1].version.split("."))
-        result = CliRunner().invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title",
-                                           "Test"])
+        result = invoke(main, ["new", "release", f"{major}.{minor + 1}.0", "--root", str(root), "--title", "Test"])
         assert result.exit_code == 0, result.output
         reg = load_registry(root)
     return reg.open_release

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def _both(path):
     return fast, slow
 
 
+@pytest.mark.slow
 @given(rows, st.booleans())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_arrow_path_reads_what_the_python_path_reads_or_steps_aside(tmp_path, data, blank_lines):

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import run
 
 from record_fixtures import build, record, record_dict, write_root
 from clinreg.cli.build import build as build_command
@@ -153,10 +153,6 @@ def test_record_with_read_uses_clinregs_readers(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------- build through the CLI
-
-
-def run(command, *args):
-    return CliRunner().invoke(command, [str(a) for a in args], catch_exceptions=False)
 
 
 def test_cli_build_reports_dropped_rows_and_exits_0(tmp_path):

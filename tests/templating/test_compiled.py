@@ -60,6 +60,7 @@ def _both(source: str, values: dict):
         template.compiled = compiled
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(_statements(), st.fixed_dictionaries({"a": _VALUE, "b": _VALUE, "c": _VALUE}))
 def test_compiled_templates_give_the_sandboxs_text_or_its_error(source, values):
@@ -119,6 +120,7 @@ def test_a_row_the_compiled_path_gives_up_on_fails_as_the_sandbox_fails(monkeypa
         guarded.render_with_globals({**guarded.globals, "a": "{0:09999999d}"})
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(_statements(), st.fixed_dictionaries({"a": _VALUE, "b": _VALUE, "range": _VALUE}), st.booleans())
 def test_a_row_rendered_from_its_columns_alone_is_rendered_as_in_the_full_context(source, values, has_range):

@@ -31,6 +31,7 @@ def _general(two: InputTemplate, values: list, n: int):
     return two.render_columns(["x", "empty"], [values, [""] * len(values)], n)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(LITERAL, LITERAL, st.lists(VALUE, max_size=12), st.data())
 def test_one_slot_rows_are_the_general_paths_and_jinjas(before, after, values, data):

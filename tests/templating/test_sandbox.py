@@ -94,6 +94,7 @@ _VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan
                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.binary(max_size=5), st.dates())
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_PIECES, max_size=12), st.fixed_dictionaries({"a": _VALUES, "b": _VALUES, "a_1": _VALUES}))
 def test_plain_templates_render_as_jinja_renders_them(pieces, values):
@@ -142,6 +143,7 @@ _LOOP_VALUES = st.one_of(_VALUES, st.lists(st.one_of(st.none(), st.text(max_size
                                          st.lists(st.text(max_size=4), max_size=3), max_size=3))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.one_of(_PIECES, _LOOPS), max_size=8),
        st.fixed_dictionaries({"a": _LOOP_VALUES, "b": _LOOP_VALUES, "a_1": _VALUES, "k": _VALUES}))

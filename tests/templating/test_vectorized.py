@@ -199,6 +199,7 @@ def _kept(expression: str, table: pa.Table, among: np.ndarray | None, batch_path
 # ------------------------------------------------------------------------------------------------------- properties
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_TEMPLATES, tables(), _CAPS, _MASKS)
 def test_rows_the_batch_path_is_sure_of_get_the_row_paths_text(source, table, cap, bits):
@@ -222,6 +223,7 @@ def test_rows_the_batch_path_is_sure_of_get_the_row_paths_text(source, table, ca
                 assert outcome(functools.partial(template.render_row, row)) == texts[i].as_py(), (source, i, row)
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(_TEMPLATES, tables(), _CAPS, st.sampled_from(["out", "a"]))
 def test_a_render_step_gives_the_same_table_or_failure_with_and_without_the_batch_path(source, table, cap, column):
@@ -230,6 +232,7 @@ def test_a_render_step_gives_the_same_table_or_failure_with_and_without_the_batc
         assert _rendered(source, table, column, True) == _rendered(source, table, column, False), source
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(_EXPRESSIONS, tables(), _CAPS, _MASKS)
 def test_a_filter_keeps_the_same_rows_or_fails_alike_with_and_without_the_batch_path(expression, table, cap, bits):
@@ -239,6 +242,7 @@ def test_a_filter_keeps_the_same_rows_or_fails_alike_with_and_without_the_batch_
         assert _kept(expression, table, among, True) == _kept(expression, table, among, False), expression
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_TEMPLATES, tables(), st.sampled_from([0, 1, 5, 12, 40, GUARD_CHARS, GUARD_CHARS + 4]))
 def test_under_a_small_cap_sure_rows_are_the_compiled_closures_and_rows_past_it_are_unsure(source, table, cap):
@@ -284,6 +288,7 @@ _ONE_PART = st.sampled_from([
 _PAIRS = st.one_of(st.tuples(_VALUE, _VALUE), _VALUE.map(lambda v: (v, v)))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_ONE_PART, st.lists(_PAIRS, max_size=30), _CAPS, _KINDS, _FORMS, st.booleans())
 def test_each_part_alone_gives_sure_rows_the_closures_and_the_row_paths_text(source, values, cap, kind, form, nulls):

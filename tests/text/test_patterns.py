@@ -82,6 +82,7 @@ def test_an_outer_timer_keeps_running_through_the_block():
         signal.signal(signal.SIGALRM, previous)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX interval timers")
 def test_an_alarm_at_the_end_of_the_block_never_leaves_the_handler_installed():
     before = signal.getsignal(signal.SIGALRM)

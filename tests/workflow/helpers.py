@@ -5,17 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from click.testing import CliRunner, Result
+from click.testing import Result
+
+from clirunner import run  # noqa: F401 - the workflow tests import it from here
 
 from clinreg.cli.contrib import issue_form, new
 from clinreg.cli.review import review_commands
 from clinreg.rules.engine import validate
 
 review = click.Group("review", commands={c.name: c for c in review_commands})
-
-
-def run(command: click.Command, *args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(command, [str(a) for a in args], input=input)
 
 
 def new_dataset(root: Path, *args: str, input: str | None = None) -> Result:

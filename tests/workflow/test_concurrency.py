@@ -27,6 +27,7 @@ def _cli(root: Path, *args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
+@pytest.mark.slow
 def test_eight_parallel_approvals_on_one_file_are_all_recorded(tmp_path):
     root = write_tree(tmp_path / "reg", {CARE: CATEGORY})
     runs = [(TASKS[i % 3], f"Reviewer {i}") for i in range(8)]
@@ -94,8 +95,11 @@ def test_a_link_leading_out_of_the_tree_is_refused_and_its_target_untouched(tmp_
     assert outside.read_bytes() == before and (root / CARE).is_symlink()
 
 
+# The child sets up SIGINT itself: a process started from a background job without job control inherits SIGINT as
+# ignored, and Python then never turns it into KeyboardInterrupt, so the child would sleep on through the signal.
 CHILD = textwrap.dedent("""
-    import sys, time
+    import signal, sys, time
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from clinreg.text.safeio import atomic_open
     with atomic_open(sys.argv[1], "w") as handle:
         handle.write("partial")

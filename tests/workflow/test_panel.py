@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -45,7 +45,7 @@ def test_a_rejection_beside_approvals_splits_the_panel_until_adjudicated(panel):
     [split] = [d for d in validate(panel).diagnostics if d.code == "CLR803"]
     assert "2 of 2 approvals needed, 1 rejection" in split.message and split.file == "taxonomy/care.yaml"
     assert not [d for d in validate(panel).diagnostics if d.code == "CLR802"]  # a panel is split, not conflicting
-    strict = CliRunner().invoke(main, ["validate", "--strict", "--root", str(panel)])
+    strict = invoke(main, ["validate", "--strict", "--root", str(panel)])
     assert strict.exit_code == 1 and "CLR803 [error]" in strict.output
 
     refused = run(review, "adjudicate", "plan_treatment", "--decision", "approved", "--reason", "x",
@@ -57,7 +57,7 @@ def test_a_rejection_beside_approvals_splits_the_panel_until_adjudicated(panel):
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["data"]["state"] == "approved"
     assert _state(panel) == "approved"
-    assert CliRunner().invoke(main, ["validate", "--strict", "--root", str(panel)]).exit_code == 0
+    assert invoke(main, ["validate", "--strict", "--root", str(panel)]).exit_code == 0
     text = (panel / "taxonomy/care.yaml").read_text(encoding="utf-8")
     assert "adjudication: true" in text and "The wording is what the source says." in text
     [row] = [r for r in status_rows(load_registry(panel)) if r["id"] == "answer_questions"]
@@ -76,6 +76,7 @@ def test_without_blocking_enough_approvals_carry_a_rejection(tmp_path):
     assert _state(root, "rank_differentials") == "rejected"
 
 
+@pytest.mark.slow
 def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(panel):
     sign(panel, "approve", "answer_questions", "--reviewer", "Jane Doe", "--note", "SECRET-NOTE-1")
     reg = load_registry(panel)
@@ -85,28 +86,28 @@ def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(p
     assert task["review"]["panel"]["sealed"] and task["review"]["reviewers"] == []
     assert doc["counts"]["review"]["awaiting_reviews"] == 1 and doc["review_policy"]["min_approvals"] == 2
     for fmt in ("html", "markdown", "json"):
-        out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", fmt])
+        out = invoke(main, ["review", "--root", str(panel), "--format", fmt])
         assert out.exit_code == 0, out.output
         assert "SECRET-NOTE-1" not in out.output and "Jane Doe" not in out.output
         assert "1 of 2 approvals needed" in out.output
     # once the panel has decided, the history is shown
     sign(panel, "approve", "answer_questions", "--reviewer", "Ali Khan")
-    out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", "html"])
+    out = invoke(main, ["review", "--root", str(panel), "--format", "html"])
     assert "SECRET-NOTE-1" in out.output and "Jane Doe" in out.output
     # the spreadsheet, too, hides a deciding panel's notes
     sign(panel, "approve", "rank_differentials", "--reviewer", "Jane Doe", "--note", "SECRET-NOTE-2")
     sheet = panel / "sheet.csv"
-    assert CliRunner().invoke(main, ["review", "export", "--format", "csv", "-o", str(sheet), "--root",
-                                     str(panel)]).exit_code == 0
+    assert invoke(main, ["review", "export", "--format", "csv", "-o", str(sheet), "--root", str(panel)]).exit_code == 0
     assert "SECRET-NOTE-2" not in sheet.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_site_and_coverage_show_the_panel_state(panel, tmp_path):
     sign(panel, "approve", "answer_questions", "--reviewer", "Jane Doe")
     data = coverage_data(load_registry(panel))
     assert [t["review"] for t in data["tasks"] if t["id"] == "answer_questions"] == ["awaiting_reviews"]
     site = tmp_path / "site"
-    out = CliRunner().invoke(main, ["site", "--root", str(panel), "-o", str(site)])
+    out = invoke(main, ["site", "--root", str(panel), "-o", str(site)])
     assert out.exit_code == 0, out.output
     pages = "".join(p.read_text(encoding="utf-8") for p in site.rglob("*.html"))
     assert "awaiting reviews" in pages

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from trees import write_tree
@@ -55,7 +55,7 @@ def panel(tmp_path):
 
 
 def test_agreement_reproduces_the_hand_worked_values(panel):
-    out = CliRunner().invoke(main, ["review", "agreement", "--root", str(panel), "--format", "json"])
+    out = invoke(main, ["review", "agreement", "--root", str(panel), "--format", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)["data"]
     overall = data["overall"]
@@ -76,7 +76,7 @@ def test_agreement_reproduces_the_hand_worked_values(panel):
 
 
 def test_agreement_as_text(panel):
-    out = CliRunner().invoke(main, ["review", "agreement", "--root", str(panel)])
+    out = invoke(main, ["review", "agreement", "--root", str(panel)])
     assert out.exit_code == 0, out.output
     assert "panel: 3 reviewer(s), 5 item(s) reviewed" in out.output
     assert "percent agreement 0.727, alpha 0.455; split on 2" in out.output
@@ -84,6 +84,6 @@ def test_agreement_as_text(panel):
 
 
 def test_no_decisions_give_no_alpha(tmp_path):
-    out = CliRunner().invoke(main, ["review", "agreement", "--root", str(write_tree(tmp_path, {})), "--format", "json"])
+    out = invoke(main, ["review", "agreement", "--root", str(write_tree(tmp_path, {})), "--format", "json"])
     data = json.loads(out.output)["data"]["overall"]
     assert data["alpha"] is None and data["percent_agreement"] is None and data["reviewers"] == 0

@@ -79,6 +79,7 @@ def test_a_readme_without_the_row_is_left_to_the_contributor():
     assert readme_join(ROW + "| 1.1.0 | 2025-01-01 | 4 | 2 / 1 / 1 | a_set |\n", "1.2.0", "public", "new_set") is None
 
 
+@pytest.mark.slow
 def test_new_dataset_joins_the_release_or_says_what_to_do_by_hand(tmp_path):
     from trees import write_tree
     from workflow.helpers import new_dataset, run

@@ -10,9 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as cli
 
-from clinreg.cli.main import main
 from clinreg.core.store import load_registry
 from trees import write_tree
 from workflow.test_signoff import CARE, CATEGORY
@@ -30,10 +29,6 @@ def _have_calc() -> bool:
 
 pytestmark = pytest.mark.skipif(not _have_calc() and os.environ.get("CI") != "true",
                                 reason="LibreOffice Calc with python3-uno is not installed")
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture
@@ -204,6 +199,7 @@ def test_formula_like_wording_travels_through_an_ods_as_words(tmp_path):
     assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options, encoding", [
     ("44,34,76", "utf-8"),  # comma, UTF-8: Calc's "Text CSV" as most apps save it
     ("59,34,1252", "cp1252"),  # semicolon and Windows-1252, as a German-locale spreadsheet app saves it
@@ -224,6 +220,7 @@ def test_the_csv_export_resaved_by_calc_imports(care, tmp_path, options, encodin
     assert (who.name, who.note, who.decision) == ("Dr Jürgen Müller", "Gut; klar.", "approved")
 
 
+@pytest.mark.slow
 def test_the_csv_export_opened_and_saved_as_xlsx_imports(care, tmp_path):
     """Calc names the one sheet of a CSV it saves as .xlsx after the file, not `tasks`."""
     csv_file = _export(care, tmp_path, "csv").rename(tmp_path / "review-round-2.csv")
@@ -296,6 +293,7 @@ def test_wording_that_starts_like_a_formula_shows_in_calc_as_written_and_imports
     assert tasks["answer_questions"].task.review.status == "approved"
 
 
+@pytest.mark.slow
 def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(tmp_path):
     root = write_tree(tmp_path / "reg", {CARE: FORMULA_LIKE})
     sheet = _export(root, tmp_path, "csv")
@@ -314,6 +312,7 @@ def test_the_csv_keeps_its_guard_and_calc_round_trip_imports_the_original_words(
     assert load_registry(root).tasks()["rank_differentials"].task.review.reviewers[-1].reviewed.name == "=1+1"
 
 
+@pytest.mark.slow
 def test_the_csv_opens_in_calc_with_its_instructions_first_and_they_are_never_imported(care, tmp_path):
     import csv
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as cli, invoke
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -16,10 +16,6 @@ from workflow.helpers import only_review_lines_changed
 from workflow.test_signoff import CARE, CATEGORY
 
 openpyxl = pytest.importorskip("openpyxl")
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture
@@ -154,6 +150,7 @@ def test_json_from_the_form_with_bad_entries_is_located(care, tmp_path):
         assert result.exit_code == 2 and message in result.output
 
 
+@pytest.mark.slow
 def test_csv_export_works_without_openpyxl_and_xlsx_names_the_extra(care, tmp_path):
     block = ("import sys\nclass Block:\n    def find_spec(self, name, path=None, target=None):\n"
              "        if name.split('.')[0] == 'openpyxl': raise ImportError('blocked')\n"
@@ -346,8 +343,8 @@ def test_the_export_counts_tasks_and_subcategories_apart(care, tmp_path):
         "1 task and 1 subcategory"
     for fmt in ("xlsx", "csv"):
         out = tmp_path / f"counted.{fmt}"
-        result = CliRunner().invoke(main, ["review", "export", "--format", fmt, "-o", str(out),
-                                             "--root", str(care)])
+        result = invoke(main, ["review", "export", "--format", fmt, "-o", str(out),
+                                 "--root", str(care)])
         assert result.exit_code == 0, result.output
         assert f"({tasks} tasks and {subs} subcategories)" in result.stderr
     notes = [r[0].value for r in openpyxl.load_workbook(tmp_path / "counted.xlsx")["read me"].iter_rows()]

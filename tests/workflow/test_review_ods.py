@@ -8,9 +8,8 @@ import zipfile
 from xml.sax.saxutils import escape
 
 import pytest
-from click.testing import CliRunner
+from clirunner import clinreg as cli
 
-from clinreg.cli.main import main
 from clinreg.core.store import load_registry
 from clinreg.review.exchange import COLUMNS, export_rows
 from clinreg.review.ods import column_letter
@@ -29,10 +28,6 @@ TAIL = "</table:table></office:spreadsheet></office:body></office:document-conte
 @pytest.fixture
 def care(tmp_path):
     return write_tree(tmp_path / "reg", {CARE: CATEGORY})
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def text_cell(value: str) -> str:

@@ -267,6 +267,7 @@ def test_bad_hub_repo_is_refused(tree):
     assert result.exit_code == 2 and "owner/name" in result.output
 
 
+@pytest.mark.slow
 def test_prompts_when_stdin_is_a_terminal(tree, monkeypatch):
     monkeypatch.setattr("clinreg.cli.contrib.interactive", lambda: True)
     answers = "Prompted set\nowner/prompted\nprivate\nanswer_question\nanswer_questions, plan_treatment\n"
@@ -355,6 +356,7 @@ def scratch_tree(tmp_path_factory):
                {"name": "opc", "dtype": "string"},
                {"name": "label", "dtype": {"class_label": {"names": ["no", "yes"]}}}])
 # Found in MedXpertQA (issue 40): a struct of options beside a string `label` was read as free text with a jury.
+@pytest.mark.slow
 @example(data={"question": "string", "options": {k: "string" for k in "ABCDEFGHIJ"}, "label": "string"})
 @example(data={"question": "string", "options": {"A": "string", "B": "string"}, "long_answer": "string"})
 def test_any_features_data_gives_a_valid_skeleton_or_a_features_error(scratch_tree, data):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from test_contributor_record import copy_of_the_registry
@@ -28,7 +28,7 @@ HUMAN_FIELDS = ["description", "measures", "use_when", "not_for", "languages.rea
 
 
 def _cli(*args) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(main, [str(a) for a in args])
     return result.exit_code, result.output
 
 

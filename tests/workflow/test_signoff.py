@@ -248,6 +248,7 @@ def test_broken_root_is_a_usage_error(tmp_path):
 _words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=_words, note=_words)
 def test_any_reviewer_text_round_trips_or_is_refused(tmp_path_factory, name, note):
@@ -301,7 +302,7 @@ def test_moving_an_approved_task_to_another_subcategory_makes_it_stale(care):
 
 def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(care):
     from clinreg.cli.main import main
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
     assert sign(care, "reject", "answer_questions", "--reviewer", "Ali Khan", "--note", "Too vague.").exit_code == 0
@@ -309,13 +310,13 @@ def test_two_reviewers_who_disagree_are_a_conflict_and_strict_validate_fails(car
     conflicts = [d for d in validate(care).diagnostics if d.code == "CLR802"]
     assert (len(conflicts) == 1 and "Jane Doe: approved" in conflicts[0].message
             and "Ali Khan: rejected" in conflicts[0].message)
-    assert CliRunner().invoke(main, ["validate", "--root", str(care)]).exit_code == 0
-    strict = CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)])
+    assert invoke(main, ["validate", "--root", str(care)]).exit_code == 0
+    strict = invoke(main, ["validate", "--strict", "--root", str(care)])
     assert strict.exit_code == 1 and "CLR802 [error]" in strict.output
     # Ali changes their mind: their latest decision replaces their earlier one, and the conflict is gone.
     assert sign(care, "approve", "answer_questions", "--reviewer", "Ali Khan").exit_code == 0
     assert _state(care, "answer_questions") == "approved"
-    assert CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)]).exit_code == 0
+    assert invoke(main, ["validate", "--strict", "--root", str(care)]).exit_code == 0
 
 
 def test_changes_requested_then_revised_awaits_re_review(care):
@@ -333,13 +334,13 @@ def test_changes_requested_then_revised_awaits_re_review(care):
 
 def test_a_stale_approval_fails_strict_validate(care):
     from clinreg.cli.main import main
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     assert sign(care, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
     path = care / CARE
     path.write_text(path.read_text(encoding="utf-8").replace("Answer a clinical question.", "Answer any question.", 1),
                     encoding="utf-8")
-    result = CliRunner().invoke(main, ["validate", "--strict", "--root", str(care)])
+    result = invoke(main, ["validate", "--strict", "--root", str(care)])
     assert result.exit_code == 1 and "CLR801 [error]" in result.output
 
 
@@ -355,7 +356,7 @@ def test_a_rejected_task_leaves_the_coverage_denominators(care):
 
 
 def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
@@ -367,7 +368,7 @@ def test_review_status_lists_states_and_shows_old_beside_new_wording(care):
                     encoding="utf-8")
 
     def status(*args):
-        result = CliRunner().invoke(main, ["review", "status", "--root", str(care), *args])
+        result = invoke(main, ["review", "status", "--root", str(care), *args])
         assert result.exit_code == 0, result.output
         return result.output
 
@@ -486,7 +487,7 @@ def _packaged_tree(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("command", ["approve", "import"])
 def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, monkeypatch, command):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
@@ -498,7 +499,7 @@ def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, mon
         decisions = tmp_path / "decisions.csv"
         decisions.write_text("id,decision,reviewer\nanswer_questions,approved,Jane Doe\n", encoding="utf-8")
         args = ["review", "import", str(decisions), "--root", str(root)]
-    result = CliRunner().invoke(main, args)
+    result = invoke(main, args)
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [
         "clinreg: error: the registry shipped inside the installed package is read-only; run this in a checkout "
@@ -508,13 +509,13 @@ def test_writing_into_the_packaged_registry_is_refused_in_one_line(tmp_path, mon
 
 @pytest.mark.parametrize("command", ["approve", "import"])
 def test_a_bad_date_is_a_one_line_usage_error(care, tmp_path, command):
-    from click.testing import CliRunner
+    from clirunner import invoke
 
     from clinreg.cli.main import main
 
     target = (["approve", "answer_questions", "--reviewer", "Jane Doe"] if command == "approve"
               else ["import", str(tmp_path / "x.csv")])
-    result = CliRunner().invoke(main, ["review", *target, "--date", "2025-13-01", "--root", str(care)])
+    result = invoke(main, ["review", *target, "--date", "2025-13-01", "--root", str(care)])
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == ["clinreg: error: --date '2025-13-01' is not a date such as "
                                                   "2025-06-01"]

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[3]
 sys.path.insert(0, str(REPO / "tests"))
 
-from click.testing import CliRunner  # noqa: E402
+from clirunner import invoke  # noqa: E402
 
 from clinreg.cli.export import export  # noqa: E402
 from interop.test_helm import MODELS, run_readme  # noqa: E402
@@ -41,8 +41,8 @@ def main() -> None:
             spec.loader.exec_module(module)
             (getattr(module, "write_hub", None) or module.write)(work / "mirror" / folder_name(reg.datasets[record_id]))
         out = work / "export"
-        result = CliRunner().invoke(export, ["helm", *RECORDS, "--root", str(REPO), "--data-dir", str(work / "mirror"),
-                                             "-o", str(out)], catch_exceptions=False)
+        result = invoke(export, ["helm", *RECORDS, "--root", str(REPO), "--data-dir", str(work / "mirror"),
+                                 "-o", str(out)])
         assert result.exit_code == 0, result.output
         env = {"HOME": str(work / "home"), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"}
         suite = run_readme(out, work / "run", env, MODELS)

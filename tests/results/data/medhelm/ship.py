@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
+from clirunner import invoke
 
 from clinreg.cli.main import main
 from clinreg.core.paths import embedded_root
@@ -28,7 +28,7 @@ SHIPPED = Path(__file__).resolve().parents[4] / "src" / "clinreg" / "results" / 
 
 def shipped_document(release: dict) -> dict:
     csv = HERE / release["date"] / "leaderboard.csv"
-    result = CliRunner().invoke(main, ["results", "import", "--root", str(embedded_root()), str(csv)])
+    result = invoke(main, ["results", "import", "--root", str(embedded_root()), str(csv)])
     if result.exit_code != 0:
         raise SystemExit(result.output)
     document = json.loads(result.stdout)
