@@ -43,7 +43,7 @@ def test_a_rejection_beside_approvals_splits_the_panel_until_adjudicated(panel):
     assert sign(panel, "reject", "answer_questions", "--reviewer", "Sam Lee", "--note", "Too vague.").exit_code == 0
     assert _state(panel) == "split"
     [split] = [d for d in validate(panel).diagnostics if d.code == "CLR803"]
-    assert "2 of 2 approvals needed, 1 rejection" in split.message and split.file == "taxonomy/care.yaml"
+    assert "(2 approvals of the 2 needed; 1 rejection is open)" in split.message and split.file == "taxonomy/care.yaml"
     assert not [d for d in validate(panel).diagnostics if d.code == "CLR802"]  # a panel is split, not conflicting
     strict = CliRunner().invoke(main, ["validate", "--strict", "--root", str(panel)])
     assert strict.exit_code == 1 and "CLR803 [error]" in strict.output
@@ -72,7 +72,41 @@ def test_without_blocking_enough_approvals_carry_a_rejection(tmp_path):
     sign(root, "reject", "answer_questions", "--reviewer", "Sam Lee")
     assert _state(root) == "approved"
     sign(root, "reject", "rank_differentials", "--reviewer", "Sam Lee")
+    assert _state(root, "rank_differentials") == "awaiting_reviews"  # one vote of three decides nothing
+    sign(root, "reject", "rank_differentials", "--reviewer", "Jane Doe")
     assert _state(root, "rank_differentials") == "rejected"
+
+
+def test_one_rejection_of_a_panel_decides_nothing_and_coverage_keeps_counting_it(panel):
+    tasks = coverage_data(load_registry(panel))["totals"]["tasks"]
+    assert sign(panel, "reject", "answer_questions", "--reviewer", "Sam Lee", "--note", "Too vague.").exit_code == 0
+    assert _state(panel) == "awaiting_reviews"
+    data = coverage_data(load_registry(panel))
+    assert [t["review"] for t in data["tasks"] if t["id"] == "answer_questions"] == ["awaiting_reviews"]
+    assert data["totals"]["tasks"] == tasks and data["totals"]["tasks_rejected"] == 0
+    status = CliRunner().invoke(main, ["review", "status", "--root", str(panel)])
+    assert "answer_questions  awaiting reviews" in status.output
+    out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", "markdown"])
+    assert "0 approvals of the 2 needed (2 more needed); 1 rejection is open" in out.output
+    # a second approval beside it: disputed (split), not rejected
+    assert sign(panel, "approve", "answer_questions", "--reviewer", "Jane Doe").exit_code == 0
+    assert _state(panel) == "split"
+    # the panel rejects once the rejections reach min_approvals
+    assert sign(panel, "reject", "answer_questions", "--reviewer", "Ali Khan").exit_code == 0
+    assert _state(panel) == "rejected"
+    assert [t["review"] for t in coverage_data(load_registry(panel))["tasks"] if t["id"] == "answer_questions"] \
+        == ["rejected"]
+
+
+def test_adjudicate_and_the_review_commands_take_the_sheets_words(panel):
+    for name in ("Jane Doe", "Ali Khan"):
+        sign(panel, "approve", "answer_questions", "--reviewer", name)
+    sign(panel, "request-changes", "answer_questions", "--reviewer", "Sam Lee")
+    done = run(review, "adjudicate", "answer_questions", "--decision", "reject", "--reason", "Too vague.",
+               "--maintainer", "Max", "--root", panel)
+    assert done.exit_code == 0, done.output
+    assert "adjudicated task 'answer_questions': rejected" in done.output
+    assert _state(panel) == "rejected"
 
 
 def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(panel):
@@ -87,7 +121,7 @@ def test_the_form_shows_the_tally_but_no_reviewer_note_while_the_panel_decides(p
         out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", fmt])
         assert out.exit_code == 0, out.output
         assert "SECRET-NOTE-1" not in out.output and "Jane Doe" not in out.output
-        assert "1 of 2 approvals needed" in out.output
+        assert "1 approval of the 2 needed (1 more needed)" in out.output
     # once the panel has decided, the history is shown
     sign(panel, "approve", "answer_questions", "--reviewer", "Ali Khan")
     out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", "html"])

@@ -198,10 +198,15 @@ for _command in review_commands:
     review.add_command(_command)
 
 
+ADJUDICATION_WORDS = ["approve", "reject", "request-changes", "request changes", "approved", "rejected",
+                      "changes_requested"]
+
+
 @review.command("adjudicate")
 @click.argument("item")
-@click.option("--decision", type=click.Choice(["approved", "rejected", "changes_requested"]), required=True,
-              help="The maintainer's decision, which closes the item.")
+@click.option("--decision", type=click.Choice(ADJUDICATION_WORDS, case_sensitive=False), required=True,
+              help="The maintainer's decision, which closes the item: approve, reject or request-changes (the "
+                   "sheet's words; approved, rejected and changes_requested too).")
 @click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
 @click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
@@ -216,6 +221,9 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
     It decides the item while it covers the current content; it is not counted as a reviewer's vote (in
     `review agreement`, for example). An item that is not split is refused.
     """
+    from clinreg.core.reviewstate import decision_value
+
+    decision = decision_value(decision)
     result = _sign_off(root, on_date, item, decision, maintainer, note=reason, kind=kind, adjudication=True)
     if fmt == "json":
         from clinreg.text.jsonout import dumps

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.core.provenance import dataset_names, plain_note
-from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
+from clinreg.core.reviewstate import DECISION_WORDS, derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
@@ -38,12 +38,7 @@ EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
 GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which the CSV export guards
-_DECISION_WORDS = {
-    "approve": "approved", "approved": "approved",
-    "reject": "rejected", "rejected": "rejected",
-    "request changes": "changes_requested", "request-changes": "changes_requested", "changes requested": "changes_requested",
-    "changes_requested": "changes_requested", "request_changes": "changes_requested",
-}
+_DECISION_WORDS = DECISION_WORDS
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
