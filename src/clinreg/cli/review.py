@@ -246,8 +246,9 @@ def review_agreement(root, fmt):
 
     Items are tasks and subcategories; each reviewer's latest decision on an item's current wording is their
     value (approved, changes requested, rejected) and a reviewer who has not decided is missing. Reports the
-    reviewers and the items each reviewed, pairwise percent agreement, Krippendorff's alpha (nominal; n/a
-    where no two decisions can be compared or all agree on one value) and the items the panel splits on.
+    reviewers and the items each reviewed, pairwise percent agreement (as a percentage), Krippendorff's alpha
+    (nominal: agreement corrected for chance; n/a, with the reason, where no two decisions can be compared or all
+    are one value) and the items the panel splits on; groups nobody reviewed are summed up in one line.
     """
     from clinreg.reports.panel import review_agreement as agreement
 
