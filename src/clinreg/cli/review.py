@@ -56,7 +56,8 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
 @click.option("--stale", "only", flag_value="stale", help="Only approvals that no longer cover the current content.")
 @click.option("--conflicts", "only", flag_value="conflicts", help="Only items whose reviewers' current decisions disagree.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def review_status(root, only, fmt):
+@click.option("--show-hashes", is_flag=True, help="Show each item's version (its content hash) in the table.")
+def review_status(root, only, fmt, show_hashes):
     """The review state of every task and subcategory, derived from its history of decisions.
 
     Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
@@ -67,7 +68,7 @@ def review_status(root, only, fmt):
     refuse_load_errors(reg, "a review status")
     from clinreg.reports.review_text import render_status
 
-    click.echo(render_status(status_rows(reg, only), only, fmt))
+    click.echo(render_status(status_rows(reg, only), only, fmt, show_hashes))
 
 
 @review.command("export")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clinreg.core.reviewstate import tally_words
 from clinreg.reports.table import safe_text
 from clinreg.text.output import shown
 
@@ -28,15 +29,26 @@ def _words(value: str) -> str:
     return value.replace("_", " ")
 
 
-def status_lines(rows: list[dict[str, Any]], only: str | None) -> list[str]:
-    """`review status` as text: one line per item with its reviewers' decisions, what changed since the last
-    decision, and the count."""
+def status_lines(rows: list[dict[str, Any]], only: str | None, show_hashes: bool = False) -> list[str]:
+    """`review status` as text: one line per item with its state, the panel's tally and its reviewers'
+    decisions, then who adjudicated it and why, what changed since the last decision, and the count. The
+    version (a content hash) only with `show_hashes`."""
     out = []
     for row in rows:
-        line = f"{row['file']}: {row['kind']} {row['id']}  {_words(row['state'])}  (version {row['version']})"
+        line = f"{row['file']}: {row['kind']} {row['id']}  {_words(row['state'])}"
+        if row.get("adjudication"):
+            line += " (by adjudication)"
+        if show_hashes:
+            line += f"  (version {row['version']})"
+        if row.get("panel") and not row.get("adjudication"):
+            line += f"  [{tally_words(row['panel'])}]"
         if row["decisions"]:
             line += "; " + ", ".join(f"{d['name']}: {_words(d['decision'])}" for d in row["decisions"])
         out.append(safe_text(line))
+        adj = row.get("adjudication")
+        if adj:
+            out.append(safe_text(f"    adjudicated: {_words(adj['decision'])} by {adj['maintainer']}"
+                                 f"{' on ' + adj['date'] if adj['date'] else ''}; reason: {adj['reason']}"))
         prev = row["previous"]
         if prev and prev["reviewed"]:
             for key in ("name", "definition", "example", "placement"):
@@ -48,13 +60,13 @@ def status_lines(rows: list[dict[str, Any]], only: str | None) -> list[str]:
     return out
 
 
-def render_status(rows: list[dict[str, Any]], only: str | None, fmt: str) -> str:
-    """`review status` as JSON or text."""
+def render_status(rows: list[dict[str, Any]], only: str | None, fmt: str, show_hashes: bool = False) -> str:
+    """`review status` as JSON or text (the version hashes in text only with `show_hashes`)."""
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
         return dumps("review_status", {"filter": only, "items": rows})
-    return "\n".join(status_lines(rows, only))
+    return "\n".join(status_lines(rows, only, show_hashes))
 
 
 def _number(value: float | None) -> str:
