@@ -154,3 +154,32 @@ def test_without_a_policy_disagreement_is_still_a_conflict_and_can_be_adjudicate
     assert run(review, "adjudicate", "answer_questions", "--decision", "rejected", "--reason", "Too vague.",
                "--maintainer", "Max", "--root", root).exit_code == 0
     assert _state(root) == "rejected"
+
+
+def test_review_export_takes_a_category_and_its_sheet_imports(tmp_path):
+    from trees import CATEGORY
+
+    other = CATEGORY.replace("id: care", "id: admin").replace("name: Care", "name: Admin")
+    for old, new in (("diagnosis", "billing"), ("answer_questions", "code_claims"),
+                     ("rank_differentials", "sort_claims"), ("treatment", "rostering"), ("plan_treatment", "plan_shifts")):
+        other = other.replace(old, new)
+    panel = write_tree(tmp_path, {TAX: GOOD_TREE[TAX].replace("[care]", "[care, admin]").replace("task_total: 3",
+                                                                                                   "task_total: 6")
+                                  + POLICY, "taxonomy/admin.yaml": other})
+    sheet = panel / "care.csv"
+    out = CliRunner().invoke(main, ["review", "export", "--format", "csv", "--category", "care", "-o", str(sheet),
+                                    "--root", str(panel)])
+    assert out.exit_code == 0, out.output
+    import csv
+
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    assert len(rows) == 5 and {r["category"] for r in rows} == {"care"}
+    rows[0]["decision"], rows[0]["reviewer"] = "approve", "Jane Doe"
+    with sheet.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert CliRunner().invoke(main, ["review", "import", str(sheet), "--root", str(panel)]).exit_code == 0
+    wrong = CliRunner().invoke(main, ["review", "export", "--format", "csv", "--category", "cares", "-o",
+                                      str(panel / "x.csv"), "--root", str(panel)])
+    assert wrong.exit_code == 2 and "did you mean care?" in wrong.output and not (panel / "x.csv").exists()

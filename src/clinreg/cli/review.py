@@ -75,16 +75,18 @@ def review_status(root, only, fmt, show_hashes):
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["xlsx", "csv"]), default="xlsx", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The spreadsheet to write.")
+@click.option("--category", default=None, metavar="C", help="Only this category id's subcategories and tasks.")
 @force_option
-def review_export(root, fmt, output, force):
+def review_export(root, fmt, output, category, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
-    hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
+    hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`.
+    With --category, only that category (a panel on one category gets only its rows)."""
     from clinreg.review.exchange import describe_rows, export_rows
     from clinreg.review.sheet import SheetRefused, write_review_sheet
 
     reg = load(root)
     refuse_load_errors(reg, "a review spreadsheet")
-    rows = export_rows(reg)
+    rows = export_rows(reg, category)
     try:
         write_review_sheet(rows, output, fmt, force)
     except SheetRefused as exc:
