@@ -37,16 +37,12 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
         import sys
 
         fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
-    from clinreg.reports.review import UnknownCategory, review_document
+    from clinreg.reports.review import review_document
+    from clinreg.reports.review_text import render_review
 
     reg = load(root, medhelm=medhelm)
     refuse_load_errors(reg, "a review document")
-    try:
-        document = review_document(reg, category=category, pending=pending)
-    except UnknownCategory as exc:
-        raise fail(str(exc))
-    from clinreg.reports.review_text import render_review
-
+    document = review_document(reg, category=category, pending=pending)  # an unknown category: the guard's exit 2
     emit(render_review(document, fmt), output, force=force)
 
 
@@ -63,11 +59,10 @@ def review_status(root, only, fmt, show_hashes):
     Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
     """
     from clinreg.reports.review import status_rows
+    from clinreg.reports.review_text import render_status
 
     reg = load(root)
     refuse_load_errors(reg, "a review status")
-    from clinreg.reports.review_text import render_status
-
     click.echo(render_status(status_rows(reg, only), only, fmt, show_hashes))
 
 
@@ -79,8 +74,7 @@ def review_status(root, only, fmt, show_hashes):
 @force_option
 def review_export(root, fmt, output, category, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
-    hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`.
-    With --category, only that category (a panel on one category gets only its rows)."""
+    hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
     from clinreg.review.exchange import describe_rows, export_rows
     from clinreg.review.sheet import SheetRefused, write_review_sheet
 
@@ -201,15 +195,10 @@ for _command in review_commands:
     review.add_command(_command)
 
 
-ADJUDICATION_WORDS = ["approve", "reject", "request-changes", "request changes", "approved", "rejected",
-                      "changes_requested"]
-
-
 @review.command("adjudicate")
 @click.argument("item")
-@click.option("--decision", type=click.Choice(ADJUDICATION_WORDS, case_sensitive=False), required=True,
-              help="The maintainer's decision, which closes the item: approve, reject or request-changes (the "
-                   "sheet's words; approved, rejected and changes_requested too).")
+@click.option("--decision", required=True, type=click.Choice(["approve", "reject", "request-changes", "approved", "rejected",
+              "changes_requested"], case_sensitive=False), help="The maintainer's decision, which closes the item.")
 @click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
 @click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
@@ -249,14 +238,12 @@ def review_agreement(root, fmt):
 
     Items are tasks and subcategories; each reviewer's latest decision on an item's current wording is their
     value (approved, changes requested, rejected) and a reviewer who has not decided is missing. Reports the
-    reviewers and the items each reviewed, pairwise percent agreement (as a percentage), Krippendorff's alpha
-    (nominal: agreement corrected for chance; n/a, with the reason, where no two decisions can be compared or all
-    are one value) and the items the panel splits on; groups nobody reviewed are summed up in one line.
+    reviewers and the items each reviewed, percent agreement, Krippendorff's alpha (nominal, corrected for chance;
+    n/a, with why, where no two decisions compare or all are one value), the split items; unreviewed groups in one line.
     """
     from clinreg.reports.panel import review_agreement as agreement
+    from clinreg.reports.review_text import render_agreement
 
     reg = load(root)
     refuse_load_errors(reg, "a review agreement")
-    from clinreg.reports.review_text import render_agreement
-
     click.echo(render_agreement(agreement(reg), fmt))
