@@ -75,3 +75,13 @@ def test_an_unknown_record_gets_the_closest_id():
     assert "Traceback" not in out.output
     out = CliRunner().invoke(main, ["show", "pubmed", "--root", str(REPO), "--format", "json"])
     assert out.exit_code == 2 and "pubmed_qa" in out.output
+
+
+def test_show_without_an_id_lists_every_record():
+    out = CliRunner().invoke(main, ["show", "--root", str(REPO)])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert [line.split()[0] for line in lines[:-1]] == sorted(REG.datasets)
+    assert lines[-1] == f"{len(REG.datasets)} record(s); `clinreg show ID` for one"
+    data = json.loads(CliRunner().invoke(main, ["show", "--root", str(REPO), "--format", "json"]).output)["data"]
+    assert [r["id"] for r in data] == sorted(REG.datasets)

@@ -104,7 +104,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         guess = closest(record_id, list(reg.datasets) + sorted(reg.later_datasets))
         later = " (it is not in this release)" if record_id in reg.later_datasets else ""
         raise UnknownRecord(f"no record {record_id!r}{later}" + (f"; did you mean {guess}?" if guess else "")
-                            + " (clinreg coverage lists every record)")
+                            + " (`clinreg show` without an id lists every record)")
     editions = [] if reg.editions is None else [e.id for e in reg.editions.editions if record.id in e.benchmarks]
     return {
         "id": record.id, "name": record.name, "version": record.version, "in_medhelm": record.in_medhelm,
@@ -120,6 +120,12 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         "medhelm_editions": editions,
         "citation": record.citation.text,
     }
+
+
+def record_index(reg: Registry) -> list[dict[str, Any]]:
+    """Every record: id, name, access tier, whether MedHELM runs it (what `clinreg show` lists without an id)."""
+    return [{"id": r.id, "name": r.name, "access": r.access.tier, "in_medhelm": r.in_medhelm}
+            for r in sorted(reg.datasets.values(), key=lambda r: r.id)]
 
 
 def _wrap(label: str, text: str | None, indent: str = "  ") -> list[str]:
@@ -185,10 +191,14 @@ def record_lines(data: dict[str, Any]) -> list[str]:
     return out
 
 
-def render_record(data: dict[str, Any], fmt: str) -> str:
-    """`clinreg show` as JSON or text."""
+def render_record(data: dict[str, Any] | list[dict[str, Any]], fmt: str) -> str:
+    """`clinreg show` as JSON or text: one record, or (a list) the index of every record."""
     if fmt == "json":
         from clinreg.text.jsonout import dumps
 
-        return dumps("record", data)
+        return dumps("records" if isinstance(data, list) else "record", data)
+    if isinstance(data, list):
+        width = max((len(r["id"]) for r in data), default=0)
+        return "\n".join([f"{r['id']:<{width}}  {r['access']:<7}  {'MedHELM' if r['in_medhelm'] else '-':<7}  {r['name']}"
+                          for r in data] + [f"{len(data)} record(s); `clinreg show ID` for one"])
     return "\n".join(record_lines(data))
