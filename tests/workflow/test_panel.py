@@ -35,6 +35,9 @@ def test_one_approval_awaits_more_reviews_and_two_approve(panel):
     assert _state(panel) == "awaiting_reviews"
     assert sign(panel, "approve", "answer_questions", "--reviewer", "Ali Khan").exit_code == 0
     assert _state(panel) == "approved"
+    assert sign(panel, "approve", "answer_questions", "--reviewer", "Sam Lee").exit_code == 0
+    out = CliRunner().invoke(main, ["review", "--root", str(panel), "--format", "markdown"]).output
+    assert "panel: 3 approvals, more than the 2 needed" in out and "3 of 2" not in out
 
 
 def test_a_rejection_beside_approvals_splits_the_panel_until_adjudicated(panel):

@@ -131,7 +131,9 @@ def tally_words(panel: dict[str, Any]) -> str:
     is open`."""
     have, needed = panel["approvals"], panel["min_approvals"]
     words = f"{_count(have, 'approval', 'approvals')} of the {needed} needed"
-    if have < needed:
+    if have > needed:
+        words = f"{_count(have, 'approval', 'approvals')}, more than the {needed} needed"
+    elif have < needed:
         words += f" ({needed - have} more needed)"
     parts = [words]
     if panel["changes_requested"]:
