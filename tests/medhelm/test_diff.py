@@ -151,7 +151,8 @@ def test_installed_without_a_helm_package_exits_2():
 
 def test_against_an_older_edition_the_edition_is_the_side_that_lacks_a_newer_benchmark(wheel):
     result = _diff(wheel)  # warm the registry
-    newest = CliRunner().invoke(main, ["medhelm", "diff", str(wheel), "--edition", "helm-63754d05", "--root", str(REPO)])
+    newest = CliRunner().invoke(main, ["medhelm", "diff", str(wheel), "--edition", "helm-63754d05",
+                                       "--root", str(REPO)])
     assert newest.exit_code == 1, newest.output
     lines = [line for line in newest.output.splitlines() if "'healthqa_br'" in line]
     assert lines and all(": edition lacks: edition helm-63754d05 lacks run group 'healthqa_br'" in line

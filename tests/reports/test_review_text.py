@@ -6,7 +6,8 @@ import datetime as dt
 import json
 
 from clinreg.reports.review_text import (
-    EXPLAINED, adjudication_line, agreement_lines, decision_line, import_lines, render_agreement, render_status, status_lines,
+    EXPLAINED, adjudication_line, agreement_lines, decision_line, import_lines, render_agreement, render_status,
+    status_lines,
 )
 from clinreg.review.exchange import ImportResult
 from clinreg.review.signoff import SignOff
@@ -28,8 +29,10 @@ def test_status_lines_name_each_decision_and_what_changed_since():
 
 
 def test_status_shows_an_adjudication_who_made_it_and_why_and_a_panels_tally():
-    row = {**ROW, "state": "approved", "previous": None, "decisions": [{"name": "Dr Ben Brown", "decision": "rejected"}],
-           "adjudication": {"maintainer": "Max", "decision": "approved", "date": "2026-12-01", "reason": "As published."}}
+    row = {**ROW, "state": "approved", "previous": None,
+           "decisions": [{"name": "Dr Ben Brown", "decision": "rejected"}],
+           "adjudication": {"maintainer": "Max", "decision": "approved", "date": "2026-12-01",
+                            "reason": "As published."}}
     assert status_lines([row], None)[:2] == [
         "taxonomy/care.yaml: task answer_questions  approved (by adjudication); Dr Ben Brown: rejected",
         "    adjudicated: approved by Max on 2026-12-01; reason: As published."]

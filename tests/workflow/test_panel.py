@@ -164,7 +164,8 @@ def test_review_export_takes_a_category_and_its_sheet_imports(tmp_path):
 
     other = CATEGORY.replace("id: care", "id: admin").replace("name: Care", "name: Admin")
     for old, new in (("diagnosis", "billing"), ("answer_questions", "code_claims"),
-                     ("rank_differentials", "sort_claims"), ("treatment", "rostering"), ("plan_treatment", "plan_shifts")):
+                     ("rank_differentials", "sort_claims"), ("treatment", "rostering"),
+                     ("plan_treatment", "plan_shifts")):
         other = other.replace(old, new)
     panel = write_tree(tmp_path, {TAX: GOOD_TREE[TAX].replace("[care]", "[care, admin]").replace("task_total: 3",
                                                                                                    "task_total: 6")

@@ -1,5 +1,6 @@
 """How far the review panel agrees: per panel, category and subcategory, the reviewers and the items each
-reviewed, pairwise percent agreement (a proportion from 0 to 1 in the data; printed as a percentage), Krippendorff's alpha (nominal) and the items the panel splits on.
+reviewed, pairwise percent agreement (a proportion from 0 to 1 in the data;
+printed as a percentage), Krippendorff's alpha (nominal) and the items the panel splits on.
 
 An item is a task or a subcategory. Its values are each reviewer's latest decision on its current content
 (approved, changes_requested or rejected); a reviewer who has not decided on it is missing. Comments without a

@@ -199,6 +199,7 @@ def render_record(data: dict[str, Any] | list[dict[str, Any]], fmt: str) -> str:
         return dumps("records" if isinstance(data, list) else "record", data)
     if isinstance(data, list):
         width = max((len(r["id"]) for r in data), default=0)
-        return "\n".join([f"{r['id']:<{width}}  {r['access']:<7}  {'MedHELM' if r['in_medhelm'] else '-':<7}  {r['name']}"
-                          for r in data] + [f"{len(data)} record(s); `clinreg show ID` for one"])
+        rows = [f"{r['id']:<{width}}  {r['access']:<7}  {'MedHELM' if r['in_medhelm'] else '-':<7}  {r['name']}"
+                for r in data]
+        return "\n".join(rows + [f"{len(data)} record(s); `clinreg show ID` for one"])
     return "\n".join(record_lines(data))

@@ -88,7 +88,8 @@ def _agreement_line(label: str, s: dict[str, Any]) -> str:
 EXPLAINED = (
     "  percent agreement: of all pairs of decisions two reviewers made on the same item, the share that match.",
     "  alpha (Krippendorff's, nominal): agreement corrected for chance; 1 is full agreement, 0 is what chance "
-    "alone gives, below 0 less than chance. It is low when nearly every decision is the same value, because then chance agreement is high.",
+    "alone gives, below 0 less than chance. It is low when nearly every decision is the same value, because "
+    "then chance agreement is high.",
 )
 
 
