@@ -98,12 +98,14 @@ def test_each_change_to_a_copy_of_the_schema_is_reported_line_by_line(unpacked):
     result = _diff(unpacked, "--format", "json")
     assert result.exit_code == 1, result.output
     found = {(d["kind"], d["benchmark"]) for d in json.loads(result.output)["data"]["differences"]}
-    assert ("missing_in_medhelm", removed) in found
-    assert ("missing_in_registry", "brand_new_bench") in found
+    assert ("medhelm_lacks", removed) in found
+    assert ("edition_lacks", "brand_new_bench") in found
     assert ("category", moved) in found
     text_out = _diff(unpacked).output.splitlines()
-    assert any(line.startswith("registry/medhelm_editions.yaml: missing_in_medhelm:") and repr(removed) in line
-               for line in text_out)
+    assert any(line.startswith("registry/medhelm_editions.yaml: medhelm lacks: MedHELM's files lack run group")
+               and repr(removed) in line for line in text_out)
+    assert any("edition lacks: edition medhelm-0.8.0 lacks run group 'brand_new_bench'" in line
+               and "the registry has no record for it either" in line for line in text_out)
     assert any(re.match(r"helm/benchmark/static/schema_medhelm\.yaml:\d+: category:", line) and repr(moved) in line
                for line in text_out)
     assert text_out[-1] == f"{len(found)} difference(s)"
@@ -146,3 +148,72 @@ def test_installed_without_a_helm_package_exits_2():
         assert result.exit_code == 2 and "no `helm` package" in result.output
     else:
         pytest.skip("a helm package is installed here (the HELM stage tests --installed)")
+
+
+def test_against_an_older_edition_the_edition_is_the_side_that_lacks_a_newer_benchmark(wheel):
+    result = _diff(wheel)  # warm the registry
+    newest = invoke(main, ["medhelm", "diff", str(wheel), "--edition", "helm-63754d05",
+                                       "--root", str(REPO)])
+    assert newest.exit_code == 1, newest.output
+    lines = [line for line in newest.output.splitlines() if "'healthqa_br'" in line]
+    assert lines and all(": edition lacks: edition helm-63754d05 lacks run group 'healthqa_br'" in line
+                         and "(the registry has a record for it)" in line for line in lines), lines
+    assert "missing_in_registry" not in newest.output and result.exit_code == 0
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory) -> Path:
+    """A throwaway virtual environment (no pip, no network) standing in for the one HELM was installed in."""
+    import subprocess
+    import sys
+
+    folder = tmp_path_factory.mktemp("helm-venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, capture_output=True)
+    return folder
+
+
+def _site_packages(venv: Path) -> Path:
+    [site] = list(venv.glob("lib/python*/site-packages")) or list(venv.glob("Lib/site-packages"))
+    return site
+
+
+def test_env_and_python_without_helm_say_so(venv, tmp_path):
+    for option in (["--env", str(venv)], ["--python", str(next((venv / "bin").glob("python*")))]):
+        result = invoke(main, ["medhelm", "diff", *option, "--root", str(REPO)])
+        assert result.exit_code == 2 and "that Python has no `helm` package" in result.output, result.output
+        assert "-m pip install medhelm" in result.output
+    missing = invoke(main, ["medhelm", "diff", "--python", str(tmp_path / "nope" / "python"),
+                                        "--root", str(REPO)])
+    assert missing.exit_code == 2 and "no such interpreter" in missing.output
+    empty = invoke(main, ["medhelm", "diff", "--env", str(tmp_path), "--root", str(REPO)])
+    assert empty.exit_code == 2 and "no bin/python" in empty.output
+
+
+def test_env_reads_the_helm_package_of_another_venv(venv, wheel):
+    package = _site_packages(venv) / "helm"
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                if name.startswith("helm/benchmark/") and name.endswith((".yaml", ".conf", "medhelm_run_specs.py")):
+                    archive.extract(name, _site_packages(venv))
+        (package / "__init__.py").write_text("raise SystemExit('helm was imported')\n")  # finding it never imports it
+        result = invoke(main, ["medhelm", "diff", "--env", str(venv), "--edition", "medhelm-0.8.0",
+                                           "--root", str(REPO)])
+        assert result.exit_code == 0, result.output
+        assert f"the helm package of {venv}" in result.output.splitlines()[0]
+    finally:
+        import shutil
+
+        shutil.rmtree(package, ignore_errors=True)
+
+
+def test_env_finds_a_helm_package_without_medhelms_files(venv):
+    package = _site_packages(venv) / "helm"
+    (package / "benchmark").mkdir(parents=True)
+    try:
+        result = invoke(main, ["medhelm", "diff", "--env", str(venv), "--root", str(REPO)])
+        assert result.exit_code == 2 and f"the `helm` package at {package} has no benchmark/static" in result.output
+    finally:
+        import shutil
+
+        shutil.rmtree(package, ignore_errors=True)

@@ -6,7 +6,8 @@ import datetime as dt
 import json
 
 from clinreg.reports.review_text import (
-    adjudication_line, agreement_lines, decision_line, import_lines, render_agreement, render_status, status_lines,
+    EXPLAINED, adjudication_line, agreement_lines, decision_line, import_lines, render_agreement, render_status,
+    status_lines,
 )
 from clinreg.review.exchange import ImportResult
 from clinreg.review.signoff import SignOff
@@ -19,10 +20,25 @@ ROW = {"file": "taxonomy/care.yaml", "kind": "task", "id": "answer_questions", "
 
 def test_status_lines_name_each_decision_and_what_changed_since():
     assert status_lines([ROW], "pending") == [
-        "taxonomy/care.yaml: task answer_questions  changes requested  (version 2); Dr A: changes requested",
+        "taxonomy/care.yaml: task answer_questions  changes requested; Dr A: changes requested",
         "    definition: approved 'Old wording.', now 'New wording.'",
         "1 item(s) (pending)"]
+    assert status_lines([ROW], None, show_hashes=True)[0] == (
+        "taxonomy/care.yaml: task answer_questions  changes requested  (version 2); Dr A: changes requested")
     assert status_lines([], None) == ["0 item(s)"]
+
+
+def test_status_shows_an_adjudication_who_made_it_and_why_and_a_panels_tally():
+    row = {**ROW, "state": "approved", "previous": None,
+           "decisions": [{"name": "Dr Ben Brown", "decision": "rejected"}],
+           "adjudication": {"maintainer": "Max", "decision": "approved", "date": "2026-12-01",
+                            "reason": "As published."}}
+    assert status_lines([row], None)[:2] == [
+        "taxonomy/care.yaml: task answer_questions  approved (by adjudication); Dr Ben Brown: rejected",
+        "    adjudicated: approved by Max on 2026-12-01; reason: As published."]
+    panel = {"approvals": 1, "min_approvals": 2, "changes_requested": 0, "rejections": 1}
+    row = {**ROW, "state": "split", "previous": None, "panel": panel}
+    assert "[1 approval of the 2 needed (1 more needed); 1 rejection is open]" in status_lines([row], None)[0]
     assert json.loads(render_status([ROW], None, "json"))["data"] == {"filter": None, "items": [ROW]}
     assert render_status([ROW], "pending", "table") == "\n".join(status_lines([ROW], "pending"))
 
@@ -33,6 +49,7 @@ def test_a_reviewer_name_cannot_drive_the_terminal():
 
 
 SUMMARY = {"reviewers": 2, "items": 3, "pairable_items": 1, "percent_agreement": 0.5, "alpha": None,
+           "alpha_undefined": "every decision is the same",
            "split": [{"kind": "task", "id": "t1", "decisions": {"Dr A": "approved", "Dr B": "rejected"},
                       "state": "conflicting", "adjudicated": False}],
            "items_by_reviewer": [{"reviewer": "Dr A", "items": 2}, {"reviewer": "Dr B", "items": 1}]}
@@ -41,11 +58,13 @@ SUMMARY = {"reviewers": 2, "items": 3, "pairable_items": 1, "percent_agreement":
 def test_agreement_lines_say_n_a_where_no_statistic_exists():
     data = {"overall": SUMMARY, "categories": [{**SUMMARY, "id": "care"}], "subcategories": []}
     assert agreement_lines(data) == [
-        "panel: 2 reviewer(s), 3 item(s) reviewed, 1 by two or more; percent agreement 0.500, alpha n/a; split on 1",
+        "panel: 2 reviewer(s), 3 item(s) reviewed, 1 by two or more; percent agreement 50.0%, alpha n/a (every "
+        "decision is the same); split on 1",
+        *EXPLAINED,
         "  Dr A: 2 item(s)", "  Dr B: 1 item(s)",
         "  split: task t1 (Dr A: approved, Dr B: rejected; now conflicting)",
-        "category care: 2 reviewer(s), 3 item(s) reviewed, 1 by two or more; percent agreement 0.500, alpha n/a; "
-        "split on 1"]
+        "category care: 2 reviewer(s), 3 item(s) reviewed, 1 by two or more; percent agreement 50.0%, alpha n/a "
+        "(every decision is the same); split on 1"]
     assert json.loads(render_agreement(data, "json"))["kind"] == "review_agreement"
 
 

@@ -79,7 +79,10 @@ def test_agreement_as_text(panel):
     out = invoke(main, ["review", "agreement", "--root", str(panel)])
     assert out.exit_code == 0, out.output
     assert "panel: 3 reviewer(s), 5 item(s) reviewed" in out.output
-    assert "percent agreement 0.727, alpha 0.455; split on 2" in out.output
+    assert "percent agreement 72.7%, alpha 0.455; split on 2" in out.output
+    # each statistic explained in one plain line where it is printed
+    assert "percent agreement: of all pairs of decisions two reviewers made on the same item" in out.output
+    assert "agreement corrected for chance" in out.output and "chance agreement is high" in out.output
     assert "split: task answer_questions" in out.output and "adjudicated" in out.output
 
 
@@ -87,3 +90,18 @@ def test_no_decisions_give_no_alpha(tmp_path):
     out = invoke(main, ["review", "agreement", "--root", str(write_tree(tmp_path, {})), "--format", "json"])
     data = json.loads(out.output)["data"]["overall"]
     assert data["alpha"] is None and data["percent_agreement"] is None and data["reviewers"] == 0
+    assert data["alpha_undefined"] == "no item has decisions from two reviewers"
+
+
+def test_where_everyone_agrees_alpha_says_why_it_is_undefined_and_unreviewed_groups_take_one_line(tmp_path):
+    root = write_tree(tmp_path, {})
+    for name in ("Ann", "Ben"):
+        assert sign(root, "approve", "plan_treatment", "--reviewer", name).exit_code == 0
+    out = invoke(main, ["review", "agreement", "--root", str(root)])
+    assert out.exit_code == 0, out.output
+    first = out.output.splitlines()[0]
+    assert "percent agreement 100.0%" in first
+    assert "alpha n/a (every decision is the same, so there is no disagreement to set against chance)" in first
+    assert "0 reviewer(s)" not in out.output
+    [nobody] = [line for line in out.output.splitlines() if line.startswith("nobody reviewed")]
+    assert nobody == "nobody reviewed 0 categories and 1 subcategory (each listed in --format json)"

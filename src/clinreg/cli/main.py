@@ -104,3 +104,4 @@ for _command in (validate.validate, reports.coverage, validate.list_rules, valid
                  contrib.issue_form,
                  results.results, leaderboard.leaderboard, reports.site, medhelm.medhelm, jury.jury):
     main.add_command(_command)
+main.add_command(__import__("clinreg.cli.show", fromlist=["show"]).show)

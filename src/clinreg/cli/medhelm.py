@@ -16,26 +16,32 @@ def medhelm() -> None:
 
 @medhelm.command("diff")
 @click.argument("source", required=False, type=click.Path(path_type=Path))
+@click.option("--env", "env", default=None, metavar="DIR",
+              help="Read the `helm` package of this virtual environment (e.g. the venv HELM was installed in).")
+@click.option("--python", "python", default=None, metavar="PATH",
+              help="Read the `helm` package that this Python interpreter would import (e.g. ~/helm-venv/bin/python).")
 @click.option("--installed", is_flag=True,
-              help="Read the `helm` package installed in this Python (medhelm or crfm-helm).")
+              help="Read the `helm` package installed in clinreg's own Python (rarely what you want under `uv run`).")
 @click.option("--edition", default=None, metavar="ID",
               help="The registry's edition to compare with (default: the newest).")
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option
 @force_option
-def diff(source, installed, edition, root, fmt, output, force):
+def diff(source, env, python, installed, edition, root, fmt, output, force):
     """Every difference between MedHELM's files in SOURCE and the registry's edition: benchmarks missing on either
     side, category and subcategory placement, main metric names and judges.
 
     SOURCE is a HELM or MedHELM source tree, an unpacked wheel or a .whl file (`pip download medhelm --no-deps`);
-    --installed reads the installed package instead. Exit 0: no difference; 1: differences; 2: SOURCE unreadable.
+    --env VENV (or --python VENV/bin/python) reads the `helm` package installed in HELM's own venv, asking that
+    interpreter where it is without importing it; --installed reads clinreg's own Python's. Exit 0: no difference;
+    1: differences; 2: SOURCE unreadable.
     """
     from clinreg.medhelm import SourceError, medhelm_diff, open_source, read_medhelm
     from clinreg.reports.medhelm import render_text
 
-    if installed and source is not None:
-        raise fail("give SOURCE or --installed, not both")
+    if sum(x is not None and x is not False for x in (source, env, python, installed or None)) > 1:
+        raise fail("give one of SOURCE, --env, --python or --installed")
     reg = load(root)
     if reg.editions is None:
         raise fail("this registry tree has no registry/medhelm_editions.yaml")
@@ -44,7 +50,11 @@ def diff(source, installed, edition, root, fmt, output, force):
         raise fail(f"--edition {edition!r} is not an edition in registry/medhelm_editions.yaml "
                    f"(known: {', '.join(e.id for e in reg.editions.editions)})")
     try:
-        view = read_medhelm(open_source(source, installed))
+        if env is not None:
+            from clinreg.medhelm import env_python
+
+            python = env_python(env)
+        view = read_medhelm(open_source(source, installed, python=python))
     except SourceError as exc:
         raise fail(str(exc), error=exc) from None
     data = medhelm_diff(reg, view, chosen)

@@ -37,16 +37,11 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
         import sys
 
         fmt = "markdown" if output is None and sys.stdout.isatty() else "html"
-    from clinreg.reports import UnknownCategory, review_document
+    from clinreg.reports import render_review, review_document
 
     reg = load(root, medhelm=medhelm)
     refuse_load_errors(reg, "a review document")
-    try:
-        document = review_document(reg, category=category, pending=pending)
-    except UnknownCategory as exc:
-        raise fail(str(exc)) from None
-    from clinreg.reports import render_review
-
+    document = review_document(reg, category=category, pending=pending)  # an unknown category: the guard's exit 2
     emit(render_review(document, fmt), output, force=force)
 
 
@@ -58,18 +53,17 @@ def review(ctx, root, category, pending, fmt, medhelm, output, force):
 @click.option("--conflicts", "only", flag_value="conflicts",
               help="Only items whose reviewers' current decisions disagree.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def review_status(root, only, fmt):
+@click.option("--show-hashes", is_flag=True, help="Show each item's version (its content hash) in the table.")
+def review_status(root, only, fmt, show_hashes):
     """The review state of every task and subcategory, derived from its history of decisions.
 
     Exit 0 always: listing is not a check (use `validate --strict` to fail on stale approvals and conflicts).
     """
-    from clinreg.reports import status_rows
+    from clinreg.reports import render_status, status_rows
 
     reg = load(root)
     refuse_load_errors(reg, "a review status")
-    from clinreg.reports import render_status
-
-    click.echo(render_status(status_rows(reg, only), only, fmt))
+    click.echo(render_status(status_rows(reg, only), only, fmt, show_hashes))
 
 
 @review.command("export")
@@ -77,15 +71,16 @@ def review_status(root, only, fmt):
 @click.option("--format", "fmt", type=click.Choice(["xlsx", "csv"]), default="xlsx", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The spreadsheet to write.")
+@click.option("--category", default=None, metavar="C", help="Only this category id's subcategories and tasks.")
 @force_option
-def review_export(root, fmt, output, force):
+def review_export(root, fmt, output, category, force):
     """A spreadsheet for clinicians: one row per task (id, tier, subcategory, wording, example, version and
     hash), with decision, comment, reviewer and orcid columns to fill in and give back to `review import`."""
     from clinreg.review import SheetRefused, describe_rows, export_rows, write_review_sheet
 
     reg = load(root)
     refuse_load_errors(reg, "a review spreadsheet")
-    rows = export_rows(reg)
+    rows = export_rows(reg, category)
     try:
         write_review_sheet(rows, output, fmt, force)
     except SheetRefused as exc:
@@ -202,8 +197,9 @@ for _command in review_commands:
 
 @review.command("adjudicate")
 @click.argument("item")
-@click.option("--decision", type=click.Choice(["approved", "rejected", "changes_requested"]), required=True,
-              help="The maintainer's decision, which closes the item.")
+@click.option("--decision", required=True, help="The maintainer's decision, which closes the item.",
+              type=click.Choice(["approve", "reject", "request-changes", "approved", "rejected", "changes_requested"],
+                                case_sensitive=False))
 @click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
 @click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")
@@ -218,6 +214,9 @@ def adjudicate(item, decision, reason, maintainer, on_date, kind, root, fmt):
     It decides the item while it covers the current content; it is not counted as a reviewer's vote (in
     `review agreement`, for example). An item that is not split is refused.
     """
+    from clinreg.core import decision_value
+
+    decision = decision_value(decision)
     result = _sign_off(root, on_date, item, decision, maintainer, note=reason, kind=kind, adjudication=True)
     if fmt == "json":
         from clinreg.text import dumps
@@ -240,13 +239,12 @@ def review_agreement(root, fmt):
 
     Items are tasks and subcategories; each reviewer's latest decision on an item's current wording is their
     value (approved, changes requested, rejected) and a reviewer who has not decided is missing. Reports the
-    reviewers and the items each reviewed, pairwise percent agreement, Krippendorff's alpha (nominal; n/a
-    where no two decisions can be compared or all agree on one value) and the items the panel splits on.
+    reviewers and the items each reviewed, percent agreement, Krippendorff's alpha (nominal, corrected for chance;
+    n/a, with why, where no two decisions compare or all are one value), the split items; unreviewed groups in one line.
     """
+    from clinreg.reports import render_agreement
     from clinreg.reports import review_agreement as agreement
 
     reg = load(root)
     refuse_load_errors(reg, "a review agreement")
-    from clinreg.reports import render_agreement
-
     click.echo(render_agreement(agreement(reg), fmt))

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from clinreg.core.treewalk import TreeRead, discover_files, file_kind, read_limited
     from clinreg.core.yamlsrc import parse_yaml
 
+    from clinreg.core.reviewstate import decision_value
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "ACCESS_TIERS": "clinreg.core.model",
     "AWAITING": "clinreg.core.reviewstate",
@@ -134,22 +135,23 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "sealed": "clinreg.core.reviewstate",
     "states_for": "clinreg.core.reviewstate",
     "tally_words": "clinreg.core.reviewstate",
+    "decision_value": "clinreg.core.reviewstate",
 }
 
 __all__ = [
-    "ACCESS_TIERS", "AWAITING", "CODES", "DATASETS_DIR", "EDITIONS_FILE", "ID_PATTERN", "LETTERS", "PENDING",
-    "RELEASES_FILE", "RENDERERS", "RESTRICTED_TIERS", "STATES", "TAXONOMY_FILE", "Access", "BadLabel", "BuildError",
-    "Category", "Choices", "Citation", "ColumnMissing", "Dataset", "Diagnostic", "Edition", "ExtractStep",
-    "FreeTextScheme", "GitHubSource", "GoldLeak", "HubSource", "IndexScheme", "JoinFailure", "JoinListStep",
-    "JoinStep", "LetterScheme", "LocalSource", "MappedScheme", "Mapping", "MedhelmEditions", "Metric", "NumberScheme",
-    "OptionIdScheme", "PhysioNetSource", "PickStep", "RecordProblem", "Registry", "ReleaseHistory", "RemoveStep",
-    "Report", "Review", "RootError", "SlowPattern", "SourceFile", "SourceUnavailable", "SplitMissing", "Step",
-    "Subcategory", "Summary", "TableSpec", "Task", "TaskEntry", "Taxonomy", "TemplateDoesNotCompile",
-    "TemplateFailure", "TreeRead", "UnknownVersion", "UrlSource", "Variant", "dataset_names", "derive_state",
-    "discover_files", "file_kind", "file_patterns", "follow_edition", "from_error", "gc_paused", "github_line",
-    "item_content", "item_hash", "load_registry", "make", "one_line", "open_side", "parse_semver", "parse_yaml",
-    "plain_note", "policy_of", "read_limited", "render_json", "render_text", "resolve_root", "scan", "sealed",
-    "states_for", "tally_words",
+    "Access", "ACCESS_TIERS", "AWAITING", "BadLabel", "BuildError", "Category", "Choices", "Citation", "CODES",
+    "ColumnMissing", "Dataset", "dataset_names", "DATASETS_DIR", "decision_value", "derive_state", "Diagnostic",
+    "discover_files", "Edition", "EDITIONS_FILE", "ExtractStep", "file_kind", "file_patterns", "follow_edition",
+    "FreeTextScheme", "from_error", "gc_paused", "github_line", "GitHubSource", "GoldLeak", "HubSource", "ID_PATTERN",
+    "IndexScheme", "item_content", "item_hash", "JoinFailure", "JoinListStep", "JoinStep", "LETTERS", "LetterScheme",
+    "load_registry", "LocalSource", "make", "MappedScheme", "Mapping", "MedhelmEditions", "Metric", "NumberScheme",
+    "one_line", "open_side", "OptionIdScheme", "parse_semver", "parse_yaml", "PENDING", "PhysioNetSource", "PickStep",
+    "plain_note", "policy_of", "read_limited", "RecordProblem", "Registry", "ReleaseHistory", "RELEASES_FILE",
+    "RemoveStep", "render_json", "render_text", "RENDERERS", "Report", "resolve_root", "RESTRICTED_TIERS", "Review",
+    "RootError", "scan", "sealed", "SlowPattern", "SourceFile", "SourceUnavailable", "SplitMissing", "STATES",
+    "states_for", "Step", "Subcategory", "Summary", "TableSpec", "tally_words", "Task", "TaskEntry", "Taxonomy",
+    "TAXONOMY_FILE", "TemplateDoesNotCompile", "TemplateFailure", "TreeRead", "UnknownVersion", "UrlSource",
+    "Variant",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)

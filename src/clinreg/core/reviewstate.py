@@ -13,13 +13,28 @@ from clinreg.core.hashing import review_hash, reviewed_content
 # requested (or the item rejected) and the content has changed since, so it awaits re-review. conflicting:
 # two reviewers' current decisions on this content disagree. proposed: nobody has decided yet.
 STATES = ("approved", "proposed", "stale", "revised", "changes_requested", "rejected", "conflicting")
-# With a panel policy (the taxonomy's `review_policy`) two more: split: the panel's current decisions disagree
-# and the policy does not settle it, until a maintainer adjudicates; awaiting_reviews: every current decision
-# approves, but fewer than the policy's `min_approvals`. A panel never reports `conflicting`.
+# With a panel policy (the taxonomy's `review_policy`) two more: split (disputed): the panel's current decisions
+# disagree and the policy does not settle it, until a maintainer adjudicates; awaiting_reviews (in review): the
+# current decisions agree but are fewer than the policy's `min_approvals`, so they decide nothing yet (one
+# rejection of a panel of three leaves the item in review). A panel never reports `conflicting`.
 PANEL_STATES = ("split", "awaiting_reviews")
 # what a clinician is asked to look at
 PENDING = ("proposed", "stale", "revised", "conflicting", "split", "awaiting_reviews")
 AWAITING = PENDING + ("changes_requested",)  # not approved and not rejected
+# The words a decision may be typed in (the sheet's "approve", "reject", "request changes", the commands' names and
+# the recorded values), each to the value recorded.
+DECISION_WORDS = {
+    "approve": "approved", "approved": "approved",
+    "reject": "rejected", "rejected": "rejected",
+    "request changes": "changes_requested", "request-changes": "changes_requested",
+    "changes requested": "changes_requested", "changes_requested": "changes_requested",
+    "request_changes": "changes_requested",
+}
+
+
+def decision_value(word: str) -> str | None:
+    """The recorded value of a decision typed in any of DECISION_WORDS (case and spacing aside), or None."""
+    return DECISION_WORDS.get(" ".join(str(word).strip().lower().split()))
 
 
 def states_for(policy: Any) -> tuple[str, ...]:
@@ -83,19 +98,22 @@ def panel_tally(current: list[Any], policy: Any) -> dict[str, Any]:
 def panel_state(current: list[Any], policy: Any) -> str:
     """The state of an item with current decisions under a panel policy.
 
-    All agree: approved once `min_approvals` approve (awaiting_reviews before that); rejected or
-    changes_requested when every current decision says so. They disagree: approved when enough approve and the
-    policy lets an open objection (a rejection or a request for changes) stand beside them
-    (`open_rejection_blocks: false`); otherwise split."""
-    decisions = {e.decision for e in current}
+    The panel decides once `min_approvals` reviewers agree: approved when that many approve and no objection
+    (a rejection or a request for changes) is open, or one is but `open_rejection_blocks` is false; rejected when
+    that many reject; changes_requested when that many object, none approves and too few reject. An open
+    objection blocks an approval but decides nothing alone. Until the panel decides, the item is awaiting_reviews
+    (in review: every current decision agrees, too few of them) or split (disputed: they disagree)."""
+    needed = policy.min_approvals
     approvals = sum(1 for e in current if e.decision == "approved")
-    if decisions == {"approved"}:
-        return "approved" if approvals >= policy.min_approvals else "awaiting_reviews"
-    if len(decisions) == 1:
-        return decisions.pop()
-    if approvals >= policy.min_approvals and not policy.open_rejection_blocks:
+    rejections = sum(1 for e in current if e.decision == "rejected")
+    objections = len(current) - approvals
+    if approvals >= needed and (not objections or not policy.open_rejection_blocks) and rejections < needed:
         return "approved"
-    return "split"
+    if rejections >= needed and approvals < needed:
+        return "rejected"
+    if objections >= needed and not approvals:
+        return "changes_requested"
+    return "split" if approvals and objections else "awaiting_reviews"
 
 
 def sealed(state: ReviewState) -> bool:
@@ -105,16 +123,27 @@ def sealed(state: ReviewState) -> bool:
     return state.panel is not None and state.adjudication is None and state.state in PANEL_STATES
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def tally_words(panel: dict[str, Any]) -> str:
-    """The tally in words, e.g. `1 of 2 approvals needed, 1 rejection`."""
-    parts = [f"{panel['approvals']} of {panel['min_approvals']} approval{'s' if panel['min_approvals'] != 1 else ''} "
-             "needed"]
+    """What the panel has and still needs, in words, e.g. `1 approval of the 2 needed (1 more needed); 1 rejection
+    is open`."""
+    have, needed = panel["approvals"], panel["min_approvals"]
+    words = f"{_count(have, 'approval', 'approvals')} of the {needed} needed"
+    if have > needed:
+        words = f"{_count(have, 'approval', 'approvals')}, more than the {needed} needed"
+    elif have < needed:
+        words += f" ({needed - have} more needed)"
+    parts = [words]
     if panel["changes_requested"]:
-        parts.append(f"{panel['changes_requested']} request{'s' if panel['changes_requested'] != 1 else ''} for "
-                     "changes")
+        n = panel["changes_requested"]
+        parts.append(f"{_count(n, 'request for changes', 'requests for changes')} {'is' if n == 1 else 'are'} open")
     if panel["rejections"]:
-        parts.append(f"{panel['rejections']} rejection{'s' if panel['rejections'] != 1 else ''}")
-    return ", ".join(parts)
+        n = panel["rejections"]
+        parts.append(f"{_count(n, 'rejection', 'rejections')} {'is' if n == 1 else 'are'} open")
+    return "; ".join(parts)
 
 
 def derive_state(review: Any, current_hash: str, policy: Any = None) -> ReviewState:

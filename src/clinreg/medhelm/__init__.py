@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from clinreg.medhelm.compare import medhelm_diff
     from clinreg.medhelm.files import MedhelmFiles, MedhelmView, SourceError, open_source, read_medhelm
 
+    from clinreg.medhelm.files import env_python
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "MedhelmFiles": "clinreg.medhelm.files",
     "MedhelmView": "clinreg.medhelm.files",
@@ -19,8 +20,11 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "medhelm_diff": "clinreg.medhelm.compare",
     "open_source": "clinreg.medhelm.files",
     "read_medhelm": "clinreg.medhelm.files",
+    "env_python": "clinreg.medhelm.files",
 }
 
-__all__ = ["MedhelmFiles", "MedhelmView", "SourceError", "medhelm_diff", "open_source", "read_medhelm"]
+__all__ = [
+    "env_python", "medhelm_diff", "MedhelmFiles", "MedhelmView", "open_source", "read_medhelm", "SourceError",
+]
 
 __getattr__, __dir__ = _serve(__name__, _API)

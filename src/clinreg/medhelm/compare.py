@@ -37,6 +37,11 @@ def _registry_judges(reg: Registry, benchmarks: list[str]) -> list[str]:
     return sorted(found)
 
 
+# A difference that an item is missing is named for the side that lacks it: MedHELM's files, the edition, or the
+# registry's records (an edition older than MedHELM's files lacks a benchmark; the registry is not to blame).
+LACKS = ("medhelm_lacks", "edition_lacks", "registry_lacks")
+
+
 def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str, Any]:
     """Every difference between MedHELM's files and the registry's edition, as data."""
     differences: list[dict[str, Any]] = []
@@ -50,17 +55,20 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
     ours = list(dict.fromkeys(edition.benchmarks))
     for name, bench in view.benchmarks.items():
         if name not in ours:
-            add("missing_in_registry", name, f"{schema}:{bench.line}",
-                f"run group {name!r} ({bench.category}) is not in edition {edition.id}", medhelm=bench.category)
+            record = ("the registry has a record for it" if name in reg.datasets or name in reg.later_datasets
+                      else "the registry has no record for it either")
+            add("edition_lacks", name, f"{schema}:{bench.line}",
+                f"edition {edition.id} lacks run group {name!r} ({bench.category}), which MedHELM's files run "
+                f"({record})", medhelm=bench.category)
     for name in ours:
         if name not in view.benchmarks:
-            add("missing_in_medhelm", name, EDITIONS_FILE,
-                f"edition {edition.id} lists {name!r}, which MedHELM's schema does not run", registry=name)
+            add("medhelm_lacks", name, EDITIONS_FILE,
+                f"MedHELM's files lack run group {name!r}, which edition {edition.id} lists", registry=name)
     for name in ours:
         bench = view.benchmarks.get(name)
         if name not in reg.datasets and name not in reg.later_datasets:
-            add("no_record", name, EDITIONS_FILE,
-                f"edition {edition.id} lists {name!r}, which has no record in the registry", registry=name)
+            add("registry_lacks", name, EDITIONS_FILE,
+                f"the registry has no record for {name!r}, which edition {edition.id} lists", registry=name)
         if bench is None or name not in reg.datasets:
             continue
         cats, subs = _placement(reg, name)

@@ -11,7 +11,11 @@ installed `helm` package (`open_source`), and what they say (`read_medhelm`):
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
+import subprocess
+import sys
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,20 +113,74 @@ class _Wheel(MedhelmFiles):
         return sorted(n[len(prefix):] for n in self.members if n.startswith(prefix + "presentation/"))
 
 
-def open_source(source: str | Path | None, installed: bool = False) -> MedhelmFiles:
-    """MedHELM's files from a source tree, an unpacked wheel, a `.whl` file, or (`installed`) the `helm` package
-    this Python would import, found without importing it."""
+# Run in another Python: the folders of its `helm` package, found without importing helm (find_spec of a top-level
+# name reads the import path only), and without the working folder on that path.
+_PROBE = ("import importlib.util, json, sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
+          "s = importlib.util.find_spec('helm'); "
+          "print(json.dumps(list(s.submodule_search_locations or []) if s else []))")
+PROBE_SECONDS = 60  # a cold interpreter on a busy machine answers in well under this
+
+
+def env_python(env: str | Path) -> Path:
+    """The interpreter of a virtual environment folder (bin/python, or Scripts/python.exe on Windows)."""
+    base = Path(env)
+    for candidate in (base / "bin" / "python", base / "bin" / "python3", base / "Scripts" / "python.exe"):
+        if candidate.exists():
+            return candidate
+    raise SourceError(f"--env {env}: no bin/python (or Scripts/python.exe) in it; give the environment's folder, "
+                      "e.g. --env ~/helm-venv, or its interpreter with --python")
+
+
+def helm_location(python: str | Path, timeout: float = PROBE_SECONDS) -> Path:
+    """Where the `helm` package of another Python lives, asked of that interpreter (it never imports helm)."""
+    where = f"--python {python}"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    try:
+        done = subprocess.run([str(python), "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
+                              env=env, stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise SourceError(f"{where}: no such interpreter") from None
+    except PermissionError:
+        raise SourceError(f"{where}: not an interpreter that can be run") from None
+    except subprocess.TimeoutExpired:
+        raise SourceError(f"{where}: did not answer within {timeout:.0f} seconds") from None
+    except OSError as exc:
+        raise SourceError(f"{where}: cannot run it ({exc.strerror or exc})") from None
+    try:
+        locations = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else None
+    except (ValueError, IndexError):
+        locations = None
+    if not isinstance(locations, list):
+        last = (done.stderr.strip().splitlines() or ["no answer"])[-1]
+        raise SourceError(f"{where}: not a Python that answered ({last[:200]})")
+    if not locations:
+        raise SourceError(f"{where}: that Python has no `helm` package (install medhelm or crfm-helm into it: "
+                          f"{python} -m pip install medhelm)")
+    return Path(locations[0])
+
+
+def _helm_folder(location: Path, label: str, what: str) -> MedhelmFiles:
+    base = location / "benchmark"
+    if not (base / SCHEMA).is_file():
+        raise SourceError(f"{label}: the `helm` package at {location} has no benchmark/{SCHEMA}")
+    return _Folder(base, f"{what} ({location})")
+
+
+def open_source(source: str | Path | None, installed: bool = False, python: str | Path | None = None) -> MedhelmFiles:
+    """MedHELM's files from a source tree, an unpacked wheel, a `.whl` file, (`installed`) the `helm` package this
+    Python would import, or (`python`) the one another interpreter would import; found without importing it."""
+    if python is not None:
+        return _helm_folder(helm_location(python), f"--python {python}", f"the helm package of {python}")
     if installed:
         spec = importlib.util.find_spec("helm")
         locations = list(spec.submodule_search_locations or []) if spec else []
         if not locations:
-            raise SourceError("--installed: no `helm` package is installed here (pip install medhelm or crfm-helm)")
-        base = Path(locations[0]) / "benchmark"
-        if not (base / SCHEMA).is_file():
-            raise SourceError(f"--installed: the `helm` package at {locations[0]} has no benchmark/{SCHEMA}")
-        return _Folder(base, f"the installed helm package ({locations[0]})")
+            raise SourceError(f"--installed: clinreg's own Python ({sys.executable}) has no `helm` package; where "
+                              "HELM has a venv of its own, give --env VENV_FOLDER or --python VENV/bin/python")
+        return _helm_folder(Path(locations[0]), "--installed", "the installed helm package")
     if source is None:
-        raise SourceError("give a SOURCE (a HELM or MedHELM tree, an unpacked wheel or a .whl file) or --installed")
+        raise SourceError("give a SOURCE (a HELM or MedHELM tree, an unpacked wheel or a .whl file), --env VENV, "
+                          "--python PATH or --installed")
     path = Path(source)
     if path.is_file():
         return _Wheel(path)

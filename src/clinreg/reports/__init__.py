@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from clinreg.reports.site import SiteError, build_site, default_previous, write_site
     from clinreg.reports.table import render_table
 
+    from clinreg.reports.record import record_index
+    from clinreg.reports.record import record_view
+    from clinreg.reports.record import render_record
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "SiteError": "clinreg.reports.site",
     "UnknownCategory": "clinreg.reports.review",
@@ -59,15 +62,18 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "review_document": "clinreg.reports.review",
     "status_rows": "clinreg.reports.review",
     "write_site": "clinreg.reports.site",
+    "record_index": "clinreg.reports.record",
+    "record_view": "clinreg.reports.record",
+    "render_record": "clinreg.reports.record",
 }
 
 __all__ = [
-    "SiteError", "UnknownCategory", "adjudication_line", "build_site", "coverage_data", "decision_line",
-    "default_previous", "diff_registries", "edition_summary", "escape", "export_summary_lines", "formats",
-    "import_lines", "import_summary_text", "jury_agreement_lines", "leaderboard", "problem_lines", "published_lines",
-    "ratings_summary_text", "render_agreement", "render_coverage_csv_metadata", "render_diff_markdown",
-    "render_diff_table", "render_review", "render_status", "render_table", "review_agreement", "review_document",
-    "status_rows", "write_site",
+    "adjudication_line", "build_site", "coverage_data", "decision_line", "default_previous", "diff_registries",
+    "edition_summary", "escape", "export_summary_lines", "formats", "import_lines", "import_summary_text",
+    "jury_agreement_lines", "leaderboard", "problem_lines", "published_lines", "ratings_summary_text", "record_index",
+    "record_view", "render_agreement", "render_coverage_csv_metadata", "render_diff_markdown", "render_diff_table",
+    "render_record", "render_review", "render_status", "render_table", "review_agreement", "review_document",
+    "SiteError", "status_rows", "UnknownCategory", "write_site",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)

@@ -10,7 +10,7 @@ def render_text(data: dict[str, Any]) -> str:
     lines = [f"clinreg medhelm diff: {data['source']} against edition {data['edition']['id']} "
              f"({data['medhelm_benchmarks']} benchmarks in MedHELM's files, {data['edition_benchmarks']} in the "
              "edition)"]
-    lines += [f"{d['where']}: {d['kind']}: {d['message']}" for d in data["differences"]]
+    lines += [f"{d['where']}: {d['kind'].replace('_', ' ')}: {d['message']}" for d in data["differences"]]
     lines += [f"note: {n}" for n in data["notes"]]
     count = len(data["differences"])
     lines.append("no differences" if not count else f"{count} difference(s)")

@@ -1,5 +1,6 @@
 """How far the review panel agrees: per panel, category and subcategory, the reviewers and the items each
-reviewed, pairwise percent agreement, Krippendorff's alpha (nominal) and the items the panel splits on.
+reviewed, pairwise percent agreement (a proportion from 0 to 1 in the data;
+printed as a percentage), Krippendorff's alpha (nominal) and the items the panel splits on.
 
 An item is a task or a subcategory. Its values are each reviewer's latest decision on its current content
 (approved, changes_requested or rejected); a reviewer who has not decided on it is missing. Comments without a
@@ -30,19 +31,29 @@ def _items(reg: Registry) -> list[dict[str, Any]]:
     return out
 
 
+def _why_undefined(pairable_items: int) -> str:
+    """Why alpha has no value: no two decisions on one item, or no variation to compare against chance."""
+    if not pairable_items:
+        return "no item has decisions from two reviewers"
+    return "every decision is the same, so there is no disagreement to set against chance"
+
+
 def _summary(items: list[dict[str, Any]]) -> dict[str, Any]:
     raters = sorted({who for it in items for who in it["votes"]})
     names = {who: name for it in items for who, (name, _) in it["votes"].items()}
     units = [[it["votes"].get(who, (None, None))[1] for who in raters] for it in items]
     reviewed = [it for it in items if it["votes"]]
+    pairable_items = sum(1 for it in items if len(it["votes"]) >= 2)
+    alpha = krippendorff_alpha(units, "nominal")
     return {
         "reviewers": len(raters),
         "items": len(reviewed),
         "items_by_reviewer": [{"reviewer": names[who], "items": sum(1 for it in items if who in it["votes"])}
                               for who in raters],
-        "pairable_items": sum(1 for it in items if len(it["votes"]) >= 2),
+        "pairable_items": pairable_items,
         "percent_agreement": percent_agreement(units),
-        "alpha": krippendorff_alpha(units, "nominal"),
+        "alpha": alpha,
+        "alpha_undefined": None if alpha is not None else _why_undefined(pairable_items),
         "split": [{"kind": it["kind"], "id": it["id"], "state": it["state"], "adjudicated": it["adjudicated"],
                    "decisions": {names[who]: d for who, (_, d) in sorted(it["votes"].items())}}
                   for it in items if len({d for _, d in it["votes"].values()}) > 1],

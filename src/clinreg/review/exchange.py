@@ -14,12 +14,13 @@ from typing import Any, NamedTuple
 
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.core.provenance import dataset_names, plain_note
-from clinreg.core.reviewstate import derive_state, item_hash, policy_of, sealed, tally_words
+from clinreg.core.reviewstate import DECISION_WORDS, derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.plainwords import first_sight, has_maintainer_words
 from clinreg.text.safeio import atomic_open
+from clinreg.text.suggest import closest
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_NOTE = 2000
@@ -38,13 +39,7 @@ EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
 GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which the CSV export guards
-_DECISION_WORDS = {
-    "approve": "approved", "approved": "approved",
-    "reject": "rejected", "rejected": "rejected",
-    "request changes": "changes_requested", "request-changes": "changes_requested",
-    "changes requested": "changes_requested",
-    "changes_requested": "changes_requested", "request_changes": "changes_requested",
-}
+_DECISION_WORDS = DECISION_WORDS
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -131,8 +126,21 @@ class ImportResult:
 # --------------------------------------------------------------------------------------------- export
 
 
-def export_rows(reg: Registry) -> list[dict[str, Any]]:
-    """One row per subcategory and per task, in document order, with the hash that a decision on it must carry."""
+class UnknownExportCategory(ClinregError, ValueError):
+    """`review export --category` names a category the taxonomy does not hold."""
+
+    default_code = "CLR984"
+
+
+def export_rows(reg: Registry, category: str | None = None) -> list[dict[str, Any]]:
+    """One row per subcategory and per task, in document order, with the hash that a decision on it must carry;
+    with `category`, only that category's (UnknownExportCategory, with the closest id, for one not held)."""
+    known = [c.id for c, _ in reg.ordered_categories()]
+    if category is not None and category not in known:
+        guess = closest(category, known)
+        raise UnknownExportCategory(f"--category {category}: no such category"
+                                    + (f"; did you mean {guess}?" if guess else "")
+                                    + f" (known: {', '.join(known) or 'none'})")
     measured: dict[str, list[str]] = {}
     for record in reg.datasets.values():
         for mapping in record.mappings:
@@ -171,8 +179,10 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
                 "changed_since_review": changed,
                 "source_details": details or (provenance if has_maintainer_words(provenance) else "")}
 
-    for sub, category, _, _ in reg.subcategories():
-        rows.append(row("subcategory", sub, category.id, category.id, sub.id, "subcategory", "",
+    for sub, cat, _, _ in reg.subcategories():
+        if category is not None and cat.id != category:
+            continue
+        rows.append(row("subcategory", sub, cat.id, cat.id, sub.id, "subcategory", "",
                         f"{len(sub.tasks)} tasks", plain_note(sub.note, names)[0] or ""))
         for task in sub.tasks:
             p = task.provenance
@@ -183,7 +193,7 @@ def export_rows(reg: Registry) -> list[dict[str, Any]]:
             provenance = source + (f". {cited}" if cited else "") + (f" {note}" if note else "") \
                 + (f" {placement}" if placement else "")
             details = "; ".join(t for t in (cited, note) if has_maintainer_words(t))
-            rows.append(row("task", task, sub.id, category.id, sub.id, p.kind, " ".join((task.example or "").split()),
+            rows.append(row("task", task, sub.id, cat.id, sub.id, p.kind, " ".join((task.example or "").split()),
                             ", ".join(sorted(set(measured.get(task.id, [])))) or "none yet", provenance, details))
     return rows
 

@@ -13,7 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from clinreg.core.model import Category, Review, Subcategory, Task
-from clinreg.core.reviewstate import derive_state, item_content, item_hash, policy_of
+from clinreg.core.reviewstate import decision_value, derive_state, item_content, item_hash, policy_of
 from clinreg.core.store import Registry, SourceFile
 from clinreg.core.yamlsrc import parse_yaml
 from clinreg.errors import ClinregError
@@ -150,6 +150,7 @@ def sign_off(reg: Registry, item_id: str, decision: str, reviewer: str, *, orcid
     writers never lose each other's updates. With `expected_hash` (a decision made on a form or spreadsheet)
     the decision is refused with StaleDecision when the item's content no longer has that hash.
     """
+    decision = decision_value(decision) or decision  # the sheet's words (approve, reject, request changes) too
     request = Request(item_id, decision, reviewer, orcid, note, kind, expected_hash, adjudication=adjudication)
     (outcome,) = sign_off_many(reg, [request], today=today)
     if isinstance(outcome, SignOffError):
@@ -182,7 +183,8 @@ def sign_off_many(reg: Registry, requests: list[Request], *,
 
 def _check_request(request: Request) -> None:
     if request.decision not in DECISIONS + (COMMENT,):
-        raise SignOffError(f"decision must be one of {', '.join(DECISIONS + (COMMENT,))}")
+        raise SignOffError(f"decision {request.decision!r:.40} is not one of approve, reject, request changes "
+                           f"(or {', '.join(DECISIONS + (COMMENT,))})")
     if request.decision == COMMENT and not (request.note or "").strip():
         raise SignOffError("a comment without a decision needs its note")
     if not " ".join((request.reviewer or "").split()):

@@ -26,14 +26,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
     "CLR803": ("split-review", "warning", "The review panel splits on an item", """
         With a panel policy (`review_policy` in taxonomy/taxonomy.yaml), an item whose reviewers' current
         decisions disagree, and which the policy does not settle (enough approvals while
-        `open_rejection_blocks: false`), is `split`. It stays split until a reviewer changes their decision
-        or a maintainer adjudicates, recording the decision and its reason. `validate --strict` fails on this.
+        `open_rejection_blocks: false`, or as many rejections as `min_approvals`), is `split` (disputed). The
+        message says what the panel has and still needs, e.g. "2 approvals of the 2 needed; 1 request for
+        changes is open". It stays split until a reviewer changes their decision or a maintainer adjudicates,
+        recording the decision and its reason. `validate --strict` fails on this.
 
         Bad:
             review_policy: {min_approvals: 2}
             reviewers: [{name: A, decision: approved, ...}, {name: B, decision: rejected, ...}]
         Good:
-            clinreg review adjudicate ITEM --decision rejected --reason "..." --maintainer NAME
+            clinreg review adjudicate ITEM --decision reject --reason "..." --maintainer NAME
     """),
     "CLR804": ("review-file-unreadable", "error", "A filled-in review file cannot be read", """
         `clinreg review import` reads the decisions file a reviewer filled in: the CSV, JSON or spreadsheet
