@@ -28,9 +28,8 @@ def bound(x: float) -> str:
 
 
 def instances_cell(r: dict[str, Any]) -> str:
-    """A row's instance count, `(registry)` after it where the count is the registry's (the source gave none)."""
-    mark = {"registry": " (registry)", "partly registry": " (partly registry)"}.get(r.get("instances_from", ""), "")
-    return f"{r['instances']:,}{mark}"
+    """A row's instance count, `*` after it where the count is (partly) the registry's: the source gave none."""
+    return f"{r['instances']:,}" + ("*" if r.get("instances_from", "results") != "results" else "")
 
 
 def origin_label(r: dict[str, Any]) -> str:
@@ -53,12 +52,13 @@ def releases_line(data: dict[str, Any]) -> str | None:
 
 
 def source_legend(data: dict[str, Any]) -> str:
-    """The legend of the Source column and the instance mark."""
-    if not data.get("published_releases"):
-        return ""
-    return ("Source = whose numbers the row holds: a published release's id, or `yours` (your results files). "
-            "(registry) after an instance count = the registry's count of the instances MedHELM evaluated: the "
-            "release gives none. ")
+    """The legend of the Source column and of the `*` after an instance count."""
+    source = ("Source = whose numbers the row holds: a published release's id, or `yours` (your results files). "
+              if data.get("published_releases") else "")
+    registry = any(r.get("instances_from", "results") != "results" for rows in data["tables"].values() for r in rows)
+    star = ("* after an instance count = (partly) the registry's count of the instances MedHELM evaluated: the "
+            "source gives none. " if registry else "")
+    return source + star
 
 
 def interval(iv: dict[str, Any] | None) -> str:
@@ -68,7 +68,8 @@ def interval(iv: dict[str, Any] | None) -> str:
 def coverage_words(r: dict[str, Any]) -> str:
     unknown = f" (+{r['instances_unknown']} benchmark(s) without a count)" if r["instances_unknown"] else ""
     jury = f"; jury differs on {len(r['jury_differs'])} benchmark(s)" if r.get("jury_differs") else ""
-    return (f"{len(r['benchmarks'])}/{r['benchmarks_total']} benchmarks, {instances_cell(r)} instances{unknown}, "
+    star = "*" if r.get("instances_from", "results") != "results" else ""
+    return (f"{len(r['benchmarks'])}/{r['benchmarks_total']} benchmarks, {r['instances']:,}{star} instances{unknown}, "
             f"{r['tasks_covered']}/{r['tasks_total']} tasks ({r['tasks_drafted']} drafted){jury}")
 
 
@@ -99,7 +100,7 @@ def header_lines(data: dict[str, Any], by: str) -> list[tuple[HeaderKind, str]]:
     if data.get("medhelm_edition"):
         lines.append(("note", edition_line(data["medhelm_edition"])))
     if data.get("aliases"):
-        lines.append(("note", "One model, one row: " + "; ".join(
+        lines.append(("note", "One model's names joined (within each source): " + "; ".join(
             f"{m['model']} = {', '.join(n['name'] for n in m['names'])}" for m in data["aliases"])))
     if data.get("jury_unvalidated"):
         lines.append(("warning", unvalidated_line(data)))
@@ -170,7 +171,7 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     head = ["#", "Model", *(["Source"] if sourced else []), *([] if by == "overall" else ["Group"]), "MWR",
             "Macro %", "95% CI", "Bench", "Inst", "Tasks (dr)", ""]
     first = 3 if sourced else 2
-    wrap = {1: 28, **({} if by == "overall" else {first: 36})}
+    wrap = {1: 34, **({} if by == "overall" else {first: 36})}
     rows = []
     for r in data["tables"][by]:
         flags = "; ".join(f for f in ("thin" if r["thin"] else "", f"missing {len(r['missing_benchmarks'])}"
@@ -258,7 +259,7 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
             f"| {r['rank'] or '–'} | {escape(r['model'])} |" + (f" {escape(origin_label(r))} |" if sourced else "")
             + f" {escape(r['group_name'])} | {num(r['mean_win_rate'])} | "
             f"{pct(r['macro_average'])} | {interval(r['macro_interval'])} | {len(r['benchmarks'])}/"
-            f"{r['benchmarks_total']} | {instances_cell(r)} | {r['tasks_covered']}/{r['tasks_total']} | "
+            f"{r['benchmarks_total']} | {escape(instances_cell(r))} | {r['tasks_covered']}/{r['tasks_total']} | "
             f"{r['tasks_drafted']} | {'thin' if r['thin'] else ''} | "
             f"{', '.join(code(k) for k in r['missing_benchmarks'])} | "
             f"{'; '.join(escape(note) for note in r.get('jury_differs', []))} |"
@@ -274,9 +275,11 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
             lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
                          f"{bound(b['range'][0])}–{bound(b['range'][1])} | {escape(s['model'])} | "
                          + (f"{escape(s['origin'])} | " if sourced else "") + f"{num(s['value'])} | "
-                         f"{num(s['win_rate'])} | {score_instances(s)} | "
+                         f"{num(s['win_rate'])} | {escape(score_instances(s))} | "
                          f"{interval(s['interval'])} |" + (f" {differs_words(s)} |" if mixed else ""))
-    lines += ["", escape(source_legend(data)).strip() + (" " if data.get("published_releases") else "") + "Mean win rate: " + escape(data["method"]["mean_win_rate"]) + ". Macro average: "
+    legend = escape(source_legend(data))
+    lines += ["", (legend + " " if legend else "") + "Mean win rate: " + escape(data["method"]["mean_win_rate"])
+              + ". Macro average: "
               + escape(data["method"]["macro_average"]) + ". Intervals: " + escape(data["method"]["interval"])
               + f". Generated by clinreg {__version__}."]
     if unchecked:
@@ -294,7 +297,7 @@ def score_instances(s: dict[str, Any]) -> str:
     """A score's instance count, `(registry)` after the registry's count."""
     if s["n_instances"] is None:
         return "–"
-    return f"{s['n_instances']:,}" + (" (registry)" if s.get("n_instances_from") == "registry" else "")
+    return f"{s['n_instances']:,}" + ("*" if s.get("n_instances_from") == "registry" else "")
 
 
 # --------------------------------------------------------------------------------------------- csv
@@ -311,7 +314,7 @@ def render_csv(data: dict[str, Any], by: str) -> str:
     for key, value in (("clinreg leaderboard", f"one row per model and {by}"), ("release", str(data["release"])),
                        ("access", ",".join(data["access_filter"])),
                        *((("published", str(releases_line(data))),) if releases_line(data) else ()),
-                       *((("legend", source_legend(data).strip()),) if releases_line(data) else ()),
+                       *((("legend", source_legend(data).strip()),) if source_legend(data) else ()),
                        ("provenance", data["provenance_note"]),
                        ("medhelm edition", (data.get("medhelm_edition") or {}).get("id", "")),
                        *((("comparability", comparability_line(data)),) if data.get("comparability") else ()),

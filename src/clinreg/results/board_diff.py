@@ -15,6 +15,7 @@ first and last are OLD's and NEW's own mean win rates. `scores` is computed as t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from clinreg.core.store import Registry
@@ -23,7 +24,10 @@ from clinreg.results.score import Score
 
 
 def _rates(reg: Registry, scores: list[Score]) -> dict[str, float | None]:
-    data = leaderboard_data(reg, scores)
+    # The steps mix OLD's and NEW's scores on one board: each is ranked as one cohort, whichever release it is from.
+    plain = [replace(s, provenance={k: v for k, v in (s.provenance or {}).items() if k != "published"})
+             for s in scores]
+    data = leaderboard_data(reg, plain)
     return {r["model"]: r["mean_win_rate"] for r in data["tables"]["overall"]}
 
 
