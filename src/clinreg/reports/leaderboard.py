@@ -193,7 +193,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
     out = buf.getvalue().rstrip("\n").splitlines() + lines
     buf.seek(0)
     buf.truncate()  # the same console wraps the legend below the rows
-    console.print(source_legend(data) + "MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by each metric's range; "
+    console.print(source_legend(data) + "MWR = mean win rate (HELM's); Macro % = mean score rescaled to 0-100 by "
+                  "each metric's range; "
                   "Bench = benchmarks behind the row / with scores in the group; thin = one benchmark; "
                   "jury differs = a jury score from other judges or rubric than other models', ranked only with its own; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them)."
@@ -248,7 +249,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     if mixed or unchecked or data.get("comparable_only", {}).get("dropped"):
         lines += [f"> {escape(line)}" for kind, line in header if kind == "warning"] + [""]
     sourced = bool(data.get("published_releases"))
-    lines += ["| Rank | Model |" + (" Source |" if sourced else "") + " Group | Mean win rate | Macro average (0–100) | 95% interval | Benchmarks | Instances | "
+    lines += ["| Rank | Model |" + (" Source |" if sourced else "") + " Group | Mean win rate | Macro average (0–100) | "
+              "95% interval | Benchmarks | Instances | "
               "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
               + (" Jury not validated † |" if unchecked else ""),
               "|--:|---|" + ("---|" if sourced else "") + "---|--:|--:|---|--:|--:|--:|--:|---|---|---|"
@@ -336,7 +338,8 @@ def render_csv(data: dict[str, Any], by: str) -> str:
             r["rank"] or "", r["model"], origin_label(r), r["group"], r["level"], r["group_name"],
             fixed(r["mean_win_rate"]), fixed(r["reported_mean_win_rate"]), fixed(r["macro_average"]),
             fixed(iv.get("low")), fixed(iv.get("high")),
-            len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r.get("instances_from", ""), r["tasks_covered"], r["tasks_total"],
+            len(r["benchmarks"]), r["benchmarks_total"], r["instances"], r.get("instances_from", ""),
+            r["tasks_covered"], r["tasks_total"],
             r["tasks_drafted"], "true" if r["thin"] else "false", ";".join(r["missing_benchmarks"]),
             ";".join(r["benchmarks"]), " | ".join(r.get("jury_differs", [])),
             *([" | ".join(r.get("differs", []))] if data.get("comparability") else []),
@@ -376,8 +379,9 @@ def leaderboard_view(data: dict[str, Any]) -> dict[str, Any]:
         heatmap.append({"model": model, "overall": overall.get(model), "cells": row})
     return {"data": data, "version": __version__, "subs": subs, "category_names": cats, "heatmap": heatmap,
             "legend": [{"fill": f, "label": f"{i / len(HEAT):.2f}–{(i + 1) / len(HEAT):.2f}"} for i, f in enumerate(HEAT)],
-            "num": num, "bound": bound, "pct": pct, "instances_cell": instances_cell, "score_instances": score_instances,
-            "releases_line": releases_line, "source_legend": source_legend, "interval": interval, "coverage_words": coverage_words, "counted": counted,
+            "num": num, "bound": bound, "pct": pct, "instances_cell": instances_cell,
+            "score_instances": score_instances, "releases_line": releases_line, "source_legend": source_legend,
+            "interval": interval, "coverage_words": coverage_words, "counted": counted,
             "differs_words": differs_words,
             "unvalidated_legend": unvalidated_legend if data.get("jury_unvalidated") else None,
             "comparability_line": comparability_line if data.get("comparability")

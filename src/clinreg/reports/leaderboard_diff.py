@@ -25,7 +25,8 @@ def render_diff_table(data: dict[str, Any]) -> str:
                          "); the scores that differ are marked `differs` below, as the leaderboard marks them")
     for model, notes in data.get("cohort_differs", {}).items():
         lines.append(f"Warning: {shown(model)} joined the cohort with scores that are not like for like "
-                     f"({'; '.join(shown(n) for n in notes)}); any change the Cohort column credits to it rests on them")
+                     f"({'; '.join(shown(n) for n in notes)}); any change the Cohort column credits to it rests "
+                     "on them")
     if data.get("empty_because"):
         lines.append(f"No table: {data['empty_because']}.")
     head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores", ""]
