@@ -302,7 +302,8 @@ def test_a_jury_benchmark_without_validation_evidence_is_marked_in_every_format(
     assert by_cds == {m: [] for m in "ABCD"}  # a category without the jury benchmark carries no mark
     table = invoke("leaderboard", board).stdout
     assert "C      0.417" in table and "missing 1; jury not validated on 1" in table
-    assert "jury not validated on N = the benchmark is scored by an" in " ".join(table.split()) and "unverified" in table
+    flat = " ".join(table.split())
+    assert "jury not validated on N = the benchmark is scored by an" in flat and "unverified" in table
     markdown = invoke("leaderboard", board, "--format", "markdown").stdout
     assert "`mimic_bhc/mimic_bhc` · jury not validated †" in markdown and "\n† Jury not validated: " in markdown
     assert "| Jury not validated † |" in markdown

@@ -249,8 +249,8 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
     if mixed or unchecked or data.get("comparable_only", {}).get("dropped"):
         lines += [f"> {escape(line)}" for kind, line in header if kind == "warning"] + [""]
     sourced = bool(data.get("published_releases"))
-    lines += ["| Rank | Model |" + (" Source |" if sourced else "") + " Group | Mean win rate | Macro average (0–100) | "
-              "95% interval | Benchmarks | Instances | "
+    lines += ["| Rank | Model |" + (" Source |" if sourced else "") + " Group | Mean win rate | "
+              "Macro average (0–100) | 95% interval | Benchmarks | Instances | "
               "Tasks covered | Drafted | Thin | Missing | Jury differs |" + (" Differs |" if mixed else "")
               + (" Jury not validated † |" if unchecked else ""),
               "|--:|---|" + ("---|" if sourced else "") + "---|--:|--:|---|--:|--:|--:|--:|---|---|---|"
