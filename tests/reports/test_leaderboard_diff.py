@@ -23,17 +23,34 @@ def test_each_model_row_is_aligned_under_the_heads():
     lines = text.split("\n")
     assert lines[:2] == ["clinreg leaderboard diff: old.json -> medhelm-2025-07-31",
                          "benchmarks 2 -> 3 (+1 -0); models 2 -> 2 (+0 -0); 1 benchmark(s) with changed scores"]
-    assert lines[2:5] == ["Model                Old    New  Change  Benchmarks  Cohort  Scores",
+    assert lines[2] == "benchmarks added: c/c"  # named, not only counted
+    assert lines[3:6] == ["Model                Old    New  Change  Benchmarks  Cohort  Scores",
                           "A long model name  0.500  0.625  +0.125      +0.100  +0.000  +0.025",
                           "B                  0.750  0.500  -0.250      -0.250  +0.000  +0.000"]
-    assert lines[5] == "unchanged: C"
-    assert lines[6].startswith("Change = Benchmarks + Cohort + Scores, taken in that order")
+    assert lines[6] == "unchanged: C"
+    assert lines[7].startswith("Change = Benchmarks + Cohort + Scores, taken in that order")
 
 
-def test_no_model_changed():
-    lines = render_diff_table(_data([])).split("\n")
-    assert lines[2] == "Model  Old  New  Change  Benchmarks  Cohort  Scores"
-    assert not any(line.startswith("unchanged") for line in lines)
+def test_no_model_changed_says_why_there_is_no_table():
+    data = {**_data([]), "empty_because": "no model is on both boards, so no mean win rate can be compared",
+            "cohort": {"old": 1, "new": 2, "added": ["x", "y"], "removed": ["z"]}}
+    lines = render_diff_table(data).split("\n")
+    assert "models that joined: x, y" in lines and "models that left: z" in lines
+    assert "No table: no model is on both boards, so no mean win rate can be compared." in lines
+    assert not any(line.startswith(("Model ", "unchanged")) for line in lines)
+
+
+def test_the_diff_carries_the_leaderboards_comparability_marks():
+    marked = {**_model("A", 0.5, 0.6, 0.0, 0.1, 0.0), "differs": {"new": ["med_qa/med_qa: your run's harness"]}}
+    data = {**_data([marked]), "cohort": {"old": 1, "new": 2, "added": ["mock"], "removed": []},
+            "comparability": {"old": [], "new": [{"benchmark": "med_qa/med_qa", "what": "harness, instance set"}]},
+            "cohort_differs": {"mock": ["med_qa/med_qa: your run's instance set (3 instances vs 1,000 instances)"]}}
+    text = render_diff_table(data)
+    assert "Not like for like on NEW: med_qa/med_qa (harness, instance set)" in text
+    assert "Warning: mock joined the cohort with scores that are not like for like (med_qa/med_qa: your run's " \
+           "instance set (3 instances vs 1,000 instances))" in text
+    (row,) = [line for line in text.split("\n") if line.startswith("A ")]
+    assert row.endswith("new: differs on 1")
 
 
 def test_a_model_name_cannot_drive_the_terminal():

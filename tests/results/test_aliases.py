@@ -23,24 +23,33 @@ def board(*args):
 
 
 @pytest.mark.parametrize("release", ["medhelm-2025-05-04", "medhelm-2025-07-31"])
-def test_lm_eval_and_the_published_results_give_gpt4o_one_row(tmp_path, release):
+def test_your_gpt4o_run_stands_beside_the_published_row_never_merged(tmp_path, release):
+    """Aliases join the names of one model; your run of a model the release has is a row of its own, and the
+    release's row keeps every one of its scores and its own mean win rate."""
     data, stderr = board(gpt4o_lm_eval(tmp_path), "--with", release)
-    gpt = [r for r in data["rows"] if "gpt-4o-2024-05-13" in r["model"] or "GPT-4o (2024" in r["model"]]
-    assert [r["model"] for r in gpt] == ["openai/gpt-4o-2024-05-13"]
+    gpt = {r["model"]: r for r in data["rows"] if "gpt-4o-2024-05-13" in r["model"] or "GPT-4o (2024" in r["model"]}
+    assert sorted(gpt) == ["openai/gpt-4o-2024-05-13", "openai/gpt-4o-2024-05-13 (yours)"]
+    assert gpt["openai/gpt-4o-2024-05-13 (yours)"]["source"]["kind"] == "yours"
+    published = gpt["openai/gpt-4o-2024-05-13"]
+    assert published["source"]["id"] == release
+    assert published["mean_win_rate"] == published["reported_mean_win_rate"]
     assert data["aliases"] == [{"model": "openai/gpt-4o-2024-05-13", "names": [
         {"kind": "lm-eval", "name": "openai-chat-completions:gpt-4o-2024-05-13",
          "files": [str(tmp_path / "results_gpt4o.json")]},
         {"kind": "published", "name": "GPT-4o (2024-05-13)", "files": [release]}]}]
     medqa = next(b for b in data["benchmarks"] if b["key"] == "med_qa/med_qa")
-    (own,) = [s for s in medqa["scores"] if s["model"] == "openai/gpt-4o-2024-05-13"]
-    assert own["value"] == 0.83  # the run given stands for the model
-    if release == "medhelm-2025-07-31":  # the release has MedQA too: its score there is left out, and said so
-        assert "CLR967" in stderr and "medhelm-2025-07-31's score(s) there are left out" in stderr
-        assert own["provenance"]["harness"] == "lm-eval"
-        assert own["provenance"]["model_name"] == "gpt-4o-2024-05-13"
-    other = next(b for b in data["benchmarks"] if b["key"] == "pubmed_qa/pubmed_qa")
-    (published,) = [s for s in other["scores"] if s["model"] == "openai/gpt-4o-2024-05-13"]
-    assert published["provenance"]["published"]["id"] == release  # each score keeps its own provenance
+    own = {s["model"]: s for s in medqa["scores"] if "gpt-4o-2024-05-13" in s["model"]}
+    assert own["openai/gpt-4o-2024-05-13 (yours)"]["value"] == 0.83
+    assert own["openai/gpt-4o-2024-05-13 (yours)"]["origin"] == "yours"
+    assert "left out" not in stderr
+    if release == "medhelm-2025-07-31":  # the release has MedQA too: its score stays in its row
+        assert own["openai/gpt-4o-2024-05-13"]["value"] == 0.877
+        assert own["openai/gpt-4o-2024-05-13"]["origin"] == release
+    # the terminal table reads the same: two rows, each with its source
+    table = invoke("leaderboard", "--root", ROOT, str(tmp_path / "results_gpt4o.json"), "--with", release)
+    lines = [line for line in table.output.splitlines() if "openai/gpt-4o-2024-05-13" in line]
+    assert any("(yours)" in line and " yours " in line for line in lines)
+    assert any("(yours)" not in line and release in line for line in lines)
 
 
 def test_names_the_table_does_not_list_are_never_merged(tmp_path):
@@ -79,6 +88,6 @@ def test_inspect_and_helm_names_merge(tmp_path):
     log = json.loads((DATA / "inspect_mockllm_med_qa.json").read_text(encoding="utf-8"))
     log["eval"]["model"] = "openai/gpt-4o-2024-05-13"
     data, _ = board(write(tmp_path / "log.json", json.dumps(log)), "--with", "medhelm-2025-05-04")
-    assert [m for m in data["models"] if "gpt-4o-2024" in m.casefold()
-            or "GPT-4o (" in m] == ["openai/gpt-4o-2024-05-13"]
+    assert [m for m in data["models"] if "gpt-4o-2024" in m.casefold() or "GPT-4o (" in m] == [
+        "openai/gpt-4o-2024-05-13", "openai/gpt-4o-2024-05-13 (yours)"]
     assert data["aliases"][0]["names"][0]["kind"] == "inspect"

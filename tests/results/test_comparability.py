@@ -43,12 +43,15 @@ def test_every_format_marks_the_harness_and_instance_set_difference():
     table = board(*BESIDE, fmt="table")
     assert "Not like for like" in table and "harness, instance set" in table and "differs on 1" in table
     markdown = board(*BESIDE, fmt="markdown")
-    assert "differs: harness, instance set" in markdown and "Not like for like" in markdown
+    assert "differs: your run's harness (inspect vs helm); instance set (ids:" in markdown
+    assert "vs 1,000 instances)" in markdown and "from medhelm-2025-07-31's" in markdown
+    assert "Not like for like" in markdown
     text = board(*BESIDE, fmt="csv")
     assert "# comparability: Not like for like" in text
     rows = list(csv.DictReader(line for line in io.StringIO(text) if not line.startswith("#")))
     marked = {r["model"]: r["differs"] for r in rows}
-    assert "harness, instance set" in marked["mockllm/model"] and marked["DeepSeek R1"] == ""
+    assert "your run's harness (inspect vs helm); instance set" in marked["mockllm/model"]
+    assert marked["DeepSeek R1"] == ""
     html = board(*BESIDE, fmt="html")
     assert 'id="comparability"' in html and 'data-differs="harness,instance_set' in html
 

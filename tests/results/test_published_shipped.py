@@ -77,9 +77,11 @@ def test_two_releases_together_keep_their_scores_apart(how):
     rows = {r["model"]: r for r in data["rows"]}
     assert len(rows["GPT-4o (2024-05-13) [medhelm-2025-05-04]"]["benchmarks"]) == 33
     assert len(rows["GPT-4o (2024-05-13) [medhelm-2025-07-31]"]["benchmarks"]) == 37
-    # each release's published win rate stays with its own rows (and shows where the columns are the same)
-    assert rows["GPT-4o (2024-05-13) [medhelm-2025-07-31]"]["reported_mean_win_rate"] == 0.579
-    assert rows["GPT-4o (2024-05-13) [medhelm-2025-05-04]"]["reported_mean_win_rate"] is None
+    # each release's published win rate stays with its own rows, and is the row's mean win rate
+    new, old = rows["GPT-4o (2024-05-13) [medhelm-2025-07-31]"], rows["GPT-4o (2024-05-13) [medhelm-2025-05-04]"]
+    assert new["reported_mean_win_rate"] == new["mean_win_rate"] == 0.579
+    assert old["reported_mean_win_rate"] == old["mean_win_rate"] == 0.563
+    assert (new["source"]["id"], old["source"]["id"]) == ("medhelm-2025-07-31", "medhelm-2025-05-04")
     warnings = [line for line in result.stderr.splitlines() if "CLR967" in line]
     assert len(warnings) == 1, result.stderr
     assert "medhelm-2025-05-04" in warnings[0] and "medhelm-2025-07-31" in warnings[0]

@@ -40,8 +40,8 @@ def test_a_published_id_resolves_to_its_shipped_file():
 def test_a_name_that_is_neither_gets_the_problem_and_a_did_you_mean():
     found = resolve_source("medhelm-2025-07-30", "when-missing")
     assert found.path is None and found.suggestion == PUBLISHED
-    assert found.message() == ("no published release 'medhelm-2025-07-30' (known: medhelm-2025-05-04, "
-                               "medhelm-2025-07-31; see `clinreg results published`)")
+    assert found.message() == ("'medhelm-2025-07-30' is no file or folder, and no published release (known: "
+                               "medhelm-2025-05-04, medhelm-2025-07-31; see `clinreg results published`)")
     assert found.message(did_you_mean=True).endswith(f"; did you mean {PUBLISHED!r}?")
     far = resolve_source("something-else", "always")
     assert far.suggestion is None and far.message(did_you_mean=True) == far.message()

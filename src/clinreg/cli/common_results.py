@@ -73,11 +73,12 @@ def results_registry(root):
     return reg
 
 
-def resolved(given, policy):
-    """The file or folder a results source names (clinreg.results.resolve); an unknown id is a usage error."""
+def resolved(given, policy="when-missing", hint="SOURCES"):
+    """The file or folder a results source names (clinreg.results.resolve): a path, else a published release id;
+    a name that is neither is a usage error with the closest id, if one is close."""
     from clinreg.results import resolve_source
 
     found = resolve_source(str(given), policy)
     if found.problem is not None:
-        raise click.BadParameter(found.problem, param_hint="--with")
+        raise click.BadParameter(found.message(did_you_mean=True), param_hint=hint)
     return found.path

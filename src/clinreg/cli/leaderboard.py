@@ -69,7 +69,8 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     """Rank models by HELM's mean win rate, overall or per category or subcategory, with coverage beside each row.
     `clinreg leaderboard diff OLD NEW` explains how each model's mean win rate changed between two boards.
 
-    SOURCES are results files from `clinreg results import`, or anything that command reads. Each row also gives
+    SOURCES are results files from `clinreg results import`, anything that command reads, or published release
+    ids (`clinreg results published`); `--with ID` adds a release beside them. Each row also gives
     the macro average, Macro %: each score rescaled to 0-100 by its metric's declared range (json and csv keep
     the 0-1 fraction), the benchmarks and instances
     behind it, the tasks they cover (and how many of those are drafted), a `thin` flag when one benchmark carries
@@ -80,7 +81,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     from clinreg.results import leaderboard_data
 
     tiers = access_tiers(access)
-    sources = [resolved(s, "never") for s in sources] + [resolved(i, "always") for i in with_]
+    sources = [resolved(s) for s in sources] + [resolved(i, "always", "--with") for i in with_]
     reg = results_registry(root)
     intake = collect_sources(reg, sources, "json" if fmt == "json" else "text", strict, exports, aliases)
     view = load(root, release, medhelm=medhelm) if release or medhelm else None
@@ -123,8 +124,8 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
     from clinreg.results.board_diff import board_diff
 
     sides, reg = [], None
-    for given in (old, new):
-        path = resolved(given, "when-missing")
+    for given, hint in ((old, "OLD"), (new, "NEW")):
+        path = resolved(given, hint=hint)
         reg = reg or results_registry(root)
         sides.append(collect_sources(reg, (path,), "json" if fmt == "json" else "text", aliases=aliases).scores)
     data = {"old": old, "new": new, **board_diff(reg, *sides)}

@@ -45,7 +45,7 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
     from clinreg.results import import_summary, results_document, results_text
 
     reg = results_registry(root)
-    intake = collect_sources(reg, [resolved(s, "never") for s in sources], fmt, strict, exports, aliases)
+    intake = collect_sources(reg, [resolved(s) for s in sources], fmt, strict, exports, aliases)
     document = results_document(reg, intake.scores, intake.reported, intake.stand_ins)
     text = results_text(document)
     if output is None:
@@ -69,12 +69,11 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
                    "under data/<benchmark>/<developer>/<model>/<uuid>.json. hf-eval-results: <model>/.eval_results/"
                    "<benchmark>.yaml for each score of a benchmark on the Hugging Face Hub (never uploaded).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", *RESULTS_FORMATS]), default="text",
-              show_default=True,
-              help="text or json: how to report what was written and what the format leaves out. "
-                   "every-eval-ever or hf-eval-results: the same as --to (reported as text).")
+              show_default=True, metavar="[text|json]",
+              help="How to report what was written and what the format leaves out.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True, metavar="DIR",
-              help="The folder to write (replaced as a whole with --force).")
-@force_option
+              help="The folder to write.")
+@click.option("--force", is_flag=True, help="Replace the folder DIR, as a whole, if it exists.")
 @strict_option
 @aliases_option
 @click.option("--organization", default="unknown", show_default=True,
@@ -82,7 +81,7 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
                    "published leaderboard's.")
 def export_results_command(sources, root, to, fmt, output, force, strict, aliases, organization):
     """Write SOURCES (results files, anything `results import` reads, or published release ids such as
-    medhelm-2025-07-31) in another tool's format, into the folder DIR, and say what the format leaves out.
+    medhelm-2025-07-31) in the format --to names, into the folder DIR, and say what the format leaves out.
 
     Every Eval Ever records carry the benchmark (record, subcategory), the registry release and MedHELM edition in
     `additional_details`, the jury in `llm_scoring` and standard errors and intervals in `uncertainty`, and
@@ -98,7 +97,7 @@ def export_results_command(sources, root, to, fmt, output, force, strict, aliase
         to, fmt = fmt, "text"
     if to is None:
         raise fail(f"name the format to write: --to {' or --to '.join(RESULTS_FORMATS)}")
-    paths = [resolved(given, "when-bare") for given in sources]
+    paths = [resolved(given) for given in sources]
     reg = results_registry(root)
     intake = collect_sources(reg, paths, fmt, strict, (), aliases)
     try:

@@ -14,12 +14,30 @@ def render_diff_table(data: dict[str, Any]) -> str:
              f"benchmarks {b['old']} -> {b['new']} (+{len(b['added'])} -{len(b['removed'])}); "
              f"models {c['old']} -> {c['new']} (+{len(c['added'])} -{len(c['removed'])}); "
              f"{len(data['benchmarks_with_changed_scores'])} benchmark(s) with changed scores"]
-    head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores"]
+    for side, what in (("added", "joined"), ("removed", "left")):
+        if c[side]:
+            lines.append(f"models that {what}: {', '.join(shown(m) for m in c[side])}")
+        if b[side]:
+            lines.append(f"benchmarks {side}: {', '.join(b[side])}")
+    for side in ("old", "new"):
+        for e in data.get("comparability", {}).get(side, []):
+            lines.append(f"Not like for like on {side.upper()}: {e['benchmark']} ({e['what'] or e.get('unknown_what')}"
+                         "); the scores that differ are marked `differs` below, as the leaderboard marks them")
+    for model, notes in data.get("cohort_differs", {}).items():
+        lines.append(f"Warning: {shown(model)} joined the cohort with scores that are not like for like "
+                     f"({'; '.join(shown(n) for n in notes)}); any change the Cohort column credits to it rests "
+                     "on them")
+    if data.get("empty_because"):
+        lines.append(f"No table: {data['empty_because']}.")
+    head = ["Model", "Old", "New", "Change", "Benchmarks", "Cohort", "Scores", ""]
     rows = [[shown(m["model"]), f"{m['old']:.3f}", f"{m['new']:.3f}",
-             *(f"{m['change'][k]:+.3f}" for k in ("total", "benchmarks", "cohort", "scores"))] for m in data["models"]]
+             *(f"{m['change'][k]:+.3f}" for k in ("total", "benchmarks", "cohort", "scores")),
+             "; ".join(f"{side}: differs on {len(n)}" for side, n in m.get("differs", {}).items())]
+            for m in data["models"]]
     widths = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j]) for j in range(len(head))]
-    for r in [head, *rows]:
-        lines.append("  ".join([r[0].ljust(widths[0]), *(r[j].rjust(widths[j]) for j in range(1, len(head)))]))
+    for r in [head, *rows] if rows else []:
+        lines.append("  ".join([r[0].ljust(widths[0]), *(r[j].rjust(widths[j]) for j in range(1, len(head) - 1)),
+                                r[-1]]))
     if data["unchanged"]:
         lines.append(f"unchanged: {', '.join(shown(m) for m in data['unchanged'])}")
     lines.append("Change = Benchmarks + Cohort + Scores, taken in that order: the benchmark set changes first (old "

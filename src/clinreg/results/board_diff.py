@@ -15,6 +15,7 @@ first and last are OLD's and NEW's own mean win rates. `scores` is computed as t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from clinreg.core.store import Registry
@@ -23,7 +24,12 @@ from clinreg.results.score import Score
 
 
 def _rates(reg: Registry, scores: list[Score]) -> dict[str, float | None]:
-    data = leaderboard_data(reg, scores)
+    # The steps mix OLD's and NEW's scores on one board: published scores, whichever release they are from, are
+    # ranked as one cohort among themselves (as the leaderboard ranks a release's rows within the release), and
+    # your scores against every score, so that your runs joining a release's board change none of its rows.
+    plain = [replace(s, provenance={**s.provenance, "published": {"id": "published"}}) if s.published else s
+             for s in scores]
+    data = leaderboard_data(reg, plain)
     return {r["model"]: r["mean_win_rate"] for r in data["tables"]["overall"]}
 
 
@@ -50,6 +56,19 @@ def board_diff(reg: Registry, old: list[Score], new: list[Score]) -> dict[str, A
                        "change": {"benchmarks": benchmarks, "cohort": cohort,
                                   "scores": total - benchmarks - cohort, "total": total}})
     models.sort(key=lambda m: (-abs(m["change"]["total"]), m["model"]))
+    # what the leaderboard warns of on each board, carried into the diff: scores not like for like, per model
+    boards = {"old": leaderboard_data(reg, old), "new": leaderboard_data(reg, new)}
+    differs = {side: {r["model"]: r["differs"] for r in d["tables"]["overall"] if r.get("differs")}
+               for side, d in boards.items()}
+    for m in models:
+        m["differs"] = {side: differs[side][m["model"]] for side in boards if m["model"] in differs[side]}
+    joined = sorted(c1 - c0)
+    if not c0 & c1:
+        empty = "no model is on both boards, so no mean win rate can be compared"
+    elif not models:
+        empty = "every model on both boards has the same mean win rate on each"
+    else:
+        empty = None
     unchanged = sorted(m for m in c0 & c1 if r0.get(m) is not None and r0.get(m) == r3.get(m))
     changed_scores = sorted({k for (m, k), s in new_by.items() if (m, k) in old_by and old_by[(m, k)].value != s.value})
     return {
@@ -58,8 +77,15 @@ def board_diff(reg: Registry, old: list[Score], new: list[Score]) -> dict[str, A
         "benchmarks_with_changed_scores": changed_scores,
         "models": models,
         "unchanged": unchanged,
+        "empty_because": empty,
+        "comparability": {side: d.get("comparability", []) for side, d in boards.items()},
+        # models that joined NEW's cohort whose scores differ from what their benchmarks are compared with: the
+        # cohort part of every change rests partly on them
+        "cohort_differs": {m: differs["new"][m] for m in joined if m in differs["new"]},
         "method": "sequential: benchmark set, then cohort, then scores; each step ranked as `clinreg leaderboard` "
-                  "ranks (overall); the parts sum to the change",
+                  "ranks (overall), a release's scores among published ones only; the mean win rates are computed "
+                  "from the scores (a release's own stated one may differ in the third decimal); the parts sum to "
+                  "the change",
     }
 
 

@@ -22,10 +22,13 @@ WORDS = dict(DIMENSIONS)
 
 
 def dimension(score: Score, key: str) -> str | None:
-    """The score's value on one dimension, as text; None when its source does not say."""
+    """The score's value on one dimension, as text; None when its source does not say. An instance set is its
+    hash where the source gives the ids, else its count (`1,000 instances`) where the count is known."""
     if key == "jury":
         return score.jury_key
     value = (score.provenance or {}).get(key)
+    if key == "instance_set" and not value and score.n_instances is not None:
+        return f"{score.n_instances:,} instances"
     if value is None or value == {}:
         return None
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
@@ -46,20 +49,58 @@ def _where(score: Score) -> str:
     return score.published or str(score.source.get("via") or score.source.get("file"))
 
 
-def compare(by_key: dict[str, dict[str, Score]]) -> tuple[list[dict[str, Any]], dict[tuple[str, str], list[str]]]:
-    """Per benchmark whose scores differ: {benchmark, differs (dimension keys), majority, sources}; and for each
-    (model, benchmark) that differs from its benchmark's majority, the dimensions it differs on."""
+def side_words(score: Score) -> str:
+    """Whose a score is, as a row's mark says it: `your run` or `the release's`."""
+    return f"{score.published}'s" if score.published else "your run's"
+
+
+def _short(value: str | None) -> str:
+    if value is None:
+        return "unknown"
+    return value if len(value) <= 60 else value[:57] + "..."
+
+
+def differs_words(mark: dict[str, Any], score: Score) -> str:
+    """A mark in words, naming which side differs and from what: `your run's jury (mock judged by x) differs from
+    medhelm-2025-07-31's (not recorded)`; a value a source does not give is `unknown`, never taken as the same."""
+    parts = [f"{WORDS[d]} ({_short(mark['own'][d])} vs {_short(mark['reference'][d])})" for d in mark["dimensions"]]
+    verb = "differs" if len(parts) == 1 else "differ"
+    return f"{side_words(score)} {'; '.join(parts)} {verb} from {mark['against']}"
+
+
+def _reference(scores: dict[str, Score], differs: list[str]) -> tuple[dict[str, Any], str]:
+    """What a benchmark's scores are compared with: the published release's values where a release is on the
+    benchmark (its largest group), else the majority's."""
+    published = [s for s in scores.values() if s.published]
+    pool = published or list(scores.values())
+    reference = {d: _majority([dimension(s, d) for s in pool]) for d in differs}
+    if published:
+        ids = sorted({s.published for s in published})
+        return reference, (f"{ids[0]}'s" if len(ids) == 1 else "the releases' majority")
+    return reference, "the benchmark's majority"
+
+
+def compare(by_key: dict[str, dict[str, Score]]) -> tuple[list[dict[str, Any]], dict[tuple[str, str], dict[str, Any]]]:
+    """Per benchmark whose scores differ (or where any is unknown): {benchmark, differs (dimension keys), unknown,
+    majority (the reference: the release's values where a release is on it), sources}; and for each (model,
+    benchmark) that differs from the reference, {dimensions, own, reference, against}. A dimension is unknown on a
+    benchmark where two or more scores are and some score does not say: that is never counted as the same."""
     entries, marks = [], {}
     for key in sorted(by_key):
         scores = by_key[key]
-        differs = [d for d, _ in DIMENSIONS if len({dimension(s, d) for s in scores.values()}) > 1]
-        if not differs:
+        values = {d: [dimension(s, d) for s in scores.values()] for d, _ in DIMENSIONS}
+        differs = [d for d, _ in DIMENSIONS if len(set(values[d])) > 1]
+        # every score silent on a dimension, where scores of more than one origin meet: unknown, not the same
+        unknown = [d for d, _ in DIMENSIONS if d != "jury" and set(values[d]) == {None}
+                   and len({s.published for s in scores.values()}) > 1]
+        if not differs and not unknown:
             continue
-        majority = {d: _majority([dimension(s, d) for s in scores.values()]) for d in differs}
+        majority, against = _reference(scores, differs)
         for model, s in scores.items():
             own = [d for d in differs if dimension(s, d) != majority[d]]
             if own:
-                marks[(model, key)] = own
+                marks[(model, key)] = {"dimensions": own, "own": {d: dimension(s, d) for d in own},
+                                       "reference": {d: majority[d] for d in own}, "against": against}
         groups: dict[tuple[str | None, ...], list[Score]] = {}
         for s in scores.values():
             groups.setdefault(tuple(dimension(s, d) for d in differs), []).append(s)
@@ -69,13 +110,15 @@ def compare(by_key: dict[str, dict[str, Score]]) -> tuple[list[dict[str, Any]], 
                             "files": sorted({_where(s) for s in members}),
                             "majority": all(majority[d] == v for d, v in zip(differs, values))})
         entries.append({"benchmark": key, "differs": differs, "what": ", ".join(WORDS[d] for d in differs),
-                        "majority": majority, "sources": sources})
+                        "unknown": unknown, "unknown_what": ", ".join(WORDS[d] for d in unknown),
+                        "majority": majority, "against": against, "sources": sources})
     return entries, marks
 
 
 def largest_comparable(scores: list[Score]) -> tuple[list[Score], list[dict[str, Any]]]:
     """Per benchmark, only the scores of its largest comparable group (most models; a tie goes to the group of
-    the majority's values); the others, each with what it differs in, are returned as dropped."""
+    the majority's values) and every published score (filtering never takes a number out of its release's row);
+    the others, each with what it differs in, are returned as dropped."""
     by_key: dict[str, list[Score]] = {}
     for s in scores:
         by_key.setdefault(s.key, []).append(s)
@@ -87,10 +130,11 @@ def largest_comparable(scores: list[Score]) -> tuple[list[Score], list[dict[str,
         majority = tuple(_majority([p[i] for p in (profile(s) for s in members)]) for i in range(len(DIMENSIONS)))
         best = min(groups, key=lambda p: (-len(groups[p]), p != majority, str(p)))
         for p, group in groups.items():
+            kept.extend(s for s in group if p == best or s.published)
             if p == best:
-                kept.extend(group)
                 continue
             what = [d for i, (d, _) in enumerate(DIMENSIONS) if p[i] != best[i]]
+            group = [s for s in group if not s.published]
             dropped.extend({"model": s.model, "benchmark": key, "differs": what,
                             "what": ", ".join(WORDS[d] for d in what)} for s in group)
     dropped.sort(key=lambda d: (d["benchmark"], d["model"]))

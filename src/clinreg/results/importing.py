@@ -70,53 +70,45 @@ def collect(reg: Registry, sources: list[Path], exports: list[Path] | None = Non
     return kept, reading.reported, findings
 
 
-def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], findings: Findings) -> list[Score]:
-    """One model's scores on one benchmark from more than one origin (a published release, or results that are
-    none), with one CLR967 warning per pair of origins naming both (never a silent first-file-wins):
+YOURS = " (yours)"
 
-    - two published releases are two cohorts, so both are kept: every model of a release involved is renamed
-      `<model> [<release id>]`;
-    - your own result and a published release's: your result stands for the model (one model, one row), and the
-      release's score on that benchmark is left out.
+
+def keep_releases_apart(scores: list[Score], reported: list[ReportedWinRate], findings: Findings) -> list[Score]:
+    """Keep every origin's numbers in rows of their own: a row holds one published release's scores, or yours.
+
+    - two published releases are two cohorts: every model of a release involved is renamed `<model> [<release id>]`,
+      with one CLR967 warning per pair of releases naming both;
+    - your result for a model a published release on the board also has (after aliases) is renamed
+      `<model> (yours)`: it stands beside the release's row, which keeps exactly the release's numbers.
     """
     origins: dict[tuple[str, str], dict[str | None, Score]] = {}
     for score in scores:
         origins.setdefault((score.model, score.key), {})[score.published] = score
     pairs: dict[tuple[str, str], list[tuple[Score, Score]]] = {}
-    set_aside: set[int] = set()
     for by_origin in origins.values():
-        if len(by_origin) < 2:
-            continue
         releases = sorted(r for r in by_origin if r is not None)
-        if None in by_origin:
-            for release in releases:
-                pairs.setdefault(("", release), []).append((by_origin[None], by_origin[release]))
-                set_aside.add(id(by_origin[release]))
-            continue
         for a, b in zip(releases, releases[1:]):
             pairs.setdefault((a, b), []).append((by_origin[a], by_origin[b]))
-    renamed = {release for pair in pairs for release in pair if release and pair[0]}
+    renamed = {release for pair in pairs for release in pair}
     for (a, b), both in sorted(pairs.items()):
         sa, sb = both[0]
         where = (sb.source.get("via") or sb.source["file"], sb.source.get("line", 1), sb.source.get("column", 1))
         count = f"{len(both)} score(s) of {len({s.model for s, _ in both})} model(s)"
-        if a:
-            message = (f"{count} are in both published release {a} ({sa.source.get('via') or sa.source['file']}) "
-                       f"and published release {b} ({sb.source.get('via') or sb.source['file']}); kept apart: each "
-                       "release's models are named `<model> [<release>]`")
-        else:
-            message = (f"{count} are in both {sa.source.get('via') or sa.source['file']} and published release {b}; "
-                       f"the results given stand for the model, and {b}'s score(s) there are left out")
-        findings.add("CLR967", *where, message, severity="warning")
-    kept = [s for s in scores if id(s) not in set_aside]
-    for score in kept:
+        file_a, file_b = (sa.source.get("via") or sa.source["file"]), (sb.source.get("via") or sb.source["file"])
+        findings.add("CLR967", *where, f"{count} are in both published release {a} ({file_a}) and published release "
+                     f"{b} ({file_b}); kept apart: each release's models are named `<model> [<release>]`",
+                     severity="warning")
+    published_models = {s.model for s in scores if s.published}
+    for score in scores:
         if score.published in renamed:
             score.model = f"{score.model} [{score.published}]"
+        elif score.published is None and score.model in published_models:
+            score.model = f"{score.model}{YOURS}"
     for r in reported:
         release = r.source.get("published")
         if release in renamed:
             r.model = f"{r.model} [{release}]"
-    return kept
+    return scores
 
 
 def results_document(reg: Registry, scores: list[Score], reported: list[ReportedWinRate],

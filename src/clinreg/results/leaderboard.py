@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from clinreg.core.model import ACCESS_TIERS, Metric
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import edition_summary
-from clinreg.results.comparability import WORDS, compare, largest_comparable
+from clinreg.results.comparability import WORDS, compare, differs_words, largest_comparable, side_words
 from clinreg.results.score import ReportedWinRate, Score
 from clinreg.scoring import medhelm_jury_agreement
 
@@ -114,6 +114,32 @@ def jury_evidence(reg: Registry, key: str) -> list[dict[str, Any]] | None:
     return [v.model_dump(mode="json", exclude_none=True) for v in scoring.jury.validation or []]
 
 
+def release_of(score: Score) -> dict[str, Any]:
+    """The published release a score was read from: id, date, name and source, as the shipped list gives them."""
+    from clinreg.results.published import RELEASES
+
+    block = (score.provenance or {}).get("published") or {}
+    known = next((r for r in RELEASES if r["id"] == score.published), {})
+    return {"id": score.published, "date": block.get("date") or known.get("date"),
+            "name": known.get("name") or score.published, "source": block.get("source")}
+
+
+def source_label(release: dict[str, Any] | None) -> str:
+    """How a row's origin is printed: `medhelm-2025-07-31` for a published release, `yours` for your results."""
+    return "yours" if release is None else str(release["id"])
+
+
+def row_source(origin: list[str | None], releases: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A row's origin as data: {"kind": "published", "id", "date", "name", "label"} or {"kind": "yours", ...}."""
+    if origin == [None]:
+        return {"kind": "yours", "label": "yours"}
+    if len(origin) == 1:
+        release = releases[str(origin[0])]
+        return {"kind": "published", **release, "label": source_label(release)}
+    return {"kind": "mixed", "ids": [o for o in origin if o],
+            "label": " + ".join(source_label(releases[o] if o else None) for o in origin)}
+
+
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
                      access: Iterable[str] | None = None, comparable_only: bool = False,
                      merged: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -139,23 +165,45 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     if comparable_only:
         kept, dropped = largest_comparable(kept)
     models = sorted({s.model for s in kept})
+    origins: dict[str, list[str | None]] = {}
+    releases: dict[str, dict[str, Any]] = {}
+    for s in kept:
+        if s.published not in origins.setdefault(s.model, []):
+            origins[s.model].append(s.published)
+        if s.published and s.published not in releases:
+            releases[s.published] = release_of(s)
+    for ids in origins.values():
+        ids.sort(key=lambda i: (i is not None, i or ""))
     by_key: dict[str, dict[str, Score]] = {}
     for s in kept:
         by_key.setdefault(s.key, {})[s.model] = s
     lower = {k: Metric.ranks_lower(next(iter(v.values())).metric) for k, v in by_key.items()}
     # A jury score is ranked only against scores from the same jury (rubric and judge models): within a column,
     # each jury's models form their own win-rate group, and rows say where their jury differs from others'.
+    # A published score is ranked only within its own release (so its row keeps the release's win rates whatever
+    # else is on the board); your scores are ranked against every score on the benchmark, published ones included.
     win: dict[str, dict[str, float]] = {}
     juries: dict[str, dict[str, list[str]]] = {}
+    jury_reference: dict[str, str | None] = {}
     for k, v in by_key.items():
         groups_by_jury: dict[str | None, dict[str, float]] = {}
         for m, s in v.items():
             groups_by_jury.setdefault(s.jury_key, {})[m] = s.value
         win[k] = {}
         for values in groups_by_jury.values():
-            win[k].update(column_win_rates(values, lower[k]))
+            win[k].update({m: w for m, w in column_win_rates(values, lower[k]).items() if not v[m].published})
+        for release in {s.published for s in v.values() if s.published}:
+            in_release: dict[str | None, dict[str, float]] = {}
+            for m, s in v.items():
+                if s.published == release:
+                    in_release.setdefault(s.jury_key, {})[m] = s.value
+            for values in in_release.values():
+                win[k].update(column_win_rates(values, lower[k]))
         if len(groups_by_jury) > 1:
             juries[k] = {str(j or "no jury recorded"): sorted(ms) for j, ms in groups_by_jury.items()}
+            published_juries = [s.jury_key for s in v.values() if s.published]
+            pool = published_juries or [s.jury_key for s in v.values()]
+            jury_reference[k] = max(set(pool), key=lambda j: (pool.count(j), j is not None, str(j)))
     comparability, marks = compare(by_key)
     evidence = {k: jury_evidence(reg, k) for k in by_key}
     unvalidated = {k for k, e in evidence.items() if e == []}
@@ -187,7 +235,6 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         group_info.append(info)
         if not with_scores:
             continue
-        columns = set(with_scores)
         group_tasks = set(g["tasks"])
         coverage: dict[tuple[str, ...], tuple[int, int, list[str]]] = {}
         rows = []
@@ -212,24 +259,39 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                                    sum(1 for t in covered if task_entries[t].task.provenance.kind == "drafted"),
                                    [k for k in with_scores if k not in set(has)])
             n_covered, n_drafted, missing = coverage[shape]
-            published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == columns]
+            published = [r for r in (reported or []) if r.model == model and set(r.benchmarks) == set(has)]
             jury_notes = []
             for k in has:
-                if k in juries:
-                    own = by_key[k][model].jury_key
+                own = by_key[k][model].jury_key
+                if k in juries and own != jury_reference[k]:
                     peers = sum(1 for s in by_key[k].values() if s.jury_key == own) - 1
-                    jury_notes.append(f"{k}: jury differs ({own or 'no jury recorded'}); ranked only against {peers} "
-                                      "model(s) with the same jury")
-            differs = [f"{k}: {', '.join(WORDS[d] for d in marks[(model, k)])} "
-                       f"{'differs' if len(marks[(model, k)]) == 1 else 'differ'} from the benchmark's majority"
-                       for k in has if (model, k) in marks]
+                    ids = sorted({s.published for s in by_key[k].values() if s.published})
+                    whose = f"{ids[0]}'s" if len(ids) == 1 else "the releases'" if ids else "the majority's"
+                    ref = jury_reference[k] or ("MedHELM's own jury; the release's file does not name its judges"
+                                                if ids else "not recorded")
+                    jury_notes.append(f"{k}: {side_words(by_key[k][model])} jury ({own or 'not recorded'}) differs "
+                                      f"from {whose} ({ref}); ranked only against {peers} model(s) with the same jury")
+            differs = [f"{k}: {differs_words(marks[(model, k)], by_key[k][model])}" for k in has if (model, k) in marks]
+            origin = origins.get(model, [None])
+            if len(has) and all(by_key[k][model].n_instances_from == "registry" for k in has):
+                counted_from = "registry"
+            elif any(by_key[k][model].n_instances_from == "registry" for k in has):
+                counted_from = "partly registry"
+            else:
+                counted_from = "results"
+            stated = published[0].value if published and origin != [None] else None
             rows.append({
                 "model": model,
                 "group": g["id"],
                 "level": g["level"],
                 "group_name": g["name"],
                 "category": g["category"],
-                "mean_win_rate": mwr,
+                "source": row_source(origin, releases),
+                # a published row shows the release's own mean win rate where the release states it for exactly
+                # the row's benchmarks; otherwise the one computed within its release
+                "mean_win_rate": stated if stated is not None else mwr,
+                "mean_win_rate_from": "release" if stated is not None else "computed",
+                "mean_win_rate_computed": mwr,
                 "win_rate_columns": len(rated),
                 "reported_mean_win_rate": published[0].value if published else None,
                 "macro_average": macro,
@@ -239,6 +301,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                 "missing_benchmarks": missing,
                 "instances": sum(n for n in ns if n is not None),
                 "instances_unknown": sum(1 for n in ns if n is None),
+                "instances_from": counted_from,
                 "tasks_covered": n_covered,
                 "tasks_total": len(g["tasks"]),
                 "tasks_drafted": n_drafted,
@@ -270,8 +333,11 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                             "win_rate": win[k].get(model), "n_instances": s.n_instances,
                             "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
                             "jury": s.jury, "source": s.source,
-                            **({"differs": marks.get((model, k), []),
-                                "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), []))}
+                            "origin": source_label(releases.get(s.published) if s.published else None),
+                            **({"differs": marks.get((model, k), {}).get("dimensions", []),
+                                "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), {})
+                                                          .get("dimensions", [])),
+                                "differs_words": differs_words(marks[(model, k)], s) if (model, k) in marks else ""}
                                if k in mixed else {}),
                             # a board that mixes sources (or merges names) shows where each score comes from
                             **({"provenance": s.provenance or {}} if k in mixed or merged else {})})
@@ -290,6 +356,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     return {
         "release": reg.current_release,
         "release_date": release_dates.get(reg.current_release or ""),
+        "published_releases": [releases[r] for r in sorted(releases)],
+        "yours": any(None in o for o in origins.values()),
         "access_filter": list(tiers),
         "models": models,
         "method": {

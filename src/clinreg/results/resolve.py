@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Literal
 
 # When a command takes a name as a published release id:
-#   "never":        always a path (`results import`, `leaderboard SOURCES`);
-#   "when-bare":    when no such path exists and the name has no "/", "\" or "." (`results export`);
-#   "when-missing": when no such path exists (`leaderboard diff`);
-#   "always":       always an id (`leaderboard --with`).
+#   "when-missing": when no such path exists: every command that takes a results source (`results import`,
+#                   `results export`, `leaderboard SOURCES`, `leaderboard diff`); a name that is neither is an error
+#                   with a did-you-mean;
+#   "always":       always an id (`leaderboard --with`);
+#   "never", "when-bare": kept for library callers (always a path; an id only when bare, with no "/", "\" or ".").
 IdPolicy = Literal["never", "when-bare", "when-missing", "always"]
 
 
@@ -60,8 +61,10 @@ def resolve_source(given: str, policy: IdPolicy = "when-missing") -> ResolvedSou
     path = published_file(given)
     if path is not None:
         return ResolvedSource(given, path, release_id=given)
-    return ResolvedSource(given, None, problem=f"no published release {given!r} (known: {', '.join(published_ids())}; "
-                                               "see `clinreg results published`)", suggestion=_closest(given))
+    known = f"(known: {', '.join(published_ids())}; see `clinreg results published`)"
+    problem = (f"no published release {given!r} {known}" if policy == "always" else
+               f"{given!r} is no file or folder, and no published release {known}")
+    return ResolvedSource(given, None, problem=problem, suggestion=_closest(given))
 
 
 def _closest(given: str) -> str | None:
