@@ -35,8 +35,9 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
     for m in report.mappings:
         if m.scoring and m.scoring["method"] == "rubric":
             # `grader`: a model replacing the record's grader (`-T grader=...`); the model role `grader` does too.
-            lines += ["", "@task", f"def {m.name}(grader=None):",
-                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader)", ""]
+            # `grader_template`: where simple-evals' grader template is read from (see grader_template()).
+            lines += ["", "@task", f"def {m.name}(grader=None, grader_template=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader, grader_template)", ""]
         elif m.scoring and m.scoring["method"] == "jury":
             # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
             # `judge_<name>` replace one judge each.
@@ -46,8 +47,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
             lines += ["", "@task", f"def {m.name}():", f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
     if any(m.scoring and m.scoring["method"] in ("jury", "rubric") for m in report.mappings):
         # The jury over an lm-eval run's recorded responses (`-T samples_file=PATH`, `--model none`).
-        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None):",
-                  "    return lm_eval_judged_task(samples_file, judges)", ""]
+        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None, grader_template=None):",
+                  "    return lm_eval_judged_task(samples_file, judges, grader_template)", ""]
     (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
     return USAGE.format(out=report.output.resolve(), example=example(report))
 
