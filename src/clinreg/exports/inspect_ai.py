@@ -69,12 +69,23 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   the scale counts as it is, and a sample whose response is empty, or that no judge rated, scores 1.0; the
   metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
   Cost: one call per judge per instance, so three judge calls per instance with the default jury.
-- `rubric_grader()`: rubric grading (HealthBench), as its authors compute it (openai/simple-evals). For each
-  criterion of the sample's own rubric, the grader (the record's, GPT-4.1 for HealthBench; bind another with
-  `--model-role grader=MODEL` or `-T grader=MODEL`) says whether the response meets it; the sample scores the
-  points met, negative ones included, over its positive points, and `rubric_clipped_mean` is the mean clipped to
-  [0, 1]. A grader reply without a readable true or false counts as not met (`criteria_ungraded`). Cost: one
-  grader call per criterion (about 11 per HealthBench conversation).
+- `rubric_grader()`: HealthBench graded as its authors grade it (openai/simple-evals healthbench_eval.py at
+  ee3b0318). The conversation goes to the model as chat messages, after the record's system message. For each
+  criterion of the sample's own rubric the grader (simple-evals' gpt-4.1-2025-04-14, the task's declared grader
+  requirement; bind another with `--model-role grader=MODEL` or `-T grader=MODEL`; the log records which) reads
+  simple-evals' grader template filled as simple-evals fills it (the turns as `role: content`, the rubric item
+  as `[points] criterion`), with simple-evals' settings: temperature 0.5, 2048 tokens, system message "You are
+  a helpful assistant.". clinreg does not carry that template: give `-T grader_template=PATH` (simple-evals'
+  healthbench_eval.py, or the medhelm 0.8.0 wheel, whose annotator holds the same text), or set
+  CLINREG_HEALTHBENCH_GRADER_TEMPLATE, or install medhelm. A reply is read as simple-evals reads it and asked
+  again while unreadable, up to 5 asks (simple-evals asks without end); a criterion still unread is ungraded,
+  and its sample is left out of every statistic and counted (`instances_ungraded`, `criteria_ungraded`), never
+  scored as not met. The metrics are simple-evals': `healthbench_simple_evals_score` (the clipped mean) with
+  `:n_samples` and `:bootstrap_std` (1000 resamples, drawn from a generator seeded with 0, where simple-evals
+  draws unseeded), `overall_score`, and each example tag (`theme:*`, `physician_agreed_category:*`) and rubric
+  tag (`axis:*`, `level:*`). This is HealthBench's own score, not MedHELM's `health_bench_score` (the HELM
+  export's), which differs on about half the conversations. Cost: one grader call per criterion (about 11 per
+  HealthBench conversation), more when replies are re-asked.
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.

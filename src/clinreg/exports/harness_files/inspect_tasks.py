@@ -207,6 +207,9 @@ def generate_config(name, kind):
 # Rubric grading (HealthBench), as simple-evals grades it (see the rubric section of the scoring code above): the
 # statistics simple-evals reports, under its names, with HealthBench's own score named HEALTHBENCH_METRIC (never
 # MedHELM's health_bench_score, another computation), and the instances and criteria left ungraded.
+UNGRADED = "ungraded"  # a sample's value when it has no score (NaN would hide it from the metrics that count it)
+
+
 @metric
 def healthbench_simple_evals():
     def compute(scores: list[SampleScore]) -> dict:
@@ -275,7 +278,7 @@ def rubric_grader(name, grader=None, template_source=None):
         else:
             note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
                     f"({result['criteria_met']} of {len(items)} criteria met)")
-        return Score(value=result["score"] if result["score"] is not None else float("nan"), answer=response,
+        return Score(value=result["score"] if result["score"] is not None else UNGRADED, answer=response,
                      explanation=note, metadata=metadata)
 
     return score
