@@ -128,13 +128,16 @@ def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
         assert task.get("description") == (g.instructions + "\n" if g.instructions else None), dataset_id
 
 
-def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins):
+def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypatch):
+    template = tmp_path / "healthbench_eval.py"  # a rubric task reads its grader template when it is made
+    template.write_text('GRADER_TEMPLATE = "<<conversation>> <<rubric_item>>"\n', encoding="utf-8")
+    monkeypatch.setenv("CLINREG_HEALTHBENCH_GRADER_TEMPLATE", str(template))
     report = report_of(tmp_path, "inspect")
     staged = tmp_path / "inspect"
     staged.mkdir()
     inspect_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_tasks.py")
-    module["read_samples"] = lambda data_file: []
+    module["read_samples"] = lambda data_file, conversation=None: []
     for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
         made = module[m.name]()
@@ -157,14 +160,20 @@ def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
     staged.mkdir()
     helm_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_helm.py")
+    judges = tmp_path / "judges.yaml"  # a jury file in medhelm's format, for the rubric benchmarks
+    judges.write_text("judges: [{name: a, model: m/a, model_deployment: d/a}]\n", encoding="utf-8")
     for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
-        adapter = module["get_clinreg_spec"](m.mapping)["adapter_spec"]
+        rubric = mapping.scoring is not None and mapping.scoring.rubric is not None
+        adapter = module["get_clinreg_spec"](m.mapping, str(judges) if rubric else None)["adapter_spec"]
         assert adapter["max_tokens"] == g.max_tokens, dataset_id
         if m.kind == "choice":
             assert adapter["__call__"] == "get_multiple_choice_adapter_spec", dataset_id
             continue
-        assert adapter["__call__"] == "get_generation_adapter_spec", dataset_id
+        if rubric and mapping.scoring.rubric.conversation_column:  # medhelm's chat adapter, with every setting
+            assert adapter["__call__"] == "AdapterSpec" and adapter["num_outputs"] == 1, dataset_id
+        else:
+            assert adapter["__call__"] == "get_generation_adapter_spec", dataset_id
         assert adapter["temperature"] == g.temperature and adapter["stop_sequences"] == g.stop, dataset_id
         assert adapter["instructions"] == (g.instructions or ""), dataset_id
 
