@@ -8,6 +8,7 @@ HELM that record what the task or run spec is given. tests/interop runs the real
 from __future__ import annotations
 
 import importlib.abc
+import json
 import importlib.machinery
 import sys
 import types
@@ -167,8 +168,9 @@ def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
         rubric = mapping.scoring is not None and mapping.scoring.rubric is not None
         adapter = module["get_clinreg_spec"](m.mapping, str(judges) if rubric else None)["adapter_spec"]
         assert adapter["max_tokens"] == g.max_tokens, dataset_id
-        if m.kind == "choice":
+        if m.kind == "choice":  # MedHELM's instructions, not clinreg's
             assert adapter["__call__"] == "get_multiple_choice_adapter_spec", dataset_id
+            assert adapter["instructions"] == (g.instructions or module["LETTER_INSTRUCTION"]), dataset_id
             continue
         if rubric and mapping.scoring.rubric.conversation_column:  # medhelm's chat adapter, with every setting
             assert adapter["__call__"] == "AdapterSpec" and adapter["num_outputs"] == 1, dataset_id
@@ -310,3 +312,30 @@ def test_the_helm_jury_metric_carries_the_replacements(tmp_path, stand_ins):
     (plain,) = [spec for spec in module["get_clinreg_spec"](other.mapping)["metric_specs"]
                 if spec["class_name"].endswith("ClinregJuryCounts")]
     assert plain["args"]["replacements"] == {}
+
+
+@pytest.mark.parametrize("harness", ["helm", "inspect", "lm-eval"])
+def test_the_readme_says_what_each_task_sends_and_how_to_run_medhelms_own_entry(tmp_path, harness):
+    """What the export's README tells a user, per task: what is sent, what differs from MedHELM's run entry,
+    and MedHELM's own run entry where the record names one (issue 52, points 4 and 5)."""
+    from clinreg.exports.harness import _generation_lines
+    from clinreg.reports.markdown import code, escape
+
+    text = _generation_lines(report_of(tmp_path, harness))
+    lines = dict(line[2:].split(":", 1) for line in text.splitlines())
+    for m, (dataset_id, mapping) in zip(report_of(tmp_path, harness).mappings, RECORDS):
+        g, line = mapping.generation, lines[escape(m.name)]
+        assert " sends " in line and escape("Differs from MedHELM's run entry: ") in line, dataset_id
+        if g.run_spec:
+            assert code(f"helm-run --run-entries {g.run_spec}:model=MODEL") in line, dataset_id
+        else:
+            assert "No MedHELM run entry to compare with" in line, dataset_id
+        sends_instructions = g.instructions and (m.kind != "choice" or harness == "helm")
+        chat_without_instructions = harness == "helm" and mapping.scoring is not None and \
+            mapping.scoring.rubric is not None and mapping.scoring.rubric.conversation_column
+        if sends_instructions and not chat_without_instructions:
+            assert escape(f"MedHELM's instructions {json.dumps(g.instructions)}") in line, dataset_id
+        if harness == "lm-eval" and m.kind == "choice":
+            assert escape("not MedHELM-comparable") in line, dataset_id
+        if harness == "inspect" and m.kind == "choice":
+            assert "are not sent" in line, dataset_id

@@ -220,8 +220,10 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
         scenario_args["mapping"] = mapping
     scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args=scenario_args)
     if entry["kind"] == "choice":
-        # One instruction, asking for the letter HELM scores; a line break between the question and option A.
-        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=LETTER_INSTRUCTION,
+        # One instruction asking for the letter HELM scores; a line break between the question and option A.
+        # MedHELM's instructions (clinreg's letter instruction only where a record gives none).
+        instructions = (entry.get("generation") or {}).get("instructions") or LETTER_INSTRUCTION
+        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=instructions,
                                                         input_noun=None, output_noun="Answer", max_train_instances=0,
                                                         input_suffix="\n",
                                                         max_tokens=(entry.get("generation") or {}).get("max_tokens", 1))
