@@ -45,7 +45,8 @@ their_models = {n: [m.model_name, m.model_deployment] for n, m in theirs.annotat
 os.makedirs(work, exist_ok=True)
 scenario_dir = os.path.join(work, "medhelm")
 os.makedirs(scenario_dir, exist_ok=True)
-with open(data_file, encoding="utf-8") as src, open(os.path.join(scenario_dir, HealthBenchScenario.FILENAME), "w") as dst:
+target = os.path.join(scenario_dir, HealthBenchScenario.FILENAME)
+with open(data_file, encoding="utf-8") as src, open(target, "w", encoding="utf-8") as dst:
     dst.write(src.read())  # medhelm's scenario reads the file it would download, already in place
 their_instances = HealthBenchScenario().get_instances(scenario_dir)
 our_instances = ours.ClinregJsonlScenario(**spec.scenario_spec.args).get_instances(work)
@@ -77,7 +78,8 @@ ours_scores, our_prompts = score(our_instances, spec, "Call emergency services n
 their_scores, their_prompts = score(their_instances, theirs, "Call emergency services now.")
 print(json.dumps({"adapter": adapter, "models": [models, their_models], "scores": [ours_scores, their_scores],
                   "prompts": [our_prompts, their_prompts],
-                  "messages": [[i.input.messages for i in our_instances], [i.input.messages for i in their_instances]]}))
+                  "messages": [[i.input.messages for i in our_instances],
+                               [i.input.messages for i in their_instances]]}))
 """
 
 

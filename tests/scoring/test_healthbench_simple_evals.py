@@ -73,7 +73,8 @@ ACCEPTED = ['{"explanation": "x", "criteria_met": %s}', '```json\n{"explanation"
             '```json{"criteria_met": %s}```', '  ```json   {"criteria_met": %s}   ```  ', '{"criteria_met": %s}\n```',
             '```json\n{"criteria_met": %s}', '{"criteria_met": true, "criteria_met": %s}',
             '{"explanation": NaN, "criteria_met": %s}']
-REFUSED = ['```\n{"criteria_met": true}\n```', '```JSON\n{"criteria_met": true}\n```', '```jsonc {"criteria_met": true}```',
+REFUSED = ['```\n{"criteria_met": true}\n```', '```JSON\n{"criteria_met": true}\n```',
+           '```jsonc {"criteria_met": true}```',
            'Here it is: {"criteria_met": true}', '{"criteria_met": true} I hope this helps',
            '```json\n{"criteria_met": true}\n```\nDone.', '{"explanation": "x", "criteria_met": tr',
            '{"criteria_met": true,}', "{'criteria_met': True}", '\ufeff{"criteria_met": true}', "",
@@ -115,7 +116,8 @@ def test_the_template_is_simple_evals_text_and_medhelm_holds_the_same(se):
 
 def test_the_grader_settings_are_simple_evals(se):
     sampler = importlib.import_module("simple_evals.sampler.chat_completion_sampler")
-    defaults = {p: v.default for p, v in __import__("inspect").signature(sampler.ChatCompletionSampler).parameters.items()}
+    parameters = __import__("inspect").signature(sampler.ChatCompletionSampler).parameters
+    defaults = {p: v.default for p, v in parameters.items()}
     tree = ast.parse((_simple_evals_folder() / "simple_evals.py").read_text(encoding="utf-8"))
     [call] = [node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
               and getattr(node.targets[0], "id", None) == "grading_sampler"]
@@ -142,7 +144,8 @@ def _cases(seed, count=40):
         replies = {}
         for item in rubric:
             value = rng.choice(["true", "false"])
-            bad = rng.sample([r for r in REFUSED if r not in ("true", "5", "null", '"criteria_met"', '["criteria_met"]')],
+            crashing = ("true", "5", "null", '"criteria_met"', '["criteria_met"]')  # simple-evals stops on these
+            bad = rng.sample([r for r in REFUSED if r not in crashing],
                              rng.randint(0, scoring.GRADER_ATTEMPTS - 1))
             replies[item["criterion"]] = bad + [rng.choice(ACCEPTED) % value]
         cases.append({"prompt": prompt, "response": f"reply {n}", "rubric": rubric,

@@ -73,7 +73,8 @@ def test_the_rubric_is_read_from_the_instance_context_and_shown_to_the_grader():
     assert scoring.rubric_items(RUBRIC, context) == ITEMS
     assert scoring.rubric_items(RUBRIC, {"rubrics": json.dumps(context["rubrics"])}) == ITEMS
     # An item without the criterion key is shown whole, less its points.
-    assert scoring.rubric_items(RUBRIC, {"rubrics": [{"text": "Be kind.", "points": 2}]}) == [('{"text": "Be kind."}', 2, [])]
+    shown = scoring.rubric_items(RUBRIC, {"rubrics": [{"text": "Be kind.", "points": 2}]})
+    assert shown == [('{"text": "Be kind."}', 2, [])]
     turns = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "My father's face droops."},
              {"role": "assistant", "content": "Call 911 now."}]
     template = "C:\n<<conversation>>\nR: <<rubric_item>>"
@@ -85,7 +86,8 @@ def test_the_rubric_is_read_from_the_instance_context_and_shown_to_the_grader():
 
 def test_the_grader_template_is_read_from_the_users_copy_never_carried(tmp_path, monkeypatch):
     source = tmp_path / "healthbench_eval.py"
-    source.write_text('GRADER_TEMPLATE = """\nGrade <<conversation>> on <<rubric_item>>.\n""".strip()\n', encoding="utf-8")
+    source.write_text('GRADER_TEMPLATE = """\nGrade <<conversation>> on <<rubric_item>>.\n""".strip()\n',
+                      encoding="utf-8")
     assert scoring.grader_template(source) == "Grade <<conversation>> on <<rubric_item>>."
     assert scoring.grader_template(tmp_path) == "Grade <<conversation>> on <<rubric_item>>."
     monkeypatch.setenv("CLINREG_HEALTHBENCH_GRADER_TEMPLATE", str(source))

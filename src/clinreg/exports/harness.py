@@ -236,12 +236,14 @@ def _generation_lines(report: ExportReport) -> str:
             differs = "the conversation goes as one text, not as chat turns"
         elif sent is None and chat:
             sent = "the conversation's turns as chat messages" + (
-                "" if report.harness == "helm" else f", after MedHELM's instructions {instructions} as a system message")
+                "" if report.harness == "helm"
+                else f", after MedHELM's instructions {instructions} as a system message")
             differs = ("none in what the model reads" if report.harness == "helm" else
                        "MedHELM's chat adapter sends no system message; simple-evals' samplers do")
         elif sent is None:
             sent = f"MedHELM's instructions {instructions}, then clinreg's prompt"
-            differs = "clinreg's prompt words the task (input_template) and MedHELM's input and output labels are not sent"
+            differs = ("clinreg's prompt words the task (input_template) and MedHELM's input and output labels "
+                       "are not sent")
         elif m.kind == "choice" and report.harness == "helm":
             sent = f"MedHELM's instructions {instructions}, then " + sent.split(", then ", 1)[1]
         if m.kind != "choice" or report.harness == "helm":

@@ -151,7 +151,8 @@ temperature 0 and 512 tokens, medhelm's annotator (installed with the `medhelm` 
 it, and the run then warns and reports token F1 only) with the three judges of medhelm's `judges.yaml` (or the
 jury file a run entry's `,judges=PATH` names), and `LLMJuryMetric` averaging them: MedHELM's
 `health_bench_score`, which counts a met negative criterion as 10 plus its points, so it is not HealthBench's
-own score (the Inspect export's `healthbench_simple_evals_score`); for EHRSQL, billing codes and MEDEC, HELM's metric class (EHRSQL's queries run
+own score (the Inspect export's `healthbench_simple_evals_score`); for EHRSQL, billing codes and MEDEC, HELM's
+metric class (EHRSQL's queries run
 through clinreg's annotator, which compares with the row's `value`s when the gold query returns no rows, as
 HELM's does, but read-only, with the record's time limit, against the record's SQLite database under
 `CLINREG_DATA_DIR`). The judges are the record's (MedHELM's

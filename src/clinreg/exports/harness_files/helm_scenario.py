@@ -235,7 +235,8 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
         adapter_spec = AdapterSpec(method=ADAPT_CHAT, global_prefix="", global_suffix="",
                                    instructions=settings.get("instructions", ""), input_prefix="", input_suffix="",
                                    output_prefix="", output_suffix="", instance_prefix="", max_train_instances=0,
-                                   num_outputs=settings.get("num_outputs", 1), max_tokens=settings.get("max_tokens", 512),
+                                   num_outputs=settings.get("num_outputs", 1),
+                                   max_tokens=settings.get("max_tokens", 512),
                                    temperature=settings.get("temperature", 0.0),
                                    stop_sequences=settings.get("stop") or [])
         annotator_specs, metric_specs = text_specs(mapping, entry, judges)
