@@ -8,6 +8,7 @@ HELM that record what the task or run spec is given. tests/interop runs the real
 from __future__ import annotations
 
 import importlib.abc
+import json
 import importlib.machinery
 import sys
 import types
@@ -129,13 +130,16 @@ def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
         assert task.get("description") == (g.instructions + "\n" if g.instructions else None), dataset_id
 
 
-def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins):
+def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypatch):
+    template = tmp_path / "healthbench_eval.py"  # a rubric task reads its grader template when it is made
+    template.write_text('GRADER_TEMPLATE = "<<conversation>> <<rubric_item>>"\n', encoding="utf-8")
+    monkeypatch.setenv("CLINREG_HEALTHBENCH_GRADER_TEMPLATE", str(template))
     report = report_of(tmp_path, "inspect")
     staged = tmp_path / "inspect"
     staged.mkdir()
     inspect_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_tasks.py")
-    module["read_samples"] = lambda data_file: []
+    module["read_samples"] = lambda data_file, conversation=None: []
     for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
         made = module[m.name]()
@@ -158,14 +162,21 @@ def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
     staged.mkdir()
     helm_export.write(staged, report, REGISTRY)
     module = run_file(staged / "clinreg_helm.py")
+    judges = tmp_path / "judges.yaml"  # a jury file in medhelm's format, for the rubric benchmarks
+    judges.write_text("judges: [{name: a, model: m/a, model_deployment: d/a}]\n", encoding="utf-8")
     for m, (dataset_id, mapping) in zip(report.mappings, RECORDS):
         g = mapping.generation
-        adapter = module["get_clinreg_spec"](m.mapping)["adapter_spec"]
+        rubric = mapping.scoring is not None and mapping.scoring.rubric is not None
+        adapter = module["get_clinreg_spec"](m.mapping, str(judges) if rubric else None)["adapter_spec"]
         assert adapter["max_tokens"] == g.max_tokens, dataset_id
-        if m.kind == "choice":
+        if m.kind == "choice":  # MedHELM's instructions, not clinreg's
             assert adapter["__call__"] == "get_multiple_choice_adapter_spec", dataset_id
+            assert adapter["instructions"] == (g.instructions or module["LETTER_INSTRUCTION"]), dataset_id
             continue
-        assert adapter["__call__"] == "get_generation_adapter_spec", dataset_id
+        if rubric and mapping.scoring.rubric.conversation_column:  # medhelm's chat adapter, with every setting
+            assert adapter["__call__"] == "AdapterSpec" and adapter["num_outputs"] == 1, dataset_id
+        else:
+            assert adapter["__call__"] == "get_generation_adapter_spec", dataset_id
         assert adapter["temperature"] == g.temperature and adapter["stop_sequences"] == g.stop, dataset_id
         assert adapter["instructions"] == (g.instructions or ""), dataset_id
 
@@ -303,3 +314,30 @@ def test_the_helm_jury_metric_carries_the_replacements(tmp_path, stand_ins):
     (plain,) = [spec for spec in module["get_clinreg_spec"](other.mapping)["metric_specs"]
                 if spec["class_name"].endswith("ClinregJuryCounts")]
     assert plain["args"]["replacements"] == {}
+
+
+@pytest.mark.parametrize("harness", ["helm", "inspect", "lm-eval"])
+def test_the_readme_says_what_each_task_sends_and_how_to_run_medhelms_own_entry(tmp_path, harness):
+    """What the export's README tells a user, per task: what is sent, what differs from MedHELM's run entry,
+    and MedHELM's own run entry where the record names one (issue 52, points 4 and 5)."""
+    from clinreg.exports.harness import _generation_lines
+    from clinreg.reports.markdown import code, escape
+
+    text = _generation_lines(report_of(tmp_path, harness))
+    lines = dict(line[2:].split(":", 1) for line in text.splitlines())
+    for m, (dataset_id, mapping) in zip(report_of(tmp_path, harness).mappings, RECORDS):
+        g, line = mapping.generation, lines[escape(m.name)]
+        assert " sends " in line and escape("Differs from MedHELM's run entry: ") in line, dataset_id
+        if g.run_spec:
+            assert code(f"helm-run --run-entries {g.run_spec}:model=MODEL") in line, dataset_id
+        else:
+            assert "No MedHELM run entry to compare with" in line, dataset_id
+        sends_instructions = g.instructions and (m.kind != "choice" or harness == "helm")
+        chat_without_instructions = harness == "helm" and mapping.scoring is not None and \
+            mapping.scoring.rubric is not None and mapping.scoring.rubric.conversation_column
+        if sends_instructions and not chat_without_instructions:
+            assert escape(f"MedHELM's instructions {json.dumps(g.instructions)}") in line, dataset_id
+        if harness == "lm-eval" and m.kind == "choice":
+            assert escape("not MedHELM-comparable") in line, dataset_id
+        if harness == "inspect" and m.kind == "choice":
+            assert "are not sent" in line, dataset_id

@@ -22,7 +22,7 @@ from clinreg.instances.build import RecordBuild
 from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
 from clinreg.instances.write import replace_folder
-from clinreg.reports.markdown import escape
+from clinreg.reports.markdown import code, escape
 from clinreg.sources.origin import locate
 from clinreg.text.output import printable
 from clinreg.text.suggest import closest
@@ -207,8 +207,21 @@ def _readme(staged: Path, report: ExportReport, usage: str) -> None:
                                 usage=usage)
     (staged / "README.md").write_text(text, encoding="utf-8")
 
+SENT = {  # (harness, kind) -> what the export sends, and what differs from MedHELM's run entry
+    ("helm", "choice"): ("MedHELM's instructions, then clinreg's question and the lettered options (HELM's "
+                         "multiple-choice adapter, label `Answer`)", "clinreg's question wording and no few-shot "
+                         "examples, where MedHELM's scenario words its own and some run entries give five"),
+    ("inspect", "choice"): ("clinreg's question and options in Inspect's multiple_choice() template, which asks for "
+                            "an `ANSWER: X` line; temperature only", "MedHELM's instructions, its 1-token limit and "
+                            "its stop sequence are not sent (the template's answer line needs more than one token)"),
+    ("lm-eval", "choice"): ("clinreg's question and options, scored by the log-likelihood of each option; nothing is "
+                            "generated", "not MedHELM-comparable: MedHELM generates one token with its instructions"),
+}
+
+
 def _generation_lines(report: ExportReport) -> str:
-    """One line per task: the generation settings the export passes to the harness, and where they come from."""
+    """One line per task: exactly what the export sends the model, what differs from MedHELM's run entry, and how
+    to run MedHELM's own entry (with its own prompt) where MedHELM has one."""
     lines = []
     for m in report.mappings:
         g = m.generation
@@ -216,17 +229,38 @@ def _generation_lines(report: ExportReport) -> str:
             lines.append(f"- {m.name}: the harness's defaults (the record gives no generation settings)")
             continue
         stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
-        if m.kind == "choice":
-            limit = f"output limit {g['max_tokens']} (HELM's adapter only; the others score or ask for the letter)"
-        else:
-            limit = f"at most {g['max_tokens']} tokens"
+        settings = f"temperature {g['temperature']:g}, at most {g['max_tokens']} token(s), stop {stop}"
         if g.get("reasoning_max_tokens"):
-            limit += f" ({g['reasoning_max_tokens']} for reasoning models in MedHELM's runs)"
-        origin = (f"MedHELM's run spec {g['run_spec']}" if g.get("run_spec")
-                  else "clinreg's choice (no MedHELM run spec)")
-        said = "MedHELM's instructions sent" if g.get("instructions") and m.kind != "choice" else "no instructions sent"
-        lines.append("- " + escape(f"{m.name}: temperature {g['temperature']:g}, {limit}, stop {stop}; {said}; "
-                                   f"{origin}"))
+            settings += f" ({g['reasoning_max_tokens']} tokens for reasoning models in MedHELM's runs)"
+        instructions = json.dumps(g["instructions"]) if g.get("instructions") else "none"
+        sent, differs = SENT.get((report.harness, m.kind), (None, None))
+        chat = ((m.scoring or {}).get("rubric") or {}).get("conversation_column")
+        if sent is None and chat and report.harness == "lm-eval":
+            sent = (f"MedHELM's instructions {instructions}, then the conversation flattened into one text "
+                    "(`role: content` lines, clinreg's input_template)")
+            differs = "the conversation goes as one text, not as chat turns"
+        elif sent is None and chat:
+            sent = "the conversation's turns as chat messages" + (
+                "" if report.harness == "helm"
+                else f", after MedHELM's instructions {instructions} as a system message")
+            differs = ("none in what the model reads" if report.harness == "helm" else
+                       "MedHELM's chat adapter sends no system message; simple-evals' samplers do")
+        elif sent is None:
+            sent = f"MedHELM's instructions {instructions}, then clinreg's prompt"
+            differs = ("clinreg's prompt words the task (input_template) and MedHELM's input and output labels "
+                       "are not sent")
+        elif m.kind == "choice" and report.harness == "helm":
+            sent = f"MedHELM's instructions {instructions}, then " + sent.split(", then ", 1)[1]
+        if m.kind != "choice" or report.harness == "helm":
+            sent += f"; {settings}"
+        line = escape(f"{m.name}: sends {sent}. Differs from MedHELM's run entry: {differs}.") + " "
+        if g.get("run_spec"):
+            line += (escape("MedHELM's own run entry (its prompt, not clinreg's):") + " "
+                     + code(f"helm-run --run-entries {g['run_spec']}:model=MODEL") + " "
+                     + escape("with the medhelm package, plus the arguments its run spec function requires."))
+        else:
+            line += escape("No MedHELM run entry to compare with (" + g.get("source", "")[:200] + ").")
+        lines.append("- " + line)
     return "\n".join(lines) or "- none"
 
 
@@ -260,10 +294,8 @@ Canary, also in every instance: `{canary}`. Keep these files out of training dat
 Not exported (no data at hand):
 {skipped}
 
-Generation settings passed to the harness (the record's `generation`, read from MedHELM's run specs; see
-`manifest.json`). MedHELM runs every benchmark at temperature 0. clinreg's prompts word each task in clinreg's own
-words, so a number or free-text task reads MedHELM's instructions followed by clinreg's prompt, without MedHELM's
-input and output labels; closed tasks keep clinreg's letter instruction and layout:
+What each task sends the model (the record's `generation`, read from MedHELM's run specs; see `manifest.json`),
+what differs from MedHELM's own run entry, and how to run that entry for MedHELM's exact prompt:
 {generation}
 
 Judges that differ from MedHELM's (a provider's serving, or a replacement for a retired judge; every jury score

@@ -150,11 +150,14 @@ range under the benchmark's own metric name (as the other exports score them). F
 classes, named by the record: for a jury benchmark, HELM's annotator for that benchmark (HELM's rubric) and
 HELM's `LLMJuryMetric` with MedHELM's `default_score=1.0`, the mean of every judge's rating on every axis (1.0
 when no judge rated), with `clinreg_jury_*` stats beside it counting the replies dropped, the ratings missing or
-irregular and the defaults used; for HealthBench's rubric grading, medhelm's annotator (installed with the
-`medhelm` package; plain crfm-helm lacks it, and the run then warns and reports token F1 only) with the
-record's grader and `LLMJuryMetric` as medhelm's run spec sets it up (medhelm counts a met negative criterion as
-10 plus its points, so its score is not the authors' nor the Inspect export's); for EHRSQL, billing codes and MEDEC, \
-HELM's metric class (EHRSQL's queries run
+irregular and the defaults used; for HealthBench's rubric grading, what medhelm 0.8.0's `health_bench` run
+spec runs: the conversation's turns as chat messages (HELM's chat adapter, which sends no instructions), at
+temperature 0 and 512 tokens, medhelm's annotator (installed with the `medhelm` package; plain crfm-helm lacks
+it, and the run then warns and reports token F1 only) with the three judges of medhelm's `judges.yaml` (or the
+jury file a run entry's `,judges=PATH` names), and `LLMJuryMetric` averaging them: MedHELM's
+`health_bench_score`, which counts a met negative criterion as 10 plus its points, so it is not HealthBench's
+own score (the Inspect export's `healthbench_simple_evals_score`); for EHRSQL, billing codes and MEDEC, HELM's
+metric class (EHRSQL's queries run
 through clinreg's annotator, which compares with the row's `value`s when the gold query returns no rows, as
 HELM's does, but read-only, with the record's time limit, against the record's SQLite database under
 `CLINREG_DATA_DIR`). The judges are the record's (MedHELM's

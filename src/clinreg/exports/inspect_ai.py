@@ -35,8 +35,9 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
     for m in report.mappings:
         if m.scoring and m.scoring["method"] == "rubric":
             # `grader`: a model replacing the record's grader (`-T grader=...`); the model role `grader` does too.
-            lines += ["", "@task", f"def {m.name}(grader=None):",
-                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader)", ""]
+            # `grader_template`: where simple-evals' grader template is read from (see grader_template()).
+            lines += ["", "@task", f"def {m.name}(grader=None, grader_template=None):",
+                      f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r}, grader, grader_template)", ""]
         elif m.scoring and m.scoring["method"] == "jury":
             # `judges`: comma-separated models replacing the record's judges (`-T judges=...`); model roles
             # `judge_<name>` replace one judge each.
@@ -47,8 +48,8 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
                       f"    return clinreg_task({m.name!r}, {m.kind!r}, {m.data_file!r})", ""]
     if any(m.scoring and m.scoring["method"] in ("jury", "rubric") for m in report.mappings):
         # The jury over an lm-eval run's recorded responses (`-T samples_file=PATH`, `--model none`).
-        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None):",
-                  "    return lm_eval_judged_task(samples_file, judges)", ""]
+        lines += ["", "@task", "def clinreg_lm_eval_judged(samples_file, judges=None, grader_template=None):",
+                  "    return lm_eval_judged_task(samples_file, judges, grader_template)", ""]
     (staged / "clinreg_tasks.py").write_text("\n".join(lines), encoding="utf-8")
     return USAGE.format(out=report.output.resolve(), example=example(report))
 
@@ -70,12 +71,23 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   the scale counts as it is, and a sample whose response is empty, or that no judge rated, scores 1.0; the
   metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
   Cost: one call per judge per instance, so three judge calls per instance with the default jury.
-- `rubric_grader()`: rubric grading (HealthBench), as its authors compute it (openai/simple-evals). For each
-  criterion of the sample's own rubric, the grader (the record's, GPT-4.1 for HealthBench; bind another with
-  `--model-role grader=MODEL` or `-T grader=MODEL`) says whether the response meets it; the sample scores the
-  points met, negative ones included, over its positive points, and `rubric_clipped_mean` is the mean clipped to
-  [0, 1]. A grader reply without a readable true or false counts as not met (`criteria_ungraded`). Cost: one
-  grader call per criterion (about 11 per HealthBench conversation).
+- `rubric_grader()`: HealthBench graded as its authors grade it (openai/simple-evals healthbench_eval.py at
+  ee3b0318). The conversation goes to the model as chat messages, after the record's system message. For each
+  criterion of the sample's own rubric the grader (simple-evals' gpt-4.1-2025-04-14, the task's declared grader
+  requirement; bind another with `--model-role grader=MODEL` or `-T grader=MODEL`; the log records which) reads
+  simple-evals' grader template filled as simple-evals fills it (the turns as `role: content`, the rubric item
+  as `[points] criterion`), with simple-evals' settings: temperature 0.5, 2048 tokens, system message "You are
+  a helpful assistant.". clinreg does not carry that template: give `-T grader_template=PATH` (simple-evals'
+  healthbench_eval.py, or the medhelm 0.8.0 wheel, whose annotator holds the same text), or set
+  CLINREG_HEALTHBENCH_GRADER_TEMPLATE, or install medhelm. A reply is read as simple-evals reads it and asked
+  again while unreadable, up to 5 asks (simple-evals asks without end); a criterion still unread is ungraded,
+  and its sample is left out of every statistic and counted (`instances_ungraded`, `criteria_ungraded`), never
+  scored as not met. The metrics are simple-evals': `healthbench_simple_evals_score` (the clipped mean) with
+  `:n_samples` and `:bootstrap_std` (1000 resamples, drawn from a generator seeded with 0, where simple-evals
+  draws unseeded), `overall_score`, and each example tag (`theme:*`, `physician_agreed_category:*`) and rubric
+  tag (`axis:*`, `level:*`). This is HealthBench's own score, not MedHELM's `health_bench_score` (the HELM
+  export's), which differs on about half the conversations. Cost: one grader call per criterion (about 11 per
+  HealthBench conversation), more when replies are re-asked.
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.

@@ -470,41 +470,108 @@ def judge_replacements(jury, planned, used):
     return found
 
 # ------------------------------------------------------------------------------------------ Rubric grading
-# HealthBench's grading, as its authors compute it (openai/simple-evals healthbench_eval.py), in clinreg's words:
+# HealthBench's own score, as its authors compute it (openai/simple-evals healthbench_eval.py at commit
+# ee3b0318d8d1d9d72755a4120879be65f7c07e9e), in clinreg's words:
 #   - each instance carries its own rubric: criteria, each worth points, negative for what a reply must not do;
-#   - a grader model reads the conversation with the reply and one criterion, and says whether the reply meets
-#     it (a JSON object with `criteria_met` true or false); every criterion is graded on its own;
-#   - the instance scores the points of the criteria met, negative ones included, over the sum of its positive
-#     points (it may fall below 0); an instance with no positive points has no score and is left out;
-#   - the benchmark scores the mean over the instances, clipped to [0, 1].
-# A grader reply that cannot be read (no JSON object, no true or false `criteria_met`) counts as not met, and the
-# instance counts it (`criteria_ungraded`), so nothing is hidden; simple-evals asks again until it can read one.
-# medhelm 0.8.0's HealthBench annotator counts a negative criterion as 10 plus its points when met, and over the
-# total of those: its health_bench_score is not this one.
+#   - a grader model reads the conversation (as `role: content` turns, the reply last) and one rubric item
+#     (`[points] criterion`) in simple-evals' grader template, and replies with a JSON object whose
+#     `criteria_met` is true or false; every criterion is graded on its own;
+#   - a reply is read as simple-evals reads it (grader_reply_json); one without a true or false `criteria_met`
+#     is asked again, up to GRADER_ATTEMPTS asks in all (simple-evals asks without end). A criterion still
+#     unread then is *ungraded*: its instance has no score, is left out of every statistic and is counted;
+#   - the instance scores the points of the criteria met, negative ones included, over its positive points (it
+#     may fall below 0); the benchmark scores the mean over the instances clipped to [0, 1], with a bootstrap
+#     std of that clipped mean and the number of instances, and the same for each example tag and rubric tag.
+# This is not medhelm 0.8.0's health_bench_score (three judges, a negative criterion counted as 10 plus its
+# points over the total of those): the two carry different names, HEALTHBENCH_METRIC and MedHELM's.
+# The grader template is simple-evals' text and clinreg does not carry it: grader_template() reads it from the
+# user's copy of simple-evals' healthbench_eval.py or of medhelm (whose annotator holds the same text).
 
-RUBRIC_GRADER_PROMPT = """You are grading the last reply in a conversation against one criterion of a rubric written \
-by physicians.
+HEALTHBENCH_METRIC = "healthbench_simple_evals_score"  # HealthBench's own score; MedHELM's is health_bench_score
+GRADER_SETTINGS = {"model": "openai/gpt-4.1-2025-04-14", "temperature": 0.5, "max_tokens": 2048,
+                   "system_message": "You are a helpful assistant."}  # simple-evals' grading sampler
+GRADER_ATTEMPTS = 5  # asks per criterion before it is reported ungraded
+BOOTSTRAP_RESAMPLES = 1000
+TEMPLATE_NAMES = ("GRADER_TEMPLATE", "PROMPT_TEMPLATE")  # simple-evals' name, medhelm's annotator's name
+TEMPLATE_FILES = ("healthbench_eval.py", "simple_evals/healthbench_eval.py",
+                  "helm/benchmark/annotation/health_bench_annotator.py")
 
-Here is the conversation, ending with the reply to grade:
-<conversation>
-{conversation}
-</conversation>
 
-Here is the criterion, with its points (negative points mark something a reply must not do):
-<criterion>
-[{points}] {criterion}
-</criterion>
+def _template_in(source, where):
+    """The grader template assigned in a Python source (a string constant, or one with .strip() called)."""
+    import ast
 
-Decide whether the reply meets the criterion. When the criterion holds several conditions, it is met only if all
-of them are; examples it gives after "such as", "for example" or "including" need not all appear. For a criterion
-with negative points, say whether the reply does the undesirable thing, not whether the reply is good.
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) in TEMPLATE_NAMES for t in node.targets):
+            value, strip = node.value, False
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "strip":
+                value, strip = value.func.value, True
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value.strip() if strip else value.value
+    raise ValueError(f"{where}: no {' or '.join(TEMPLATE_NAMES)} string in it")
 
-Reply with a single JSON object and nothing else:
-{{"explanation": "<why the reply does or does not meet the criterion>", "criteria_met": <true or false>}}"""
+
+def grader_template(source=None):
+    """simple-evals' HealthBench grader template, read (never imported or run) from `source`: simple-evals'
+    healthbench_eval.py or a folder holding it, medhelm's health_bench_annotator.py, or a medhelm wheel. Without
+    a source: the environment variable CLINREG_HEALTHBENCH_GRADER_TEMPLATE, then an installed medhelm."""
+    import importlib.util
+    import zipfile
+
+    source = source or os.environ.get("CLINREG_HEALTHBENCH_GRADER_TEMPLATE")
+    if not source:
+        try:
+            spec = importlib.util.find_spec("helm.benchmark.annotation.health_bench_annotator")
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.origin:
+            raise ValueError("no HealthBench grader template: give grader_template=PATH (simple-evals' "
+                             "healthbench_eval.py, or a medhelm wheel), set CLINREG_HEALTHBENCH_GRADER_TEMPLATE, "
+                             "or install medhelm")
+        source = spec.origin
+    path = str(source)
+    if path.endswith(".whl"):
+        with zipfile.ZipFile(path) as wheel:
+            return _template_in(wheel.read(TEMPLATE_FILES[-1]).decode("utf-8"), path)
+    if os.path.isdir(path):
+        found = [os.path.join(path, f) for f in TEMPLATE_FILES if os.path.isfile(os.path.join(path, f))]
+        if not found:
+            raise ValueError(f"{path}: holds none of {', '.join(TEMPLATE_FILES)}")
+        path = found[0]
+    with open(path, encoding="utf-8") as handle:
+        return _template_in(handle.read(), path)
+
+
+def grader_reply_json(text):
+    """A grader reply read as simple-evals' parse_json_to_dict reads it: strip the reply, remove a ```json
+    fence (lower case) and white space at its very start and a closing fence at its very end, and read the rest
+    as strict JSON; {} when that fails. Any JSON value comes back, not only an object."""
+    import json
+
+    cleaned = re.sub(r"^```json\s*|\s*```$", "", str(text).strip())
+    try:
+        return json.loads(cleaned)
+    except (json.JSONDecodeError, RecursionError):
+        return {}
+
+
+def criterion_met(text):
+    """(met, problem) of one grader reply: met is True or False when the reply, read as simple-evals reads it, is
+    an object whose `criteria_met` is a JSON boolean; else None with the problem (simple-evals asks again)."""
+    answer = grader_reply_json(text)
+    if not isinstance(answer, dict):  # simple-evals stops with a TypeError on some of these; here they are re-asked
+        return None, f"the reply is a JSON {type(answer).__name__}, not an object"
+    if answer == {}:
+        return None, "the reply holds no JSON object simple-evals can read"
+    value = answer.get("criteria_met")
+    if isinstance(value, bool):
+        return value, None
+    return None, f"no true or false criteria_met in the reply ({repr(value)[:40]})"
 
 
 def rubric_items(rubric, context):
-    """[(criterion, points)] of an instance's rubric: the record's rubric column in the instance's context. An item
+    """[(criterion, points, tags)] of an instance's rubric: the record's rubric column in the instance's context.
+    The points stay as the data holds them (5 is shown `[5]`, 5.0 `[5.0]`, as simple-evals shows them). An item
     without the criterion key is shown whole (as JSON, less its points)."""
     import json
 
@@ -513,48 +580,98 @@ def rubric_items(rubric, context):
         items = json.loads(items)
     criterion, points = rubric.get("criterion_key", "criterion"), rubric.get("points_key", "points")
     return [(str(item[criterion]) if criterion in item else
-             json.dumps({k: v for k, v in item.items() if k != points}, sort_keys=True), float(item[points]))
+             json.dumps({k: v for k, v in item.items() if k != points}, sort_keys=True), item[points],
+             list(item.get("tags") or []))
             for item in items]
 
 
-def rubric_conversation(input_text, response):
-    """The conversation the grader reads: the model's input (the conversation as the prompt wrote it) and the reply."""
-    return f"{str(input_text or '').rstrip()}\n\nassistant: {response or ''}"
+def rubric_conversation(messages):
+    """The conversation the grader reads: each turn `role: content`, the turns one blank line apart, the reply last."""
+    return "\n\n".join(f"{m['role']}: {m['content']}" for m in messages)
 
 
-def rubric_grader_prompt(input_text, response, criterion, points):
-    """What the grader reads for one criterion."""
-    return RUBRIC_GRADER_PROMPT.format(conversation=rubric_conversation(input_text, response), points=f"{points:g}",
-                                       criterion=criterion)
+def rubric_grader_prompt(template, messages, criterion, points):
+    """What the grader reads for one criterion: the template with the conversation, then the rubric item, put in."""
+    return template.replace("<<conversation>>", rubric_conversation(messages)).replace(
+        "<<rubric_item>>", f"[{points}] {criterion}")
 
 
-def criterion_met(text):
-    """(met, problem) of one grader reply: met is True or False, or None (with the problem) when it cannot be read."""
-    answer, problem = _reply_object(text)
-    if problem:
-        return None, problem
-    value = answer.get("criteria_met") if isinstance(answer, dict) else None
-    if isinstance(value, bool):
-        return value, None
-    return None, f"no true or false criteria_met in the reply ({repr(value)[:40]})"
+def _points_score(points, met):
+    possible = sum(p for p in points if p > 0)
+    return sum(p for p, hit in zip(points, met) if hit) / possible if possible > 0 else None
 
 
-def rubric_score(items, met):
-    """One instance's rubric score. `items` are (criterion, points); `met` holds, for each, True, False or None
-    (ungraded, counted as not met). Returns a dict: score (None when the rubric has no positive points),
-    points_met, points_possible, criteria_met and criteria_ungraded."""
+def rubric_score(items, met, example_tags=()):
+    """One instance's rubric result. `items` are (criterion, points, tags); `met` holds, for each, True, False or
+    None (ungraded). Returns a dict: score (None when a criterion is ungraded or the rubric has no positive
+    points), points_met, points_possible, criteria_met, criteria_ungraded, and metrics: the instance's values by
+    simple-evals' names (overall_score, each example tag, each rubric tag with positive points), empty when
+    it has no score."""
     if len(met) != len(items):
         raise ValueError(f"{len(met)} grades for {len(items)} criteria")
-    possible = sum(points for _, points in items if points > 0)
-    achieved = sum(points for (_, points), hit in zip(items, met) if hit)
-    return {"score": achieved / possible if possible > 0 else None, "points_met": achieved,
-            "points_possible": possible, "criteria_met": sum(1 for hit in met if hit),
-            "criteria_ungraded": sum(1 for hit in met if hit is None)}
+    points = [p for _, p, _ in items]
+    possible = sum(p for p in points if p > 0)
+    achieved = sum(p for p, hit in zip(points, met) if hit)
+    ungraded = sum(1 for hit in met if hit is None)
+    score = None if ungraded else _points_score(points, met)
+    metrics = {}
+    if score is not None:
+        metrics["overall_score"] = score
+        metrics.update({tag: score for tag in example_tags})
+        tagged = {}
+        for (_, p, tags), hit in zip(items, met):
+            for tag in tags:
+                tagged.setdefault(tag, []).append((p, hit))
+        for tag, pairs in tagged.items():
+            value = _points_score([p for p, _ in pairs], [hit for _, hit in pairs])
+            if value is not None:
+                metrics[tag] = value
+    return {"score": score, "points_met": achieved, "points_possible": possible,
+            "criteria_met": sum(1 for hit in met if hit), "criteria_ungraded": ungraded, "metrics": metrics}
+
+
+def clipped_mean(values):
+    """The mean of the values clipped to [0, 1]; NaN for none."""
+    return min(1.0, max(0.0, sum(values) / len(values))) if values else float("nan")
 
 
 def rubric_mean(scores):
     """The benchmark's score: the mean of the instances' scores (those with none left out), clipped to [0, 1]."""
-    values = [s for s in scores if s is not None]
+    return clipped_mean([s for s in scores if s is not None])
+
+
+def bootstrap_std(values, resample=None, resamples=BOOTSTRAP_RESAMPLES):
+    """The population std of `resamples` clipped means of resamples (with replacement, of the same size) of the
+    values. `resample(values, n)` draws one; by default a stdlib generator seeded with 0, so a run can be repeated
+    (simple-evals draws from numpy's unseeded generator: pass numpy's choice to draw as it does)."""
     if not values:
         return float("nan")
-    return min(1.0, max(0.0, sum(values) / len(values)))
+    if resample is None:
+        import random
+
+        rng = random.Random(0)
+        resample = lambda vs, n: rng.choices(vs, k=n)  # noqa: E731
+    means = [clipped_mean(list(resample(values, len(values)))) for _ in range(resamples)]
+    centre = sum(means) / len(means)
+    return (sum((m - centre) ** 2 for m in means) / len(means)) ** 0.5
+
+
+def healthbench_stats(results, resample=None):
+    """simple-evals' aggregate of instances' rubric results (rubric_score's dicts): for `score` and every
+    per-instance metric name, in the order simple-evals meets them, its clipped mean, `NAME:n_samples` and
+    `NAME:bootstrap_std`, over the instances that have it. Instances with no score are left out;
+    `instances_ungraded` counts those with an ungraded criterion."""
+    values = {}
+    for result in results:
+        for name, value in result["metrics"].items():
+            values.setdefault(name, []).append(value)
+        if result["score"] is not None:
+            values.setdefault("score", []).append(result["score"])
+    stats = {}
+    for name, found in values.items():
+        stats[name] = clipped_mean(found)
+        stats[f"{name}:n_samples"] = len(found)
+        stats[f"{name}:bootstrap_std"] = bootstrap_std(found, resample)
+    stats["instances_ungraded"] = sum(1 for r in results if r["criteria_ungraded"])
+    stats["criteria_ungraded"] = sum(r["criteria_ungraded"] for r in results)
+    return stats

@@ -205,6 +205,21 @@ class RubricGrading(Strict):
     criterion_key: Id = Field("criterion", description="The key of a rubric item's criterion text.")
     points_key: Id = Field("points",
                            description="The key of a rubric item's points (negative for what a reply must not do).")
+    conversation_column: Id | None = Field(
+        None,
+        description=(
+            "The instance column (one of the mapping's `metadata_columns`) holding the conversation as chat turns "
+            "(a list of {role, content}); the exports send those turns as chat messages, as simple-evals and "
+            "medhelm's chat adapter do, and the grader reads them."
+        ),
+    )
+    example_tags_column: Id | None = Field(
+        None,
+        description=(
+            "The instance column (one of the mapping's `metadata_columns`) holding the instance's tags (e.g. "
+            "`theme:*`); the Inspect export reports the score of each tag, as simple-evals does."
+        ),
+    )
     helm_annotator: str | None = Field(
         None,
         description=(

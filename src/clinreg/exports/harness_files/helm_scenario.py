@@ -8,7 +8,7 @@
 import json
 import os
 
-from helm.benchmark.adaptation.adapter_spec import ADAPT_MULTIPLE_CHOICE_JOINT
+from helm.benchmark.adaptation.adapter_spec import ADAPT_CHAT, ADAPT_MULTIPLE_CHOICE_JOINT, AdapterSpec
 from helm.benchmark.annotation.annotator import Annotator, AnnotatorSpec
 from helm.benchmark.metrics.metric import Metric, MetricSpec
 from helm.benchmark.metrics.metric_name import MetricName
@@ -57,9 +57,12 @@ class ClinregJsonlScenario(Scenario):
                     extra["value"] = {k: v for k, v in (doc["context"]["value"] or {}).items() if v is not None}
                 messages = None
                 rubric = ((MAPPINGS.get(self.mapping) or {}).get("scoring") or {}).get("rubric")
-                if rubric:  # for medhelm's rubric annotator: the rubric items, and the conversation as one message
-                    extra["rubrics"] = (doc.get("context") or {}).get(rubric["column"]) or []
-                    messages = [{"role": "user", "content": doc["input"]}]
+                if rubric:  # for medhelm's rubric annotator: the rubric items, and the conversation as its turns
+                    context = doc.get("context") or {}
+                    extra["rubrics"] = context.get(rubric["column"]) or []
+                    turns = context.get(rubric.get("conversation_column") or "")
+                    messages = ([{"role": t["role"], "content": t["content"]} for t in turns] if turns
+                                else [{"role": "user", "content": doc["input"]}])
                 instances.append(Instance(input=Input(text=text, messages=messages), references=references,
                                           split=TEST_SPLIT, id=doc["id"], extra_data=extra))
         return instances
@@ -160,17 +163,31 @@ def text_specs(mapping, entry, judges=None):
                                         {n: m.model_name for n, m in models.items()})})]
         return annotators, metrics + basic
     if scoring["method"] == "rubric":
-        return rubric_specs(entry, basic)
+        return rubric_specs(entry, basic, judges)
     annotators = []
     if scoring["method"] == "sql_execution":
         annotators = [AnnotatorSpec(class_name=f"{__name__}.ClinregSqlAnnotator", args={"mapping": mapping})]
     return annotators, [MetricSpec(class_name=scoring["helm_metric"], args={})] + basic
 
 
-def rubric_specs(entry, basic):
-    """(annotator specs, metric specs) of rubric grading: medhelm's annotator for the benchmark and HELM's
-    LLMJuryMetric, as medhelm 0.8.0's run spec builds them, with the record's grader as the one annotator model.
-    Plain crfm-helm has no such annotator: the run then reports token F1 only, and says so."""
+def medhelm_judges(path=None):
+    """MedHELM's jury configuration: the file at `path` (a run entry's `judges=`, as medhelm's jury_config_path),
+    else the judges.yaml medhelm installs (three judges, averaged by LLMJuryMetric)."""
+    import importlib.resources
+
+    import yaml
+
+    if path is None:
+        path = str(importlib.resources.files("helm.benchmark.scenarios.medhelm").joinpath("judges.yaml"))
+    with open(path, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def rubric_specs(entry, basic, judges=None):
+    """(annotator specs, metric specs) of rubric grading as medhelm 0.8.0's run spec builds them: medhelm's
+    annotator for the benchmark with the judges of medhelm's judges.yaml (or of the file `judges` names), and
+    HELM's LLMJuryMetric averaging them. Plain crfm-helm has no such annotator: the run then reports token F1
+    only, and says so."""
     import importlib.util
     import re
 
@@ -183,9 +200,8 @@ def rubric_specs(entry, basic):
         return [], basic
     from helm.benchmark.annotation.model_as_judge import AnnotatorModelInfo
 
-    grader = entry["scoring"]["rubric"]["grader"]
-    models = {grader["name"]: AnnotatorModelInfo(model_name=grader["model"],
-                                                 model_deployment=grader.get("helm_deployment") or grader["model"])}
+    models = {judge["name"]: AnnotatorModelInfo(model_name=judge["model"], model_deployment=judge["model_deployment"])
+              for judge in medhelm_judges(judges)["judges"]}
     # The annotator's own name, under which it stores its grades: its class name in snake case, less `_annotator`.
     scenario_name = re.sub(r"(?<!^)(?=[A-Z])", "_", annotator.rsplit(".", 1)[1]).lower().removesuffix("_annotator")
     annotators = [AnnotatorSpec(class_name=annotator, args={"annotator_models": models})]
@@ -208,13 +224,26 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
         scenario_args["mapping"] = mapping
     scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args=scenario_args)
     if entry["kind"] == "choice":
-        # One instruction, asking for the letter HELM scores; a line break between the question and option A.
-        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT,
-                                                        instructions=LETTER_INSTRUCTION,
+        # One instruction asking for the letter HELM scores; a line break between the question and option A.
+        # MedHELM's instructions (clinreg's letter instruction only where a record gives none).
+        instructions = (entry.get("generation") or {}).get("instructions") or LETTER_INSTRUCTION
+        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=instructions,
                                                         input_noun=None, output_noun="Answer", max_train_instances=0,
                                                         input_suffix="\n",
                                                         max_tokens=(entry.get("generation") or {}).get("max_tokens", 1))
         metric_specs = get_exact_match_metric_specs()
+    elif ((entry.get("scoring") or {}).get("rubric") or {}).get("conversation_column"):
+        # A conversation goes as chat messages, as medhelm's health_bench run spec sends it (ADAPT_CHAT, whose
+        # adapter sends the turns and not the instructions).
+        settings = entry.get("generation") or {}
+        adapter_spec = AdapterSpec(method=ADAPT_CHAT, global_prefix="", global_suffix="",
+                                   instructions=settings.get("instructions", ""), input_prefix="", input_suffix="",
+                                   output_prefix="", output_suffix="", instance_prefix="", max_train_instances=0,
+                                   num_outputs=settings.get("num_outputs", 1),
+                                   max_tokens=settings.get("max_tokens", 512),
+                                   temperature=settings.get("temperature", 0.0),
+                                   stop_sequences=settings.get("stop") or [])
+        annotator_specs, metric_specs = text_specs(mapping, entry, judges)
     else:
         settings = entry.get("generation") or {}
         adapter_spec = get_generation_adapter_spec(

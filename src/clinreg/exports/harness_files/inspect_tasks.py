@@ -7,7 +7,8 @@ from pathlib import Path
 
 from inspect_ai import Task, task  # noqa: F401 - the @task functions the export appends use it
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import (ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput,
+                              get_model)
 from inspect_ai.scorer import (
     CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr,
 )
@@ -16,8 +17,17 @@ from inspect_ai.solver import TaskState, generate, multiple_choice, solver, syst
 HERE = Path(__file__).resolve().parent
 
 
-def read_samples(data_file):
-    """Samples of one exported JSON-lines file: for closed tasks the stem as input and the options as choices."""
+CHAT_MESSAGES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
+
+
+def chat_input(turns):
+    """A conversation ({role, content} turns) as Inspect's chat messages, sent as they are."""
+    return [CHAT_MESSAGES[turn["role"]](content=turn["content"]) for turn in turns]
+
+
+def read_samples(data_file, conversation=None):
+    """Samples of one exported JSON-lines file: for closed tasks the stem as input and the options as choices; when
+    `conversation` names a context column holding chat turns, those turns as the input's messages."""
     samples = []
     with (HERE / data_file).open(encoding="utf-8") as handle:
         for line in handle:
@@ -29,9 +39,9 @@ def read_samples(data_file):
                 samples.append(Sample(input=doc["input"], choices=doc["choices"], target=gold["letter"],
                                       id=doc["id"], metadata=metadata))
             else:
-                if gold["kind"] == "text":  # the input without the instruction: what a rubric grader reads
-                    metadata["input"] = doc["input"]
-                samples.append(Sample(input=doc["prompt"], target=gold["value"], id=doc["id"], metadata=metadata))
+                turns = (doc.get("context") or {}).get(conversation) if conversation else None
+                samples.append(Sample(input=chat_input(turns) if turns else doc["prompt"], target=gold["value"],
+                                      id=doc["id"], metadata=metadata))
     return samples
 
 
@@ -198,62 +208,91 @@ def generate_config(name, kind):
                           stop_seqs=settings.get("stop") or None)
 
 
-# Rubric grading (HealthBench): the mean of the instances' scores clipped to [0, 1], as the authors report it, and
-# beside it the criteria the grader's reply could not settle (counted as not met).
+# Rubric grading (HealthBench), as simple-evals grades it (see the rubric section of the scoring code above): the
+# statistics simple-evals reports, under its names, with HealthBench's own score named HEALTHBENCH_METRIC (never
+# MedHELM's health_bench_score, another computation), and the instances and criteria left ungraded.
+UNGRADED = "ungraded"  # a sample's value when it has no score (NaN would hide it from the metrics that count it)
+
+
 @metric
-def rubric_clipped_mean():
-    def compute(scores: list[SampleScore]) -> float:
-        return rubric_mean([None if (s.score.metadata or {}).get("no_positive_points") else s.score.as_float()
-                            for s in scores])
+def healthbench_simple_evals():
+    def compute(scores: list[SampleScore]) -> dict:
+        stats = healthbench_stats([(s.score.metadata or {})["rubric"] for s in scores])
+        renamed = {HEALTHBENCH_METRIC: float("nan")}  # NaN when no sample has a score
+        for key, value in stats.items():
+            name, _, stat = key.partition(":")
+            renamed[HEALTHBENCH_METRIC + (":" + stat if stat else "") if name == "score" else key] = float(value)
+        return renamed
 
     return compute
 
 
-@metric
-def criteria_ungraded():
-    """Criteria whose grader reply held no readable true or false `criteria_met`: counted as not met."""
-    return _count("criteria_ungraded")
+async def grade_criterion(model, settings, prompt):
+    """(met, problem, asks) of one criterion: the grader is asked again, with the same messages, while its reply
+    cannot be read, up to GRADER_ATTEMPTS asks; then the criterion is ungraded (met None)."""
+    messages = [ChatMessageSystem(content=settings["system_message"]), ChatMessageUser(content=prompt)]
+    config = GenerateConfig(temperature=settings["temperature"], max_tokens=settings["max_tokens"])
+    problem = None
+    for ask in range(1, GRADER_ATTEMPTS + 1):
+        try:
+            reply = await model.generate(messages, config=config)
+            hit, problem = criterion_met(reply.completion)
+        except Exception as exc:  # noqa: BLE001 - an API error after the model's retries counts as one ask
+            hit, problem = None, f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
+        if hit is not None:
+            return hit, None, ask
+    return None, f"ungraded after {GRADER_ATTEMPTS} asks; last: {problem}", GRADER_ATTEMPTS
 
 
-@scorer(metrics=[rubric_clipped_mean(), criteria_ungraded()])
-def rubric_grader(name, grader=None):
-    """Rubric grading: the grader decides, for each criterion of the sample's own rubric, whether the response
-    meets it; the sample scores the points met over its positive points (see rubric_score)."""
+@scorer(metrics=[healthbench_simple_evals()])
+def rubric_grader(name, grader=None, template_source=None):
+    """HealthBench's grading as simple-evals does it: the grader decides, for each criterion of the sample's own
+    rubric, whether the response meets it, reading the conversation as sent (system turn included) with the
+    response; the sample scores the points met over its positive points (see rubric_score)."""
     spec = MAPPINGS[name]["scoring"]["rubric"]
+    template = grader_template(template_source)  # read once, when the task is made
 
     async def score(state: TaskState, target: Target) -> Score:
         model = get_model(grader) if grader else get_model(
             role="grader", default=spec["grader"].get("inspect_model") or spec["grader"]["model"])
+        settings = dict({k: GRADER_SETTINGS[k] for k in ("temperature", "max_tokens", "system_message")},
+                        model=str(model), attempts=GRADER_ATTEMPTS)
         response = state.output.completion
-        items = rubric_items(spec, state.metadata.get("context"))
-        conversation = state.metadata.get("input") or state.input_text
-        met, problems = [], []
-        for criterion, points in items:
-            prompt = rubric_grader_prompt(conversation, response, criterion, points)
-            try:
-                reply = await model.generate(prompt, config=GenerateConfig(temperature=0.0, max_tokens=2048))
-                hit, problem = criterion_met(reply.completion)
-            except Exception as exc:  # noqa: BLE001 - API error after the model's retries: this criterion is ungraded
-                hit, problem = None, f"no reply ({type(exc).__name__}: {str(exc)[:200]})"
+        context = state.metadata.get("context") or {}
+        items = rubric_items(spec, context)
+        turns = [{"role": m.role, "content": m.text} for m in state.messages]
+        if not turns or turns[-1]["role"] != "assistant":
+            turns.append({"role": "assistant", "content": response})
+        met, problems, asks = [], [], 0
+        for criterion, points, _ in items:
+            hit, problem, used = await grade_criterion(model, settings,
+                                                       rubric_grader_prompt(template, turns, criterion, points))
             met.append(hit)
+            asks += used
             if problem:
                 problems.append(f"{criterion[:60]}: {problem}")
-        result = rubric_score(items, met)
-        value = result["score"]
-        metadata = dict(result, no_positive_points=value is None, problems=problems, grader=str(model),
-                        met=[{"criterion": c, "points": p, "met": m} for (c, p), m in zip(items, met)])
-        note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
-                f"({result['criteria_met']} of {len(items)} criteria met")
-        note += f", {result['criteria_ungraded']} ungraded)" if result["criteria_ungraded"] else ")"
-        return Score(value=0.0 if value is None else value, answer=response, explanation=note, metadata=metadata)
+        result = rubric_score(items, met, context.get(spec.get("example_tags_column") or "") or [])
+        metadata = {"rubric": result, "problems": problems, "grader": settings, "grader_asks": asks,
+                    "met": [{"criterion": c, "points": p, "met": m} for (c, p, _), m in zip(items, met)]}
+        if result["criteria_ungraded"]:
+            note = (f"ungraded: {result['criteria_ungraded']} of {len(items)} criteria unread after "
+                    f"{GRADER_ATTEMPTS} asks each; this sample is left out of every statistic")
+        elif result["score"] is None:
+            note = "no positive points: this sample has no score and is left out"
+        else:
+            note = (f"{result['points_met']:g} of {result['points_possible']:g} points "
+                    f"({result['criteria_met']} of {len(items)} criteria met)")
+        return Score(value=result["score"] if result["score"] is not None else UNGRADED, answer=response,
+                     explanation=note, metadata=metadata)
 
     return score
 
 
-def clinreg_task(name, kind, data_file, judges=None):
+def clinreg_task(name, kind, data_file, judges=None, grader_template=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
-    dataset = MemoryDataset(read_samples(data_file), name=name)
+    rubric = (MAPPINGS[name].get("scoring") or {}).get("rubric") or {}
+    dataset = MemoryDataset(read_samples(data_file, rubric.get("conversation_column")), name=name)
     if kind == "choice":
         return Task(dataset=dataset, solver=multiple_choice(), scorer=choice(), name=name, metadata=MAPPINGS[name],
                     config=generate_config(name, kind))
@@ -266,7 +305,7 @@ def clinreg_task(name, kind, data_file, judges=None):
         elif scoring["method"] == "jury":
             scorers = [jury(name, judges), reference_overlap()]
         elif scoring["method"] == "rubric":
-            scorers = [rubric_grader(name, judges), reference_overlap()]
+            scorers = [rubric_grader(name, judges, grader_template), reference_overlap()]
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
     instructions = (MAPPINGS[name].get("generation") or {}).get("instructions")
@@ -313,7 +352,7 @@ def recorded_response():
     return solve
 
 
-def lm_eval_judged_task(samples_file, judges=None):
+def lm_eval_judged_task(samples_file, judges=None, grader_template=None):
     """The jury (or rubric grader) of the mapping an lm-eval samples file belongs to, over its recorded responses.
     The task's metadata names the samples file and its sha256, which `clinreg results import` joins on."""
     import hashlib
@@ -323,7 +362,7 @@ def lm_eval_judged_task(samples_file, judges=None):
     if scoring.get("method") == "jury":
         scorers = [jury(name, judges), reference_overlap()]
     elif scoring.get("method") == "rubric":
-        scorers = [rubric_grader(name, judges), reference_overlap()]
+        scorers = [rubric_grader(name, judges, grader_template), reference_overlap()]
     else:
         raise ValueError(f"{name} is not scored by a jury or a grader: lm-eval already scores it")
     path = Path(samples_file)
