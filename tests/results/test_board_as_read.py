@@ -136,3 +136,15 @@ def test_every_command_takes_a_release_id_and_a_near_miss_gets_a_did_you_mean(tm
     assert ok.exit_code == 0, ok.output
     bad = invoke(*command, "medhelm-2025-07-30", "--root", ROOT)
     assert bad.exit_code == 2 and "did you mean 'medhelm-2025-07-31'?" in bad.output
+
+
+def test_your_run_that_gives_no_count_has_an_unknown_instance_set_not_the_releases(tmp_path):
+    results = lm_eval_results("clinreg_med_qa", 0.83)
+    del results["n-samples"]  # the run says nothing of how many instances it scored
+    results["config"].update({"model": "openai-chat-completions", "model_args": "model=gpt-4o-2024-05-13"})
+    mine = str(write(tmp_path / "results_gpt4o.json", json.dumps(results)))
+    rows = list(csv.DictReader(line for line in io.StringIO(render("csv", mine, "--with", RELEASE))
+                               if not line.startswith("#")))
+    (row,) = [r for r in rows if r["source"] == "yours"]
+    # the registry's count filled in for the run is not the run's own: never counted as the release's set
+    assert "instance set (unknown vs 1,000 instances)" in row["differs"], row["differs"]

@@ -23,11 +23,15 @@ WORDS = dict(DIMENSIONS)
 
 def dimension(score: Score, key: str) -> str | None:
     """The score's value on one dimension, as text; None when its source does not say. An instance set is its
-    hash where the source gives the ids, else its count (`1,000 instances`) where the count is known."""
+    hash where the source gives the ids, else its count (`1,000 instances`) where the source gives it (a
+    release's is MedHELM's evaluated count)."""
     if key == "jury":
         return score.jury_key
     value = (score.provenance or {}).get(key)
-    if key == "instance_set" and not value and score.n_instances is not None:
+    # The registry's count is MedHELM's evaluated count: a release's own; for your results that do not say, the
+    # set is unknown, never "the same" as the release's.
+    counted = score.n_instances_from != "registry" or score.published
+    if key == "instance_set" and not value and score.n_instances is not None and counted:
         return f"{score.n_instances:,} instances"
     if value is None or value == {}:
         return None
