@@ -89,7 +89,7 @@ def test_one_rejection_of_a_panel_decides_nothing_and_coverage_keeps_counting_it
     assert [t["review"] for t in data["tasks"] if t["id"] == "answer_questions"] == ["awaiting_reviews"]
     assert data["totals"]["tasks"] == tasks and data["totals"]["tasks_rejected"] == 0
     status = invoke(main, ["review", "status", "--root", str(panel)])
-    assert "answer_questions  awaiting reviews" in status.output
+    assert "answer_questions  in review (awaiting reviews)" in status.output
     out = invoke(main, ["review", "--root", str(panel), "--format", "markdown"])
     assert "0 approvals of the 2 needed (2 more needed); 1 rejection is open" in out.output
     # a second approval beside it: disputed (split), not rejected

@@ -198,8 +198,8 @@ for _command in review_commands:
 @review.command("adjudicate")
 @click.argument("item")
 @click.option("--decision", required=True, help="The maintainer's decision, which closes the item.",
-              type=click.Choice(["approve", "reject", "request-changes", "approved", "rejected", "changes_requested"],
-                                case_sensitive=False))
+              type=click.Choice(["approve", "reject", "request changes", "request-changes", "approved", "rejected",
+                                 "changes_requested"], case_sensitive=False))
 @click.option("--reason", required=True, metavar="TEXT", help="Why: recorded with the decision, shown with the item.")
 @click.option("--maintainer", required=True, metavar="NAME", help="The maintainer who decides.")
 @click.option("--date", "on_date", default=None, metavar="YYYY-MM-DD", help="Date of the decision (default: today).")

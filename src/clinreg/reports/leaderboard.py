@@ -131,8 +131,9 @@ def comparability_line(data: dict[str, Any]) -> str:
     against = "the published release's values where a release is on the benchmark, else its majority"
     return (f"Not like for like: scores differ on {len(parts)} benchmark(s): {'; '.join(parts)}. Each score that "
             f"differs from {against} is marked `differs`, naming whose it is and what it differs from; a value a "
-            "source does not give is unknown, never the same. All are ranked together (--comparable-only ranks your "
-            "scores within the largest comparable group; a release's scores always stay in its rows).")
+            "source does not give is unknown, never the same. Your scores are ranked against every score; a "
+            "release's only within its release (--comparable-only ranks your scores within the largest comparable "
+            "group; a release's scores always stay in its rows).")
 
 
 def unknown_words(entry: dict[str, Any]) -> str:

@@ -25,8 +25,12 @@ def render_review(document: dict[str, Any], fmt: str) -> str:
     return render_review_html(document)
 
 
+# A panel that has not decided, in the words a clinician reads: the state's name stays in JSON.
+STATE_WORDS = {"awaiting_reviews": "in review (awaiting reviews)", "split": "disputed (split)"}
+
+
 def _words(value: str) -> str:
-    return value.replace("_", " ")
+    return STATE_WORDS.get(value, value.replace("_", " "))
 
 
 def status_lines(rows: list[dict[str, Any]], only: str | None, show_hashes: bool = False) -> list[str]:

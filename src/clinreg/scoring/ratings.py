@@ -97,7 +97,7 @@ def _row(path: Path, line: int, row: dict[str, Any], problems: Problems) -> Rati
     else:
         try:
             score = float(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # a whole number past a float's range is no rating either
             problems.add(NOT_A_NUMBER, path, f"`score` {str(raw)[:40]!r} is not a number", line)
         else:
             if not math.isfinite(score):
