@@ -250,9 +250,12 @@ def rubric_grader(name, grader=None, template_source=None):
     rubric, whether the response meets it, reading the conversation as sent (system turn included) with the
     response; the sample scores the points met over its positive points (see rubric_score)."""
     spec = MAPPINGS[name]["scoring"]["rubric"]
-    template = grader_template(template_source)  # read once, when the task is made
+    read = {}  # the template, read at the first score: a missing one stops this task, not every task of tasks_in
 
     async def score(state: TaskState, target: Target) -> Score:
+        if "template" not in read:
+            read["template"] = grader_template(template_source)
+        template = read["template"]
         model = get_model(grader) if grader else get_model(
             role="grader", default=spec["grader"].get("inspect_model") or spec["grader"]["model"])
         settings = dict({k: GRADER_SETTINGS[k] for k in ("temperature", "max_tokens", "system_message")},
