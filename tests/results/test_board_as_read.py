@@ -148,3 +148,14 @@ def test_your_run_that_gives_no_count_has_an_unknown_instance_set_not_the_releas
     (row,) = [r for r in rows if r["source"] == "yours"]
     # the registry's count filled in for the run is not the run's own: never counted as the release's set
     assert "instance set (unknown vs 1,000 instances)" in row["differs"], row["differs"]
+
+
+def test_leaderboard_diff_joins_your_run_of_a_published_model_with_the_releases_row(tmp_path):
+    text = (DATA.parents[2] / "docs" / "examples" / "results.json").read_text(encoding="utf-8")
+    mine = write(tmp_path / "mine.json", text.replace('"A"', '"openai/gpt-4o-2024-05-13"'))
+    result = invoke("leaderboard", "diff", RELEASE, str(mine), "--root", ROOT)
+    assert result.exit_code == 0, result.output
+    # the release names it `GPT-4o (2024-05-13)`, your file by its id: one model, on both boards, in the table
+    assert "No table" not in result.stdout
+    (row,) = [line for line in result.stdout.splitlines() if line.startswith("openai/gpt-4o-2024-05-13 ")]
+    assert re.search(r"0\.579\s+\d\.\d{3}", row), row

@@ -128,6 +128,10 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
         path = resolved(given, hint=hint)
         reg = reg or results_registry(root)
         sides.append(collect_sources(reg, (path,), "json" if fmt == "json" else "text", aliases=aliases).scores)
+    from clinreg.results import load_aliases, merge_names
+
+    # one model's names joined across the two boards too (your run of a model a release also has, say)
+    merge_names(sides[0] + sides[1], [], load_aliases(list(aliases)))
     data = {"old": old, "new": new, **board_diff(reg, *sides)}
     if fmt == "json":
         from clinreg.text import dumps

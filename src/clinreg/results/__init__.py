@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from clinreg.results.resolve import resolve_source
     from clinreg.results.summaries import import_summary, published_rows, ratings_summary
 
+    from clinreg.results.aliases import merge_names
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "AliasError": "clinreg.results.aliases",
     "ExportRefused": "clinreg.results.convert",
@@ -31,12 +32,13 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "resolve_source": "clinreg.results.resolve",
     "results_document": "clinreg.results.importing",
     "results_text": "clinreg.results.importing",
+    "merge_names": "clinreg.results.aliases",
 }
 
 __all__ = [
-    "AliasError", "ExportRefused", "collect_ratings", "export_results", "import_summary", "leaderboard_data",
-    "load_aliases", "published_rows", "ratings_summary", "read_results", "resolve_source", "results_document",
-    "results_text",
+    "AliasError", "collect_ratings", "export_results", "ExportRefused", "import_summary", "leaderboard_data",
+    "load_aliases", "merge_names", "published_rows", "ratings_summary", "read_results", "resolve_source",
+    "results_document", "results_text",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)
