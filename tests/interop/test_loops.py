@@ -5,6 +5,7 @@ checked against what the harness itself wrote (HELM's loop is in test_helm.py)."
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -189,10 +190,14 @@ def test_a_leaderboard_over_every_benchmark_runs_from_exported_runs_alone(harnes
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with sqlite3.connect(path) as conn:
                     conn.execute("create table patient (uniquepid text)")
+    # HealthBench's grader template is read from MedHELM's wheel (its annotator holds simple-evals' text).
+    wheel = os.environ.get("CLINREG_MEDHELM_WHEEL") or ""
+    need(os.path.isfile(wheel), "the medhelm 0.8.0 wheel (CLINREG_MEDHELM_WHEEL) is not here")
     logs = tmp_path / "logs"
     done = subprocess.run([sys.executable, "-c", EVERY_SCRIPT, str(out), str(logs)],
-                          env={**harness_env, "CLINREG_DATA_DIR": str(data)}, capture_output=True, text=True,
-                          timeout=1500)
+                          env={**harness_env, "CLINREG_DATA_DIR": str(data),
+                               "CLINREG_HEALTHBENCH_GRADER_TEMPLATE": wheel},
+                          capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     ran = json.loads(done.stdout.strip().splitlines()[-1])
     assert all(status == "success" for _, _, status in ran), ran
