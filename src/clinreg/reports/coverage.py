@@ -8,6 +8,7 @@ from typing import Any, Iterable
 from clinreg.core.model import ACCESS_TIERS
 from clinreg.core.reviewstate import AWAITING, STATES, derive_state, item_hash, policy_of, states_for
 from clinreg.core.store import Registry, gc_paused
+from clinreg.scoring import judge_calls, judge_requirement
 
 PROVENANCE = ("published", "derived", "drafted")
 
@@ -26,6 +27,26 @@ def tier_summary(by_tier: dict[str, dict[str, int]]) -> str:
 
 
 REVIEW_STATES = STATES
+
+
+def judging(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The judge calls one model run of these benchmarks ((dataset id, mapping) pairs, each counted once) takes:
+    `judge_calls` sums what can be counted, `judged_benchmarks` counts those needing a judge, and
+    `judge_calls_uncounted` names those whose calls cannot be counted (so the sum is a floor where it is not
+    empty)."""
+    seen: dict[tuple[str, str], Any] = {}
+    for d, m in pairs:
+        seen.setdefault((d, m.id), m)
+    total, judged, uncounted = 0, 0, []
+    for key in sorted(seen):
+        mapping = seen[key]
+        judged += judge_requirement(mapping).needs_judge
+        calls, _ = judge_calls(mapping)
+        if calls is None:
+            uncounted.append(key[1])
+        else:
+            total += calls
+    return {"judge_calls": total, "judged_benchmarks": judged, "judge_calls_uncounted": uncounted}
 
 
 def review_state(kind: str, item, placement: str, policy=None) -> str:
@@ -74,7 +95,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
 
     categories, subcategories, tasks = [], [], []
     for category, _ in reg.ordered_categories():
-        cat_subs = []
+        cat_subs, cat_pairs = [], []
         for sub in category.subcategories:
             sub_tasks = [{
                 "id": t.id,
@@ -112,11 +133,13 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
                 "access": {tier: sum(1 for d in ds_ids if datasets[d].access.tier == tier) for tier in ACCESS_TIERS},
                 "instances": sum(m.instances.evaluated or 0 for d, m in mappings if datasets[d].in_medhelm),
                 "not_in_medhelm": [d for d in ds_ids if not datasets[d].in_medhelm],
+                **judging(mappings),
                 "thin": len(ds_ids) == 1,
                 "review": {s: states.count(s) for s in states_for(policy_of(reg))},
                 "subcategory_review": review_state("subcategory", sub, category.id, policy_of(reg)),
             }
             cat_subs.append(row)
+            cat_pairs.extend(mappings)
             subcategories.append(row)
         cat_ds = sorted({d for s in cat_subs for d in s["datasets"]})
         categories.append({
@@ -133,6 +156,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
             "access": {tier: sum(1 for d in cat_ds if datasets[d].access.tier == tier) for tier in ACCESS_TIERS},
             "instances": sum(s["instances"] for s in cat_subs),
             "not_in_medhelm": [d for d in cat_ds if not datasets[d].in_medhelm],
+            **judging(cat_pairs),
             "thin_subcategories": sum(1 for s in cat_subs if s["thin"]),
         })
 
@@ -162,6 +186,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "access": {tier: sum(1 for d in datasets.values() if d.access.tier == tier) for tier in ACCESS_TIERS},
         # "Instances MedHELM evaluated": a record beyond MedHELM adds none, whatever its own counts say.
         "instances": sum(m.instances.evaluated or 0 for d in datasets.values() if d.in_medhelm for m in d.mappings),
+        **judging((k, m) for k, d in datasets.items() for m in d.mappings),
         "thin_subcategories": sum(1 for s in subcategories if s["thin"]),
         "uncovered_subcategories": sum(1 for s in subcategories if not s["datasets"]),
     }
@@ -187,7 +212,8 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
              "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
-             "instances": sum(m.instances.evaluated or 0 for m in d.mappings) if d.in_medhelm else 0}
+             "instances": sum(m.instances.evaluated or 0 for m in d.mappings) if d.in_medhelm else 0,
+             **judging((k, m) for m in d.mappings)}
             for k, d in sorted(datasets.items())
         ],
     }

@@ -43,25 +43,28 @@ def subcategory_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     states = list(data["subcategories"][0]["review"]) if data["subcategories"] else list(REVIEW_STATES)
     header = ["category", "category_name", "subcategory", "subcategory_name", "tasks", "tasks_covered",
               "tasks_drafted", *_tier_header(), "tasks_rejected", "datasets", *ACCESS_TIERS, "benchmarks", "instances",
-              "thin",
+              "judge_calls", "judged_benchmarks", "thin",
               *(f"review_{s}" for s in states), "subcategory_review", "dataset_ids", "not_in_medhelm_ids",
-              "uncovered_task_ids"]
+              "uncovered_task_ids", "judge_calls_uncounted_ids"]
     rows = [[s["category"], s["category_name"], s["id"], s["name"], s["tasks"], s["tasks_covered"], s["tasks_drafted"],
              *_tier_cells(s), s["tasks_rejected"], len(s["datasets"]), *(s["access"][t] for t in ACCESS_TIERS),
-             s["benchmarks"], s["instances"],
+             s["benchmarks"], s["instances"], s["judge_calls"], s["judged_benchmarks"],
              "true" if s["thin"] else "false", *(s["review"].get(r, 0) for r in states), s["subcategory_review"],
-             _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"])] for s in data["subcategories"]]
+             _ids(s["datasets"]), _ids(s["not_in_medhelm"]), _ids(s["uncovered_tasks"]),
+             _ids(s["judge_calls_uncounted"])] for s in data["subcategories"]]
     return header, rows
 
 
 def category_rows(data: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     header = ["category", "category_name", "subcategories", "tasks", "tasks_covered", "tasks_drafted",
               *_tier_header(), "tasks_rejected", "datasets",
-              *ACCESS_TIERS, "benchmarks", "instances", "thin_subcategories", "dataset_ids", "not_in_medhelm_ids"]
+              *ACCESS_TIERS, "benchmarks", "instances", "judge_calls", "judged_benchmarks", "thin_subcategories",
+              "dataset_ids", "not_in_medhelm_ids", "judge_calls_uncounted_ids"]
     rows = [[c["id"], c["name"], c["subcategories"], c["tasks"], c["tasks_covered"], c["tasks_drafted"],
              *_tier_cells(c), c["tasks_rejected"], len(c["datasets"]), *(c["access"][t] for t in ACCESS_TIERS),
-             c["benchmarks"], c["instances"],
-             c["thin_subcategories"], _ids(c["datasets"]), _ids(c["not_in_medhelm"])] for c in data["categories"]]
+             c["benchmarks"], c["instances"], c["judge_calls"], c["judged_benchmarks"],
+             c["thin_subcategories"], _ids(c["datasets"]), _ids(c["not_in_medhelm"]), _ids(c["judge_calls_uncounted"])]
+            for c in data["categories"]]
     return header, rows
 
 
@@ -98,6 +101,9 @@ def metadata(data: dict[str, Any], by: str) -> dict[str, str]:
         "datasets_in_medhelm": str(t["datasets_in_medhelm"]),
         "datasets_not_in_medhelm": str(t["datasets_not_in_medhelm"]),
         "instances": f"{t['instances']} (instances MedHELM evaluated; records not in MedHELM add none)",
+        "judge_calls": (f"{t['judge_calls']} (judge calls one model run of every benchmark shown takes"
+                        + (f"; not counted: {', '.join(t['judge_calls_uncounted'])}" if t["judge_calls_uncounted"]
+                           else "") + ")"),
         "provenance": " ".join(data["provenance_note"].split()),
         "medhelm_edition": (data.get("medhelm_edition") or {}).get("id", ""),
     }

@@ -12,6 +12,7 @@ from clinreg.core.model import Dataset
 from clinreg.core.provenance import PLACEMENT_WORDS
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
+from clinreg.scoring import judge_calls, judge_requirement
 from clinreg.sources.mirror import folder_name, pinned_commit_sha
 from clinreg.text.suggest import closest
 
@@ -97,6 +98,40 @@ def _scoring(mapping: Any) -> dict[str, Any]:
     return out
 
 
+def judge_view(mapping: Any) -> dict[str, Any]:
+    """The judge a benchmark requires (see clinreg.scoring.requirement), with the judge calls one model run of it
+    takes and the instance count they rest on."""
+    calls, basis = judge_calls(mapping)
+    return {**judge_requirement(mapping).to_dict(), "judge_calls": calls, "judge_calls_instances": basis}
+
+
+def judge_sentences(judge: dict[str, Any]) -> list[tuple[str, str]]:
+    """The judge requirement as (label, sentence) pairs: what `clinreg show` and the benchmark card print."""
+    if not judge["needs_judge"]:
+        return [("judge", "none needed (scored without a model)")]
+    who = ", ".join(j["model"] for j in judge["judges"])
+    kind = "an LLM jury" if judge["kind"] == "jury" else "a rubric grader"
+    out = [("judge", f"needs {kind}: {who} ({judge['reference']})")]
+    per, calls = judge["judge_calls_per_instance"], judge["judge_calls"]
+    over = {"evaluated": "over MedHELM's evaluated instances",
+            "source": "over every row of the source split (MedHELM's evaluated count is not recorded)"}
+    counted = (f"{per:g} per instance, {calls:,} per model run {over[judge['judge_calls_instances']]}"
+               if calls is not None else f"{per:g} per instance" if per is not None else "not counted")
+    out.append(("judge calls", f"{counted}. {judge['calls_basis'][0].upper()}{judge['calls_basis'][1:]}."))
+    if judge["reference_calls_basis"]:
+        ref = judge["reference_calls_per_instance"]
+        out.append(("MedHELM's own run", (f"{ref:g} calls per instance; " if ref is not None else "")
+                     + judge["reference_calls_basis"] + "."))
+    out.append(("portability", f"{judge['portability']}; {judge['portability_reason']}."))
+    return out
+
+
+def judge_lines(judge: dict[str, Any], indent: str = "  ") -> list[str]:
+    """The judge requirement as `clinreg show` prints it."""
+    return [line for i, (label, text) in enumerate(judge_sentences(judge))
+            for line in _wrap(f"{label}: ", text, indent if i == 0 else indent + "  ")]
+
+
 def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
     """Everything `clinreg show` prints about one record; UnknownRecord (with the closest id) for one not held."""
     record = reg.datasets.get(record_id)
@@ -114,7 +149,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         "access": {"tier": record.access.tier, "instructions": _text(record.access.instructions),
                    "licence": record.licence.spdx, "source": _where(record)},
         "data_dir": expected_files(record),
-        "benchmarks": [{"id": m.id, "splits": m.splits, "scoring": _scoring(m),
+        "benchmarks": [{"id": m.id, "splits": m.splits, "scoring": _scoring(m), "judge": judge_view(m),
                         "generation": None if m.generation is None else
                         m.generation.model_dump(mode="json", exclude_none=True)} for m in record.mappings],
         "medhelm_editions": editions,
@@ -176,6 +211,7 @@ def record_lines(data: dict[str, Any]) -> list[str]:
             out.append("  jury: " + ", ".join(f"{j['name']} ({j['model']})" for j in jury["judges"])
                        + f"; scale {min(jury['scale'])} to {max(jury['scale'])}, {jury['aggregate']} of the judges")
             out += [line for a in jury["axes"] for line in _wrap(f"axis {a['id']}: ", a["question"], "    ")]
+        out += judge_lines(b["judge"])
         g = b["generation"]
         if g:
             stop = ", ".join(repr(x) for x in g.get("stop", [])) or "none"

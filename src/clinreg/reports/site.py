@@ -20,6 +20,7 @@ from clinreg.core.semver import parse_semver
 from clinreg.reports.coverage import coverage_data
 from clinreg.errors import ClinregError
 from clinreg.reports.html import environment
+from clinreg.reports.record import judge_sentences, judge_view
 from clinreg.scoring import GRADER_KINDS, NOT_EXPRESSIBLE, grader_of, medhelm_jury_agreement
 from clinreg.text.output import defuse
 
@@ -167,6 +168,7 @@ def _card(ds: Dataset, tasks: dict[str, dict], sub_names: dict[str, str], datase
         mappings.append({
             "id": m.id, "helm_names": m.helm_names, "metric": m.metric.display or m.metric.name,
             "grader": {"kind": g.kind, "method": g.method, "scale": g.scale},
+            "judge": (judge := judge_view(m)), "judge_sentences": judge_sentences(judge),
             "tasks": [tasks.get(t, {"id": t, "name": t, "subcategory": None, "provenance": None, "review": None})
                       for t in m.tasks],
             "splits": m.splits, "evaluated": m.instances.evaluated, "source_rows": m.instances.source,

@@ -25,6 +25,14 @@ def safe_text(text: str) -> str:
     return shown(text)
 
 
+def judge_cell(row: dict[str, Any]) -> str:
+    """Judge calls per model run as a cell: `-` where no benchmark needs a judge, a trailing `+` where some
+    cannot be counted (the figure is then a floor)."""
+    if not row["judged_benchmarks"]:
+        return "-"
+    return f"{row['judge_calls']:,}" + ("+" if row["judge_calls_uncounted"] else "")
+
+
 def _tiers(access: dict[str, int]) -> str:
     return "/".join(str(access[tier]) for tier in ACCESS_TIERS)
 
@@ -79,20 +87,20 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
                           _plain(", ".join(d + ("*" if d in beyond else "") for d in row["datasets"]) or "-"))
     else:
         table.add_column("Subcategory", no_wrap=True)
-        for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst"):
+        for col in ("Tasks", "Cov", "Data", "P/G/X", "Inst", "Judge"):
             table.add_column(col, justify="right")
         table.add_column("Thin")
         current = None
         for s in data["subcategories"]:
             if s["category"] != current:
                 current = s["category"]
-                table.add_row(_plain(s["category_name"], "bold underline"), "", "", "", "", "", "")
+                table.add_row(_plain(s["category_name"], "bold underline"), "", "", "", "", "", "", "")
             # wrapped here rather than by rich, so that continuation lines keep the subcategory indent
             name = Text("  " + shown(s["name"]) if width is None
                         else textwrap.fill(shown(s["name"]), width=name_width, initial_indent="  ",
                                            subsequent_indent="    "))
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
-                          _tiers(s["access"]), str(s["instances"]), "thin" if s["thin"] else "")
+                          _tiers(s["access"]), str(s["instances"]), judge_cell(s), "thin" if s["thin"] else "")
     console.print(table)
     if beyond:
         console.print(_plain("not in MedHELM (added by the registry beyond MedHELM's "
@@ -103,7 +111,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
                       "datasets; Thin = subcategories that rest on a single dataset.")
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
-                      "Inst = instances MedHELM evaluated (records not in MedHELM add none); thin = rests on a single "
-                      "dataset.")
+                      "Inst = instances MedHELM evaluated (records not in MedHELM add none); Judge = judge calls one "
+                      "model run of its benchmarks takes (+: some cannot be counted; see --format json); thin = rests "
+                      "on a single dataset.")
     # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
     return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))

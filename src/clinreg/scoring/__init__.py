@@ -13,12 +13,24 @@ if TYPE_CHECKING:
     from clinreg.scoring.agreement import icc2, kendall_tau, krippendorff_alpha, pairable, percent_agreement
     from clinreg.scoring.grader import AUTOMATIC, EXECUTION, GRADER_KINDS, JURY, NOT_EXPRESSIBLE, Grader, grader_of
     from clinreg.scoring.jury import jury_agreement, leave_one_judge_out, medhelm_jury_agreement
+    from clinreg.scoring.requirement import (
+        NOT_PORTABLE, PORTABILITY_LEVELS, PORTABLE, SAME_MODELS_ELSEWHERE, SUBSTITUTES, JudgeRequirement, judge_calls,
+        judge_requirement,
+    )
     from clinreg.scoring.ratings import (
         CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating, RatingsError,
         is_clinician, ratings_text, read_ratings, whole_rating,
     )
 
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
+    "NOT_PORTABLE": "clinreg.scoring.requirement",
+    "PORTABILITY_LEVELS": "clinreg.scoring.requirement",
+    "PORTABLE": "clinreg.scoring.requirement",
+    "SAME_MODELS_ELSEWHERE": "clinreg.scoring.requirement",
+    "SUBSTITUTES": "clinreg.scoring.requirement",
+    "JudgeRequirement": "clinreg.scoring.requirement",
+    "judge_calls": "clinreg.scoring.requirement",
+    "judge_requirement": "clinreg.scoring.requirement",
     "AUTOMATIC": "clinreg.scoring.grader",
     "CLINICIAN": "clinreg.scoring.ratings",
     "COLUMNS": "clinreg.scoring.ratings",
@@ -52,11 +64,12 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 }
 
 __all__ = [
-    "AUTOMATIC", "CLINICIAN", "COLUMNS", "DUPLICATE", "EXECUTION", "GRADER_KINDS", "JURY", "NOT_A_NUMBER",
-    "NOT_EXPRESSIBLE", "READ_COLUMNS", "SHAPE", "UNREADABLE", "Grader", "Problems", "Rating", "RatingsError",
-    "grader_of", "icc2", "is_clinician", "jury_agreement", "kendall_tau", "krippendorff_alpha", "leave_one_judge_out",
-    "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text", "read_ratings",
-    "whole_rating",
+    "AUTOMATIC", "CLINICIAN", "COLUMNS", "DUPLICATE", "EXECUTION", "GRADER_KINDS", "Grader", "JURY", "JudgeRequirement",
+    "NOT_A_NUMBER", "NOT_EXPRESSIBLE", "NOT_PORTABLE", "PORTABILITY_LEVELS", "PORTABLE", "Problems", "READ_COLUMNS",
+    "Rating", "RatingsError", "SAME_MODELS_ELSEWHERE", "SHAPE", "SUBSTITUTES", "UNREADABLE", "grader_of", "icc2",
+    "is_clinician", "judge_calls", "judge_requirement", "jury_agreement", "kendall_tau", "krippendorff_alpha",
+    "leave_one_judge_out", "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text",
+    "read_ratings", "whole_rating",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)

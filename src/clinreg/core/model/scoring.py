@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from clinreg.core.model.base import Citation, Id, NonEmpty, Strict
+from clinreg.core.model.card import Fact
 
 
 class Metric(Strict):
@@ -178,6 +179,14 @@ class Jury(Strict):
             "the HELM export runs it (with HELM's rubric) so its scores are MedHELM's by construction."
         ),
     )
+    tied_to: Fact | None = Field(
+        None,
+        description=(
+            "An environment the reference run of this jury depended on beyond its judges' deployments (e.g. Stanford "
+            "Health Care's internal one), with where that was read: such a jury is not portable, and `clinreg show`, "
+            "the card and coverage say so."
+        ),
+    )
 
 
 class SqlDatabase(Strict):
@@ -186,6 +195,12 @@ class SqlDatabase(Strict):
     )
     source: str | None = Field(None, description="Where the file comes from (an https URL pinned to a commit).")
     time_limit_seconds: float = Field(10.0, gt=0, le=600, description="Longest time one query may run.")
+
+
+class CriteriaPerInstance(Fact):
+    value: Annotated[float, Field(gt=0)] | Literal["unknown"] = Field(
+        description="The mean number of criteria in one instance's rubric (one grader call each), or `unknown`."
+    )
 
 
 class RubricGrading(Strict):
@@ -218,6 +233,13 @@ class RubricGrading(Strict):
         description=(
             "The instance column (one of the mapping's `metadata_columns`) holding the instance's tags (e.g. "
             "`theme:*`); the Inspect export reports the score of each tag, as simple-evals does."
+        ),
+    )
+    criteria_per_instance: CriteriaPerInstance | None = Field(
+        None,
+        description=(
+            "How many criteria an instance's rubric holds on average, with where that was read: the grader is "
+            "called once per criterion, so this counts the judge calls a run takes."
         ),
     )
     helm_annotator: str | None = Field(
