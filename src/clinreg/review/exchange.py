@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.core.provenance import dataset_names, plain_note
-from clinreg.core.reviewstate import DECISION_WORDS, derive_state, item_hash, policy_of, sealed, tally_words
+from clinreg.core.reviewstate import decision_value, derive_state, item_hash, policy_of, sealed, tally_words
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
@@ -39,7 +39,6 @@ EDITABLE = ("decision", "comment", "reviewer", "orcid", "date")
 WORDING = ("name", "definition", "example")  # exported text: a change on screen is never approved silently
 READ = ("id", "content_hash", "decision", "comment", "reviewer", "orcid", "date", "kind", *WORDING)
 GUARDED = tuple(c for c in READ if c not in EDITABLE)  # exported text, which the CSV export guards
-_DECISION_WORDS = DECISION_WORDS
 # A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -541,12 +540,12 @@ def _check(raw: list[tuple[Place, dict[str, Any]]], reg: Registry, reviewer: str
         if bad:
             problems += [_problem(where, f"{k}: expected text, found {type(row[k]).__name__}", field=k) for k in bad]
             continue
-        decision_text = " ".join((row.get("decision") or "").lower().split())
+        decision_text = (row.get("decision") or "").strip()
         note = (row.get("comment") or "").strip() or None
         if not decision_text and not note:
             continue
         # A comment without a decision is recorded as a comment: it changes no review state.
-        decision = _DECISION_WORDS.get(decision_text) if decision_text else COMMENT
+        decision = decision_value(decision_text) if decision_text else COMMENT
         if decision is None:
             problems.append(_problem(where, f"decision {row.get('decision')!r:.60} is not one of approve, request "
                                             "changes, reject", field="decision"))

@@ -206,7 +206,7 @@ class Mapping(Strict):
         description=(
             "A Jinja template of the question: what the model reads before any options or answer instruction. It "
             "sees only the row's columns (and variant fields). For a closed task it names no answer format: each "
-            "export lists the options and asks for a letter in its harness's own way (CLR512)."
+            "export lists the options and asks for a letter in its harness's own way (CLR508)."
         )
     )
     instruction: str | None = Field(
