@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from clinreg.reports.leaderboard_diff import render_diff_table
 
 
@@ -56,3 +58,40 @@ def test_the_diff_carries_the_leaderboards_comparability_marks():
 def test_a_model_name_cannot_drive_the_terminal():
     text = render_diff_table(_data([_model("evil\x1b]0;title\x07", 0.5, 0.5, 0.0, 0.0, 0.0)], ["x\x1b[2J"]))
     assert "\x1b" not in text and "\x07" not in text
+
+
+def test_a_release_stated_rate_that_differs_from_the_recomputed_one_is_named_with_both():
+    model = {**_model("M", 0.5, 0.625, 0.1, 0.0, 0.025), "release_states": {"new": 0.624}}
+    text = render_diff_table(_data([model]))
+    assert text.split("\n")[-1] == (
+        "Old and New are recomputed from the scores, so that the parts sum; where a release states its own mean win "
+        "rate otherwise (as the leaderboard shows it), it says: M 0.624 on NEW (recomputed 0.625).")
+    assert "recomputed" not in render_diff_table(_data([_model("M", 0.5, 0.625, 0.1, 0.0, 0.025)]))
+
+
+def test_the_diff_of_two_releases_names_the_rates_each_release_states_as_its_board_shows_them():
+    import json
+
+    from clirunner import invoke
+    from clinreg.cli.main import main
+
+    def run(*args):
+        result = invoke(main, list(args))
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["data"]
+
+    old, new = "medhelm-2025-05-04", "medhelm-2025-07-31"
+    diff = run("leaderboard", "diff", old, new, "--format", "json")
+    boards = {side: {r["model"]: r for r in run("leaderboard", rid, "--format", "json")["rows"]}
+              for side, rid in (("old", old), ("new", new))}
+    named = 0
+    for m in diff["models"]:
+        for side in ("old", "new"):
+            row = boards[side][m["model"]]
+            assert row["mean_win_rate_computed"] == pytest.approx(m[side])
+            if round(row["mean_win_rate"], 3) != round(m[side], 3):
+                assert m["release_states"][side] == row["mean_win_rate"]  # what the board shows
+                named += 1
+            else:
+                assert side not in m["release_states"]
+    assert named  # the shipped releases round some rates otherwise: the check above is not vacuous

@@ -127,12 +127,13 @@ def leaderboard_diff(old, new, root, fmt, aliases, output, force):
     for given, hint in ((old, "OLD"), (new, "NEW")):
         path = resolved(given, hint=hint)
         reg = reg or results_registry(root)
-        sides.append(collect_sources(reg, (path,), "json" if fmt == "json" else "text", aliases=aliases).scores)
+        sides.append(collect_sources(reg, (path,), "json" if fmt == "json" else "text", aliases=aliases))
     from clinreg.results import load_aliases, merge_names
 
     # one model's names joined across the two boards too (your run of a model a release also has, say)
-    merge_names(sides[0] + sides[1], [], load_aliases(list(aliases)))
-    data = {"old": old, "new": new, **board_diff(reg, *sides)}
+    merge_names(sides[0].scores + sides[1].scores, [], load_aliases(list(aliases)))
+    data = {"old": old, "new": new, **board_diff(reg, sides[0].scores, sides[1].scores,
+                                                 reported=(sides[0].reported, sides[1].reported))}
     if fmt == "json":
         from clinreg.text import dumps
 

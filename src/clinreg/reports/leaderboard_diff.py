@@ -42,4 +42,9 @@ def render_diff_table(data: dict[str, Any]) -> str:
         lines.append(f"unchanged: {', '.join(shown(m) for m in data['unchanged'])}")
     lines.append("Change = Benchmarks + Cohort + Scores, taken in that order: the benchmark set changes first (old "
                  "models and scores), then the models ranked beside (new cohort), then the scores themselves.")
+    stated = [f"{shown(m['model'])} {m['release_states'][side]:.3f} on {side.upper()} (recomputed {m[side]:.3f})"
+              for m in data["models"] for side in ("old", "new") if side in m.get("release_states", {})]
+    if stated:
+        lines.append("Old and New are recomputed from the scores, so that the parts sum; where a release states its "
+                     "own mean win rate otherwise (as the leaderboard shows it), it says: " + "; ".join(stated) + ".")
     return defuse("\n".join(line.rstrip() for line in lines))

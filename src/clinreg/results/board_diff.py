@@ -33,8 +33,11 @@ def _rates(reg: Registry, scores: list[Score]) -> dict[str, float | None]:
     return {r["model"]: r["mean_win_rate"] for r in data["tables"]["overall"]}
 
 
-def board_diff(reg: Registry, old: list[Score], new: list[Score]) -> dict[str, Any]:
-    """Per model on both boards whose mean win rate changed: old, new and change {benchmarks, cohort, scores, total}."""
+def board_diff(reg: Registry, old: list[Score], new: list[Score],
+               reported: tuple[list[Any] | None, list[Any] | None] = (None, None)) -> dict[str, Any]:
+    """Per model on both boards whose mean win rate changed: old, new and change {benchmarks, cohort, scores, total};
+    `reported` (each side's release-stated mean win rates, as `results import` reads them) names where a release
+    states a model's rate otherwise than the recomputed one (`release_states`)."""
     old_by = {(s.model, s.key): s for s in old}
     new_by = {(s.model, s.key): s for s in new}
     b0, b1 = {s.key for s in old}, {s.key for s in new}
@@ -57,11 +60,18 @@ def board_diff(reg: Registry, old: list[Score], new: list[Score]) -> dict[str, A
                                   "scores": total - benchmarks - cohort, "total": total}})
     models.sort(key=lambda m: (-abs(m["change"]["total"]), m["model"]))
     # what the leaderboard warns of on each board, carried into the diff: scores not like for like, per model
-    boards = {"old": leaderboard_data(reg, old), "new": leaderboard_data(reg, new)}
+    boards = {"old": leaderboard_data(reg, old, reported[0]), "new": leaderboard_data(reg, new, reported[1])}
     differs = {side: {r["model"]: r["differs"] for r in d["tables"]["overall"] if r.get("differs")}
                for side, d in boards.items()}
+    # A release states its own mean win rate, which the leaderboard shows; the diff recomputes both sides from
+    # the scores so that its parts sum, and names where the two part by more than the last shown digit.
+    stated = {side: {r["model"]: r["mean_win_rate"] for r in d["tables"]["overall"]
+                     if r.get("mean_win_rate_from") == "release" and r["mean_win_rate"] is not None}
+              for side, d in boards.items()}
     for m in models:
         m["differs"] = {side: differs[side][m["model"]] for side in boards if m["model"] in differs[side]}
+        m["release_states"] = {side: stated[side][m["model"]] for side in boards if m["model"] in stated[side]
+                               and round(stated[side][m["model"]], 3) != round(m[side], 3)}
     joined = sorted(c1 - c0)
     if not c0 & c1:
         empty = "no model is on both boards, so no mean win rate can be compared"
