@@ -185,7 +185,7 @@ def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
 
 
 def test_lm_eval_letter_filter_reads_a_letter_as_helms_exact_match_does():
-    """The regex of the `letter` filter (lm-eval's RegexFilter: findall, the first match) keeps a reply that is one
+    """The regex of the closed tasks' filter (lm-eval's RegexFilter: findall, the first match) keeps a reply that is one
     letter once stripped, as HELM's exact match compares the stripped reply with the letter, and nothing else."""
     pattern = re.compile(LETTER_PATTERN)
     assert [pattern.findall(reply) for reply in ("B", " C", "A\n", "\tD ")] == [["B"], ["C"], ["A"], ["D"]]

@@ -46,11 +46,11 @@ def test_lm_eval_tasks_and_groups(tree, data, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "exported 2 mapping(s), 9 instance(s)" in result.stdout
     qa = yaml.load((out / "tasks" / "clinreg_qa_set.yaml").read_text(), Loader=_FunctionLoader)
-    # a closed task generates its letter (MedHELM's way), read by the `letter` filter, scored on the gold letter
+    # a closed task generates its letter (MedHELM's way), read by a regex filter, scored on the gold letter
     assert qa["dataset_path"] == "json" and qa["output_type"] == "generate_until"
     assert qa["dataset_kwargs"]["data_files"]["test"] == str((out / "data" / "qa_set" / "qa_set.jsonl").resolve())
     assert qa["doc_to_target"] == "{{gold.letter}}" and qa["process_results"] == ("function", "utils.process_letter")
-    assert qa["filter_list"][0]["name"] == "letter" and qa["metadata"]["medhelm_comparable"] is True
+    assert qa["filter_list"][0]["name"] == "none" and qa["metadata"]["medhelm_comparable"] is True
     plans = yaml.load((out / "tasks" / "clinreg_plans.yaml").read_text(), Loader=_FunctionLoader)
     assert plans["output_type"] == "generate_until" and plans["doc_to_target"] == "{{gold.value}}"
     groups = {p.stem: yaml.safe_load(p.read_text()) for p in (out / "groups").glob("*.yaml")}

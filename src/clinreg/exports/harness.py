@@ -227,7 +227,7 @@ def _readme(staged: Path, report: ExportReport, usage: str) -> None:
 CLOSED_LAYOUT = {  # harness -> how a closed task's prompt reaches the model
     "helm": "HELM's multiple-choice adapter, output label `Answer`",
     "inspect": "one user message, scored by HELM's exact match on the letter",
-    "lm-eval": "lm-eval's `description` and prompt, the `letter` filter and exact match on the letter",
+    "lm-eval": "lm-eval's `description` and prompt, a regex filter and exact match on the letter",
 }
 CLOSED_DIFFERS = ("clinreg's question wording, without MedHELM's `Question:` label and its own answer label, and no "
                   "few-shot examples, where MedHELM's scenario words its own and some run entries give five")

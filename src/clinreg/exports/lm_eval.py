@@ -30,8 +30,10 @@ METRICS = {"choice": "exact_match", "number": "range_accuracy", "text": "referen
 # question, the lettered options, `Answer:`.
 CLOSED_PROMPT = ("{{input}}\n{% for option in choices %}{{ '" + LETTERS + "'[loop.index0] }}. {{ option }}\n"
                  "{% endfor %}Answer:")
-# The letter HELM's exact match reads: the reply, stripped, when it is one capital letter; else no answer.
-LETTER_FILTER = [{"name": "letter", "filter": [
+# The letter HELM's exact match reads: the reply, stripped, when it is one capital letter; else no answer. Named
+# `none`, lm-eval's default filter name, so that the task's metrics are `exact_match,none` and `score,none`, which
+# the subcategory and category groups average with every other task's `score,none`.
+LETTER_FILTER = [{"name": "none", "filter": [
     {"function": "regex", "regex_pattern": LETTER_PATTERN, "group_select": 0, "fallback": "[invalid]"},
     {"function": "take_first"}]}]
 NOT_SENT = {
@@ -162,7 +164,7 @@ its LLM jury reports only `reference_f1` (token-overlap F1 against the reference
 results import` keeps beside the results, never as the jury score: run the Inspect or HELM export for those.
 A closed task generates its letter as MedHELM does: MedHELM's instructions (the task's `description`), the
 question, the lettered options and `Answer:`, with the record's output limit (`max_gen_toks`, one token for most),
-stop sequences (`until`), temperature; the `letter` filter keeps the reply, stripped, when it is one letter, and
+stop sequences (`until`), temperature; a regex filter keeps the reply, stripped, when it is one letter, and
 `exact_match` compares it with the gold letter, as HELM's exact match does. lm-eval asks for one output where
 MedHELM's multiple-choice adapter asks for five (it scores the most likely): each task's `metadata.settings_not_sent`
 and the manifest's `settings_not_sent` name what is not sent. `clinreg export lm-eval --choice-scoring

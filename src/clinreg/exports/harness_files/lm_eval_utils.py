@@ -4,7 +4,7 @@
 
 
 def process_letter(doc, results):
-    """A closed task, generated: `results` holds the reply after the `letter` filter (the letter, or `[invalid]`);
+    """A closed task, generated: `results` holds the reply after the regex filter (the letter, or `[invalid]`);
     HELM's exact match against the gold letter."""
     hit = float(results[0] == doc["gold"]["letter"])
     return {"exact_match": hit, "score": hit}
