@@ -128,6 +128,18 @@ def run_file(path: Path) -> dict:
     return namespace
 
 
+WRITERS = {"helm": helm_export.write, "inspect": inspect_export.write, "lm-eval": lm_eval_export.write}
+
+
+def written_module(tmp_path: Path, harness: str) -> tuple[ExportReport, dict]:
+    """The report of every exported mapping and the Python file the Inspect or HELM export writes for it, run."""
+    report = report_of(tmp_path, harness)
+    staged = tmp_path / harness
+    staged.mkdir()
+    WRITERS[harness](staged, report, REGISTRY)
+    return report, run_file(staged / {"inspect": "clinreg_tasks.py", "helm": "clinreg_helm.py"}[harness])
+
+
 def test_every_record_gives_generation_settings():
     assert RECORDS
     for dataset_id, mapping in RECORDS:
@@ -214,11 +226,7 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypat
     template = tmp_path / "healthbench_eval.py"  # a rubric task reads its grader template when it is made
     template.write_text('GRADER_TEMPLATE = "<<conversation>> <<rubric_item>>"\n', encoding="utf-8")
     monkeypatch.setenv("CLINREG_HEALTHBENCH_GRADER_TEMPLATE", str(template))
-    report = report_of(tmp_path, "inspect")
-    staged = tmp_path / "inspect"
-    staged.mkdir()
-    inspect_export.write(staged, report, REGISTRY)
-    module = run_file(staged / "clinreg_tasks.py")
+    report, module = written_module(tmp_path, "inspect")
     read = {}
     module["read_samples"] = lambda data_file, conversation=None, instructions=None: read.update(
         instructions=instructions) or []
@@ -248,11 +256,7 @@ def test_inspect_closed_prompt_and_letter_match(tmp_path, stand_ins):
     import asyncio
     from types import SimpleNamespace
 
-    report = report_of(tmp_path, "inspect")
-    staged = tmp_path / "inspect"
-    staged.mkdir()
-    inspect_export.write(staged, report, REGISTRY)
-    module = run_file(staged / "clinreg_tasks.py")
+    report, module = written_module(tmp_path, "inspect")
     assert module["closed_prompt"]("Give a letter.", "Which?", ["one", "two"]) == \
         "Give a letter.\n\nWhich?\nA. one\nB. two\nAnswer:"
     module["CORRECT"], module["INCORRECT"] = "C", "I"
@@ -267,11 +271,7 @@ def test_inspect_closed_prompt_and_letter_match(tmp_path, stand_ins):
 
 
 def test_helm_run_specs_carry_the_records_settings(tmp_path, stand_ins):
-    report = report_of(tmp_path, "helm")
-    staged = tmp_path / "helm"
-    staged.mkdir()
-    helm_export.write(staged, report, REGISTRY)
-    module = run_file(staged / "clinreg_helm.py")
+    report, module = written_module(tmp_path, "helm")
     judges = tmp_path / "judges.yaml"  # a jury file in medhelm's format, for the rubric benchmarks
     judges.write_text("judges: [{name: a, model: m/a, model_deployment: d/a}]\n", encoding="utf-8")
     for m, (dataset_id, mapping) in zip(report.mappings, EXPORTED):
@@ -476,9 +476,6 @@ def test_the_helm_jury_metric_carries_the_replacements(tmp_path, stand_ins):
     (plain,) = [spec for spec in module["get_clinreg_spec"](other.mapping)["metric_specs"]
                 if spec["class_name"].endswith("ClinregJuryCounts")]
     assert plain["args"]["replacements"] == {}
-
-
-WRITERS = {"helm": helm_export.write, "inspect": inspect_export.write, "lm-eval": lm_eval_export.write}
 
 
 @pytest.mark.parametrize("harness,choice_scoring", [("helm", "generate"), ("inspect", "generate"),

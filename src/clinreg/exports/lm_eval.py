@@ -54,7 +54,7 @@ def not_sent(m: MappingExport, loglikelihood: bool) -> dict[str, str]:
 def generation_kwargs(m: MappingExport) -> dict[str, Any]:
     """lm-eval's generation_kwargs from the record's generation settings (clinreg's former defaults without them)."""
     g = m.generation
-    if g is None:  # a closed task: HELM's multiple-choice defaults (one token, stop at a line break)
+    if g is None:  # no settings: a closed task takes HELM's multiple-choice defaults (one token, stop at a line break)
         until, most = {"choice": (["\n"], 1), "number": (["\n\n"], 64)}.get(m.kind, ([], 1024))
         return {"until": until, "do_sample": False, "max_gen_toks": most}
     return {"until": list(g.get("stop", [])), "do_sample": g["temperature"] > 0, "temperature": g["temperature"],
