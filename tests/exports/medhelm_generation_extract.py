@@ -18,25 +18,26 @@ class Any_:
     def __radd__(self, o): return self
 
 
-def generation(instructions="", max_tokens=5, stop_sequences=None, temperature=0.0, **k):
-    # HELM 63754d05 common_adapter_specs.get_generation_adapter_spec: stop_sequences None -> ["\n"]
+def generation(instructions="", max_tokens=5, stop_sequences=None, temperature=0.0, num_outputs=1, **k):
+    # HELM 63754d05 common_adapter_specs.get_generation_adapter_spec: stop_sequences None -> ["\n"], num_outputs 1
     return {"method": "generation", "instructions": instructions, "max_tokens": max_tokens,
             "stop_sequences": ["\n"] if stop_sequences is None else stop_sequences, "temperature": temperature,
-            "input_noun": k.get("input_noun"), "output_noun": k.get("output_noun")}
+            "num_outputs": num_outputs, "input_noun": k.get("input_noun"), "output_noun": k.get("output_noun")}
 
 
-def multiple_choice(method, instructions, input_noun, output_noun, max_tokens=1, **k):
-    # get_multiple_choice_joint_adapter_spec: temperature 0.0, stop_sequences ["\n"]
+def multiple_choice(method, instructions, input_noun, output_noun, max_tokens=1, num_outputs=5, **k):
+    # get_multiple_choice_joint_adapter_spec: temperature 0.0, stop_sequences ["\n"], num_outputs 5 unless given
     return {"method": "multiple_choice_joint", "instructions": instructions, "max_tokens": max_tokens,
-            "stop_sequences": ["\n"], "temperature": 0.0, "input_noun": input_noun, "output_noun": output_noun}
+            "stop_sequences": ["\n"], "temperature": 0.0, "num_outputs": num_outputs, "input_noun": input_noun,
+            "output_noun": output_noun}
 
 
 def adapter_spec(**k):
-    # adapter_spec.AdapterSpec defaults: temperature 1, max_tokens 100, stop_sequences []
+    # adapter_spec.AdapterSpec defaults: temperature 1, max_tokens 100, stop_sequences [], num_outputs 5
     return {"method": k.get("method"), "instructions": k.get("instructions", ""),
             "max_tokens": k.get("max_tokens", 100),
             "stop_sequences": k.get("stop_sequences", []), "temperature": k.get("temperature", 1),
-            "input_noun": None, "output_noun": None}
+            "num_outputs": k.get("num_outputs", 5), "input_noun": None, "output_noun": None}
 
 
 REGISTERED = {}
@@ -70,6 +71,10 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             m.get_multiple_choice_adapter_spec = multiple_choice
         if m.__name__.endswith("adaptation.adapter_spec"):
             m.AdapterSpec = adapter_spec
+            # HELM's adapter method names, as adapter_spec.py spells them
+            m.ADAPT_CHAT, m.ADAPT_GENERATION = "chat", "generation"
+            m.ADAPT_MULTIPLE_CHOICE_JOINT = "multiple_choice_joint"
+            m.ADAPT_HEALTH_ADMIN_BENCH = "health_admin_bench"
         if m.__name__ == "helm.benchmark.run_spec":
             m.RunSpec = lambda **k: k
             m.run_spec_function = run_spec_function
@@ -80,7 +85,9 @@ src = open(sys.argv[1]).read()
 mod = types.ModuleType("rs")
 mod.__file__ = sys.argv[1]
 exec(compile(src, sys.argv[1], "exec"), mod.__dict__)
-mod.get_annotator_models_from_config = lambda *a, **k: {}
+# One stand-in judge: HealthAdminBench's run spec refuses a jury config without judges.
+mod.get_annotator_models_from_config = lambda *a, **k: {"judge": types.SimpleNamespace(model_name="judge",
+                                                                               model_deployment="judge")}
 mod.get_judges_config = lambda *a, **k: {}
 out = {}
 for name, f in sorted(REGISTERED.items()):

@@ -46,9 +46,11 @@ def test_lm_eval_tasks_and_groups(tree, data, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "exported 2 mapping(s), 9 instance(s)" in result.stdout
     qa = yaml.load((out / "tasks" / "clinreg_qa_set.yaml").read_text(), Loader=_FunctionLoader)
-    assert qa["dataset_path"] == "json" and qa["output_type"] == "multiple_choice"
+    # a closed task generates its letter (MedHELM's way), read by a regex filter, scored on the gold letter
+    assert qa["dataset_path"] == "json" and qa["output_type"] == "generate_until"
     assert qa["dataset_kwargs"]["data_files"]["test"] == str((out / "data" / "qa_set" / "qa_set.jsonl").resolve())
-    assert qa["doc_to_target"] == "{{gold.index}}" and qa["process_results"] == ("function", "utils.process_choice")
+    assert qa["doc_to_target"] == "{{gold.letter}}" and qa["process_results"] == ("function", "utils.process_letter")
+    assert qa["filter_list"][0]["name"] == "none" and qa["metadata"]["medhelm_comparable"] is True
     plans = yaml.load((out / "tasks" / "clinreg_plans.yaml").read_text(), Loader=_FunctionLoader)
     assert plans["output_type"] == "generate_until" and plans["doc_to_target"] == "{{gold.value}}"
     groups = {p.stem: yaml.safe_load(p.read_text()) for p in (out / "groups").glob("*.yaml")}
@@ -61,6 +63,24 @@ def test_lm_eval_tasks_and_groups(tree, data, tmp_path):
     assert canary_guid("mini") in text and "release 1.1.0" in text
     built = invoke(build, ["qa_set", "--root", str(tree), "--data-dir", str(data), "-q"]).stdout
     assert (out / "data" / "qa_set" / "qa_set.jsonl").read_text() == built
+
+
+def test_lm_eval_loglikelihood_variant_is_an_option_marked_not_medhelm_comparable(tree, data, tmp_path):
+    out = tmp_path / "lm"
+    result = run("lm-eval", "--root", tree, "--data-dir", data, "-o", out, "--choice-scoring", "loglikelihood")
+    assert result.exit_code == 0, result.stderr
+    text = (out / "tasks" / "clinreg_qa_set.yaml").read_text()
+    qa = yaml.load(text, Loader=_FunctionLoader)
+    assert qa["output_type"] == "multiple_choice" and qa["doc_to_target"] == "{{gold.index}}"
+    assert qa["process_results"] == ("function", "utils.process_choice") and "NOT MedHELM-comparable" in text
+    manifest = {m["name"]: m for m in json.loads((out / "manifest.json").read_text())["mappings"]}
+    assert manifest["clinreg_qa_set"]["medhelm_comparable"] is False
+    assert manifest["clinreg_plans"]["medhelm_comparable"] is True  # a free-text task generates either way
+    assert "not MedHELM-comparable" in (out / "README.md").read_text()
+    other = run("inspect", "--root", tree, "--data-dir", data, "-o", tmp_path / "i", "--choice-scoring",
+                "loglikelihood")
+    assert other.exit_code == 2 and "--choice-scoring applies only to `export lm-eval`" in other.stderr
+    assert not (tmp_path / "i").exists()
 
 
 def test_inspect_module_defines_one_task_per_mapping_and_the_group_lists(tree, data, tmp_path):

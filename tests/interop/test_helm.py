@@ -149,12 +149,17 @@ def test_every_closed_prompt_holds_one_instruction_and_a_line_break_before_the_o
         assert len(states) == manifest[mapping]["instances"]
         for state in states:
             prompt = state["request"]["prompt"]
-            # MedHELM's instructions, once (clinreg's letter instruction only where a record gives none), and no
-            # other answer instruction beside them.
-            said = (manifest[mapping].get("generation") or {}).get("instructions") or LETTER
+            # MedHELM's instructions, once (clinreg's letter instruction where a record gives none, or where
+            # MedHELM's adapter is not multiple choice), and no other answer instruction beside them; the record's
+            # settings on the request.
+            g = manifest[mapping].get("generation") or {}
+            said = g["instructions"] if g.get("adapter") == "multiple_choice" and g.get("instructions") else LETTER
             assert prompt.count(said) == 1, prompt[:300]
             assert len(ANSWER_INSTRUCTION.findall(prompt)) == len(ANSWER_INSTRUCTION.findall(said)), prompt[-500:]
             assert "\nA. " in prompt and not re.search(r"[^\n]A\. ", prompt.split("\n\n")[-1]), prompt[-300:]
+            request = state["request"]
+            assert (request["temperature"], request["max_tokens"], request["stop_sequences"],
+                    request["num_completions"]) == (g["temperature"], g["max_tokens"], g["stop"], g["num_outputs"])
 
 
 def test_number_prompts_hold_their_instruction_once(loop):

@@ -43,6 +43,8 @@ def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, b
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     logs = _logs(log_dir)
     assert sorted(logs) == sorted(f"clinreg_{d}" for d in DATASETS)
+    manifest = json.loads((inspect_export / "manifest.json").read_text())["mappings"]
+    settings = {m["dataset"]: m["generation"] for m in manifest}
     for dataset in DATASETS:
         log = logs[f"clinreg_{dataset}"]
         assert log["status"] == "success"
@@ -54,13 +56,21 @@ def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, b
             if gold["kind"] == "choice":
                 assert sample["target"] == gold["letter"]
                 assert sample["choices"] == instances[sample["id"]]["choices"]
-                # The stem goes in as input, and Inspect lists the options once, itself.
-                assert sample["input"] == instances[sample["id"]]["input"]
+                # MedHELM's instructions, the stem and the lettered options, as HELM lays them out
+                instance = instances[sample["id"]]
+                options = "".join(f"{chr(65 + i)}. {o}\n" for i, o in enumerate(instance["choices"]))
+                opening = settings[dataset]["instructions"]
+                assert sample["input"] == f"{opening}\n\n{instance['input']}\n{options}Answer:"
             else:
                 assert sample["target"] == gold["value"]
-        scorers = {"med_qa": ["choice"], "pubmed_qa": ["choice"], "medcalc_bench": ["numeric_range"],
-                   "aci_bench": ["jury", "reference_overlap"], "medhallu": ["choice"]}[dataset]
+        scorers = {"med_qa": ["letter_match"], "pubmed_qa": ["letter_match"], "medcalc_bench": ["numeric_range"],
+                   "aci_bench": ["jury", "reference_overlap"], "medhallu": ["letter_match"]}[dataset]
         assert [s["name"] for s in log["results"]["scores"]] == scorers
+        # the record's (MedHELM's) settings, as the task's generate config
+        g, config = settings[dataset], log["plan"]["config"]
+        assert (config["temperature"], config["max_tokens"], config.get("stop_seqs")) == (
+            g["temperature"], g["max_tokens"], g["stop"] or None), config
+        assert config.get("num_choices") == (g["num_outputs"] if g["num_outputs"] > 1 else None), config
 
 
 def test_a_subcategory_list_runs_all_its_mappings(inspect_export, harness_env, tmp_path):
@@ -82,14 +92,18 @@ def test_a_subcategory_list_runs_all_its_mappings(inspect_export, harness_env, t
 
 
 def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_path):
-    """The exact user message Inspect sends, read back from its own log, for every closed mapping of the registry:
-    Inspect's multiple-choice instruction once, none of the record's own, and the options after a blank line."""
+    """The exact user message and settings Inspect sends, read back from its own log, for every closed mapping of the
+    registry: MedHELM's instructions (clinreg's letter instruction where MedHELM gives none) once, the question with
+    no instruction of its own, the lettered options and `Answer:`; the record's output limit and stop sequences; the
+    reply scored as HELM's exact match (the mock model's default reply is no letter)."""
+    from clinreg.exports.contents import LETTER_INSTRUCTION
     from clinreg.rules.labels import ANSWER_INSTRUCTION
 
     from .support import export_closed
 
     need(have("inspect_ai"), "inspect_ai is not installed")
     out, names = export_closed("inspect", tmp_path)
+    manifest = {m["name"]: m for m in json.loads((out / "manifest.json").read_text())["mappings"]}
     log_dir = tmp_path / "logs"
     done = subprocess.run([tool("inspect"), "eval", *[f"{out / 'clinreg_tasks.py'}@{n}" for n in names], "--model",
                            "mockllm/model", "--log-format", "json", "--log-dir", str(log_dir), "--no-ansi",
@@ -99,12 +113,18 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
     assert sorted(logs) == sorted(names)
     for name, log in logs.items():
         assert log["samples"], name
+        g = manifest[name]["generation"]
+        opening = g["instructions"] if g["adapter"] == "multiple_choice" and g.get("instructions") \
+            else LETTER_INSTRUCTION
+        config = log["plan"]["config"]
+        assert (config["max_tokens"], config.get("stop_seqs")) == (g["max_tokens"], g["stop"] or None), name
         for sample in log["samples"]:
-            message = next(m["content"] for m in sample["messages"] if m["role"] == "user")
+            (message,) = [m["content"] for m in sample["messages"] if m["role"] in ("user", "system")]
             text = message if isinstance(message, str) else " ".join(part.get("text", "") for part in message)
-            assert text.count("Answer the following multiple choice question.") == 1, text[:300]
-            assert ANSWER_INSTRUCTION.findall(text) == [], f"{name}: the question carries its own instruction"
-            assert "\n\nA) " in text, text[-300:]
+            assert text.startswith(opening + "\n\n") and text.count(opening) == 1, text[:300]
+            assert ANSWER_INSTRUCTION.findall(text[len(opening):]) == [], f"{name}: the question has its own"
+            assert text.endswith("\nAnswer:") and "\nA. " in text, text[-300:]
+            assert sample["scores"]["letter_match"]["value"] == "I", sample["scores"]
 
 
 # ------------------------------------------------------------------------------------------------ the jury

@@ -35,18 +35,26 @@ def test_task_manager_loads_tasks_and_groups_with_our_gold(lm_export, built, har
     for sub in subcategories:
         members = sorted(m["name"] for m in manifest["mappings"] if sub in m["subcategories"])
         assert sorted(manager.load([f"clinreg_{sub}"])["group_map"][f"clinreg_{sub}"]) == members
+    generation = {m["dataset"]: m["generation"] for m in manifest["mappings"]}
     for dataset in DATASETS:
         task = tasks[f"clinreg_{dataset}"]
         docs = list(task.test_docs())
         instances = built[dataset]
         assert len(docs) == len(instances)
+        g = generation[dataset]
+        # every task generates, with the record's (MedHELM's) settings as lm-eval reads them
+        assert task.OUTPUT_TYPE == "generate_until"
+        assert task.config.generation_kwargs == {"until": g["stop"], "do_sample": False,
+                                                 "temperature": g["temperature"], "max_gen_toks": g["max_tokens"]}
         for doc in docs:
             gold = instances[doc["id"]]["gold"]
             target = task.doc_to_target(doc)
-            if gold["kind"] == "choice":
-                assert target == gold["index"]
-                assert task.doc_to_choice(doc)[target] == gold["letter"]
-                assert len(task.doc_to_choice(doc)) == len(instances[doc["id"]]["choices"])
+            if gold["kind"] == "choice":  # HELM's exact match on the letter, after the regex filter
+                assert target == gold["letter"]
+                wrong = next(letter for letter in "ABCDE" if letter != gold["letter"])
+                assert task.process_results(doc, [gold["letter"]])["exact_match"] == 1.0
+                assert task.process_results(doc, [wrong])["exact_match"] == 0.0
+                assert task.process_results(doc, ["[invalid]"])["exact_match"] == 0.0
             else:
                 assert target == gold["value"]
 
@@ -70,14 +78,18 @@ def test_lm_eval_cli_runs_a_subcategory_group_on_the_dummy_model(lm_export, buil
 
 
 def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_path):
-    """The exact context lm-eval scores, read back from its --log_samples output, for every closed mapping of the
-    registry: one instruction asking for the letter, the options after a blank line, then `Answer:`."""
+    """The exact context and generation settings lm-eval sends, read back from its --log_samples output, for every
+    closed mapping of the registry: MedHELM's instructions (clinreg's letter instruction where MedHELM gives none)
+    once, then the question with no instruction of its own, the lettered options and `Answer:`; the record's stop
+    sequences and output limit; the reply through the regex filter (the dummy model's `lol` is no letter)."""
+    from clinreg.exports.contents import LETTER_INSTRUCTION
     from clinreg.rules.labels import ANSWER_INSTRUCTION
 
     from .support import export_closed
 
     need(have("lm_eval"), "lm_eval is not installed")
     out, names = export_closed("lm-eval", tmp_path)
+    manifest = {m["name"]: m for m in json.loads((out / "manifest.json").read_text())["mappings"]}
     done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out), "--tasks", ",".join(names),
                            "--output_path", str(tmp_path / "results"), "--log_samples"],
                           env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
@@ -86,11 +98,16 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
     for path in (tmp_path / "results").rglob("samples_*.jsonl"):
         name = path.name[len("samples_"):].rsplit("_", 1)[0]
         seen.add(name)
+        g = manifest[name]["generation"]
+        opening = g["instructions"] if g["adapter"] == "multiple_choice" and g.get("instructions") \
+            else LETTER_INSTRUCTION
         for line in path.read_text().splitlines():
             sample = json.loads(line)
-            contexts = {args["arg_0"] for args in sample["arguments"].values()}
-            assert len(contexts) == 1  # one prompt, scored against each letter
-            (context,) = contexts
-            assert len(ANSWER_INSTRUCTION.findall(context)) == 1, context[-400:]
-            assert context.endswith("\nAnswer:") and "\n\nA. " in context, context[-300:]
+            (args,) = sample["arguments"].values()  # one generation request per doc
+            context, kwargs = args["arg_0"], args["arg_1"]
+            assert context.startswith(opening + "\n\n") and context.count(opening) == 1, context[:400]
+            assert ANSWER_INSTRUCTION.findall(context[len(opening):]) == [], f"{name}: the question has its own"
+            assert context.endswith("\nAnswer:") and "\nA. " in context, context[-300:]
+            assert kwargs["until"] == g["stop"] and kwargs["max_gen_toks"] == g["max_tokens"], kwargs
+            assert sample["filtered_resps"] == ["[invalid]"] and sample["exact_match"] == 0.0, sample["resps"]
     assert seen == set(names)

@@ -111,7 +111,7 @@ def test_lm_eval_loop(realdata, harness_env, tmp_path):
     assert refused == []
     assert sorted((s["model"], s["mapping"], s["metric"]) for s in stand_ins) == \
         [(m, "aci_bench", "reference_f1") for m in models]
-    metric = {"choice": "acc,none", "number": "range_accuracy,none"}
+    metric = {"choice": "exact_match,none", "number": "range_accuracy,none"}
     for model in models:
         (path,) = (results / model).rglob("results_*.json")
         data = json.loads(path.read_text())

@@ -24,12 +24,15 @@ from clinreg.cli.common_build import guard, load_for_data, need_build_extra, qui
 @click.option("--lock", "lock_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="croissant: the lock file whose sha256s to use (default: clinreg.lock.json at the registry root, if "
                    "any).")
+@click.option("--choice-scoring", type=click.Choice(["generate", "loglikelihood"]), default="generate",
+              show_default=True, help="lm-eval's closed tasks: generate the letter with MedHELM's settings, or score "
+                                      "the options by log-likelihood (not MedHELM-comparable).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The folder to write.")
 @click.option("--force", is_flag=True, help="Replace an existing output folder (croissant: existing files).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @root_option
-def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, lock_file, output, force, fmt,
-           root):
+def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_label, lock_file, choice_scoring, output,
+           force, fmt, root):
     """Write a folder that lm-evaluation-harness, Inspect AI or HELM runs: instances as JSON lines plus task files.
 
     Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported and the
@@ -47,6 +50,8 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
         return
     if lock_file is not None:
         raise fail("--lock applies only to `export croissant`")
+    if choice_scoring != "generate" and harness != "lm-eval":
+        raise fail("--choice-scoring applies only to `export lm-eval`")
     need_build_extra("export")
     tiers = access_tiers(access)
     reg = load_for_data(root, release)
@@ -55,7 +60,8 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
 
         quiet_datasets()
         report = run_export(reg, harness, output, list(datasets) or None, data_dir=data_dir, access=tiers, limit=limit,
-                            seed=seed, on_bad_label=on_bad_label, force=force)
+                            seed=seed, on_bad_label=on_bad_label, force=force,
+                            choice_scoring=choice_scoring)
     if fmt == "json":
         from clinreg.text import dumps
 

@@ -13,6 +13,13 @@ from clinreg.scoring import medhelm
 
 PREFIX = "clinreg_"
 FILES = Path(__file__).parent / "harness_files"
+# A closed task's prompt in every export: MedHELM's instructions (clinreg's LETTER_INSTRUCTION where the record
+# gives none, or where MedHELM's adapter is not multiple choice and its instructions ask for something other than
+# a letter), a blank line, the question, the lettered options and `Answer:`, as HELM's multiple-choice adapter lays
+# it out. The reply scores as HELM's exact match scores it: the reply, stripped, is the gold letter (LETTER_PATTERN
+# takes it whole, or nothing).
+LETTER_INSTRUCTION = "Answer with the letter of the correct option."
+LETTER_PATTERN = r"^\s*([A-Z])\s*$"
 
 
 @dataclass
@@ -30,10 +37,20 @@ class MappingExport:
     metric: str
     scoring: dict[str, Any] | None = None  # the record's scoring (JSON-shaped), with the jury's rubric id
     generation: dict[str, Any] | None = None  # the record's generation settings (JSON-shaped)
+    # setting -> why this export's harness does not send it as MedHELM does (filled by the harness's writer)
+    not_sent: dict[str, str] = field(default_factory=dict)
+    medhelm_comparable: bool = True  # False for lm-eval's log-likelihood variant of a closed task
 
     @property
     def name(self) -> str:
         return PREFIX + self.mapping
+
+    def closed_instructions(self) -> str:
+        """The instruction a closed task's prompt opens with: MedHELM's, when its adapter is multiple choice and it
+        gives some; else clinreg's LETTER_INSTRUCTION."""
+        g = self.generation or {}
+        return g.get("instructions") if g.get("adapter") == "multiple_choice" and g.get("instructions") \
+            else LETTER_INSTRUCTION
 
 
 @dataclass
@@ -47,6 +64,7 @@ class ExportReport:
     release: str | None = None
     canary: str | None = None
     order: dict[str, int] = field(default_factory=dict)  # taxonomy position of each category and subcategory id
+    choice_scoring: str = "generate"  # lm-eval's closed tasks: "generate" (MedHELM's) or "loglikelihood"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,9 +75,23 @@ class ExportReport:
             "mappings": [{"name": m.name, "dataset": m.dataset, "mapping": m.mapping, "kind": m.kind,
                           "metric": m.metric, "scoring": m.scoring, "generation": m.generation,
                           "instances": m.instances, "data_file": m.data_file, "access": m.access,
-                          "subcategories": m.subcategories, "categories": m.categories} for m in self.mappings],
+                          "subcategories": m.subcategories, "categories": m.categories,
+                          "medhelm_comparable": m.medhelm_comparable, "settings_not_sent": m.not_sent}
+                         for m in self.mappings],
+            "choice_scoring": self.choice_scoring,
             "skipped": self.skipped,
         }
+
+
+def settings_not_sent(m: MappingExport, reasons: dict[str, str]) -> dict[str, str]:
+    """setting -> why the harness does not send it as MedHELM does: `reasons` are the harness's, for the settings
+    it cannot express (formatted with the record's value as `n`) where the record's value needs them."""
+    g = m.generation or {}
+    out = {key: why.format(n=g[key]) for key, why in reasons.items() if g.get(key, 1) != 1}
+    if m.kind == "choice" and g.get("instructions") and g.get("adapter") != "multiple_choice":
+        out["instructions"] = ("MedHELM generates free text here and its instructions ask for an answer other than "
+                               "the letter clinreg scores; clinreg's letter instruction is sent instead")
+    return out
 
 
 def groups(report: ExportReport) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -78,14 +78,18 @@ def export(
     seed: int = 0,
     on_bad_label: str = "error",
     force: bool = False,
+    choice_scoring: str = "generate",
 ) -> ExportReport:
     """Build the chosen records and write a self-contained folder for `harness`; return what went in.
 
     Records named in `datasets` must build; without names, every record of the allowed access tiers is tried
-    and the ones whose data is not at hand are listed in `skipped`.
+    and the ones whose data is not at hand, or that MedHELM runs as an agent (which no export can run), are listed
+    in `skipped`. `choice_scoring` is lm-eval's for closed tasks: "generate" (MedHELM's) or "loglikelihood".
     """
     if harness not in HARNESSES:
         raise ValueError(f"unknown harness {harness!r} (choose from {', '.join(HARNESSES)})")
+    if choice_scoring not in ("generate", "loglikelihood"):
+        raise ValueError(f"unknown choice_scoring {choice_scoring!r} (choose generate or loglikelihood)")
     output = Path(output)
     if output.exists() and not force:
         raise ExportProblem(f"{output} exists; refusing to overwrite it (use --force)")
@@ -100,7 +104,8 @@ def export(
         chosen = [d for d in chosen if registry.datasets[d].access.tier in access]
     placement = _placement(registry)
     check_identifiers(registry, chosen, placement)
-    report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry))
+    report = ExportReport(harness, output, release=registry.current_release, canary=canary(registry),
+                          choice_scoring=choice_scoring)
     for category, _ in registry.ordered_categories():
         report.order.setdefault(category.id, len(report.order))
         for sub in category.subcategories:
@@ -111,6 +116,14 @@ def export(
         staged = work / "export"
         for dataset_id in chosen:
             record = registry.datasets[dataset_id]
+            agent = [m.id for m in record.mappings if m.generation is not None and m.generation.adapter == "agent"]
+            if agent and len(agent) == len(record.mappings):
+                reason = (f"MedHELM runs {', '.join(agent)} with an agent adapter (a harness driving a multi-step "
+                          "episode), which no clinreg export can run; run it with medhelm itself")
+                if datasets:
+                    raise ExportProblem(f"{dataset_id}: {reason}")
+                report.skipped[dataset_id] = reason
+                continue
             try:
                 location = locate(record, data_dir, registry.root)
             except BuildError as err:
@@ -119,6 +132,10 @@ def export(
                 report.skipped[dataset_id] = str(err)
                 continue
             for mapping in record.mappings:
+                if mapping.id in agent:  # beside mappings an export can run; the README names it as skipped
+                    report.skipped[f"{dataset_id}/{mapping.id}"] = "MedHELM runs it with an agent adapter, which no " \
+                                                                    "clinreg export can run"
+                    continue
                 rel = f"data/{dataset_id}/{mapping.id}.jsonl"
                 target = staged / rel
                 if not target.resolve().is_relative_to(staged.resolve()):  # ids are checked above; never trust one
@@ -207,16 +224,15 @@ def _readme(staged: Path, report: ExportReport, usage: str) -> None:
                                 usage=usage)
     (staged / "README.md").write_text(text, encoding="utf-8")
 
-SENT = {  # (harness, kind) -> what the export sends, and what differs from MedHELM's run entry
-    ("helm", "choice"): ("MedHELM's instructions, then clinreg's question and the lettered options (HELM's "
-                         "multiple-choice adapter, label `Answer`)", "clinreg's question wording and no few-shot "
-                         "examples, where MedHELM's scenario words its own and some run entries give five"),
-    ("inspect", "choice"): ("clinreg's question and options in Inspect's multiple_choice() template, which asks for "
-                            "an `ANSWER: X` line; temperature only", "MedHELM's instructions, its 1-token limit and "
-                            "its stop sequence are not sent (the template's answer line needs more than one token)"),
-    ("lm-eval", "choice"): ("clinreg's question and options, scored by the log-likelihood of each option; nothing is "
-                            "generated", "not MedHELM-comparable: MedHELM generates one token with its instructions"),
+CLOSED_LAYOUT = {  # harness -> how a closed task's prompt reaches the model
+    "helm": "HELM's multiple-choice adapter, output label `Answer`",
+    "inspect": "one user message, scored by HELM's exact match on the letter",
+    "lm-eval": "lm-eval's `description` and prompt, a regex filter and exact match on the letter",
 }
+CLOSED_DIFFERS = ("clinreg's question wording, without MedHELM's `Question:` label and its own answer label, and no "
+                  "few-shot examples, where MedHELM's scenario words its own and some run entries give five")
+LOGLIKELIHOOD_SENT = ("clinreg's question and options, scored by the log-likelihood of each option; nothing is "
+                      "generated", "not MedHELM-comparable: MedHELM generates the letter with its instructions")
 
 
 def _generation_lines(report: ExportReport) -> str:
@@ -226,14 +242,25 @@ def _generation_lines(report: ExportReport) -> str:
     for m in report.mappings:
         g = m.generation
         if g is None:
-            lines.append(f"- {m.name}: the harness's defaults (the record gives no generation settings)")
+            odd = "" if m.medhelm_comparable else f"; {LOGLIKELIHOOD_SENT[0]}, {LOGLIKELIHOOD_SENT[1]}"
+            lines.append(f"- {escape(m.name)}: the harness's defaults (the record gives no generation settings){odd}")
             continue
         stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
-        settings = f"temperature {g['temperature']:g}, at most {g['max_tokens']} token(s), stop {stop}"
+        settings = (f"temperature {g['temperature']:g}, at most {g['max_tokens']} token(s), stop {stop}, "
+                    f"{g.get('num_outputs', 1)} output(s) asked for")
         if g.get("reasoning_max_tokens"):
             settings += f" ({g['reasoning_max_tokens']} tokens for reasoning models in MedHELM's runs)"
         instructions = json.dumps(g["instructions"]) if g.get("instructions") else "none"
-        sent, differs = SENT.get((report.harness, m.kind), (None, None))
+        sent = differs = None
+        if m.kind == "choice" and not m.medhelm_comparable:
+            sent, differs = LOGLIKELIHOOD_SENT
+        elif m.kind == "choice":
+            opening = m.closed_instructions()
+            opening = (f"MedHELM's instructions {json.dumps(opening)}" if opening == g.get("instructions")
+                       else f"clinreg's letter instruction {json.dumps(opening)}")
+            sent = (f"{opening}, then clinreg's question, the lettered options and `Answer:` "
+                    f"({CLOSED_LAYOUT[report.harness]})")
+            differs = CLOSED_DIFFERS
         chat = ((m.scoring or {}).get("rubric") or {}).get("conversation_column")
         if sent is None and chat and report.harness == "lm-eval":
             sent = (f"MedHELM's instructions {instructions}, then the conversation flattened into one text "
@@ -249,11 +276,12 @@ def _generation_lines(report: ExportReport) -> str:
             sent = f"MedHELM's instructions {instructions}, then clinreg's prompt"
             differs = ("clinreg's prompt words the task (input_template) and MedHELM's input and output labels "
                        "are not sent")
-        elif m.kind == "choice" and report.harness == "helm":
-            sent = f"MedHELM's instructions {instructions}, then " + sent.split(", then ", 1)[1]
-        if m.kind != "choice" or report.harness == "helm":
+        if m.medhelm_comparable:
             sent += f"; {settings}"
-        line = escape(f"{m.name}: sends {sent}. Differs from MedHELM's run entry: {differs}.") + " "
+        line = f"{m.name}: sends {sent}. Differs from MedHELM's run entry: {differs}."
+        if m.not_sent:
+            line += " Not sent as MedHELM sends it: " + "; ".join(f"{k} ({v})" for k, v in m.not_sent.items()) + "."
+        line = escape(line) + " "
         if g.get("run_spec"):
             line += (escape("MedHELM's own run entry (its prompt, not clinreg's):") + " "
                      + code(f"helm-run --run-entries {g['run_spec']}:model=MODEL") + " "
@@ -291,11 +319,12 @@ Canary, also in every instance: `{canary}`. Keep these files out of training dat
 |---|---|---|---|---|
 {rows}
 
-Not exported (no data at hand):
+Not exported (no data at hand, or run by MedHELM as an agent, which no export can run):
 {skipped}
 
-What each task sends the model (the record's `generation`, read from MedHELM's run specs; see `manifest.json`),
-what differs from MedHELM's own run entry, and how to run that entry for MedHELM's exact prompt:
+What each task sends the model (the record's `generation`, read from MedHELM's run specs; see `manifest.json`,
+whose `settings_not_sent` lists per task each setting this harness cannot send as MedHELM does, and why), what
+differs from MedHELM's own run entry, and how to run that entry for MedHELM's exact prompt:
 {generation}
 
 Judges that differ from MedHELM's (a provider's serving, or a replacement for a retired judge; every jury score

@@ -10,17 +10,25 @@ from typing import Any
 import yaml
 
 from clinreg.exports.contents import (
-    FILES, PREFIX, ExportReport, MappingExport, groups, header, python_literal, scoring_source,
+    FILES, PREFIX, ExportReport, MappingExport, groups, header, python_literal, scoring_source, settings_not_sent,
 )
+
+NOT_SENT = {
+    "reasoning_max_tokens": "the run entries give every model the record's max_tokens; MedHELM's give reasoning "
+                            "models {n} tokens (add num_output_tokens={n} to a run entry)",
+}
 
 
 def write(staged: Path, report: ExportReport, registry: Any) -> str:
     """Write the scenario plugin, the run entries per access tier and the schema into `staged`; return the README's
     usage section."""
     subs, cats = groups(report)
+    for m in report.mappings:
+        m.not_sent = settings_not_sent(m, NOT_SENT)
     mappings = {m.mapping: {"dataset": m.dataset, "kind": m.kind, "data_file": m.data_file, "run_group": m.name,
                             "metric": m.metric, "scoring": m.scoring if helm_scores(m.scoring) else None,
-                            "generation": m.generation}
+                            "generation": m.generation,
+                            "closed_instructions": m.closed_instructions() if m.kind == "choice" else None}
                 for m in report.mappings}
     source = "\n".join([
         '"""HELM scenario and run spec function for clinreg exports, written by `clinreg export helm`."""',
@@ -144,8 +152,11 @@ clinreg results import benchmark_output/runs/clinreg -o results.json
 `--num-threads 1` keeps `helm-summarize` to one thread: on CPython 3.11.7 its threads compile templates at the
 same time and can fail with "AST constructor recursion depth mismatch" (a CPython bug, seen in CI).
 
-There is one run-entries file per access tier. Closed tasks use HELM's multiple-choice adapter (the question,
-then the lettered options, one instruction asking for the letter); number tasks are scored by the accepted
+There is one run-entries file per access tier. Every task's adapter carries the record's generation settings
+(MedHELM's): instructions, `max_tokens`, temperature, stop sequences and `num_outputs`. Closed tasks use HELM's
+joint multiple-choice adapter: MedHELM's instructions (clinreg's letter instruction where the record gives none),
+the question, the lettered options, `Answer:`, five outputs as MedHELM asks (HELM scores the most likely and
+reports `exact_match@5` beside); number tasks are scored by the accepted
 range under the benchmark's own metric name (as the other exports score them). Free-text tasks run HELM's own
 classes, named by the record: for a jury benchmark, HELM's annotator for that benchmark (HELM's rubric) and
 HELM's `LLMJuryMetric` with MedHELM's `default_score=1.0`, the mean of every judge's rating on every axis (1.0

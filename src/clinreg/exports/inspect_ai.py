@@ -5,16 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clinreg.exports.contents import FILES, ExportReport, example, groups, python_literal, scoring_source
+from clinreg.exports.contents import (
+    FILES, LETTER_PATTERN, ExportReport, example, groups, python_literal, scoring_source, settings_not_sent,
+)
+
+NOT_SENT = {
+    "num_outputs": "sent as GenerateConfig num_choices={n}, which only some providers honour (OpenAI, Grok, Google, "
+                   "Together, vLLM; others give one output); the scorer reads the first output, where HELM reads the "
+                   "most likely (at temperature 0 the same answer), and exact_match@{n} is not reported",
+    "reasoning_max_tokens": "max_tokens is the same for every model; MedHELM's runs give reasoning models {n} tokens "
+                            "(raise it with --max-tokens N)",
+}
 
 
 def write(staged: Path, report: ExportReport, registry: Any) -> str:
     """Write clinreg_tasks.py, one @task per mapping, into `staged`; return the README's usage section."""
     subs, cats = groups(report)
+    for m in report.mappings:
+        m.not_sent = settings_not_sent(m, NOT_SENT)
     mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
                          "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
                          "metric": m.metric, "scoring": m.scoring, "generation": m.generation,
-                         "canary": report.canary} for m in report.mappings}
+                         "closed_instructions": m.closed_instructions() if m.kind == "choice" else None,
+                         "settings_not_sent": m.not_sent, "canary": report.canary} for m in report.mappings}
     lines = [
         f'"""Inspect AI tasks for {len(mappings)} clinreg mapping(s), written by `clinreg export inspect`.',
         "",
@@ -30,6 +43,7 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
         f"SUBCATEGORIES = {python_literal(subs)}",
         f"CATEGORIES = {python_literal(cats)}",
         f"CANARY = {report.canary!r}",
+        f"LETTER_PATTERN = {LETTER_PATTERN!r}",
         "",
     ]
     for m in report.mappings:
@@ -59,8 +73,13 @@ python -c "import sys; sys.path.insert(0, '{out}'); import inspect_ai, clinreg_t
 inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
 ```
 
-Closed tasks give the stem as `input` and the options as `choices` (solver `multiple_choice()`, scorer
-`choice()`); number tasks use `numeric_range()`. Free-text tasks are scored as MedHELM scores them, with
+Closed tasks send MedHELM's prompt as HELM lays it out, in one user message: MedHELM's instructions (clinreg's
+letter instruction where the record gives none), the question, the lettered options and `Answer:`, with the
+record's settings as the task's GenerateConfig (temperature, `max_tokens`, one token for most, `stop_seqs`, and
+`num_choices` where MedHELM asks for several outputs, which only some providers honour), solver `generate()`;
+`letter_match()` scores the reply as HELM's exact match does (the reply, stripped, is the gold letter). Number
+tasks use `numeric_range()`. Each task's metadata `settings_not_sent` (and the manifest's) names what is not sent
+as MedHELM sends it. Free-text tasks are scored as MedHELM scores them, with
 token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
 - `jury()`: MedHELM's LLM jury. Each judge reads the record's rubric (in clinreg's words), the texts the jury
   is shown and the axes, and replies with JSON; the score is the mean of every judge's rating on every axis

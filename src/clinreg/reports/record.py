@@ -216,8 +216,9 @@ def record_lines(data: dict[str, Any]) -> list[str]:
         if g:
             stop = ", ".join(repr(x) for x in g.get("stop", [])) or "none"
             reasoning = f" ({g['reasoning_max_tokens']} for reasoning models)" if g.get("reasoning_max_tokens") else ""
-            out.append(f"  generation: temperature {g['temperature']:g}, up to {g['max_tokens']} tokens{reasoning}, "
-                       f"stop {stop}" + (f"; MedHELM run spec {g['run_spec']}" if g.get("run_spec") else ""))
+            out.append(f"  generation: {g['adapter']} adapter, temperature {g['temperature']:g}, up to "
+                       f"{g['max_tokens']} tokens{reasoning}, stop {stop}, {g.get('num_outputs', 1)} output(s)"
+                       + (f"; MedHELM run spec {g['run_spec']}" if g.get("run_spec") else ""))
             out += _wrap("MedHELM's instructions: ", g.get("instructions"), "    ")
             out += _wrap("note: ", g.get("note"), "    ")
         else:

@@ -153,14 +153,22 @@ class InstanceCounts(Strict):
 class Generation(Strict):
     """How the model generates its answer, as MedHELM's run spec sets it; every export passes these to its harness."""
 
+    adapter: Literal["generation", "multiple_choice", "chat", "agent"] = Field(
+        description=(
+            "How MedHELM's run spec adapts the benchmark (HELM's adapter method): `generation` (one prompt, the "
+            "answer generated), `multiple_choice` (HELM's joint multiple-choice adapter: the question and lettered "
+            "options, the letter generated), `chat` (the conversation's turns sent as chat messages) or `agent` "
+            "(an agent harness drives a multi-step episode; clinreg's exports cannot run it and export nothing for "
+            "it). A mapping MedHELM does not run gives the adapter clinreg's exports use."
+        ),
+    )
     temperature: float = Field(ge=0, description="Sampling temperature. MedHELM runs every benchmark at 0.")
     max_tokens: int = Field(
         ge=1,
         description=(
             "The output limit in tokens (HELM's `max_tokens`): lm-eval's `max_gen_toks`, Inspect's `max_tokens`, "
-            "HELM's adapter spec. A closed task's limit applies where the harness generates the letter (HELM); "
-            "lm-eval scores options by likelihood and Inspect's multiple-choice solver needs room for its `ANSWER:` "
-            "line."
+            "HELM's adapter spec. A closed task's limit applies to the letter every export generates (not to "
+            "lm-eval's log-likelihood variant, which generates nothing)."
         ),
     )
     reasoning_max_tokens: int | None = Field(
@@ -170,12 +178,22 @@ class Generation(Strict):
     )
     stop: list[str] = Field(default_factory=list,
                             description="Stop sequences (HELM's `stop_sequences`); empty for none.")
+    num_outputs: int = Field(
+        1, ge=1,
+        description=(
+            "How many outputs MedHELM asks for per instance (HELM's `num_outputs`): 5 in HELM's multiple-choice "
+            "adapter, which scores the most likely one (and reports `exact_match@5` beside); 1 elsewhere. Where a "
+            "harness cannot ask for several, the export's manifest says so."
+        ),
+    )
     instructions: str | None = Field(
         None,
         description=(
             "MedHELM's instructions for the benchmark (HELM's adapter `instructions`), as its run spec gives them. "
-            "The exports send them before the prompt of a number or free-text task (HELM's adapter instructions, "
-            "lm-eval's `description`, an Inspect system message); closed tasks keep clinreg's letter instruction."
+            "Every export sends them before the prompt (HELM's adapter instructions; lm-eval's `description`; in "
+            "Inspect, before a closed task's question in the user message, or as the system message of a number or "
+            "free-text task). A closed task without them gets clinreg's letter instruction. Empty for an `agent` "
+            "adapter, whose instructions field carries the harness's settings, not text for the model."
         ),
     )
     run_spec: Id | None = Field(None,

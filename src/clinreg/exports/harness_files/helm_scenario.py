@@ -13,7 +13,7 @@ from helm.benchmark.annotation.annotator import Annotator, AnnotatorSpec
 from helm.benchmark.metrics.metric import Metric, MetricSpec
 from helm.benchmark.metrics.metric_name import MetricName
 from helm.benchmark.metrics.statistic import Stat
-from helm.benchmark.adaptation.common_adapter_specs import get_generation_adapter_spec, get_multiple_choice_adapter_spec
+from helm.benchmark.adaptation.common_adapter_specs import get_generation_adapter_spec
 from helm.benchmark.metrics.common_metric_specs import get_basic_metric_specs, get_exact_match_metric_specs
 from helm.benchmark.run_spec import RunSpec, run_spec_function
 from helm.benchmark.scenarios.scenario import (
@@ -212,9 +212,6 @@ def rubric_specs(entry, basic, judges=None):
     return annotators, metrics + basic
 
 
-LETTER_INSTRUCTION = "Answer with the letter of the correct option."
-
-
 @run_spec_function("clinreg")
 def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
     entry = MAPPINGS[mapping]
@@ -223,19 +220,21 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
     if (entry.get("scoring") or {}).get("method") == "rubric":
         scenario_args["mapping"] = mapping
     scenario_spec = ScenarioSpec(class_name=f"{__name__}.ClinregJsonlScenario", args=scenario_args)
+    settings = entry.get("generation") or {}
     if entry["kind"] == "choice":
-        # One instruction asking for the letter HELM scores; a line break between the question and option A.
-        # MedHELM's instructions (clinreg's letter instruction only where a record gives none).
-        instructions = (entry.get("generation") or {}).get("instructions") or LETTER_INSTRUCTION
-        adapter_spec = get_multiple_choice_adapter_spec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=instructions,
-                                                        input_noun=None, output_noun="Answer", max_train_instances=0,
-                                                        input_suffix="\n",
-                                                        max_tokens=(entry.get("generation") or {}).get("max_tokens", 1))
+        # HELM's joint multiple-choice adapter with every setting of the record: the instructions (MedHELM's, or
+        # clinreg's letter instruction where the record gives none), the question, a line break, the lettered
+        # options and `Answer:`; temperature and stop sequences as given (HELM's helper would fix them).
+        adapter_spec = AdapterSpec(method=ADAPT_MULTIPLE_CHOICE_JOINT, instructions=entry["closed_instructions"] + "\n",
+                                   input_prefix="", input_suffix="\n", output_prefix="Answer: ", output_suffix="\n",
+                                   max_train_instances=0, num_outputs=settings.get("num_outputs", 1),
+                                   max_tokens=settings.get("max_tokens", 1),
+                                   temperature=settings.get("temperature", 0.0),
+                                   stop_sequences=settings.get("stop", ["\n"]))
         metric_specs = get_exact_match_metric_specs()
     elif ((entry.get("scoring") or {}).get("rubric") or {}).get("conversation_column"):
         # A conversation goes as chat messages, as medhelm's health_bench run spec sends it (ADAPT_CHAT, whose
         # adapter sends the turns and not the instructions).
-        settings = entry.get("generation") or {}
         adapter_spec = AdapterSpec(method=ADAPT_CHAT, global_prefix="", global_suffix="",
                                    instructions=settings.get("instructions", ""), input_prefix="", input_suffix="",
                                    output_prefix="", output_suffix="", instance_prefix="", max_train_instances=0,
@@ -245,11 +244,11 @@ def get_clinreg_spec(mapping: str, judges: str = None) -> RunSpec:
                                    stop_sequences=settings.get("stop") or [])
         annotator_specs, metric_specs = text_specs(mapping, entry, judges)
     else:
-        settings = entry.get("generation") or {}
         adapter_spec = get_generation_adapter_spec(
             instructions=settings.get("instructions", ""), input_noun=None, output_noun="Answer",
             max_tokens=settings.get("max_tokens", 1024 if entry["kind"] == "text" else 64),
-            temperature=settings.get("temperature", 0.0), stop_sequences=settings.get("stop"), max_train_instances=0)
+            temperature=settings.get("temperature", 0.0), stop_sequences=settings.get("stop"), max_train_instances=0,
+            num_outputs=settings.get("num_outputs", 1))
         if entry["kind"] == "number":
             metric_specs = [MetricSpec(class_name=f"{__name__}.ClinregNumberMetric", args={"name": entry["metric"]})]
             metric_specs += get_basic_metric_specs([])

@@ -3,16 +3,15 @@
 # ----------------------------------------------------------------------------------------- Inspect AI tasks
 
 import json
+import re
 from pathlib import Path
 
 from inspect_ai import Task, task  # noqa: F401 - the @task functions the export appends use it
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput,
                               get_model)
-from inspect_ai.scorer import (
-    CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, choice, mean, metric, scorer, stderr,
-)
-from inspect_ai.solver import TaskState, generate, multiple_choice, solver, system_message
+from inspect_ai.scorer import CORRECT, INCORRECT, SampleScore, Score, Target, accuracy, mean, metric, scorer, stderr
+from inspect_ai.solver import TaskState, generate, solver, system_message
 
 HERE = Path(__file__).resolve().parent
 
@@ -25,9 +24,17 @@ def chat_input(turns):
     return [CHAT_MESSAGES[turn["role"]](content=turn["content"]) for turn in turns]
 
 
-def read_samples(data_file, conversation=None):
-    """Samples of one exported JSON-lines file: for closed tasks the stem as input and the options as choices; when
-    `conversation` names a context column holding chat turns, those turns as the input's messages."""
+def closed_prompt(instructions, question, options):
+    """A closed task's prompt as HELM's multiple-choice adapter lays it out: the instructions, a blank line, the
+    question, the lettered options and `Answer:`."""
+    listed = "".join(f"{chr(65 + i)}. {option}\n" for i, option in enumerate(options))
+    return f"{instructions}\n\n{question}\n{listed}Answer:"
+
+
+def read_samples(data_file, conversation=None, instructions=None):
+    """Samples of one exported JSON-lines file: for closed tasks the instructions, the stem and the lettered options
+    as one prompt (the options also as choices); when `conversation` names a context column holding chat turns,
+    those turns as the input's messages."""
     samples = []
     with (HERE / data_file).open(encoding="utf-8") as handle:
         for line in handle:
@@ -36,13 +43,27 @@ def read_samples(data_file, conversation=None):
             metadata = {key: doc[key] for key in ("dataset", "mapping", "split", "tasks", "variant", "gold",
                                                   "references", "context", "provenance")}
             if gold["kind"] == "choice":
-                samples.append(Sample(input=doc["input"], choices=doc["choices"], target=gold["letter"],
-                                      id=doc["id"], metadata=metadata))
+                samples.append(Sample(input=closed_prompt(instructions, doc["input"], doc["choices"]),
+                                      choices=doc["choices"], target=gold["letter"], id=doc["id"], metadata=metadata))
             else:
                 turns = (doc.get("context") or {}).get(conversation) if conversation else None
                 samples.append(Sample(input=chat_input(turns) if turns else doc["prompt"], target=gold["value"],
                                       id=doc["id"], metadata=metadata))
     return samples
+
+
+@scorer(metrics=[accuracy(), stderr()])
+def letter_match():
+    """A closed task scored as HELM's exact match scores it: the reply, stripped, is the gold letter."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        completion = state.output.completion
+        found = re.match(LETTER_PATTERN, completion)
+        answer = found.group(1) if found else None
+        return Score(value=CORRECT if answer == target.text else INCORRECT, answer=completion,
+                     explanation=f"letter read: {answer}" if answer else "no letter: the reply is not one letter")
+
+    return score
 
 
 @scorer(metrics=[accuracy(), stderr()])
@@ -196,16 +217,17 @@ def jury(name, judges=None):
     return score
 
 
-def generate_config(name, kind):
-    """The record's generation settings as Inspect's GenerateConfig. A closed task keeps the provider's output limit:
-    Inspect's multiple_choice() solver asks for an `ANSWER:` line, longer than the one letter MedHELM allows."""
+def generate_config(name):
+    """The record's generation settings as Inspect's GenerateConfig: temperature, output limit, stop sequences and,
+    where MedHELM asks for several outputs, `num_choices` (which only some providers honour; the scorers read the
+    first output)."""
     settings = MAPPINGS[name].get("generation")
-    if not settings:
-        return GenerateConfig()
-    if kind == "choice":
-        return GenerateConfig(temperature=settings["temperature"])
+    if not settings:  # a closed task: HELM's multiple-choice defaults (one token, stop at a line break)
+        closed = MAPPINGS[name]["kind"] == "choice"
+        return GenerateConfig(max_tokens=1, stop_seqs=["\n"]) if closed else GenerateConfig()
+    outputs = settings.get("num_outputs", 1)
     return GenerateConfig(temperature=settings["temperature"], max_tokens=settings["max_tokens"],
-                          stop_seqs=settings.get("stop") or None)
+                          stop_seqs=settings.get("stop") or None, num_choices=outputs if outputs > 1 else None)
 
 
 # Rubric grading (HealthBench), as simple-evals grades it (see the rubric section of the scoring code above): the
@@ -295,10 +317,11 @@ def clinreg_task(name, kind, data_file, judges=None, grader_template=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
     rubric = (MAPPINGS[name].get("scoring") or {}).get("rubric") or {}
-    dataset = MemoryDataset(read_samples(data_file, rubric.get("conversation_column")), name=name)
-    if kind == "choice":
-        return Task(dataset=dataset, solver=multiple_choice(), scorer=choice(), name=name, metadata=MAPPINGS[name],
-                    config=generate_config(name, kind))
+    dataset = MemoryDataset(read_samples(data_file, rubric.get("conversation_column"),
+                                         MAPPINGS[name].get("closed_instructions")), name=name)
+    if kind == "choice":  # the instructions are in the prompt, as HELM sends them
+        return Task(dataset=dataset, solver=generate(), scorer=letter_match(), name=name, metadata=MAPPINGS[name],
+                    config=generate_config(name))
     if kind == "number":
         scorers = numeric_range()
     else:
@@ -314,7 +337,7 @@ def clinreg_task(name, kind, data_file, judges=None, grader_template=None):
     instructions = (MAPPINGS[name].get("generation") or {}).get("instructions")
     solver = [system_message(instructions), generate()] if instructions else generate()
     return Task(dataset=dataset, solver=solver, scorer=scorers, name=name, metadata=MAPPINGS[name],
-                config=generate_config(name, kind))
+                config=generate_config(name))
 
 
 # Judging after an lm-eval run (lm-eval has no model-graded metric): read the samples file lm-eval wrote with

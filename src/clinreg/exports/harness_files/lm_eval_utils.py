@@ -3,12 +3,20 @@
 # lm-evaluation-harness hooks, named by the task YAML files as `!function utils.<name>`.
 
 
+def process_letter(doc, results):
+    """A closed task, generated: `results` holds the reply after the regex filter (the letter, or `[invalid]`);
+    HELM's exact match against the gold letter."""
+    hit = float(results[0] == doc["gold"]["letter"])
+    return {"exact_match": hit, "score": hit}
+
+
 def process_choice(doc, results):
-    """multiple_choice: `results` holds one (loglikelihood, is_greedy) pair per option, in letter order."""
+    """The log-likelihood variant (not MedHELM-comparable): `results` holds one (loglikelihood, is_greedy) pair per
+    option, in letter order."""
     scores = [result[0] for result in results]
     chosen = max(range(len(scores)), key=scores.__getitem__)
     hit = float(chosen == doc["gold"]["index"])
-    return {"acc": hit, "score": hit}
+    return {"acc_loglikelihood": hit, "score": hit}
 
 
 def process_number(doc, results):
