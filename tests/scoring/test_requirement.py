@@ -125,8 +125,19 @@ def test_every_embedded_benchmark_states_its_judge_requirement(reg):
         for m in ds.mappings:
             req = judge_requirement(m)
             judged = m.scoring is not None and (m.scoring.jury is not None or m.scoring.rubric is not None)
-            assert req.needs_judge == judged, m.id
+            unknown = m.scoring is None and m.scoring_note is not None
+            assert req.needs_judge is (None if unknown else judged), m.id
             if judged:
                 assert req.judges and req.portability and req.portability_reason and req.calls_basis, m.id
             if m.scoring is not None and m.scoring.jury is not None:
                 assert req.judge_calls_per_instance == len(m.scoring.jury.judges), m.id
+
+
+def test_a_benchmark_whose_scoring_is_not_expressible_is_not_counted_either_way(reg):
+    m = next((m.model_copy(deep=True) for ds in reg.datasets.values() for m in ds.mappings
+              if m.scoring is None and m.scoring_note is not None), None)
+    if m is None:
+        pytest.skip("the registry holds no benchmark with a scoring note")
+    req = judge_requirement(m)
+    assert req.needs_judge is None and req.judge_calls_per_instance is None and "scoring note" in req.calls_basis
+    assert judge_calls(m) == (None, None)

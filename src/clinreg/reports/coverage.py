@@ -32,15 +32,15 @@ REVIEW_STATES = STATES
 def judging(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """The judge calls one model run of these benchmarks ((dataset id, mapping) pairs, each counted once) takes:
     `judge_calls` sums what can be counted, `judged_benchmarks` counts those needing a judge, and
-    `judge_calls_uncounted` names those whose calls cannot be counted (so the sum is a floor where it is not
-    empty)."""
+    `judge_calls_uncounted` names those whose calls cannot be counted, a benchmark whose scoring clinreg cannot
+    express among them (so the sum is a floor where it is not empty)."""
     seen: dict[tuple[str, str], Any] = {}
     for d, m in pairs:
         seen.setdefault((d, m.id), m)
     total, judged, uncounted = 0, 0, []
     for key in sorted(seen):
         mapping = seen[key]
-        judged += judge_requirement(mapping).needs_judge
+        judged += judge_requirement(mapping).needs_judge is True
         calls, _ = judge_calls(mapping)
         if calls is None:
             uncounted.append(key[1])

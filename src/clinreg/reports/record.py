@@ -107,6 +107,8 @@ def judge_view(mapping: Any) -> dict[str, Any]:
 
 def judge_sentences(judge: dict[str, Any]) -> list[tuple[str, str]]:
     """The judge requirement as (label, sentence) pairs: what `clinreg show` and the benchmark card print."""
+    if judge["needs_judge"] is None:
+        return [("judge", f"not known: {judge['calls_basis']}")]
     if not judge["needs_judge"]:
         return [("judge", "none needed (scored without a model)")]
     who = ", ".join(j["model"] for j in judge["judges"])

@@ -37,7 +37,7 @@ class JudgeRequirement:
     counted (a rubric whose criteria per instance the record does not state); `portable` is True only at
     PORTABLE."""
 
-    needs_judge: bool
+    needs_judge: bool | None  # None: the record cannot say (its scoring is not expressible in clinreg's methods)
     kind: str | None  # "jury" or "rubric grader"
     judges: tuple[dict[str, Any], ...] = ()
     reference: str | None = None  # whose judges these are, e.g. "MedHELM's three judges (judges.yaml)"
@@ -66,6 +66,12 @@ class JudgeRequirement:
 
 NO_JUDGE = JudgeRequirement(needs_judge=False, kind=None, judge_calls_per_instance=0, ratings_per_instance=0,
                             calls_basis="scored without a model: no judge calls")
+
+
+NOT_EXPRESSIBLE = JudgeRequirement(
+    needs_judge=None, kind=None,
+    calls_basis="clinreg cannot express how this benchmark is scored (see the record's scoring note), so whether "
+                "it needs a judge, and how many calls it takes, is not counted")
 
 
 def _private(judge: Judge) -> str | None:
@@ -101,6 +107,8 @@ def _portability(judges: list[Judge], tied_to: Any) -> tuple[str, str]:
 def judge_requirement(mapping: Mapping) -> JudgeRequirement:
     """The judge requirement of one benchmark, from its scoring."""
     scoring = mapping.scoring
+    if scoring is None and mapping.scoring_note is not None:
+        return NOT_EXPRESSIBLE
     if scoring is None or (scoring.jury is None and scoring.rubric is None):
         return NO_JUDGE
     if scoring.jury is not None:
@@ -148,6 +156,8 @@ def judge_calls(mapping: Mapping) -> tuple[float | None, str | None]:
     used (`evaluated`: MedHELM's evaluated count; `source`: every row of the source split, for a benchmark MedHELM
     did not evaluate); (None, None) where it cannot be counted. A benchmark without a judge takes 0."""
     req = judge_requirement(mapping)
+    if req.needs_judge is None:
+        return None, None
     if not req.needs_judge:
         return 0, None
     counts = mapping.instances
