@@ -184,7 +184,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "datasets": [
             {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "in_medhelm": d.in_medhelm,
              "medhelm_editions": [e.id for e in reg.editions.editions_of(k)] if reg.editions else [],
-             "medhelm_unreleased": [e.id for e in reg.editions.editions_of(k, unreleased=True)] if reg.editions else [],
+             "medhelm_unreleased": [e.id for e in reg.editions.only_unreleased(k)] if reg.editions else [],
              "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),

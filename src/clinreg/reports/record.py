@@ -108,7 +108,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
     editions = [] if reg.editions is None else [e.id for e in reg.editions.editions_of(record.id)]
     unreleased = [] if reg.editions is None else [
         {"id": e.id, "commit": e.source.commit, "branch": e.source.branch, "says": e.unreleased_words}
-        for e in reg.editions.editions_of(record.id, unreleased=True)]
+        for e in reg.editions.only_unreleased(record.id)]
     return {
         "id": record.id, "name": record.name, "version": record.version, "in_medhelm": record.in_medhelm,
         "description": _text(record.description), "measures": _text(record.measures),

@@ -330,8 +330,8 @@ def _editions(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
 
 
 def _unreleased(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
-    """The unreleased editions (a development branch's commit) that run a benchmark: what its card must say."""
+    """For a benchmark no released edition runs, the unreleased editions (a branch's commit) that run it."""
     if reg.editions is None:
         return []
     return [{"id": e.id, "title": e.title, "says": e.unreleased_words or ""}
-            for e in reg.editions.editions_of(dataset_id, unreleased=True)]
+            for e in reg.editions.only_unreleased(dataset_id)]

@@ -117,6 +117,11 @@ class MedhelmEditions(Strict):
         """The released editions that run a benchmark, oldest first (with `unreleased`, the unreleased ones)."""
         return [e for e in self.editions if dataset_id in e.benchmarks and e.released != unreleased]
 
+    def only_unreleased(self, dataset_id: str) -> list[Edition]:
+        """For a benchmark that no released edition runs, the unreleased editions that do (what its card must say:
+        not in a released edition); empty for a benchmark MedHELM has published."""
+        return [] if self.editions_of(dataset_id) else self.editions_of(dataset_id, unreleased=True)
+
     @property
     def newest_released(self) -> Edition | None:
         """The newest released edition (the editions are listed oldest first)."""
