@@ -15,6 +15,10 @@ three columns, on a sheet of that name (the workbook's other sheets, if any, are
 from __future__ import annotations
 
 import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import _synt  # noqa: E402  (the same keying as medhelm 0.8.0's synt_* scenarios)
 
 
 def write(folder: pathlib.Path, name: str, context: str, rows: list[tuple[str, str, str]]) -> dict:
@@ -29,14 +33,4 @@ def write(folder: pathlib.Path, name: str, context: str, rows: list[tuple[str, s
     for row in rows:
         sheet.append(list(row))
     book.save(folder / name)
-    expected: list[dict] = []
-    seen: dict[tuple[str, str], int] = {}
-    for question, text, label in rows:
-        key = (question, text)
-        if key in seen:
-            expected[seen[key]]["gold"] = label
-            continue
-        seen[key] = len(expected)
-        others = [t for _, t, _ in rows if t != text]
-        expected.append({"gold": label, "input_must_contain": [question, text], "input_must_not_contain": others})
-    return {"splits": {"test": expected}, "dropped": {"test": len(rows) - len(expected)}}
+    return _synt.keyed_by_prompt(rows)

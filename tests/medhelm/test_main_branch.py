@@ -136,7 +136,10 @@ def test_with_the_records_the_newest_release_still_lacks_them_and_says_the_regis
 
 def test_against_the_unreleased_edition_nothing_differs_for_the_ten_but_the_missing_category(tmp_path):
     code, data = diff(main_tree(tmp_path / "medhelm"), "--edition", UNRELEASED)
-    assert data["edition"]["id"] == UNRELEASED
+    assert data["edition"]["id"] == UNRELEASED and data["edition"]["released"] is False
+    text = invoke(main, ["medhelm", "diff", str(tmp_path / "medhelm"), "--root", str(REPO), "--edition", UNRELEASED])
+    assert f"against edition {UNRELEASED} (UNRELEASED: on PacificAI/medhelm's main branch at" in text.output
+    assert "taxonomy lacks: the taxonomy has no category 'PacificMedSecurity'" in text.output
     about = [d for d in data["differences"] if d["benchmark"] in TEN]
     assert about == []
     # The small tree holds only the ten: the edition's 46 others are what MedHELM's files lack here.

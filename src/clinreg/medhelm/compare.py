@@ -105,7 +105,8 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
                 medhelm=view.judges, registry=ours_judges)
     return {
         "source": view.describe,
-        "edition": {"id": edition.id, "title": edition.title, "date": edition.date.isoformat()},
+        "edition": {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(),
+                    "released": edition.released, "unreleased": edition.unreleased_words},
         "medhelm_benchmarks": len(view.benchmarks),
         "edition_benchmarks": len(ours),
         "confs_read": view.confs,

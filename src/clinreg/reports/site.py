@@ -333,5 +333,6 @@ def _unreleased(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
     """For a benchmark no released edition runs, the unreleased editions (a branch's commit) that run it."""
     if reg.editions is None:
         return []
-    return [{"id": e.id, "title": e.title, "says": e.unreleased_words or ""}
+    return [{"id": e.id, "title": e.title, "says": e.unreleased_words or "",
+             "plain": f"on {e.source.name}'s {e.source.branch} branch, not in a released edition"}
             for e in reg.editions.only_unreleased(dataset_id)]
