@@ -214,6 +214,11 @@ def test_coverage_never_counts_an_unreleased_benchmark_as_medhelms():
     assert "UNRELEASED MedHELM edition" in table and _words(UNRELEASED[0]) in " ".join(table.split())
     assert json.loads(run("coverage", "--medhelm-only", "--format", "json").output)["data"]["medhelm_edition"][
         "released"] is True
+    markdown = run("coverage", "--format", "markdown").output.splitlines()
+    for ds_id in ONLY_UNRELEASED:
+        (line,) = [x for x in markdown if f"(`{ds_id}`," in x and x.startswith("- ")]
+        assert line.endswith(f"not in MedHELM; only in the unreleased edition `{UNRELEASED[0]['id']}`, not in a "
+                             "released edition"), line
 
 
 def test_the_site_says_unreleased_on_each_such_card_and_in_the_index(tmp_path):
