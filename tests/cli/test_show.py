@@ -37,9 +37,17 @@ def test_show_every_record_as_text_and_json(record_id, tmp_path):
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)["data"]
     assert data["id"] == record_id and [b["id"] for b in data["benchmarks"]] == [m.id for m in record.mappings]
-    editions = [e.id for e in REG.editions.editions if record_id in e.benchmarks]
+    editions = [e.id for e in REG.editions.editions if record_id in e.benchmarks and e.released]
     assert data["medhelm_editions"] == editions
-    assert text.output.splitlines()[-1] == "MedHELM editions: " + (", ".join(editions) or "none lists it")
+    assert "MedHELM editions: " + (", ".join(editions) or "no released edition lists it") in lines
+    # a benchmark only an unreleased edition runs says so on the last lines; a published one never does
+    unreleased = [] if editions else [e for e in REG.editions.editions if record_id in e.benchmarks]
+    assert [e["id"] for e in data["medhelm_unreleased"]] == [e.id for e in unreleased]
+    if unreleased:
+        assert lines[-len(unreleased):] == [f"MedHELM unreleased: {e.unreleased_words} (edition {e.id})"
+                                            for e in unreleased]
+    else:
+        assert lines[-1].startswith("MedHELM editions: ")
     tasks = {t for m in record.mappings for t in m.tasks}
     assert {p["task"] for p in data["taxonomy"]} == tasks
     for p in data["taxonomy"]:

@@ -26,6 +26,12 @@ def write(folder: pathlib.Path, name: str, rows: list[tuple[str, str, str]]) -> 
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(COLUMNS)
         writer.writerows(rows)
+    return keyed_by_prompt(rows)
+
+
+def keyed_by_prompt(rows: list[tuple[str, str, str]]) -> dict:
+    """The instances of a scenario that keys them by the prompt built from (question, context): a repeated pair is
+    one instance, at its first row's place, with its last row's label."""
     expected: list[dict] = []
     seen: dict[tuple[str, str], int] = {}
     for question, context, label in rows:

@@ -23,7 +23,7 @@ def medhelm() -> None:
 @click.option("--installed", is_flag=True,
               help="Read the `helm` package installed in clinreg's own Python (rarely what you want under `uv run`).")
 @click.option("--edition", default=None, metavar="ID",
-              help="The registry's edition to compare with (default: the newest).")
+              help="The registry's edition to compare with (default: the newest released one).")
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option
@@ -45,7 +45,7 @@ def diff(source, env, python, installed, edition, root, fmt, output, force):
     reg = load(root)
     if reg.editions is None:
         raise fail("this registry tree has no registry/medhelm_editions.yaml")
-    chosen = reg.editions.get(edition) if edition else reg.editions.editions[-1]
+    chosen = reg.editions.get(edition) if edition else (reg.editions.newest_released or reg.editions.editions[-1])
     if chosen is None:
         raise fail(f"--edition {edition!r} is not an edition in registry/medhelm_editions.yaml "
                    f"(known: {', '.join(e.id for e in reg.editions.editions)})")

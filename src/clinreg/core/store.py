@@ -363,8 +363,9 @@ def filter_to_release(reg: Registry, release: str) -> None:
 
 
 def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) -> None:
-    """Make each record's `in_medhelm` say whether `edition` (default: the editions file's `default`) runs it, and
-    with `only` keep just that edition's records (`--medhelm EDITION`). A tree without an editions file keeps what
+    """Make each record's `in_medhelm` say whether `edition` (default: the editions file's `default`) runs it (an
+    unreleased edition marks only what a released edition also runs), and with `only` keep just that edition's
+    records (`--medhelm EDITION`). A tree without an editions file keeps what
     its records say (`in_medhelm`, from before the editions); naming an edition there, or an unknown one, is an
     UnknownVersion error with the known ids."""
     if reg.editions is None:
@@ -379,11 +380,14 @@ def follow_edition(reg: Registry, edition: str | None, *, only: bool = False) ->
         known = ", ".join(e.id for e in reg.editions.editions)
         raise UnknownVersion(f"--medhelm {edition!r} is not an edition in {EDITIONS_FILE} (known: {known})")
     members = set(found.benchmarks)
+    # "In MedHELM" means a set MedHELM published: under an unreleased edition (a development branch's commit), a
+    # benchmark that no released edition runs stays "not in MedHELM", though `only` keeps it.
+    published = members if found.released else {b for b in members if reg.editions.editions_of(b)}
     reg.edition = chosen
     if not reg.declared_in_medhelm:
         reg.declared_in_medhelm = {ds_id: ds.in_medhelm for ds_id, ds in reg.datasets.items()}
     for ds_id, ds in list(reg.datasets.items()):
-        object.__setattr__(ds, "in_medhelm", ds_id in members)  # also on validation's read-only models
+        object.__setattr__(ds, "in_medhelm", ds_id in published)  # also on validation's read-only models
         if only and ds_id not in members:
             del reg.datasets[ds_id]
             del reg.dataset_files[ds_id]

@@ -39,7 +39,7 @@ def _registry_judges(reg: Registry, benchmarks: list[str]) -> list[str]:
 
 # A difference that an item is missing is named for the side that lacks it: MedHELM's files, the edition, or the
 # registry's records (an edition older than MedHELM's files lacks a benchmark; the registry is not to blame).
-LACKS = ("medhelm_lacks", "edition_lacks", "registry_lacks")
+LACKS = ("medhelm_lacks", "edition_lacks", "registry_lacks", "taxonomy_lacks")
 
 
 def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str, Any]:
@@ -53,6 +53,10 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
                             "medhelm": medhelm, "registry": registry})
 
     ours = list(dict.fromkeys(edition.benchmarks))
+    # A category group of MedHELM's files that the taxonomy has no category for (medhelm's PacificMedSecurity) is
+    # one difference of the taxonomy, named once with its benchmarks, not a misplacement of each benchmark.
+    taxonomy = {_norm(cat.name) for cat, _ in reg.ordered_categories()}
+    unplaceable: dict[str, list[str]] = {}
     for name, bench in view.benchmarks.items():
         if name not in ours:
             record = ("the registry has a record for it" if name in reg.datasets or name in reg.later_datasets
@@ -72,7 +76,9 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
         if bench is None or name not in reg.datasets:
             continue
         cats, subs = _placement(reg, name)
-        if _norm(bench.category) not in {_norm(c) for c in cats}:
+        if taxonomy and _norm(bench.category) not in taxonomy:
+            unplaceable.setdefault(bench.category, []).append(name)
+        elif _norm(bench.category) not in {_norm(c) for c in cats}:
             add("category", name, f"{schema}:{bench.line}",
                 f"{name!r}: MedHELM puts it in {bench.category}, the registry in "
                 f"{', '.join(sorted(cats)) or 'no category'}", medhelm=bench.category, registry=sorted(cats))
@@ -86,6 +92,11 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
             add("main_metric", name, f"{schema}:{bench.line}",
                 f"{name!r}: MedHELM's main metric is {bench.main_metric}, the registry's {', '.join(metrics)}",
                 medhelm=bench.main_metric, registry=metrics)
+    for category, names in unplaceable.items():
+        placed = sorted({c for n in names for c in _placement(reg, n)[0]})
+        add("taxonomy_lacks", None, f"{schema}:{view.benchmarks[names[0]].line}",
+            f"the taxonomy has no category {category!r}, which MedHELM's files give {', '.join(names)}; the "
+            f"registry places them in {', '.join(placed) or 'no category'}", medhelm=category, registry=placed)
     if view.judges is not None:
         ours_judges = _registry_judges(reg, ours)
         if ours_judges and ours_judges != view.judges:
@@ -94,7 +105,8 @@ def medhelm_diff(reg: Registry, view: MedhelmView, edition: Edition) -> dict[str
                 medhelm=view.judges, registry=ours_judges)
     return {
         "source": view.describe,
-        "edition": {"id": edition.id, "title": edition.title, "date": edition.date.isoformat()},
+        "edition": {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(),
+                    "released": edition.released, "unreleased": edition.unreleased_words},
         "medhelm_benchmarks": len(view.benchmarks),
         "edition_benchmarks": len(ours),
         "confs_read": view.confs,

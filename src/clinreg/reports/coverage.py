@@ -209,6 +209,7 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
         "datasets": [
             {"id": k, "name": d.name, "access": d.access.tier, "added_in": d.added_in, "in_medhelm": d.in_medhelm,
              "medhelm_editions": [e.id for e in reg.editions.editions_of(k)] if reg.editions else [],
+             "medhelm_unreleased": [e.id for e in reg.editions.only_unreleased(k)] if reg.editions else [],
              "collection": d.collection,
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
@@ -225,12 +226,10 @@ def edition_summary(reg: Registry) -> dict[str, Any] | None:
     edition = reg.medhelm_edition
     if edition is None:
         return None
-    source = edition.source
-    where = source.name + (f" {source.version}" if source.version else "") + (f" at {source.commit[:8]}"
-                                                                              if source.commit else "")
-    return {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(), "source": where,
+    return {"id": edition.id, "title": edition.title, "date": edition.date.isoformat(), "source": edition.where,
             "benchmarks": len(edition.benchmarks), "only": reg.edition_filtered,
-            "default": reg.editions is not None and edition.id == reg.editions.default}
+            "default": reg.editions is not None and edition.id == reg.editions.default,
+            "released": edition.released, "unreleased": edition.unreleased_words}
 
 
 def edition_line(edition: dict[str, Any] | None) -> str | None:
@@ -238,4 +237,7 @@ def edition_line(edition: dict[str, Any] | None) -> str | None:
     if not edition:
         return None
     how = "only its benchmarks" if edition["only"] else "\"in MedHELM\" marks follow it"
-    return f"MedHELM edition {edition['id']}: {edition['title']} [{edition['source']}, {edition['date']}]; {how}"
+    line = f"MedHELM edition {edition['id']}: {edition['title']} [{edition['source']}, {edition['date']}]; {how}"
+    if edition.get("unreleased"):
+        line = f"UNRELEASED {line}; its benchmarks are {edition['unreleased']}, not MedHELM's published set"
+    return line

@@ -7,7 +7,9 @@ from typing import Any
 
 
 def render_text(data: dict[str, Any]) -> str:
-    lines = [f"clinreg medhelm diff: {data['source']} against edition {data['edition']['id']} "
+    edition = data["edition"]
+    unreleased = f" (UNRELEASED: {edition['unreleased']})" if edition.get("unreleased") else ""
+    lines = [f"clinreg medhelm diff: {data['source']} against edition {edition['id']}{unreleased} "
              f"({data['medhelm_benchmarks']} benchmarks in MedHELM's files, {data['edition_benchmarks']} in the "
              "edition)"]
     lines += [f"{d['where']}: {d['kind'].replace('_', ' ')}: {d['message']}" for d in data["differences"]]

@@ -142,7 +142,10 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         later = " (it is not in this release)" if record_id in reg.later_datasets else ""
         raise UnknownRecord(f"no record {record_id!r}{later}" + (f"; did you mean {guess}?" if guess else "")
                             + " (`clinreg show` without an id lists every record)")
-    editions = [] if reg.editions is None else [e.id for e in reg.editions.editions if record.id in e.benchmarks]
+    editions = [] if reg.editions is None else [e.id for e in reg.editions.editions_of(record.id)]
+    unreleased = [] if reg.editions is None else [
+        {"id": e.id, "commit": e.source.commit, "branch": e.source.branch, "says": e.unreleased_words}
+        for e in reg.editions.only_unreleased(record.id)]
     return {
         "id": record.id, "name": record.name, "version": record.version, "in_medhelm": record.in_medhelm,
         "description": _text(record.description), "measures": _text(record.measures),
@@ -155,6 +158,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
                         "generation": None if m.generation is None else
                         m.generation.model_dump(mode="json", exclude_none=True)} for m in record.mappings],
         "medhelm_editions": editions,
+        "medhelm_unreleased": unreleased,
         "citation": record.citation.text,
     }
 
@@ -226,7 +230,9 @@ def record_lines(data: dict[str, Any]) -> list[str]:
         else:
             out.append("  generation: no settings recorded")
     editions = data["medhelm_editions"]
-    out.append("MedHELM editions: " + (", ".join(editions) if editions else "none lists it"))
+    out.append("MedHELM editions: " + (", ".join(editions) if editions else "no released edition lists it"))
+    for e in data.get("medhelm_unreleased", []):
+        out.append(f"MedHELM unreleased: {e['says']} (edition {e['id']})")
     return out
 
 

@@ -217,7 +217,8 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     sub_names = {s["id"]: s["name"] for s in cov["subcategories"]}
     tasks = {t["id"]: {**t, "provenance_note": PROVENANCE_NOTE.get(t["provenance"], "")} for t in cov["tasks"]}
     general = medhelm_jury_agreement(reg)
-    cards = [_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general)
+    cards = [{**_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general),
+              "medhelm_unreleased": _unreleased(reg, ds.id)}
              for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
     definitions = {}
     for cat, _ in reg.ordered_categories():
@@ -328,3 +329,12 @@ def _editions(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
     if reg.editions is None:
         return []
     return [{"id": e.id, "title": e.title, "date": e.date.isoformat()} for e in reg.editions.editions_of(dataset_id)]
+
+
+def _unreleased(reg: Registry, dataset_id: str) -> list[dict[str, str]]:
+    """For a benchmark no released edition runs, the unreleased editions (a branch's commit) that run it."""
+    if reg.editions is None:
+        return []
+    return [{"id": e.id, "title": e.title, "says": e.unreleased_words or "",
+             "plain": f"on {e.source.name}'s {e.source.branch} branch, not in a released edition"}
+            for e in reg.editions.only_unreleased(dataset_id)]

@@ -141,6 +141,10 @@ def unknown_edition_benchmark(ctx: Context) -> Iterable[Diagnostic]:
         yield ctx.at("CLR307", sf, ("default",),
                      f"default names {editions.default!r}, which is not an edition in {EDITIONS_FILE}",
                      _hint(editions.default, Suggester(e.id for e in editions.editions)))
+    elif not editions.get(editions.default).released:
+        yield ctx.at("CLR307", sf, ("default",),
+                     f"default names {editions.default!r}, an unreleased edition: \"in MedHELM\" must mean a set "
+                     "MedHELM published", "name a released edition")
 
 
 @rule("CLR308")

@@ -60,7 +60,8 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
                "A MedHELM edition names a benchmark or edition that does not exist", """
         `registry/medhelm_editions.yaml` lists, per MedHELM edition, the dataset ids it runs; a record's MedHELM
         membership follows from it. An id with no record would silently drop a benchmark from the edition's
-        coverage, and `default` must name one of the editions. Edition ids are unique.
+        coverage, and `default` must name one of the released editions (never one with `status: unreleased`, a
+        development branch's commit). Edition ids are unique.
 
         Bad:
             benchmarks: [med_qa, medqa_usmle]    # no registry/datasets/medqa_usmle.yaml

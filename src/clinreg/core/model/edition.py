@@ -27,6 +27,9 @@ class EditionSource(Strict):
     commit: str | None = Field(None, pattern=r"^[0-9a-f]{7,40}$", description="For `repository`: the commit read.")
     path: str | None = Field(None,
                              description="The file the benchmark list was read from, inside the repository or package.")
+    branch: str | None = Field(
+        None, description="For `repository`: the branch the commit was read on, e.g. `main` (an unreleased edition)."
+    )
     url: str | None = Field(None, description="Where the source can be found, e.g. the paper's page.")
     note: str | None = Field(None, description="How the list was read, and what was not checked.")
 
@@ -48,8 +51,42 @@ class Edition(Strict):
     description: NonEmpty = Field(description="What the edition is and how it differs from the one before.")
     source: EditionSource
     date: dt.date = Field(description="When the edition was published or its source was dated (YYYY-MM-DD).")
+    status: Literal["released", "unreleased"] = Field(
+        "released",
+        description=(
+            "`released`: MedHELM published or shipped this set (a paper, a leaderboard, a package). `unreleased`: "
+            "a commit of a development branch that no release holds yet. An unreleased edition is never the "
+            "default, never counted as MedHELM's published set, and every card naming it says it is unreleased."
+        ),
+    )
     benchmarks: list[Id] = Field(min_length=1, description="Dataset ids of the registry that the edition runs.")
     notes: list[str] = Field(default_factory=list, description="Caveats and open questions.")
+
+    @model_validator(mode="after")
+    def _unreleased_is_a_commit(self) -> "Edition":
+        if self.status == "unreleased" and (self.source.kind != "repository" or not self.source.branch):
+            raise ValueError("an unreleased edition is a commit of a branch: give `source.kind: repository` with "
+                             "`commit` and `branch`")
+        return self
+
+    @property
+    def released(self) -> bool:
+        return self.status == "released"
+
+    @property
+    def where(self) -> str:
+        """Where the edition was read, in a few words: `medhelm 0.8.0`, `stanford-crfm/helm at 63754d05`."""
+        source = self.source
+        return source.name + (f" {source.version}" if source.version else "") + (
+            f" at {source.commit[:8]}" if source.commit else "")
+
+    @property
+    def unreleased_words(self) -> str | None:
+        """What every view says of a benchmark this unreleased edition holds; None for a released edition."""
+        if self.released:
+            return None
+        return (f"on {self.source.name}'s {self.source.branch} branch at {(self.source.commit or '')[:8]}, "
+                "not in a released edition")
 
 
 class MedhelmEditions(Strict):
@@ -76,6 +113,16 @@ class MedhelmEditions(Strict):
     def default_edition(self) -> Edition | None:
         return self.get(self.default)
 
-    def editions_of(self, dataset_id: str) -> list[Edition]:
-        """The editions that run a benchmark, oldest first."""
-        return [e for e in self.editions if dataset_id in e.benchmarks]
+    def editions_of(self, dataset_id: str, *, unreleased: bool = False) -> list[Edition]:
+        """The released editions that run a benchmark, oldest first (with `unreleased`, the unreleased ones)."""
+        return [e for e in self.editions if dataset_id in e.benchmarks and e.released != unreleased]
+
+    def only_unreleased(self, dataset_id: str) -> list[Edition]:
+        """For a benchmark that no released edition runs, the unreleased editions that do (what its card must say:
+        not in a released edition); empty for a benchmark MedHELM has published."""
+        return [] if self.editions_of(dataset_id) else self.editions_of(dataset_id, unreleased=True)
+
+    @property
+    def newest_released(self) -> Edition | None:
+        """The newest released edition (the editions are listed oldest first)."""
+        return next((e for e in reversed(self.editions) if e.released), None)
