@@ -32,8 +32,9 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
            root):
     """Write a folder that lm-evaluation-harness, Inspect AI or HELM runs: instances as JSON lines plus task files.
 
-    Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported and the
-    others are listed as skipped; a named DATASET must build.
+    Without DATASET, every record whose data is at hand (in --data-dir, or on the hub) is exported; each other
+    record is named with why, in the README and the manifest too, and the exit code is 1. A named DATASET must
+    build. A registry with a record that fails to load exports nothing: the errors are listed and the exit is 1.
 
     `croissant` writes one Croissant 1.1 description per record (every record without DATASET) from the
     records alone, with the lock's sha256 of each mapping's instances where it holds one; it reads no data. A record
@@ -60,11 +61,21 @@ def export(harness, datasets, data_dir, release, access, limit, seed, on_bad_lab
         from clinreg.text import dumps
 
         click.echo(dumps("export", report.to_dict()))
-        return
-    for dataset_id, reason in sorted(report.skipped.items()):
-        click.echo(f"clinreg: skipped {dataset_id}: {reason}", err=True)
-    total = sum(m.instances for m in report.mappings)
-    click.echo(f"exported {len(report.mappings)} mapping(s), {total} instance(s) for {harness} -> {output}")
+    else:
+        for dataset_id, reason in sorted(report.skipped.items()):
+            click.echo(f"clinreg: not exported {dataset_id}: {reason}", err=True)
+        total = sum(m.instances for m in report.mappings)
+        click.echo(f"exported {len(report.mappings)} mapping(s), {total} instance(s) for {harness} -> {output}")
+    _findings_if(report.skipped)
+
+
+def _findings_if(missing) -> None:
+    """An export never drops a record in silence: each one not written is named (above, and in the README and
+    manifest), and the exit code is 1."""
+    if missing:
+        from clinreg.cli.common import EXIT_FINDINGS
+
+        raise click.exceptions.Exit(EXIT_FINDINGS)
 
 
 def _croissant(datasets, release, access, lock_file, output, force, fmt, root):
@@ -86,7 +97,4 @@ def _croissant(datasets, release, access, lock_file, output, force, fmt, root):
                    + (f" (lock {report.lock})" if report.lock else " (no lock read: no instance files listed)"))
         for dataset_id, why in report.not_written.items():
             click.echo(f"clinreg: not written {dataset_id}: {why}", err=True)
-    if report.not_written:  # an export never drops a record in silence: each is named above, and the exit is 1
-        from clinreg.cli.common import EXIT_FINDINGS
-
-        raise click.exceptions.Exit(EXIT_FINDINGS)
+    _findings_if(report.not_written)
