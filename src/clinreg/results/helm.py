@@ -239,7 +239,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
     if not folders:
         reading.error("CLR962", str(path), 1, 1, "no HELM run folder (run_spec.json and stats.json) in this folder")
         return
-    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    merged: dict[tuple[str, str, str], dict[str, Any]] = {}  # (model, benchmark, harness): a run of each kept apart
     for folder in folders:
         spec_file, stats_file = folder / "run_spec.json", folder / "stats.json"
         read = _read_json(reading, spec_file)
@@ -273,7 +273,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
             picked = _main_stats(reading, b, read[1], str(stats_file), read[0], metric)
         if picked is None:
             continue
-        slot = merged.setdefault((model.strip(), b.key), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
+        slot = merged.setdefault((model.strip(), b.key, harness), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
                                                            "min": math.inf, "max": -math.inf, "runs": [],
                                                            "jury": _helm_jury(spec), "ids": [], "generation": [],
                                                            "metric": metric, "harness": harness})
@@ -287,7 +287,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
             slot[key] += picked[key]
         slot["min"], slot["max"] = min(slot["min"], picked["min"]), max(slot["max"], picked["max"])
         slot["runs"].append(str(per_instance if per_instance.is_file() else stats_file))
-    for (model, _), slot in merged.items():
+    for (model, _, _), slot in merged.items():
         n = slot["count"]
         mean = slot["sum"] / n
         sd = math.sqrt(max(0.0, slot["sum_squared"] / n - mean * mean))
