@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from clirunner import invoke
 
 from clinreg.cli.export import export
@@ -67,24 +68,30 @@ def _export(record: str, base: Path) -> tuple[Path, list[dict]]:
     return out, [json.loads(line) for line in built.stdout.splitlines()]
 
 
-def test_a_closed_record_runs_in_medhelm_and_its_score_imports_back(tmp_path, harness_env):
-    python = _medhelm_python()
-    out, built = _export("med_qa", tmp_path)
+def _run_readme(out: Path, python: str, env: dict[str, str]) -> tuple[Path, list[str]]:
+    """The README's medhelm-run and helm-summarize, from the folder it names, on simple/model1; the run folder and
+    the import command."""
     text = (out / "README.md").read_text(encoding="utf-8")
     commands = [line for line in text.split("```\n", 1)[1].split("```", 1)[0].splitlines() if line.strip()]
     assert commands[0] == f"cd {out.resolve()}" and commands[1].startswith("medhelm-run ")
     assert commands[2] == "helm-summarize --suite clinreg --auto-generate-schema"
-    for command in commands[1:3]:  # from the folder the README names, as a user would
+    for command in commands[1:3]:
         argv = shlex.split(command.replace("MODEL", "simple/model1"))
         argv[0] = str(Path(python).parent / argv[0])
-        done = subprocess.run(argv, cwd=out, env=harness_env, capture_output=True, text=True, timeout=1800)
+        done = subprocess.run(argv, cwd=out, env=env, capture_output=True, text=True, timeout=1800)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     [run] = [p for p in (out / "benchmark_output" / "runs" / "clinreg").iterdir() if (p / "run_spec.json").is_file()]
+    return run, shlex.split(commands[3])
+
+
+def test_a_closed_record_runs_in_medhelm_and_its_score_imports_back(tmp_path, harness_env):
+    python = _medhelm_python()
+    out, built = _export("med_qa", tmp_path)
+    run, argv = _run_readme(out, python, harness_env)
     spec = json.loads((run / "run_spec.json").read_text())
     assert spec["groups"] == ["med_qa"] and spec["adapter_spec"]["max_tokens"] == 1
     states = json.loads((run / "scenario_state.json").read_text())["request_states"]
     assert sorted(s["request"]["prompt"].rstrip("\n") for s in states) == sorted(b["prompt"] for b in built)
-    argv = shlex.split(commands[3])  # clinreg results import benchmark_output/runs/clinreg -o results.json
     assert argv[:3] == ["clinreg", "results", "import"]
     result = invoke(main, ["results", "import", str(out / argv[3]), "--root", str(REPO), "-o",
                            str(tmp_path / "results.json")])
@@ -113,3 +120,26 @@ def test_a_jury_records_config_loads_in_medhelms_own_loader(tmp_path, harness_en
     assert all(any(p.endswith("\n\n" + b["prompt"]) for b in built) for p in found["prompts"])
     assert found["prompts"][0] in found["judge_prompt"] and "A plan. $5" in found["judge_prompt"]
     assert "{QUESTION}" not in found["judge_prompt"] and "<rubric_criteria>" in found["judge_prompt"]
+
+
+def test_a_jury_records_run_imports_beside_the_records_metric(tmp_path, harness_env):
+    """medhelm's jury_score, from a real run, comes back with its instance count beside the record's own jury
+    metric, never as it. Offline, HELM's simple/model1 stands in for the judges: its replies hold no JSON, so
+    medhelm's metric gives its default; the score's value is not what this checks."""
+    python = _medhelm_python()
+    out, built = _export("medication_qa", tmp_path)
+    path = out / "medication_qa.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["metrics"][0]["judges"] = [{"name": "simple/model1", "model_name": "simple/model1"}]
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    run, argv = _run_readme(out, python, harness_env)
+    assert json.loads((run / "run_spec.json").read_text())["groups"] == ["medication_qa"]
+    result = invoke(main, ["results", "import", str(out / argv[3]), "--root", str(REPO), "-o",
+                           str(tmp_path / "results.json")])
+    assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "results.json").read_text())
+    assert document["scores"] == []
+    [beside] = document["stand_ins"]
+    own = load_registry(REPO).datasets["medication_qa"].mappings[0].metric.name
+    assert (beside["record"], beside["metric"], beside["stands_in_for"]) == ("medication_qa", "jury_score", own)
+    assert beside["n_instances"] == len(built) and beside["harness"] == "medhelm-config"
