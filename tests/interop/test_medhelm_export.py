@@ -143,3 +143,7 @@ def test_a_jury_records_run_imports_beside_the_records_metric(tmp_path, harness_
     own = load_registry(REPO).datasets["medication_qa"].mappings[0].metric.name
     assert (beside["record"], beside["metric"], beside["stands_in_for"]) == ("medication_qa", "jury_score", own)
     assert beside["n_instances"] == len(built) and beside["harness"] == "medhelm-config"
+    board = invoke(main, ["leaderboard", str(tmp_path / "results.json"), "--root", str(REPO), "--format", "json"])
+    assert board.exit_code == 0, board.output
+    [marked] = json.loads(board.stdout)["data"]["beside"]
+    assert marked["metric"] == "jury_score" and marked["ranked"] is False and marked["n_instances"] == len(built)

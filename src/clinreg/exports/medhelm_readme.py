@@ -59,5 +59,5 @@ From the record, and from MedHELM's own run of the benchmark:
 medhelm's `jury_score` (LLMJuryMetric) is the raw mean of the criterion scores over the judges, on the jury's
 scale, not a 0-1 score; it is not the metric of MedHELM's published benchmarks, and a leaderboard must not rank
 it as one: `clinreg results import` keeps it beside the record's main metric (under `stand_ins`), never in its
-place.
+place, and `clinreg leaderboard` lists it as another metric, not ranked.
 """
