@@ -46,7 +46,9 @@ clinreg results import benchmark_output/runs/clinreg -o results.json
 ```
 
 `clinreg results import` attributes the run's score to `{record}/{mapping}` with its instance count, as
-harness `medhelm-config` (so a leaderboard marks it apart from runs of the other exports).
+harness `medhelm-config` (so a leaderboard marks it apart from runs of the other exports). medhelm-run writes
+`benchmark_output/` and `prod_env/` here: `clinreg export medhelm --force` replaces this whole folder, runs
+included, so keep them elsewhere first.
 
 Judges (`name` is the HELM deployment, `model_name` the model; the run needs credentials for each):
 {judges}
