@@ -118,12 +118,13 @@ def test_helm_run_entries_per_tier_and_schema_placement(tree, data, tmp_path):
     compile((out / "clinreg_helm.py").read_text(), "clinreg_helm.py", "exec")
 
 
-def test_records_without_data_are_skipped_unless_named(tree, data, tmp_path):
+def test_records_without_data_are_named_and_exit_1_unless_named(tree, data, tmp_path):
     (data / "plans").rename(tmp_path / "elsewhere")
     result = run("inspect", "--root", tree, "--data-dir", data, "-o", tmp_path / "a", "--format", "json")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # the folder holds what could be built; the record left out is named, not dropped
     report = json.loads(result.stdout)["data"]
     assert [m["name"] for m in report["mappings"]] == ["clinreg_qa_set"] and list(report["skipped"]) == ["plans"]
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["skipped"] == report["skipped"]
     named = run("inspect", "plans", "--root", tree, "--data-dir", data, "-o", tmp_path / "b")
     assert named.exit_code == 2 and named.stderr.count("\n") == 1 and "plans is private" in named.stderr
     assert not (tmp_path / "b").exists()

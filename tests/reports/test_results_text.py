@@ -12,8 +12,8 @@ from clinreg.results.summaries import published_rows
 def test_an_import_summary_counts_what_was_left_out():
     summary = {"scores": 5, "models": ["a", "b"], "benchmarks": ["x/x"], "refused": [{}, {}], "stand_ins": 1}
     assert import_summary_text(summary) == ("5 score(s) for 2 model(s) on 1 benchmark(s); 2 refused (see the warnings "
-                                            "above); 1 token-overlap stand-in(s) kept beside, not ranked (lm-eval has "
-                                            "no jury)")
+                                            "above); 1 score(s) on another metric than the benchmark's kept beside, "
+                                            "not ranked (lm-eval's token overlap, medhelm's configurable jury_score)")
     clean = {**summary, "refused": [], "stand_ins": 0}
     assert import_summary_text(clean) == "5 score(s) for 2 model(s) on 1 benchmark(s)"
 

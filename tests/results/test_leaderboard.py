@@ -340,3 +340,25 @@ def test_a_jury_with_validation_evidence_is_not_marked(tmp_path):
     assert "jury_unvalidated" not in data and all(r["jury_unvalidated"] == [] for r in data["rows"])
     assert "jury not validated" not in invoke("leaderboard", board, "--root", root).stdout
     assert "jury not validated" not in invoke("leaderboard", board, "--root", root, "--format", "markdown").stdout
+
+
+def test_a_score_on_another_metric_is_marked_beside_the_board_never_ranked(tmp_path):
+    """medhelm's configurable jury_score (the raw mean of criterion scores) is kept beside ACI-Bench's jury metric
+    in a results file; the board reads it back, lists it as another metric, and ranks only the others."""
+    jury = {"rubric": "r", "judges": {"gpt": "openai/gpt-4o"}}
+    path = _jury_results(tmp_path / "results.json", {"A": (4.0, jury), "B": (3.0, jury)})
+    document = json.loads(path.read_text())
+    document["stand_ins"] = [{"model": "C", "record": "aci_bench", "mapping": "aci_bench", "metric": "jury_score",
+                              "value": 4.9, "n_instances": 4, "harness": "medhelm-config",
+                              "stands_in_for": "aci_bench_accuracy", "source": {"format": "helm_runs"}},
+                             {"model": "D", "record": "no_such_record", "mapping": "x", "metric": "jury_score",
+                              "value": 1.0}]
+    write(path, json.dumps(document))
+    data = leaderboard_json(path)
+    assert sorted(rows_by_model(data)) == ["A", "B"]  # C's jury_score is not ranked
+    assert data["beside"] == [{"model": "C", "benchmark": "aci_bench/aci_bench", "metric": "jury_score", "value": 4.9,
+                               "n_instances": 4, "harness": "medhelm-config", "stands_in_for": "aci_bench_accuracy",
+                               "ranked": False}]
+    table = invoke("leaderboard", str(path), "--root", str(ROOT))
+    assert ("Another metric, not ranked (1): C on aci_bench/aci_bench: jury_score 4.9 over 4 instances "
+            "(medhelm-config), not aci_bench_accuracy.") in " ".join(table.output.split())

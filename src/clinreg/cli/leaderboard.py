@@ -88,7 +88,7 @@ def leaderboard(sources, root, release, by, access, fmt, output, force, strict, 
     if view is not None:
         refuse_load_errors(view, "a leaderboard")
     data = leaderboard_data(view or reg, intake.scores, intake.reported, access=tiers, comparable_only=comparable_only,
-                            merged=intake.merged)
+                            merged=intake.merged, beside=intake.stand_ins)
     if fmt == "json":
         out = {k: v for k, v in data.items() if k != "tables"}
         from clinreg.text import envelope

@@ -190,11 +190,11 @@ def export_croissant(
     lock = read_lock(Path(lock_path)) if lock_path is not None else None
     out = Path(output)
     if out.exists() and not out.is_dir():
-        raise CroissantProblem(f"{out} is not a folder")
+        raise CroissantProblem(f"{out} is not a folder", code="CLR983")
     targets = {r.id: out / f"{r.id}{SUFFIX}" for r in chosen}
     in_the_way = [str(p) for p in targets.values() if p.exists()]
     if in_the_way and not force:
-        raise CroissantProblem(f"{in_the_way[0]} exists; pass --force to replace it")
+        raise CroissantProblem(f"{in_the_way[0]} exists; pass --force to replace it", code="CLR983")
     made = []
     for record in chosen:
         try:

@@ -92,9 +92,9 @@ def export(
         raise ValueError(f"unknown choice_scoring {choice_scoring!r} (choose generate or loglikelihood)")
     output = Path(output)
     if output.exists() and not force:
-        raise ExportProblem(f"{output} exists; refusing to overwrite it (use --force)")
+        raise ExportProblem(f"{output} exists; refusing to overwrite it (use --force)", code="CLR983")
     if output.exists() and not output.is_dir():
-        raise ExportProblem(f"{output} exists and is not a folder")
+        raise ExportProblem(f"{output} exists and is not a folder", code="CLR983")
     unknown = [d for d in datasets or [] if d not in registry.datasets]
     if unknown:
         close = closest(unknown[0], sorted(registry.datasets))
@@ -139,7 +139,8 @@ def export(
                 rel = f"data/{dataset_id}/{mapping.id}.jsonl"
                 target = staged / rel
                 if not target.resolve().is_relative_to(staged.resolve()):  # ids are checked above; never trust one
-                    raise ExportProblem(f"{dataset_id}/{mapping.id}: its data file would land outside the export")
+                    raise ExportProblem(f"{dataset_id}/{mapping.id}: its data file would land outside the export",
+                                        code="CLR202")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made = RecordBuild(record, registry, mapping.id, limit=limit, seed=seed, on_bad_label=on_bad_label,
                                    location=location)
@@ -156,7 +157,8 @@ def export(
                                                      generation_spec(mapping)))
         if not report.mappings:
             reasons = "; ".join(f"{k}: {v}" for k, v in sorted(report.skipped.items())[:3])
-            raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})")
+            raise ExportProblem(f"nothing to export: no chosen record could be built ({reasons or 'none chosen'})",
+                                code="CLR910")
         _check_names(report)
         _readme(staged, report, WRITERS[harness](staged, report, registry))
         (staged / "manifest.json").write_text(json.dumps(report.to_dict() | {"output": None}, indent=2,
@@ -190,10 +192,10 @@ def check_identifiers(registry: Any, chosen: list[str], placement: dict[str, tup
                     if not IDENTIFIER.fullmatch(group):
                         bad.append(f"{record.id}/{mapping.id}: subcategory or category id {group!r}")
     if bad:
-        raise ExportProblem(f"{printable(bad[0], 200)} is not a snake_case identifier (CLR202), and an export writes "
+        raise ExportProblem(f"{printable(bad[0], 200)} is not a snake_case identifier, and an export writes "
                             "it "
                             f"into code and paths; nothing was exported ({len(bad)} such id(s); run `clinreg "
-                            "validate`)")
+                            "validate`)", code="CLR202")
 
 
 def _placement(registry: Any) -> dict[str, tuple[str, str]]:

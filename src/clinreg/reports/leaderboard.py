@@ -108,7 +108,20 @@ def header_lines(data: dict[str, Any], by: str) -> list[tuple[HeaderKind, str]]:
         lines.append(("warning", comparability_line(data)))
     if data.get("comparable_only", {}).get("dropped"):
         lines.append(("warning", dropped_line(data)))
+    if data.get("beside"):
+        lines.append(("warning", beside_line(data)))
     return lines
+
+
+def beside_line(data: dict[str, Any]) -> str:
+    """One line: the scores on another metric than their benchmark's, which the board does not rank."""
+    parts = []
+    for e in data["beside"]:
+        over = f" over {e['n_instances']} instances" if e.get("n_instances") else ""
+        harness = f" ({e['harness']})" if e.get("harness") else ""
+        parts.append(f"{e['model']} on {e['benchmark']}: {e['metric']} {e['value']:.4g}{over}{harness}, not "
+                     f"{e.get('stands_in_for') or 'the main metric'}")
+    return f"Another metric, not ranked ({len(parts)}): " + "; ".join(parts) + "."
 
 
 def unvalidated_line(data: dict[str, Any]) -> str:

@@ -12,7 +12,8 @@ def import_summary_text(summary: dict[str, Any]) -> str:
     refused, stand_ins = len(summary["refused"]), summary["stand_ins"]
     left = f"; {refused} refused (see the warnings above)" if refused else ""
     if stand_ins:
-        left += f"; {stand_ins} token-overlap stand-in(s) kept beside, not ranked (lm-eval has no jury)"
+        left += (f"; {stand_ins} score(s) on another metric than the benchmark's kept beside, not ranked (lm-eval's "
+                 "token overlap, medhelm's configurable jury_score)")
     return (f"{summary['scores']} score(s) for {len(summary['models'])} model(s) on "
             f"{len(summary['benchmarks'])} benchmark(s){left}")
 

@@ -394,7 +394,8 @@ def left_out_beside(reported: list, stand_ins: list) -> list[dict[str, Any]]:
         left.append({"what": "reported mean win rates", "count": len(reported),
                      "why": "a win rate over many benchmarks has no place in a record of one model on one benchmark"})
     if stand_ins:
-        left.append({"what": "token-overlap stand-ins for jury scores", "count": len(stand_ins),
+        left.append({"what": "scores on another metric than the benchmark's (lm-eval's token overlap, medhelm's "
+                             "configurable jury_score)", "count": len(stand_ins),
                      "why": "they are not the benchmark's main metric, and clinreg never ranks them"})
     return left
 

@@ -239,7 +239,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
     if not folders:
         reading.error("CLR962", str(path), 1, 1, "no HELM run folder (run_spec.json and stats.json) in this folder")
         return
-    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    merged: dict[tuple[str, str, str], dict[str, Any]] = {}  # (model, benchmark, harness): a run of each kept apart
     for folder in folders:
         spec_file, stats_file = folder / "run_spec.json", folder / "stats.json"
         read = _read_json(reading, spec_file)
@@ -259,22 +259,24 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         b = _one_benchmark(reading, names, str(spec_file), spec_text)
         if b is None:
             continue
+        metric, harness = configurable_metric(spec, b)
         per_instance = folder / "per_instance_stats.json"
         if per_instance.is_file():
             read = _read_json(reading, per_instance)
             if read is None:
                 continue
-            picked = _instance_stats(reading, b, read[1], str(per_instance), read[0])
+            picked = _instance_stats(reading, b, read[1], str(per_instance), read[0], metric)
         else:
             read = _read_json(reading, stats_file)
             if read is None:
                 continue
-            picked = _main_stats(reading, b, read[1], str(stats_file), read[0])
+            picked = _main_stats(reading, b, read[1], str(stats_file), read[0], metric)
         if picked is None:
             continue
-        slot = merged.setdefault((model.strip(), b.key), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
+        slot = merged.setdefault((model.strip(), b.key, harness), {"b": b, "count": 0, "sum": 0.0, "sum_squared": 0.0,
                                                            "min": math.inf, "max": -math.inf, "runs": [],
-                                                           "jury": _helm_jury(spec), "ids": [], "generation": []})
+                                                           "jury": _helm_jury(spec), "ids": [], "generation": [],
+                                                           "metric": metric, "harness": harness})
         slot["ids"].extend(picked.get("ids") or [])
         slot["generation"].append(settings({k: adapter.get(k) for k in GENERATION_SETTINGS}))
         scenario = spec.get("scenario_spec") if isinstance(spec.get("scenario_spec"), dict) else {}
@@ -285,7 +287,7 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
             slot[key] += picked[key]
         slot["min"], slot["max"] = min(slot["min"], picked["min"]), max(slot["max"], picked["max"])
         slot["runs"].append(str(per_instance if per_instance.is_file() else stats_file))
-    for (model, _), slot in merged.items():
+    for (model, _, _), slot in merged.items():
         n = slot["count"]
         mean = slot["sum"] / n
         sd = math.sqrt(max(0.0, slot["sum_squared"] / n - mean * mean))
@@ -293,11 +295,35 @@ def read_helm_runs(reading: Reading, path: Path) -> None:
         source = {"format": "helm_runs", "file": slot["runs"][0], "line": 1, "column": 1,
                   "where": f"{len(slot['runs'])} run(s)", "runs": slot["runs"]}
         generation = slot["generation"][0] if all(g == slot["generation"][0] for g in slot["generation"]) else None
-        provenance = {"harness": "helm", "instance_set": instance_set(slot["ids"]), "generation": generation,
+        if slot["metric"] != slot["b"].mapping.metric.name:  # medhelm's configurable jury_score: beside, not ranked
+            reading.findings.stand_ins.append({
+                "model": model, "record": slot["b"].record.id, "mapping": slot["b"].mapping.id,
+                "metric": slot["metric"], "value": mean, "n_instances": n, "harness": slot["harness"],
+                "stands_in_for": slot["b"].mapping.metric.name, "source": source})
+            continue
+        provenance = {"harness": slot["harness"], "instance_set": instance_set(slot["ids"]), "generation": generation,
                       "data_file": slot.get("data_file")}
         reading.score(slot["b"], model, mean, source, n=n,
                       per_instance={"n": n, "mean": mean, "sd": sd, "binary": binary}, jury=slot["jury"],
                       provenance={k: v for k, v in provenance.items() if v})
+
+
+SUMMARIZATION = ("rouge_1", "rouge_2", "rouge_l", "BERTScore-P", "BERTScore-R", "BERTScore-F")
+
+
+def configurable_metric(spec: dict[str, Any], b: Benchmark) -> tuple[str, str]:
+    """(the stat to read, the harness) of a run: the record's own metric from a HELM run; from a medhelm
+    configurable benchmark (`clinreg export medhelm`), its main metric: `jury_score` (LLMJuryMetric, the raw
+    mean of the criterion scores, never the record's jury metric), a ROUGE or BERTScore the record names, else
+    `exact_match`."""
+    scenario = spec.get("scenario_spec") if isinstance(spec.get("scenario_spec"), dict) else {}
+    if not str(scenario.get("class_name", "")).endswith(".MedHELMConfigurableScenario"):
+        return b.mapping.metric.name, "helm"
+    specs = spec.get("metric_specs") if isinstance(spec.get("metric_specs"), list) else []
+    if any(isinstance(x, dict) and str(x.get("class_name", "")).endswith(".LLMJuryMetric") for x in specs):
+        return "jury_score", "medhelm-config"
+    own = b.mapping.metric.name
+    return (own if own in SUMMARIZATION else "exact_match"), "medhelm-config"
 
 
 def _helm_jury(spec: dict[str, Any]) -> dict[str, Any] | None:
@@ -334,14 +360,14 @@ def _one_benchmark(reading: Reading, names: list[str], file: str, text: str) -> 
     return None
 
 
-def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, text: str) -> dict[str, Any] | None:
+def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, text: str,
+                    metric: str) -> dict[str, Any] | None:
     """The main metric per instance, from per_instance_stats.json as helm-run writes it.
 
     stats.json holds one aggregate per trial (its `count` is the number of trials, not of instances), so the
     instances, their sum and their spread come from here: one entry per instance and trial, each with its
     stats. An instance's value is its mean over trials; perturbed entries are left out.
     """
-    metric = b.mapping.metric.name
     if not isinstance(entries, list):
         reading.error("CLR962", file, 1, 1, "per_instance_stats.json must be a list of instances")
         return None
@@ -377,14 +403,13 @@ def _instance_stats(reading: Reading, b: Benchmark, entries: Any, file: str, tex
             "min": min(per), "max": max(per)}
 
 
-def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str) -> dict[str, Any] | None:
+def _main_stats(reading: Reading, b: Benchmark, stats: Any, file: str, text: str, metric: str) -> dict[str, Any] | None:
     """The main metric's stat on the main split (test, else valid), sub-splits merged, no perturbation.
 
     Used only for a run folder without per_instance_stats.json: each stat's `count` there is a number of
     trials, so the instances are taken from the `num_instances` stat of the same split, and the spread is
     unknown (taken as zero).
     """
-    metric = b.mapping.metric.name
     if not isinstance(stats, list):
         reading.error("CLR962", file, 1, 1, "stats.json must be a list of stats")
         return None

@@ -142,13 +142,16 @@ def row_source(origin: list[str | None], releases: dict[str, dict[str, Any]]) ->
 
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
                      access: Iterable[str] | None = None, comparable_only: bool = False,
-                     merged: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                     merged: list[dict[str, Any]] | None = None,
+                     beside: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything every leaderboard format shows; renderers format it and recompute nothing.
 
     Where scores on a benchmark differ in provenance (results.comparability), they are still ranked, and the data
     gain `comparability` (one entry per such benchmark), each row `differs` and each score there `differs` and
     its `provenance`; with `comparable_only`, each benchmark keeps only its largest comparable group and
-    `comparable_only` lists what was left out. A board that mixes nothing has none of these keys."""
+    `comparable_only` lists what was left out. A board that mixes nothing has none of these keys. `beside` (an
+    import's stand-ins: scores on another metric than the benchmark's, such as medhelm's configurable
+    jury_score) are never ranked; the data list them under `beside`, marked as another metric."""
     tiers = tuple(access) if access else ACCESS_TIERS
     places = placement(reg)
     kept, excluded = [], []
@@ -382,4 +385,16 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
         **({"comparability": comparability} if comparability else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
         **({"aliases": merged} if merged else {}),
+        **({"beside": other_metric(reg, beside)} if beside else {}),
     }
+
+
+def other_metric(reg: Registry, beside: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Scores kept beside a benchmark's main metric, each marked as another metric: never ranked."""
+    out = []
+    for e in sorted(beside, key=lambda e: (e["record"], e["mapping"], e["model"])):
+        if e["record"] in reg.datasets:
+            out.append({"model": e["model"], "benchmark": f"{e['record']}/{e['mapping']}", "metric": e["metric"],
+                        "value": e["value"], "n_instances": e.get("n_instances"), "harness": e.get("harness"),
+                        "stands_in_for": e.get("stands_in_for"), "ranked": False})
+    return out

@@ -75,12 +75,28 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
                       n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
                       stderr=stderr, per_instance=per_instance, jury=jury,
                       provenance={**block, **checked_provenance(entry.get("provenance"))})
+    _stand_ins(reading, name, data.get("stand_ins"))
     for entry in data.get("reported_win_rates") or []:
         if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \
                 is not None and isinstance(entry.get("benchmarks"), list):
             reading.reported.append(ReportedWinRate(entry["model"], float(entry["value"]),
                                                     [str(k) for k in entry["benchmarks"]],
                                                     {"via": name, **({"published": release} if release else {})}))
+
+
+def _stand_ins(reading: Reading, name: str, entries: Any) -> None:
+    """Scores a results file keeps beside a benchmark's main metric (`stand_ins`), read back so that a leaderboard
+    can name them, never rank them: well-formed entries on a benchmark of the registry; any other is left out."""
+    for entry in entries if isinstance(entries, list) else []:
+        named = isinstance(entry, dict) and all(_text(entry.get(k)) for k in ("model", "record", "mapping", "metric"))
+        if not named or finite_number(entry.get("value")) is None \
+                or reading.index.get(entry["record"], entry["mapping"]) is None:
+            continue
+        n = count(entry.get("n_instances")) if entry.get("n_instances") is not None else None
+        reading.findings.stand_ins.append({
+            **{k: entry[k][:300] for k in ("model", "record", "mapping", "metric", "stands_in_for", "harness")
+               if _text(entry.get(k))},
+            "value": float(entry["value"]), "n_instances": n, "source": {"via": name}})
 
 
 def _text(value: Any) -> bool:

@@ -121,4 +121,16 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             clinreg lock && clinreg build med_qa --locked
     """),
+    "CLR912": ("export-not-expressible", "error", "The export's format cannot express what the record does", """
+        A format with a fixed set of metrics and a single prompt per instance (a medhelm configurable
+        benchmark) cannot run every record: a multi-turn conversation, a number scored by its accepted range,
+        execution-based scoring (EHRSQL), a per-instance rubric (HealthBench), or a cell its reader would take
+        for a missing value. The export writes nothing and names what it cannot express; the HELM export runs
+        such a record with HELM's own classes.
+
+        Bad:
+            clinreg export medhelm ehr_sql -o out      # the score comes from running the SQL
+        Good:
+            clinreg export helm ehr_sql -o out
+    """),
 }
