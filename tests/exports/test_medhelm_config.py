@@ -70,7 +70,7 @@ def test_a_jury_record_gets_jury_score_and_a_judge_prompt_medhelm_can_fill(tree,
     rubric = "The model wrote a treatment plan; a clinician's plan is the reference. Costs in $ matter."
     text = replace_in(DATASET2, "rubric: The model wrote a treatment plan; a clinician's plan is the reference.",
                       f"rubric: \"{rubric}\"\n        shows: [input, response]")
-    text = replace_in(text, "    scoring:", "    generation: {temperature: 0, max_tokens: 300, stop: [\"\\n\\n\"], "
+    text = replace_in(text, "    scoring:", "    generation: {adapter: generation, temperature: 0, max_tokens: 300, stop: [\"\\n\\n\"], "
                       "instructions: \"Write a plan {in full}.\", source: The fixture.}\n    scoring:")
     root = write_tree(tmp_path / "reg", {"registry/datasets/plans.yaml": text})
     out = tmp_path / "out"
@@ -105,10 +105,12 @@ def test_a_jury_record_gets_jury_score_and_a_judge_prompt_medhelm_can_fill(tree,
       "right?\"}, {id: clarity, question: \"Is it clear?\"}]\n", "metric: {name: overall_score}\n"),
      "cannot express"),
     (("n0 {x} $HOME,rest and fluids", "n0,NA"), "reads as missing"),
+    (("    metric: {name: jury, range: [1, 5]}\n", "    generation: {adapter: agent, temperature: 0, max_tokens: 1, "
+      "stop: [], source: a run spec}\n    metric: {name: jury, range: [1, 5]}\n"), "agent adapter"),
 ])
 def test_what_the_format_cannot_express_is_refused_and_nothing_written(change, message, tree, data, tmp_path):
     root = tree
-    if change[0].startswith("metric"):
+    if change[0].lstrip().startswith("metric"):
         root = write_tree(tmp_path / "reg2", {"registry/datasets/plans.yaml": replace_in(DATASET2, *change)})
     else:
         path = data / "plans" / "plans.csv"

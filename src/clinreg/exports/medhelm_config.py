@@ -142,6 +142,9 @@ def _mapping(record: Any, wanted: str | None) -> Any:
 def _metrics(record: Any, m: Any, kind: str, scoring: dict[str, Any] | None, report: MedhelmExport) -> list[dict]:
     """medhelm's metrics for the record, main first; a record whose scoring medhelm cannot run is refused."""
     where, own = f"{record.id}/{m.id}", m.metric.name
+    if m.generation is not None and m.generation.adapter == "agent":
+        raise NotExpressible(f"{where}: MedHELM runs it with an agent adapter (a harness driving a multi-step "
+                             "episode), which a configurable benchmark cannot express; run it with medhelm itself")
     chat = scoring and scoring["method"] == "rubric" and (scoring.get("rubric") or {}).get("conversation_column")
     if chat:
         raise NotExpressible(f"{where}: the input is a multi-turn conversation, and a medhelm configurable benchmark "
