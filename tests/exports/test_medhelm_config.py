@@ -71,7 +71,8 @@ def test_a_jury_record_gets_jury_score_and_a_judge_prompt_medhelm_can_fill(tree,
     text = replace_in(DATASET2, "rubric: The model wrote a treatment plan; a clinician's plan is the reference.",
                       f"rubric: \"{rubric}\"\n        shows: [input, response]")
     text = replace_in(text, "    scoring:", "    generation: {adapter: generation, temperature: 0, max_tokens: 300, "
-                      "stop: [\"\\n\\n\"], instructions: \"Write a plan {in full}.\", source: The fixture.}\n    scoring:")
+                      "stop: [\"\\n\\n\"], instructions: \"Write a plan {in full}.\", "
+                      "source: The fixture.}\n    scoring:")
     root = write_tree(tmp_path / "reg", {"registry/datasets/plans.yaml": text})
     out = tmp_path / "out"
     result = run("plans", "--root", root, "--data-dir", data, "-o", out, "--format", "json")
