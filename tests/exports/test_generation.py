@@ -7,6 +7,7 @@ HELM that record what the task or run spec is given. tests/interop runs the real
 
 from __future__ import annotations
 
+import asyncio
 import importlib.abc
 import json
 import importlib.machinery
@@ -55,7 +56,7 @@ def recording_function(name: str):
     """A stand-in for a harness function: returns what it was called with; as a decorator, leaves the function be."""
 
     def call(*args, **kwargs):
-        if name in {"task", "metric"} and len(args) == 1 and callable(args[0]) and not kwargs:
+        if name in {"task", "metric", "solver"} and len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         if name in {"scorer", "metric", "run_spec_function"}:
             return lambda function: function
@@ -149,7 +150,13 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypat
             assert "max_tokens" not in config and made["solver"]["__call__"] == "multiple_choice", dataset_id
             continue
         assert config["max_tokens"] == g.max_tokens and config["stop_seqs"] == (g.stop or None), dataset_id
-        if g.instructions:
+        if g.instructions and mapping.scoring is not None and mapping.scoring.rubric is not None \
+                and mapping.scoring.rubric.conversation_column:  # first, as simple-evals' sampler sends it
+            first, _ = made["solver"]
+            state = types.SimpleNamespace(messages=[module["ChatMessageSystem"](content="the conversation's own")])
+            asyncio.run(first(state, None))
+            assert [m["content"] for m in state.messages] == [g.instructions, "the conversation's own"], dataset_id
+        elif g.instructions:
             first, _ = made["solver"]
             assert first == {"__call__": "system_message", "args": (g.instructions,)}, dataset_id
         else:
