@@ -201,8 +201,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
                   "own; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them)."
                   + (" differs on N = on N benchmarks the row's score differs from the release's (or, with no "
-                     "release there, the benchmark's majority) in harness, export, instance set, edition, generation "
-                     "settings or jury; --format markdown names each side's value."
+                     "release there, the benchmark's majority) in metric, harness, export, instance set, edition, "
+                     "generation settings or jury; --format markdown names each side's value."
                      if data.get("comparability") else "")
                   + (f" jury not validated on N = {unvalidated_legend(data)}" if data.get("jury_unvalidated") else ""))
     out += buf.getvalue().rstrip("\n").splitlines()

@@ -159,11 +159,20 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     scores = results.get("scores") if isinstance(results.get("scores"), list) else []
     candidates = []
     unrated: list[str] = []
+    others = []  # (scorer, metric name, value, stderr, n, metric): a metric of the benchmark's own beside the main one
     for score in scores:
         if not isinstance(score, dict) or not isinstance(score.get("metrics"), dict):
             continue
         scorer = str(score.get("name") or score.get("scorer") or "")
         for metric_name, metric in score["metrics"].items():
+            other = b.other_metric(metric_name) or b.other_metric(f"{scorer}/{metric_name}")
+            if other is not None:
+                value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
+                if value is None:
+                    unrated.append(f"{scorer}/{metric_name}" if scorer else metric_name)
+                else:
+                    others.append((scorer, metric_name, value, *_stats_beside(score["metrics"], metric_name), other))
+                continue
             value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
             own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
             main = b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}") or own
@@ -174,6 +183,15 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
                 stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
                 candidates.append((scorer, metric_name, value, stderr))
     rwhere = locate(text, '"results"') if text else (1, 1)
+    if not candidates and len(others) == 1:  # only the benchmark's other metric: a score of its own, named so
+        scorer, metric_name, value, stderr, n, other = others[0]
+        source = {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
+                  "where": f"results.scores.{scorer}.{metric_name}"}
+        if judged is not None:
+            source["judged_lm_eval"] = judged["source"]
+        reading.score(b, model.strip(), value, source, n=n, stderr=stderr, metric=other,
+                      provenance=_inspect_provenance(reading, info, samples))
+        return
     if not candidates and unrated:  # the scorer ran, but every sample was left unrated (a mean of nothing)
         reading.error("CLR965", name, *rwhere, f"{', '.join(unrated)} reports {b.key}'s main metric "
                       f"{b.mapping.metric.name} with no value: no judge rated any sample",
@@ -202,6 +220,18 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     reading.score(b, model.strip(), value, source,
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
                   jury=jury, provenance=_inspect_provenance(reading, info, samples))
+
+
+def _stats_beside(metrics: dict[str, Any], name: str) -> tuple[float | None, int | None]:
+    """(stderr, n) of a metric reported as simple-evals reports it: `NAME:bootstrap_std` (the bootstrap estimate
+    of the clipped mean's standard error) and `NAME:n_samples` beside it; None where absent or not a number."""
+    found = []
+    for stat in ("bootstrap_std", "n_samples"):
+        entry = metrics.get(f"{name}:{stat}")
+        found.append(finite_number(entry.get("value")) if isinstance(entry, dict) else None)
+    stderr, n = found
+    return (stderr if stderr is not None and stderr >= 0 else None,
+            int(n) if n is not None and n >= 1 and float(n).is_integer() else None)
 
 
 def _inspect_provenance(reading: Reading, info: dict[str, Any], samples: Any) -> dict[str, Any]:
