@@ -42,24 +42,44 @@ print(json.dumps({"status": log.status, "task": log.eval.task, "metadata": log.e
 """
 
 
-def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harness_env, tmp_path):
+def _lm_eval_run(record, harness_env, tmp_path):
+    """Both exports of a record, and the real lm-eval's run of it on its dummy model with --log_samples: the export
+    folders, the samples file and the response lm-eval recorded for each doc id."""
     need(have("lm_eval") and have("inspect_ai"), "lm_eval and inspect_ai are not both installed")
-    data = distribution_mirror(tmp_path / "data", ["aci_bench"])
+    data = distribution_mirror(tmp_path / "data", [record])
     out = {}
     for harness in ("lm-eval", "inspect"):
         out[harness] = tmp_path / harness
-        result = invoke(export, [harness, "aci_bench", "--root", str(REPO), "--data-dir", str(data), "-o",
+        result = invoke(export, [harness, record, "--root", str(REPO), "--data-dir", str(data), "-o",
                                  str(out[harness])])
         assert result.exit_code == 0, result.stderr
     done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out["lm-eval"]), "--tasks",
-                           "clinreg_aci_bench", "--output_path", str(tmp_path / "results"), "--log_samples"],
+                           f"clinreg_{record}", "--output_path", str(tmp_path / "results"), "--log_samples"],
                           env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    (samples_file,) = (tmp_path / "results").rglob("samples_clinreg_aci_bench_*.jsonl")
+    (samples_file,) = (tmp_path / "results").rglob(f"samples_clinreg_{record}_*.jsonl")
     recorded = {}
     for line in samples_file.read_text().splitlines():
         entry = json.loads(line)
         recorded[entry["doc"]["id"]] = entry["filtered_resps"][0]
+    return out, samples_file, recorded
+
+
+def _imported(tmp_path):
+    """`clinreg results import` of the lm-eval results and the Inspect logs that judged them: the results file, and
+    the model lm-eval ran."""
+    from clinreg.cli.main import main
+
+    imported = tmp_path / "imported.json"
+    result = invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
+                           "--root", str(REPO), "-o", str(imported)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]
+    return json.loads(imported.read_text()), model
+
+
+def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harness_env, tmp_path):
+    out, samples_file, recorded = _lm_eval_run("aci_bench", harness_env, tmp_path)
     judged = subprocess.run([sys.executable, "-c", SCRIPT, str(out["inspect"]), str(tmp_path / "logs"),
                              str(samples_file), str(len(recorded))],
                             env=harness_env, capture_output=True, text=True, timeout=900)
@@ -73,14 +93,7 @@ def test_an_lm_eval_run_of_a_jury_benchmark_is_judged_from_its_samples_file(harn
     assert log["scores"]["jury"]["jury_mean"] == pytest.approx(4.0)
     # `clinreg results import` joins the jury score to the lm-eval run: the lm-eval model, the jury's rubric and
     # judges, and the samples file judged; lm-eval's own token F1 stays a stand-in beside it.
-    from clinreg.cli.main import main
-
-    imported = tmp_path / "imported.json"
-    result = invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
-                           "--root", str(REPO), "-o", str(imported)])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(imported.read_text())
-    model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]
+    doc, model = _imported(tmp_path)
     (score,) = [s for s in doc["scores"] if s["record"] == "aci_bench"]
     assert (score["model"], score["value"]) == (model, pytest.approx(4.0))
     assert score["source"]["judged_lm_eval"]["file"] == samples_file.name
@@ -120,26 +133,10 @@ def test_an_lm_eval_run_of_healthbench_is_graded_on_the_conversations_turns(harn
     """The grader reads each conversation as simple-evals' grader does, `role: content` turns once each (the
     record's system message first), and lm-eval's recorded response last: never the one flattened text lm-eval
     sent, whose role prefixes the grader's own would double (`user: user: ...`)."""
-    need(have("lm_eval") and have("inspect_ai"), "lm_eval and inspect_ai are not both installed")
     from clinreg.scoring import medhelm as scoring
     from distributions.health_bench import ROWS
 
-    data = distribution_mirror(tmp_path / "data", ["health_bench"])
-    out = {}
-    for harness in ("lm-eval", "inspect"):
-        out[harness] = tmp_path / harness
-        result = invoke(export, [harness, "health_bench", "--root", str(REPO), "--data-dir", str(data), "-o",
-                                 str(out[harness])])
-        assert result.exit_code == 0, result.stderr
-    done = subprocess.run([tool("lm_eval"), "--model", "dummy", "--include_path", str(out["lm-eval"]), "--tasks",
-                           "clinreg_health_bench", "--output_path", str(tmp_path / "results"), "--log_samples"],
-                          env=harness_env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-3000:]
-    (samples_file,) = (tmp_path / "results").rglob("samples_clinreg_health_bench_*.jsonl")
-    recorded = {}
-    for line in samples_file.read_text().splitlines():
-        entry = json.loads(line)
-        recorded[entry["doc"]["id"]] = entry["filtered_resps"][0]
+    out, samples_file, recorded = _lm_eval_run("health_bench", harness_env, tmp_path)
     template = tmp_path / "healthbench_eval.py"  # a stand-in with simple-evals' two placeholders
     template.write_text('GRADER_TEMPLATE = "Conversation:\\n<<conversation>>\\nItem: <<rubric_item>>"\n',
                         encoding="utf-8")
@@ -161,14 +158,7 @@ def test_an_lm_eval_run_of_healthbench_is_graded_on_the_conversations_turns(harn
         assert not any("user: user:" in p for p in log["prompts"][sid])
     assert log["scores"]["rubric_grader"][scoring.HEALTHBENCH_METRIC] == pytest.approx(2.2 / 3)
     # Imported as the lm-eval model's HealthBench score, under the authors' metric name.
-    from clinreg.cli.main import main
-
-    imported = tmp_path / "imported.json"
-    result = invoke(main, ["results", "import", str(tmp_path / "results"), str(tmp_path / "logs"),
-                           "--root", str(REPO), "-o", str(imported)])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(imported.read_text())
-    model = json.loads(next((tmp_path / "results").rglob("results_*.json")).read_text())["config"]["model"]
+    doc, model = _imported(tmp_path)
     (score,) = [s for s in doc["scores"] if s["record"] == "health_bench"]
     assert (score["model"], score["metric"]) == (model, scoring.HEALTHBENCH_METRIC)
     assert score["value"] == pytest.approx(2.2 / 3)
