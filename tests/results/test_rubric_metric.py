@@ -36,7 +36,8 @@ def test_an_inspect_healthbench_log_gives_the_authors_score_under_its_own_name(t
     assert score["n_instances"] == stats[medhelm.HEALTHBENCH_METRIC + ":n_samples"]["value"] == 3
     assert score["stderr"] == pytest.approx(stats[medhelm.HEALTHBENCH_METRIC + ":bootstrap_std"]["value"])
     assert score["stderr"] > 0
-    assert not [d for d in doc.get("diagnostics", []) if d.get("code") == "CLR965"]
+    # the grader the run used (the model role `grader` of the recorded run), as the samples' scores recorded it
+    assert score["jury"] == {"rubric": "simple-evals healthbench grader", "judges": {"grader": "mockllm/model"}}
 
 
 def test_the_two_scores_are_marked_as_different_metrics_on_the_board(tmp_path):
@@ -53,9 +54,16 @@ def test_the_two_scores_are_marked_as_different_metrics_on_the_board(tmp_path):
     (bench,) = [b for b in data["benchmarks"] if b["key"] == "health_bench/health_bench"]
     marked = {s["model"]: s["differs"] for s in bench["scores"]}
     assert any("metric" in differs for differs in marked.values())
+    assert {s["model"]: s.get("metric") for s in bench["scores"]} == {"mockllm/model": medhelm.HEALTHBENCH_METRIC,
+                                                                     "helm-model": None}
     markdown = invoke("leaderboard", "--root", ROOT, str(imported), str(helm), "--format", "markdown").output
     assert f"metric ({medhelm.HEALTHBENCH_METRIC} vs health_bench_score)" in markdown \
         or f"metric (health_bench_score vs {medhelm.HEALTHBENCH_METRIC})" in markdown
+    assert "| `healthbench_simple_evals_score` | 0–1 | mockllm/model |" in markdown  # the score's own metric
+    # ranked apart: each is the only model of its group on the benchmark, so neither beats the other
+    rows = {r["model"]: r for r in data["rows"]}
+    assert any("ranked only against 0 model(s)" in note for note in rows["mockllm/model"]["jury_differs"]) \
+        or any("ranked only against 0 model(s)" in note for note in rows["helm-model"]["jury_differs"])
     # --comparable-only keeps one of them on the benchmark, never both
     only = json.loads(invoke("leaderboard", "--root", ROOT, str(imported), str(helm), "--format", "json",
                              "--comparable-only").output)["data"]

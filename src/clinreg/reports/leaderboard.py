@@ -276,7 +276,7 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
         for s in b["scores"]:
             beyond = " (not in MedHELM)" if not b["in_medhelm"] else ""
             beyond += " · jury not validated †" if b.get("jury_validation") == [] else ""
-            lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
+            lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(s.get('metric') or b['metric'])} | "
                          f"{bound(b['range'][0])}–{bound(b['range'][1])} | {escape(s['model'])} | "
                          + (f"{escape(s['origin'])} | " if sourced else "") + f"{num(s['value'])} | "
                          f"{num(s['win_rate'])} | {escape(score_instances(s))} | "

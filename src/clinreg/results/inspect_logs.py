@@ -189,7 +189,9 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
                   "where": f"results.scores.{scorer}.{metric_name}"}
         if judged is not None:
             source["judged_lm_eval"] = judged["source"]
+        grader = _inspect_grader(info, samples, scorer)
         reading.score(b, model.strip(), value, source, n=n, stderr=stderr, metric=other,
+                      jury=checked_jury({"rubric": GRADER_RUBRIC, "judges": {"grader": grader}}) if grader else None,
                       provenance=_inspect_provenance(reading, info, samples))
         return
     if not candidates and unrated:  # the scorer ran, but every sample was left unrated (a mean of nothing)
@@ -220,6 +222,31 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     reading.score(b, model.strip(), value, source,
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
                   jury=jury, provenance=_inspect_provenance(reading, info, samples))
+
+
+GRADER_RUBRIC = "simple-evals healthbench grader"  # what graded a rubric score, beside the grader model
+
+
+def _inspect_grader(info: dict[str, Any], samples: Any, scorer: str) -> str | None:
+    """The grader model behind an Inspect rubric score: as the samples' scores recorded it, else the run's model role
+    `grader`, the `grader` task argument or the record's grader in the task's metadata; None where none says."""
+    for sample in samples if isinstance(samples, list) else []:
+        scores = sample.get("scores") if isinstance(sample, dict) else None
+        entry = scores.get(scorer) if isinstance(scores, dict) else None
+        metadata = entry.get("metadata") if isinstance(entry, dict) else None
+        grader = metadata.get("grader") if isinstance(metadata, dict) else None
+        if isinstance(grader, dict) and isinstance(grader.get("model"), str) and grader["model"]:
+            return grader["model"]
+    args = info.get("task_args") if isinstance(info.get("task_args"), dict) else {}
+    role = (info.get("model_roles") or {}).get("grader") if isinstance(info.get("model_roles"), dict) else None
+    declared: Any = info.get("metadata")
+    for key in ("scoring", "rubric", "grader"):
+        declared = declared.get(key) if isinstance(declared, dict) else None
+    for found in (args.get("grader"), role.get("model") if isinstance(role, dict) else None,
+                  (declared.get("inspect_model") or declared.get("model")) if isinstance(declared, dict) else None):
+        if isinstance(found, str) and found:
+            return found
+    return None
 
 
 def _stats_beside(metrics: dict[str, Any], name: str) -> tuple[float | None, int | None]:
