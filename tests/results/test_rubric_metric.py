@@ -80,3 +80,18 @@ def test_a_results_file_keeps_the_metric_and_refuses_an_unknown_one(tmp_path):
     (bench,) = [b for b in data["benchmarks"] if b["key"] == "health_bench/health_bench"]
     assert [s["model"] for s in bench["scores"]] == ["mockllm/model"]
     assert "CLR965" in result.stderr and "health_bench_score_v2" in result.stderr
+
+
+def test_the_authors_score_round_trips_through_every_eval_ever_under_its_name(tmp_path):
+    imported = write(tmp_path / "inspect.json", json.dumps(_imported(tmp_path)))
+    out = tmp_path / "eee"
+    result = invoke("results", "export", str(imported), "--root", ROOT, "--to", "every-eval-ever", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    [record] = [json.loads(p.read_text(encoding="utf-8")) for p in out.rglob("*.json")]
+    [entry] = record["evaluation_results"]
+    assert entry["metric_config"]["metric_id"] == entry["metric_config"]["metric_name"] == medhelm.HEALTHBENCH_METRIC
+    back = tmp_path / "back.json"
+    assert invoke("results", "import", str(out), "--root", ROOT, "-o", str(back)).exit_code == 0
+    (score,) = json.loads(back.read_text(encoding="utf-8"))["scores"]
+    assert (score["metric"], score["value"]) == (medhelm.HEALTHBENCH_METRIC, pytest.approx(2.2 / 3))
+    assert score["jury"]["judges"] == {"grader": "mockllm/model"}
