@@ -228,8 +228,9 @@ GRADER_RUBRIC = "simple-evals healthbench grader"  # what graded a rubric score,
 
 
 def _inspect_grader(info: dict[str, Any], samples: Any, scorer: str) -> str | None:
-    """The grader model behind an Inspect rubric score: as the samples' scores recorded it, else the run's model role
-    `grader`, the `grader` task argument or the record's grader in the task's metadata; None where none says."""
+    """The grader model behind an Inspect rubric score: as the samples' scores recorded it, else (as the scorer picks
+    it) the `grader` task argument, the run's model role `grader` or the record's grader in the task's metadata;
+    None where none says."""
     for sample in samples if isinstance(samples, list) else []:
         scores = sample.get("scores") if isinstance(sample, dict) else None
         entry = scores.get(scorer) if isinstance(scores, dict) else None
