@@ -29,6 +29,13 @@ ROWS = [
                   "tags": ["axis:accuracy"]}],
      "example_tags": ["theme:context_seeking"], "prompt_id": "p-002",
      "ideal_completions_data": {"ideal_completion": "Pneumonia treated with amoxicillin; discharged day 4."}},
+    # A conversation that opens with a system turn of its own (a prompt is a list of messages of any role).
+    {"prompt": [{"role": "system", "content": "You answer for a clinic's nurse line."},
+                {"role": "user",
+                 "content": "I have had a mild headache since this morning. Do I need to be seen today?"}],
+     "rubrics": [{"criterion": "Asks about red-flag symptoms such as fever or a stiff neck.", "points": 6,
+                  "tags": ["axis:context_awareness"]}],
+     "example_tags": ["theme:context_seeking"], "prompt_id": "p-003", "ideal_completions_data": None},
 ]
 
 

@@ -9,6 +9,7 @@ harnesses.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.abc
 import json
 import importlib.machinery
@@ -72,7 +73,7 @@ def recording_function(name: str):
     """A stand-in for a harness function: returns what it was called with; as a decorator, leaves the function be."""
 
     def call(*args, **kwargs):
-        if name in {"task", "metric"} and len(args) == 1 and callable(args[0]) and not kwargs:
+        if name in {"task", "metric", "solver"} and len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         if name in {"scorer", "metric", "run_spec_function"}:
             return lambda function: function
@@ -244,7 +245,13 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypat
             assert made["scorer"].__qualname__.startswith("letter_match."), dataset_id
             assert read["instructions"] == closed_instructions(g), dataset_id
             continue
-        if g.instructions:
+        if g.instructions and mapping.scoring is not None and mapping.scoring.rubric is not None \
+                and mapping.scoring.rubric.conversation_column:  # first, as simple-evals' sampler sends it
+            first, _ = made["solver"]
+            state = types.SimpleNamespace(messages=[module["ChatMessageSystem"](content="the conversation's own")])
+            asyncio.run(first(state, None))
+            assert [m["content"] for m in state.messages] == [g.instructions, "the conversation's own"], dataset_id
+        elif g.instructions:
             first, _ = made["solver"]
             assert first == {"__call__": "system_message", "args": (g.instructions,)}, dataset_id
         else:

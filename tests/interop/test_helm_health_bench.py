@@ -56,7 +56,8 @@ class Client:
         self.prompts = []
     def make_request(self, request):
         self.prompts.append(request.prompt)
-        key = zlib.crc32((request.model_deployment + request.prompt[-300:]).encode()) % 4
+        # by the whole prompt (the conversation and the rubric item sit in its middle): replies differ by criterion
+        key = zlib.crc32((request.model_deployment + request.prompt).encode()) % 4
         text = ['{"explanation": "x", "criteria_met": true}', '{"explanation": "x", "criteria_met": false}',
                 "I cannot tell.", '```json\n{"explanation": "x", "criteria_met": "TRUE"}\n```'][key]
         return NS(success=True, completions=[NS(text=text)], error=None)
@@ -112,4 +113,5 @@ def test_the_helm_export_of_health_bench_scores_as_medhelm_does(tmp_path, harnes
     ours, theirs = found["prompts"]
     assert ours == theirs and not any("user: user:" in p for p in ours)
     assert found["scores"][0] == found["scores"][1]
+    assert len({value for _, value in found["scores"][0]}) > 1  # the scripted judges tell the instances apart
     assert {name for name, _ in found["scores"][0]} == {"health_bench_score"}

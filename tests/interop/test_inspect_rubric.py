@@ -1,9 +1,9 @@
 """HealthBench builds, exports and scores through the real Inspect AI with a mock grader, as simple-evals grades it.
 
 The conversations are the as-distributed fixture's (tests/distributions/health_bench.py): the first has the
-criteria [+10] and [-8], the second [+5] and three turns. A grader that says every criterion is met gives
-(10 - 8) / 10 = 0.2 and 5 / 5 = 1.0, a clipped mean of 0.6. The grader template is read from the medhelm 0.8.0
-wheel (CLINREG_MEDHELM_WHEEL), whose annotator holds simple-evals' text.
+criteria [+10] and [-8], the second [+5] and three turns, the third [+6] and a system turn of its own. A grader that
+says every criterion is met gives (10 - 8) / 10 = 0.2, 5 / 5 = 1.0 and 6 / 6 = 1.0, a clipped mean of 2.2 / 3. The
+grader template is read from the medhelm 0.8.0 wheel (CLINREG_MEDHELM_WHEEL), whose annotator holds simple-evals' text.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def outputs(texts):
     return made
 
 grader = get_model("mockllm/grader", custom_outputs=outputs(json.loads(sys.argv[3])))
-model = get_model("mockllm/model", custom_outputs=outputs(["Call emergency services now.", "Pneumonia, amoxicillin."]))
+model = get_model("mockllm/model", custom_outputs=outputs(["Call emergency services now.", "Pneumonia, amoxicillin.",
+                                                          "Any fever or stiff neck?"]))
 [log] = inspect_ai.eval(t.clinreg_health_bench(grader_template=sys.argv[4]), model=model,
                         model_roles={"grader": grader}, log_dir=sys.argv[2], display="none", max_samples=1)
 if log.results is None: raise SystemExit(str(log.error)[-3000:])
@@ -86,13 +87,14 @@ def _run(export_dir, tmp_path, replies, env, wheel):
 
 def test_health_bench_scores_as_simple_evals_with_its_grader_settings(health_bench_export, harness_env, tmp_path,
                                                                        wheel):
-    out = _run(health_bench_export, tmp_path, [MET] * 3, harness_env, wheel)
+    out = _run(health_bench_export, tmp_path, [MET] * 4, harness_env, wheel)
     assert out["status"] == "success"
     assert out["samples"] == {"health_bench/health_bench/test/0": pytest.approx(0.2),
-                              "health_bench/health_bench/test/1": pytest.approx(1.0)}
+                              "health_bench/health_bench/test/1": pytest.approx(1.0),
+                              "health_bench/health_bench/test/2": pytest.approx(1.0)}
     stats = out["scores"]["rubric_grader"]
-    assert stats[scoring.HEALTHBENCH_METRIC] == pytest.approx(0.6)
-    assert stats[scoring.HEALTHBENCH_METRIC + ":n_samples"] == 2
+    assert stats[scoring.HEALTHBENCH_METRIC] == pytest.approx(2.2 / 3)
+    assert stats[scoring.HEALTHBENCH_METRIC + ":n_samples"] == 3
     assert stats[scoring.HEALTHBENCH_METRIC + ":bootstrap_std"] > 0
     assert stats["theme:emergency_referrals"] == pytest.approx(0.2) and stats["axis:completeness"] == 1.0
     assert (stats["instances_ungraded"], stats["criteria_ungraded"]) == (0, 0)
@@ -103,28 +105,37 @@ def test_health_bench_scores_as_simple_evals_with_its_grader_settings(health_ben
         ["assistant", "Please paste the note."],
         ["user", "Admitted with community-acquired pneumonia, treated with amoxicillin, discharged on day 4."],
         ["assistant", "Pneumonia, amoxicillin."]]
+    # A conversation with a system turn of its own: the record's system message goes first, as simple-evals'
+    # sampler sends its own (rubric_sent_turns, checked against simple-evals' code in tests/scoring).
+    prompt = [{"role": "system", "content": "You answer for a clinic's nurse line."},
+              {"role": "user", "content": "I have had a mild headache since this morning. Do I need to be seen today?"}]
+    sent = scoring.rubric_graded_turns(scoring.rubric_sent_turns("You are a helpful assistant.", prompt),
+                                       "Any fever or stiff neck?")
+    assert out["sent"]["health_bench/health_bench/test/2"] == [[t["role"], t["content"]] for t in sent]
     # The grader: simple-evals' settings and system message; its prompt is the template filled as simple-evals fills it.
-    assert len(out["graded"]) == 3
+    assert len(out["graded"]) == 4
     template = scoring.grader_template(wheel)
     for call in out["graded"]:
         assert (call["temperature"], call["max_tokens"], call["roles"]) == (0.5, 2048, ["system", "user"])
         assert call["system"] == "You are a helpful assistant."
     turns = [{"role": r, "content": c} for r, c in out["sent"]["health_bench/health_bench/test/1"]]
-    assert out["graded"][-1]["prompt"] == scoring.rubric_grader_prompt(
+    assert out["graded"][2]["prompt"] == scoring.rubric_grader_prompt(
         template, turns, "States the diagnosis and the antibiotic given.", 5)
+    assert out["graded"][3]["prompt"] == scoring.rubric_grader_prompt(
+        template, sent, "Asks about red-flag symptoms such as fever or a stiff neck.", 6)
     assert out["task_metadata"]["scoring"]["rubric"]["grader"]["model"] == "openai/gpt-4.1-2025-04-14"
 
 
 def test_an_unreadable_reply_is_asked_again(health_bench_export, harness_env, tmp_path, wheel):
-    out = _run(health_bench_export, tmp_path, ["I cannot tell.", "```JSON\n{}\n```", MET] * 3, harness_env, wheel)
-    assert out["scores"]["rubric_grader"][scoring.HEALTHBENCH_METRIC] == pytest.approx(0.6)
-    assert len(out["graded"]) == 9
+    out = _run(health_bench_export, tmp_path, ["I cannot tell.", "```JSON\n{}\n```", MET] * 4, harness_env, wheel)
+    assert out["scores"]["rubric_grader"][scoring.HEALTHBENCH_METRIC] == pytest.approx(2.2 / 3)
+    assert len(out["graded"]) == 12
 
 
 def test_replies_unread_after_the_bound_leave_the_samples_ungraded_never_not_met(health_bench_export, harness_env,
                                                                                tmp_path, wheel):
-    out = _run(health_bench_export, tmp_path, ["I cannot tell."] * (3 * scoring.GRADER_ATTEMPTS), harness_env, wheel)
+    out = _run(health_bench_export, tmp_path, ["I cannot tell."] * (4 * scoring.GRADER_ATTEMPTS), harness_env, wheel)
     stats = out["scores"]["rubric_grader"]
-    assert (stats["instances_ungraded"], stats["criteria_ungraded"]) == (2, 3)
+    assert (stats["instances_ungraded"], stats["criteria_ungraded"]) == (3, 4)
     assert math.isnan(stats[scoring.HEALTHBENCH_METRIC])
-    assert len(out["graded"]) == 3 * scoring.GRADER_ATTEMPTS
+    assert len(out["graded"]) == 4 * scoring.GRADER_ATTEMPTS

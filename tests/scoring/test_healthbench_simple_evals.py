@@ -1,219 +1,209 @@
-"""HealthBench's grading, run beside openai/simple-evals' own code (healthbench_eval.py at ee3b0318).
+"""HealthBench's grading against openai/simple-evals' own code (healthbench_eval.py at ee3b0318).
 
-simple-evals is not a package on an index: point CLINREG_SIMPLE_EVALS at a checkout of it (the folder holding
-healthbench_eval.py, or one holding it as simple_evals/); without it these tests skip. Only numpy and jinja2 are
-needed; the modules simple-evals imports but never calls offline (blobfile, pandas, openai, tqdm, requests) are
-replaced by empty ones while it loads. The cases are generated (seeded): conversations with and without a system
-turn, rubrics with negative criteria and tags, and grader replies that simple-evals refuses before it reads one.
+What simple-evals does is recorded in data/simple_evals_healthbench/recording.json by record.py beside it, which runs
+simple-evals' code (its parse_json_to_dict, HealthBenchEval.__call__ and grade_sample with its own
+ChatCompletionSampler over a scripted client, _aggregate_get_clipped_mean, and simple_evals.main()'s samplers) on
+generated cases. These tests compare clinreg with the recording always. With CLINREG_SIMPLE_EVALS pointing at a
+checkout of simple-evals (and numpy and jinja2 installed), the recorder runs again on it and must reproduce the
+recording. The grader prompts are compared byte for byte under a stand-in template (the recording carries none of
+simple-evals' text) and, where simple-evals' template can be read (CLINREG_MEDHELM_WHEEL, whose annotator holds it,
+or CLINREG_SIMPLE_EVALS), by the sha256 of each prompt simple-evals sent.
+
+The bootstrap std is random in simple-evals (numpy's global generator, never seeded). The recorder seeds it; clinreg
+draws the same numbers with numpy_legacy_choice(seed), so the std is compared exactly, not only what is deterministic.
 """
 
 from __future__ import annotations
 
-import ast
-import importlib
+import hashlib
+import importlib.util
+import json
+import math
 import os
-import random
-import shutil
-import sys
-import types
 from pathlib import Path
 
 import pytest
 
 from clinreg.scoring import medhelm as scoring
 
-np = pytest.importorskip("numpy")
+DATA = Path(__file__).parent / "data" / "simple_evals_healthbench"
+RECORDING = json.loads((DATA / "recording.json").read_text(encoding="utf-8"))
+RUNS = sorted(RECORDING["runs"])
 
 
-def _simple_evals_folder() -> Path:
-    found = os.environ.get("CLINREG_SIMPLE_EVALS")
-    if not found:
-        pytest.skip("CLINREG_SIMPLE_EVALS (a checkout of openai/simple-evals) is not set")
-    folder = Path(found)
-    for candidate in (folder, folder / "simple_evals"):
-        if (candidate / "healthbench_eval.py").is_file():
-            return candidate
-    pytest.fail(f"CLINREG_SIMPLE_EVALS={found}: no healthbench_eval.py there or in simple_evals/")
-
-
-@pytest.fixture(scope="module")
-def se(tmp_path_factory):
-    """simple-evals' healthbench_eval module, imported as the package simple_evals from a copy of the checkout."""
-    pytest.importorskip("jinja2")
-    source = _simple_evals_folder()
-    base = tmp_path_factory.mktemp("simple-evals")
-    shutil.copytree(source, base / "simple_evals", ignore=shutil.ignore_patterns(".git"))
-    saved = dict(sys.modules)
-    attributes = {"openai": {"OpenAI": object, "BadRequestError": Exception},
-                  "tqdm": {"tqdm": lambda xs, *a, **k: xs}}
-    for name in ("blobfile", "pandas", "openai", "tqdm", "requests"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            sys.modules[name] = types.ModuleType(name)
-            for attribute, value in attributes.get(name, {}).items():
-                setattr(sys.modules[name], attribute, value)
-    sys.path.insert(0, str(base))
-    try:
-        module = importlib.import_module("simple_evals.healthbench_eval")
-        yield module
-    finally:
-        sys.path.remove(str(base))
-        for name in set(sys.modules) - set(saved):
-            del sys.modules[name]
-        sys.modules.update(saved)
-
-
-@pytest.fixture
-def sequential(monkeypatch):
-    monkeypatch.setenv("debug", "1")  # simple-evals grades the criteria one after another (common.map_with_progress)
-
-
-ACCEPTED = ['{"explanation": "x", "criteria_met": %s}', '```json\n{"explanation": "x", "criteria_met": %s}\n```',
-            '```json{"criteria_met": %s}```', '  ```json   {"criteria_met": %s}   ```  ', '{"criteria_met": %s}\n```',
-            '```json\n{"criteria_met": %s}', '{"criteria_met": true, "criteria_met": %s}',
-            '{"explanation": NaN, "criteria_met": %s}']
-REFUSED = ['```\n{"criteria_met": true}\n```', '```JSON\n{"criteria_met": true}\n```',
-           '```jsonc {"criteria_met": true}```',
-           'Here it is: {"criteria_met": true}', '{"criteria_met": true} I hope this helps',
-           '```json\n{"criteria_met": true}\n```\nDone.', '{"explanation": "x", "criteria_met": tr',
-           '{"criteria_met": true,}', "{'criteria_met': True}", '\ufeff{"criteria_met": true}', "",
-           '{"explanation": "a\nb", "criteria_met": true}', '[{"criteria_met": true}]', '{"criteria_met": "true"}',
-           '{"criteria_met": 1}', '{"criteria_met": null}', '{"explanation": "x"}', "true", "5", "null",
-           '"criteria_met"', '["criteria_met"]', "I cannot tell.", "{}"]
-
-
-def _simple_evals_reads(se, text):
-    """simple-evals' decision on one reply: the boolean it keeps, None when it asks again, or 'crash'."""
-    answer = se.parse_json_to_dict(text)
-    try:
-        if "criteria_met" in answer and (answer["criteria_met"] is True or answer["criteria_met"] is False):
-            return answer["criteria_met"]
-    except TypeError:
-        return "crash"
+def _template() -> str | None:
+    """simple-evals' grader template, from CLINREG_SIMPLE_EVALS or the medhelm wheel; None when neither is here."""
+    for variable in ("CLINREG_SIMPLE_EVALS", "CLINREG_MEDHELM_WHEEL"):
+        found = os.environ.get(variable)
+        if found and Path(found).exists():
+            return scoring.grader_template(found)
+    if os.environ.get("CLINREG_REQUIRE_MEDHELM_WHEEL"):
+        pytest.fail("CLINREG_REQUIRE_MEDHELM_WHEEL is set but CLINREG_MEDHELM_WHEEL names no file")
     return None
 
 
-def test_a_reply_is_read_as_parse_json_to_dict_reads_it(se):
-    replies = [form % value for form in ACCEPTED for value in ("true", "false")] + REFUSED
-    for text in replies:
-        theirs, (ours, problem) = _simple_evals_reads(se, text), scoring.criterion_met(text)
-        if theirs == "crash":  # simple-evals stops the whole eval; clinreg asks again
+def _same(ours, theirs):
+    if isinstance(theirs, float) and math.isnan(theirs):
+        return isinstance(ours, float) and math.isnan(ours)
+    if isinstance(theirs, dict):
+        return isinstance(ours, dict) and list(ours) == list(theirs) and all(_same(ours[k], theirs[k]) for k in theirs)
+    if isinstance(theirs, list):
+        return isinstance(ours, list) and len(ours) == len(theirs) and all(map(_same, ours, theirs))
+    return type(ours) is type(theirs) and ours == theirs
+
+
+def test_a_reply_is_read_as_parse_json_to_dict_reads_it():
+    kinds = {str(r["outcome"]) for r in RECORDING["replies"]}
+    assert kinds == {"True", "False", "None", "crash"}  # the corpus holds every outcome simple-evals has
+    for reply in RECORDING["replies"]:
+        text, theirs = reply["text"], reply["outcome"]
+        assert _same(scoring.grader_reply_json(text), reply["parse_json_to_dict"]), text
+        ours, problem = scoring.criterion_met(text)
+        if theirs == "crash":  # simple-evals stops the whole eval with a TypeError; clinreg asks again
             assert ours is None and problem, text
         else:
             assert ours is theirs, text
             assert (problem is None) == (theirs is not None), text
-    assert sum(scoring.criterion_met(t)[0] is None for t in REFUSED) == len(REFUSED)
 
 
-def test_the_template_is_simple_evals_text_and_medhelm_holds_the_same(se):
-    assert scoring.grader_template(_simple_evals_folder()) == se.GRADER_TEMPLATE
-    assert scoring.grader_template(_simple_evals_folder() / "healthbench_eval.py") == se.GRADER_TEMPLATE
-    wheel = os.environ.get("CLINREG_MEDHELM_WHEEL")
-    if wheel and Path(wheel).is_file():
-        assert scoring.grader_template(wheel) == se.GRADER_TEMPLATE
+def test_the_grader_settings_are_simple_evals_grading_sampler():
+    grader = RECORDING["settings"]["grader"]
+    assert scoring.GRADER_SETTINGS == {"model": "openai/" + grader["model"], "temperature": grader["temperature"],
+                                       "max_tokens": grader["max_tokens"], "system_message": grader["system_message"]}
+    for run in RUNS:  # what the grader received, request by request, as simple-evals' sampler sent it
+        assert RECORDING["runs"][run]["grader_request_settings"] == [
+            {"model": grader["model"], "temperature": scoring.GRADER_SETTINGS["temperature"],
+             "max_tokens": scoring.GRADER_SETTINGS["max_tokens"], "roles": ["system", "user"],
+             "system": scoring.GRADER_SETTINGS["system_message"]}]
 
 
-def test_the_grader_settings_are_simple_evals(se):
-    sampler = importlib.import_module("simple_evals.sampler.chat_completion_sampler")
-    parameters = __import__("inspect").signature(sampler.ChatCompletionSampler).parameters
-    defaults = {p: v.default for p, v in parameters.items()}
-    tree = ast.parse((_simple_evals_folder() / "simple_evals.py").read_text(encoding="utf-8"))
-    [call] = [node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
-              and getattr(node.targets[0], "id", None) == "grading_sampler"]
-    keywords = {k.arg: k.value for k in call.keywords}
-    assert "temperature" not in keywords and scoring.GRADER_SETTINGS["temperature"] == defaults["temperature"]
-    assert scoring.GRADER_SETTINGS["max_tokens"] == ast.literal_eval(keywords["max_tokens"])
-    assert scoring.GRADER_SETTINGS["model"] == "openai/" + ast.literal_eval(keywords["model"])
-    assert keywords["system_message"].id == "OPENAI_SYSTEM_MESSAGE_API"
-    assert scoring.GRADER_SETTINGS["system_message"] == sampler.OPENAI_SYSTEM_MESSAGE_API
+def _graded_turns(run, case):
+    """The conversation clinreg's rubric grader reads for a case: the record's instructions (the model sampler's system
+    message in the recording) sent first, as the Inspect export's solver sends them, the case's turns, the reply."""
+    system = RECORDING["runs"][run]["model_sampler"]["system_message"]
+    return scoring.rubric_graded_turns(scoring.rubric_sent_turns(system, case["prompt"]), case["response"])
 
 
-def _cases(seed, count=40):
-    """Generated conversations, rubrics and grader reply sequences (unreadable replies before the one read)."""
-    rng = random.Random(seed)
-    tags, themes = ["axis:accuracy", "axis:completeness", "level:example", "level:cluster"], ["theme:a", "theme:b"]
-    cases = []
-    for n in range(count):
-        prompt = [{"role": "system", "content": "You are a helpful assistant."}] if rng.random() < 0.5 else []
-        for turn in range(rng.choice([1, 3])):
-            prompt.append({"role": "user" if turn % 2 == 0 else "assistant", "content": f"turn {turn} of case {n}"})
-        rubric = [{"criterion": f"criterion {i} of case {n}", "points": rng.choice([-10, -6, -3, 1, 2, 5, 7, 10]),
-                   "tags": rng.sample(tags, rng.randint(0, 2))} for i in range(rng.randint(1, 6))]
-        rubric[0]["points"] = abs(rubric[0]["points"])
-        replies = {}
-        for item in rubric:
-            value = rng.choice(["true", "false"])
-            crashing = ("true", "5", "null", '"criteria_met"', '["criteria_met"]')  # simple-evals stops on these
-            bad = rng.sample([r for r in REFUSED if r not in crashing],
-                             rng.randint(0, scoring.GRADER_ATTEMPTS - 1))
-            replies[item["criterion"]] = bad + [rng.choice(ACCEPTED) % value]
-        cases.append({"prompt": prompt, "response": f"reply {n}", "rubric": rubric,
-                      "example_tags": rng.sample(themes, rng.randint(0, 2)), "replies": replies})
-    return cases
-
-
-def _ours(case, template):
-    """clinreg's grading of one case: each criterion asked up to GRADER_ATTEMPTS times, as the Inspect scorer does."""
-    turns = case["prompt"] + [{"role": "assistant", "content": case["response"]}]
-    items = scoring.rubric_items({"column": "rubrics"}, {"rubrics": case["rubric"]})
-    prompts, met = [], []
-    for criterion, points, _ in items:
-        prompts.append(scoring.rubric_grader_prompt(template, turns, criterion, points))
-        hit = None
-        for reply in case["replies"][criterion][:scoring.GRADER_ATTEMPTS]:
+def _met(case):
+    """clinreg's reading of each criterion's replies, asked at most GRADER_ATTEMPTS times, and the asks it took."""
+    met, asks = [], []
+    for item in case["rubrics"]:
+        hit, replies = None, case["grader_replies"][item["criterion"]][:scoring.GRADER_ATTEMPTS]
+        for reply in replies:
             hit, _ = scoring.criterion_met(reply)
             if hit is not None:
                 break
         met.append(hit)
-    return prompts, scoring.rubric_score(items, met, case["example_tags"])
+        asks.append(replies.index(reply) + 1 if hit is not None else len(replies))
+    return met, asks
 
 
-def test_generated_cases_score_as_simple_evals_scores_them(se, sequential):
-    template = scoring.grader_template(_simple_evals_folder())
-    se_types = importlib.import_module("simple_evals.types")
-    cases = _cases(53)
-    theirs, ours = [], []
-    for case in cases:
-        sent, queue = [], {c: list(r) for c, r in case["replies"].items()}
+@pytest.mark.parametrize("run", RUNS)
+def test_the_model_and_the_grader_see_the_conversation_simple_evals_builds(run):
+    recorded = RECORDING["runs"][run]
+    system = recorded["model_sampler"]["system_message"]
+    with_system_turn = 0
+    for case, result in zip(recorded["cases"], recorded["results"]):
+        assert scoring.rubric_sent_turns(system, case["prompt"]) == result["sent_to_model"]
+        assert _graded_turns(run, case) == result["grader_conversation"]
+        with_system_turn += case["prompt"][0]["role"] == "system"
+        items = scoring.rubric_items({"column": "rubrics"}, case)
+        prompts = [scoring.rubric_grader_prompt(RECORDING["stand_in_template"], _graded_turns(run, case), c, p)
+                   for c, p, _ in items]
+        assert prompts == result["grader_prompts_stand_in"]  # byte for byte, in the rubric's order
+    assert with_system_turn and with_system_turn < len(recorded["cases"])
 
-        def grader(messages, queue=queue, sent=sent):
-            [message] = messages
-            sent.append(message["content"])
-            criterion = message["content"].split("# Rubric item\n", 1)[1].split("\n", 1)[0].split("] ", 1)[1]
-            return se_types.SamplerResponse(response_text=queue[criterion].pop(0), actual_queried_message_list=messages,
-                                      response_metadata={})
 
-        ev = object.__new__(se.HealthBenchEval)
-        ev.grader_model = grader
-        items = [se.RubricItem.from_dict(item) for item in case["rubric"]]
-        metrics, _, _ = ev.grade_sample(case["prompt"], case["response"], case["example_tags"], items)
-        theirs.append(se_types.SingleEvalResult(score=metrics["overall_score"], metrics=metrics))
-        prompts, result = _ours(case, template)
-        assert sorted(set(sent)) == sorted(prompts)  # byte for byte, each criterion's prompt
-        assert result["metrics"] == pytest.approx(metrics) and list(result["metrics"]) == list(metrics)
-        assert result["score"] == pytest.approx(metrics["overall_score"])
-        ours.append(result)
-    np.random.seed(11)
-    reference = se._aggregate_get_clipped_mean(theirs)
-    np.random.seed(11)
-    stats = scoring.healthbench_stats(ours, resample=lambda values, n: np.random.choice(values, n))
-    assert stats.pop("score") == pytest.approx(reference.score)
+@pytest.mark.parametrize("run", RUNS)
+def test_each_grader_prompt_is_the_one_simple_evals_sent(run):
+    template = _template()
+    if template is None:
+        pytest.skip("simple-evals' template is not here (CLINREG_MEDHELM_WHEEL or CLINREG_SIMPLE_EVALS)")
+    assert hashlib.sha256(template.encode()).hexdigest() == RECORDING["template_sha256"]
+    recorded = RECORDING["runs"][run]
+    for case, result in zip(recorded["cases"], recorded["results"]):
+        items = scoring.rubric_items({"column": "rubrics"}, case)
+        digests = [hashlib.sha256(scoring.rubric_grader_prompt(template, _graded_turns(run, case), c, p).encode())
+                   .hexdigest() for c, p, _ in items]
+        # every ask simple-evals made, re-asks included, with the prompt clinreg sends for that criterion
+        _, asks = _met(case)
+        assert result["grader_requests"] == [[i, digests[i]] for i, n in enumerate(asks) for _ in range(n)]
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_scores_tags_clipped_mean_and_bootstrap_std_equal_simple_evals(run):
+    recorded = RECORDING["runs"][run]
+    ours = []
+    for case, result in zip(recorded["cases"], recorded["results"]):
+        met, _ = _met(case)
+        assert met == result["criteria_met"]
+        graded = scoring.rubric_score(scoring.rubric_items({"column": "rubrics"}, case), met, case["example_tags"])
+        assert graded["score"] == pytest.approx(result["score"], rel=1e-12, abs=1e-15)
+        assert list(graded["metrics"]) == list(result["metrics"])  # simple-evals' names, in its order
+        assert graded["metrics"] == pytest.approx(result["metrics"], rel=1e-12, abs=1e-15)
+        ours.append(graded)
+    stats = scoring.healthbench_stats(ours, seed=recorded["seed"])
+    theirs = recorded["aggregate"]
+    assert stats.pop("score") == pytest.approx(theirs["score"], rel=1e-12)
     assert (stats.pop("instances_ungraded"), stats.pop("criteria_ungraded")) == (0, 0)
-    assert list(stats) == list(reference.metrics)
-    assert stats == pytest.approx({k: float(v) for k, v in reference.metrics.items()}, rel=1e-9, abs=1e-12)
-    assert any(k.startswith("theme:") for k in stats) and any(k.startswith("axis:") for k in stats)
+    assert list(stats) == list(theirs["metrics"])
+    assert stats == pytest.approx(theirs["metrics"], rel=1e-9, abs=1e-12)  # bootstrap std included: the same draws
+    tags = {k.split(":")[0] for k in stats if not k.startswith("overall_score")}
+    assert {"theme", "axis", "level"} <= tags
+    # Another seed draws other resamples: the std is the draws', not a constant.
+    other = scoring.healthbench_stats(ours, seed=recorded["seed"] + 1)
+    assert other["score:bootstrap_std"] != pytest.approx(theirs["metrics"]["score:bootstrap_std"], rel=1e-9)
 
 
-def test_a_criterion_unread_after_the_bound_is_ungraded_and_its_instance_left_out(se, sequential):
-    template = scoring.grader_template(_simple_evals_folder())
-    [case, other] = _cases(7, count=2)
-    first = case["rubric"][0]["criterion"]
-    case["replies"][first] = ["I cannot tell."] * scoring.GRADER_ATTEMPTS + ['{"criteria_met": true}']
-    _, result = _ours(case, template)
+def test_the_numpy_draws_are_numpys():
+    """numpy_legacy_choice(seed) against numpy's own np.random.seed + np.random.choice, where numpy is here."""
+    np = pytest.importorskip("numpy")
+    for seed in (0, 53, 2**32 - 1):
+        for n in (1, 2, 3, 5, 40, 100):
+            values = [i / 4 for i in range(n)]
+            np.random.seed(seed)
+            draw = scoring.numpy_legacy_choice(seed)
+            for _ in range(3):
+                assert draw(values, n) == [float(v) for v in np.random.choice(values, n)]
+
+
+def test_a_criterion_unread_after_the_bound_is_ungraded_and_its_instance_left_out():
+    recorded = RECORDING["runs"][RUNS[0]]
+    case, other = json.loads(json.dumps(recorded["cases"][:2]))
+    first = case["rubrics"][0]["criterion"]
+    unread = [r["text"] for r in RECORDING["replies"] if r["outcome"] is None]
+    case["grader_replies"][first] = unread[:scoring.GRADER_ATTEMPTS] + ['{"criteria_met": true}']
+    met, asks = _met(case)
+    assert met[0] is None and asks[0] == scoring.GRADER_ATTEMPTS  # simple-evals would ask a sixth time
+    result = scoring.rubric_score(scoring.rubric_items({"column": "rubrics"}, case), met, case["example_tags"])
     assert result["score"] is None and result["criteria_ungraded"] == 1 and result["metrics"] == {}
-    _, graded = _ours(other, template)
+    graded = scoring.rubric_score(scoring.rubric_items({"column": "rubrics"}, other), _met(other)[0],
+                                  other["example_tags"])
     stats = scoring.healthbench_stats([result, graded])
     assert (stats["instances_ungraded"], stats["criteria_ungraded"], stats["score:n_samples"]) == (1, 1, 1)
     assert stats["score"] == pytest.approx(min(1.0, max(0.0, graded["score"])))
 
+
+@pytest.mark.slow
+def test_the_recorder_run_on_simple_evals_reproduces_the_recording():
+    found = os.environ.get("CLINREG_SIMPLE_EVALS")
+    if not found:
+        pytest.skip("CLINREG_SIMPLE_EVALS (a checkout of openai/simple-evals at ee3b0318) is not set")
+    pytest.importorskip("numpy")
+    pytest.importorskip("jinja2")
+    folder = Path(found)
+    folder = folder if (folder / "healthbench_eval.py").is_file() else folder / "simple_evals"
+    spec = importlib.util.spec_from_file_location("record_simple_evals", DATA / "record.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    fresh = json.loads(json.dumps(recorder.record(folder), ensure_ascii=False))
+    for key in ("template_sha256", "settings", "replies", "stand_in_template", "simple_evals"):
+        assert _same(fresh[key], RECORDING[key]), key
+    for run in RUNS:
+        mine, kept = fresh["runs"][run], RECORDING["runs"][run]
+        assert mine["cases"] == kept["cases"] and mine["grader_request_settings"] == kept["grader_request_settings"]
+        for a, b in zip(mine["results"], kept["results"]):
+            assert {k: v for k, v in a.items() if k != "metrics"} == {k: v for k, v in b.items() if k != "metrics"}
+            assert a["metrics"] == pytest.approx(b["metrics"], rel=1e-12)
+        assert mine["aggregate"]["score"] == pytest.approx(kept["aggregate"]["score"], rel=1e-12)
+        assert mine["aggregate"]["metrics"] == pytest.approx(kept["aggregate"]["metrics"], rel=1e-9)

@@ -60,8 +60,8 @@ class LeaderboardGroup(click.Group):
 @with_option
 @export_option
 @click.option("--comparable-only", is_flag=True,
-              help="Rank, on each benchmark, only the largest group of scores that agree in harness, export, instance "
-                   "set, MedHELM edition, generation settings and jury; say what was left out.")
+              help="Rank, on each benchmark, only the largest group of scores that agree in metric, harness, export, "
+                   "instance set, MedHELM edition, generation settings and jury; say what was left out.")
 @aliases_option
 @medhelm_option
 def leaderboard(sources, root, release, by, access, fmt, output, force, strict, with_, exports, comparable_only,

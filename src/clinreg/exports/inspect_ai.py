@@ -91,7 +91,10 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   metrics `ratings_missing`, `replies_dropped`, `ratings_irregular` and `defaults_used` count them.
   Cost: one call per judge per instance, so three judge calls per instance with the default jury.
 - `rubric_grader()`: HealthBench graded as its authors grade it (openai/simple-evals healthbench_eval.py at
-  ee3b0318). The conversation goes to the model as chat messages, after the record's system message. For each
+  ee3b0318). The conversation goes to the model as chat messages, the record's system message first (before any
+  system turn of the conversation's own, where simple-evals' sampler puts its system message); the grader reads
+  those turns and the reply (a system message a run adds through Inspect's own `--system-message` is not in
+  them). For each
   criterion of the sample's own rubric the grader (simple-evals' gpt-4.1-2025-04-14, the task's declared grader
   requirement; bind another with `--model-role grader=MODEL` or `-T grader=MODEL`; the log records which) reads
   simple-evals' grader template filled as simple-evals fills it (the turns as `role: content`, the rubric item
@@ -102,11 +105,11 @@ token-overlap F1 (`reference_overlap()`) reported beside as a cheap check:
   again while unreadable, up to 5 asks (simple-evals asks without end); a criterion still unread is ungraded,
   and its sample is left out of every statistic and counted (`instances_ungraded`, `criteria_ungraded`), never
   scored as not met. The metrics are simple-evals': `healthbench_simple_evals_score` (the clipped mean) with
-  `:n_samples` and `:bootstrap_std` (1000 resamples, drawn from a generator seeded with 0, where simple-evals
-  draws unseeded), `overall_score`, and each example tag (`theme:*`, `physician_agreed_category:*`) and rubric
-  tag (`axis:*`, `level:*`). This is HealthBench's own score, not MedHELM's `health_bench_score` (the HELM
-  export's), which differs on about half the conversations. Cost: one grader call per criterion (about 11 per
-  HealthBench conversation), more when replies are re-asked.
+  `:n_samples` and `:bootstrap_std` (1000 resamples: the draws numpy makes after `np.random.seed(0)`, where
+  simple-evals draws from numpy unseeded), `overall_score`, and each example tag (`theme:*`,
+  `physician_agreed_category:*`) and rubric tag (`axis:*`, `level:*`). This is HealthBench's own score, not
+  MedHELM's `health_bench_score` (the HELM export's), which differs on about half the conversations. Cost: one
+  grader call per criterion (about 11 per HealthBench conversation), more when replies are re-asked.
 - `medhelm_metric()`: EHRSQL's execution accuracy (the predicted and gold queries run read-only, with the
   record's time limit, against the record's SQLite database under `CLINREG_DATA_DIR`), billing-code F1 or
   MEDEC's error flag.
@@ -120,6 +123,7 @@ inspect eval {out}/clinreg_tasks.py@clinreg_lm_eval_judged -T samples_file=PATH/
 ```
 
 The task's metadata names the samples file and its sha256, for `clinreg results import` to join the jury score
-to the lm-eval run.
+to the lm-eval run. A rubric benchmark's grader reads the conversation's turns (the record's system message
+first) and the recorded response, as simple-evals' grader reads them, not the one flattened text lm-eval sent.
 
 `SUBCATEGORIES` and `CATEGORIES` list the task names of each group; `tasks_in(id)` builds them."""

@@ -214,8 +214,8 @@ def render_table(data: dict[str, Any], by: str, width: int = 100, color: bool = 
                   "own; "
                   "Tasks (dr) = tasks covered / in the group (drafted among them)."
                   + (" differs on N = on N benchmarks the row's score differs from the release's (or, with no "
-                     "release there, the benchmark's majority) in harness, export, instance set, edition, generation "
-                     "settings or jury; --format markdown names each side's value."
+                     "release there, the benchmark's majority) in metric, harness, export, instance set, edition, "
+                     "generation settings or jury; --format markdown names each side's value."
                      if data.get("comparability") else "")
                   + (f" jury not validated on N = {unvalidated_legend(data)}" if data.get("jury_unvalidated") else ""))
     out += buf.getvalue().rstrip("\n").splitlines()
@@ -289,7 +289,7 @@ def render_markdown(data: dict[str, Any], by: str) -> str:
         for s in b["scores"]:
             beyond = " (not in MedHELM)" if not b["in_medhelm"] else ""
             beyond += " · jury not validated †" if b.get("jury_validation") == [] else ""
-            lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(b['metric'])} | "
+            lines.append(f"| {escape(b['name'])} {code(b['key'])}{beyond} | {code(s.get('metric') or b['metric'])} | "
                          f"{bound(b['range'][0])}–{bound(b['range'][1])} | {escape(s['model'])} | "
                          + (f"{escape(s['origin'])} | " if sourced else "") + f"{num(s['value'])} | "
                          f"{num(s['win_rate'])} | {escape(score_instances(s))} | "

@@ -66,11 +66,14 @@ class Reading:
 
     def score(self, b: Benchmark, model: str, value: float, source: dict[str, Any], n: int | None = None,
               stderr: float | None = None, per_instance: dict[str, Any] | None = None,
-              jury: dict[str, Any] | None = None, provenance: dict[str, Any] | None = None) -> None:
+              jury: dict[str, Any] | None = None, provenance: dict[str, Any] | None = None,
+              metric: str | None = None) -> None:
+        """Add a score on the benchmark's main metric, or on `metric` (another the benchmark accepts as its own
+        metric, Benchmark.other_metric): a score that says which, never taken for the main one."""
         m = b.mapping
         from_registry = n is None and m.instances.evaluated is not None
         self.scores.append(Score(
-            model=model, record=b.record.id, mapping=m.id, metric=m.metric.name, value=value,
+            model=model, record=b.record.id, mapping=m.id, metric=metric or m.metric.name, value=value,
             range=list(m.metric.range) if m.metric.range else None,
             n_instances=m.instances.evaluated if from_registry else n,
             n_instances_from="registry" if from_registry else ("results" if n is not None else None),

@@ -1,5 +1,7 @@
-"""Whether the scores on one benchmark can be compared: the same harness, export (prompts and instances),
-instance set, MedHELM edition, generation settings and jury. A leaderboard still ranks scores that differ, but
+"""Whether the scores on one benchmark can be compared: the same metric, harness, export (prompts and instances),
+instance set, MedHELM edition, generation settings and jury. The metric differs where a benchmark has two scores
+under two names (HealthBench: MedHELM's health_bench_score and the authors' healthbench_simple_evals_score): such
+scores are never comparable, whatever else they share. A leaderboard still ranks scores that differ, but
 marks each one that differs from its benchmark's majority and says what differs; `--comparable-only` keeps, per
 benchmark, only the largest group of scores that agree on all of them.
 
@@ -16,8 +18,9 @@ from typing import Any
 from clinreg.results.score import Score
 
 # (key, words): the provenance that makes two scores on one benchmark comparable, in the order they are named.
-DIMENSIONS = (("harness", "harness"), ("export", "export (prompts and instances)"), ("instance_set", "instance set"),
-              ("edition", "MedHELM edition"), ("generation", "generation settings"), ("jury", "jury"))
+DIMENSIONS = (("metric", "metric"), ("harness", "harness"), ("export", "export (prompts and instances)"),
+              ("instance_set", "instance set"), ("edition", "MedHELM edition"), ("generation", "generation settings"),
+              ("jury", "jury"))
 WORDS = dict(DIMENSIONS)
 
 
@@ -27,6 +30,8 @@ def dimension(score: Score, key: str) -> str | None:
     release's is MedHELM's evaluated count)."""
     if key == "jury":
         return score.jury_key
+    if key == "metric":  # always known: the benchmark's main metric unless the score names another
+        return score.metric
     value = (score.provenance or {}).get(key)
     # The registry's count is MedHELM's evaluated count: a release's own; for your results that do not say, the
     # set is unknown, never "the same" as the release's.
@@ -95,7 +100,7 @@ def compare(by_key: dict[str, dict[str, Score]]) -> tuple[list[dict[str, Any]], 
         values = {d: [dimension(s, d) for s in scores.values()] for d, _ in DIMENSIONS}
         differs = [d for d, _ in DIMENSIONS if len(set(values[d])) > 1]
         # every score silent on a dimension, where scores of more than one origin meet: unknown, not the same
-        unknown = [d for d, _ in DIMENSIONS if d != "jury" and set(values[d]) == {None}
+        unknown = [d for d, _ in DIMENSIONS if d not in ("jury", "metric") and set(values[d]) == {None}
                    and len({s.published for s in scores.values()}) > 1]
         if not differs and not unknown:
             continue

@@ -162,7 +162,9 @@ def _result(b: Benchmark, place: dict[str, Any], score: Score) -> dict[str, Any]
                     if place.get(k)}}
     metric: dict[str, Any] = {
         "evaluation_description": " ".join(b.record.measures.split()) if b.record.measures else b.record.name,
-        "metric_id": score.metric, "metric_name": b.mapping.metric.display or score.metric,
+        "metric_id": score.metric,  # the benchmark's main metric, or another it has (HealthBench's own score)
+        "metric_name": (b.mapping.metric.display or score.metric) if score.metric == b.mapping.metric.name
+        else score.metric,
         "lower_is_better": b.mapping.metric.lower_is_better, "score_type": "continuous",
         "min_score": lo, "max_score": hi, "additional_details": benchmark}
     scoring = _llm_scoring(b, score)
@@ -337,7 +339,9 @@ def _read_result(reading: Reading, name: str, where: tuple[int, int], i: int, re
     if b is None:
         return
     metric_id = metric.get("metric_id")
-    if metric_id is not None and metric_id != b.mapping.metric.name and not b.accepts_metric(metric_id):
+    other = b.other_metric(metric_id) if isinstance(metric_id, str) and metric_id != b.mapping.metric.name else None
+    if metric_id is not None and metric_id != b.mapping.metric.name and not b.accepts_metric(metric_id) \
+            and other is None:
         reading.error("CLR965", name, *where, f"evaluation_results[{i}]: metric {metric_id!r} is not {b.key}'s main "
                       f"metric {b.mapping.metric.name}")
         return
@@ -367,7 +371,7 @@ def _read_result(reading: Reading, name: str, where: tuple[int, int], i: int, re
     reading.score(b, model, value, {"format": FORMAT, "file": name, "line": where[0], "column": where[1],
                                     "where": f"evaluation_results[{i}]"},
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
-                  jury=_jury(metric.get("llm_scoring")),
+                  jury=_jury(metric.get("llm_scoring")), metric=other,
                   provenance={**checked_provenance({k: v for k, v in prov.items() if v is not None})})
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from clinreg.core.model import Dataset, Mapping
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
+from clinreg.scoring import medhelm
 
 # How HELM's MedHELM schema (src/helm/benchmark/static/schema_medhelm.yaml, every version from 2025-03-18 to
 # 2026-01-27) labels the main metrics: each `display_name` and `short_display_name` a metric has had. The jury
@@ -77,6 +78,17 @@ class Benchmark:
         if scoring is not None:  # the Inspect export's scorers: the jury's mean, or MedHELM's own metric
             names.add("jury/jury_mean" if scoring.method == "jury" else "medhelm_metric/mean")
         return name.casefold() in {a.casefold() for a in names}
+
+    def other_metric(self, name: str) -> str | None:
+        """The metric a harness metric called `name` is, where it is not the main metric but clinreg imports it
+        as a metric of its own, never ranked as the main one: HealthBench's own score (simple-evals', the Inspect
+        export's rubric_grader) on a rubric benchmark, whose main metric is MedHELM's. None for anything else."""
+        scoring = self.mapping.scoring
+        own = medhelm.HEALTHBENCH_METRIC
+        if scoring is not None and scoring.method == "rubric" and own != self.mapping.metric.name \
+                and name.casefold() in (own, f"rubric_grader/{own}"):
+            return own
+        return None
 
 
 class Ambiguous(ClinregError):

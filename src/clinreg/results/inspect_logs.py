@@ -159,11 +159,20 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     scores = results.get("scores") if isinstance(results.get("scores"), list) else []
     candidates = []
     unrated: list[str] = []
+    others = []  # (scorer, metric name, value, stderr, n, metric): a metric of the benchmark's own beside the main one
     for score in scores:
         if not isinstance(score, dict) or not isinstance(score.get("metrics"), dict):
             continue
         scorer = str(score.get("name") or score.get("scorer") or "")
         for metric_name, metric in score["metrics"].items():
+            other = b.other_metric(metric_name) or b.other_metric(f"{scorer}/{metric_name}")
+            if other is not None:
+                value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
+                if value is None:
+                    unrated.append(f"{scorer}/{metric_name}" if scorer else metric_name)
+                else:
+                    others.append((scorer, metric_name, value, *_stats_beside(score["metrics"], metric_name), other))
+                continue
             value = finite_number(metric.get("value")) if isinstance(metric, dict) else None
             own = scorer == b.mapping.metric.name and metric_name in ("mean", "accuracy")
             main = b.accepts_metric(metric_name) or b.accepts_metric(f"{scorer}/{metric_name}") or own
@@ -174,6 +183,17 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
                 stderr = finite_number(stderr.get("value")) if isinstance(stderr, dict) else None
                 candidates.append((scorer, metric_name, value, stderr))
     rwhere = locate(text, '"results"') if text else (1, 1)
+    if not candidates and len(others) == 1:  # only the benchmark's other metric: a score of its own, named so
+        scorer, metric_name, value, stderr, n, other = others[0]
+        source = {"format": "inspect", "file": name, "line": rwhere[0], "column": rwhere[1],
+                  "where": f"results.scores.{scorer}.{metric_name}"}
+        if judged is not None:
+            source["judged_lm_eval"] = judged["source"]
+        grader = _inspect_grader(info, samples, scorer)
+        reading.score(b, model.strip(), value, source, n=n, stderr=stderr, metric=other,
+                      jury=checked_jury({"rubric": GRADER_RUBRIC, "judges": {"grader": grader}}) if grader else None,
+                      provenance=_inspect_provenance(reading, info, samples))
+        return
     if not candidates and unrated:  # the scorer ran, but every sample was left unrated (a mean of nothing)
         reading.error("CLR965", name, *rwhere, f"{', '.join(unrated)} reports {b.key}'s main metric "
                       f"{b.mapping.metric.name} with no value: no judge rated any sample",
@@ -202,6 +222,44 @@ def read_inspect_log(reading: Reading, name: str, text: str, log: dict[str, Any]
     reading.score(b, model.strip(), value, source,
                   n=n, stderr=stderr if stderr is not None and stderr >= 0 else None, per_instance=per_instance,
                   jury=jury, provenance=_inspect_provenance(reading, info, samples))
+
+
+GRADER_RUBRIC = "simple-evals healthbench grader"  # what graded a rubric score, beside the grader model
+
+
+def _inspect_grader(info: dict[str, Any], samples: Any, scorer: str) -> str | None:
+    """The grader model behind an Inspect rubric score: as the samples' scores recorded it, else (as the scorer picks
+    it) the `grader` task argument, the run's model role `grader` or the record's grader in the task's metadata;
+    None where none says."""
+    for sample in samples if isinstance(samples, list) else []:
+        scores = sample.get("scores") if isinstance(sample, dict) else None
+        entry = scores.get(scorer) if isinstance(scores, dict) else None
+        metadata = entry.get("metadata") if isinstance(entry, dict) else None
+        grader = metadata.get("grader") if isinstance(metadata, dict) else None
+        if isinstance(grader, dict) and isinstance(grader.get("model"), str) and grader["model"]:
+            return grader["model"]
+    args = info.get("task_args") if isinstance(info.get("task_args"), dict) else {}
+    role = (info.get("model_roles") or {}).get("grader") if isinstance(info.get("model_roles"), dict) else None
+    declared: Any = info.get("metadata")
+    for key in ("scoring", "rubric", "grader"):
+        declared = declared.get(key) if isinstance(declared, dict) else None
+    for found in (args.get("grader"), role.get("model") if isinstance(role, dict) else None,
+                  (declared.get("inspect_model") or declared.get("model")) if isinstance(declared, dict) else None):
+        if isinstance(found, str) and found:
+            return found
+    return None
+
+
+def _stats_beside(metrics: dict[str, Any], name: str) -> tuple[float | None, int | None]:
+    """(stderr, n) of a metric reported as simple-evals reports it: `NAME:bootstrap_std` (the bootstrap estimate
+    of the clipped mean's standard error) and `NAME:n_samples` beside it; None where absent or not a number."""
+    found = []
+    for stat in ("bootstrap_std", "n_samples"):
+        entry = metrics.get(f"{name}:{stat}")
+        found.append(finite_number(entry.get("value")) if isinstance(entry, dict) else None)
+    stderr, n = found
+    return (stderr if stderr is not None and stderr >= 0 else None,
+            int(n) if n is not None and n >= 1 and float(n).is_integer() else None)
 
 
 def _inspect_provenance(reading: Reading, info: dict[str, Any], samples: Any) -> dict[str, Any]:

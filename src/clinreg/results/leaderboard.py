@@ -336,6 +336,8 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                             "win_rate": win[k].get(model), "n_instances": s.n_instances,
                             "n_instances_from": s.n_instances_from, "interval": intervals[(model, k)],
                             "jury": s.jury, "source": s.source,
+                            # a score on another metric than the benchmark's main one (HealthBench's own) names it
+                            **({"metric": s.metric} if s.metric != mapping.metric.name else {}),
                             "origin": source_label(releases.get(s.published) if s.published else None),
                             **({"differs": marks.get((model, k), {}).get("dimensions", []),
                                 "differs_what": ", ".join(WORDS[d] for d in marks.get((model, k), {})

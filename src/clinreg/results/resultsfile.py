@@ -45,7 +45,8 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
             reading.error("CLR963", name, *where, f"scores[{i}]: {entry['record']}/{entry['mapping']} is no benchmark "
                           "of the registry")
             continue
-        if entry["metric"] != b.mapping.metric.name:
+        other = b.other_metric(entry["metric"]) if entry["metric"] != b.mapping.metric.name else None
+        if entry["metric"] != b.mapping.metric.name and other is None:
             reading.error("CLR965", name, *where, f"scores[{i}]: metric {entry['metric']!r} is not {b.key}'s main "
                           f"metric {b.mapping.metric.name}")
             continue
@@ -74,7 +75,7 @@ def read_clinreg_results(reading: Reading, name: str, text: str, data: dict[str,
         reading.score(b, entry["model"], value, {**source, "via": name, "line": where[0], "column": where[1]},
                       n=count(n) if n is not None and entry.get("n_instances_from") != "registry" else None,
                       stderr=stderr, per_instance=per_instance, jury=jury,
-                      provenance={**block, **checked_provenance(entry.get("provenance"))})
+                      provenance={**block, **checked_provenance(entry.get("provenance"))}, metric=other)
     _stand_ins(reading, name, data.get("stand_ins"))
     for entry in data.get("reported_win_rates") or []:
         if isinstance(entry, dict) and isinstance(entry.get("model"), str) and finite_number(entry.get("value")) \

@@ -585,6 +585,18 @@ def rubric_items(rubric, context):
             for item in items]
 
 
+def rubric_sent_turns(system, turns):
+    """The turns the model under test is sent, as simple-evals' ChatCompletionSampler sends them: its system
+    message (here the record's instructions), when there is one, first, before any system turn of the example's own,
+    then the example's turns as they are. simple-evals' grader reads exactly these (actual_queried_message_list)."""
+    return ([{"role": "system", "content": system}] if system else []) + [dict(turn) for turn in turns]
+
+
+def rubric_graded_turns(sent, response):
+    """The conversation the grader reads: the turns sent to the model (system turns included) and its reply last."""
+    return list(sent) + [{"role": "assistant", "content": response}]
+
+
 def rubric_conversation(messages):
     """The conversation the grader reads: each turn `role: content`, the turns one blank line apart, the reply last."""
     return "\n\n".join(f"{m['role']}: {m['content']}" for m in messages)
@@ -640,27 +652,56 @@ def rubric_mean(scores):
     return clipped_mean([s for s in scores if s is not None])
 
 
+def numpy_legacy_choice(seed=0):
+    """A resampler drawing what numpy's global generator draws after `np.random.seed(seed)`: each call
+    `resample(values, n)` returns what `np.random.choice(values, n)` would (numpy's legacy MT19937, seeded as
+    `seed` seeds it, and its masked rejection of out-of-range indices), with the standard library alone."""
+    import random
+
+    state, value = [], seed & 0xFFFFFFFF
+    for position in range(624):  # numpy's legacy seeding of MT19937 from one whole number (init_genrand)
+        state.append(value)
+        value = (1812433253 * (value ^ (value >> 30)) + position + 1) & 0xFFFFFFFF
+    rng = random.Random()
+    rng.setstate((3, tuple(state) + (624,), None))  # Python's Mersenne Twister, put in that state
+
+    def resample(values, n):
+        top = len(values) - 1
+        mask = (1 << top.bit_length()) - 1
+        drawn = []
+        for _ in range(n):
+            index = 0
+            if top:
+                index = rng.getrandbits(32) & mask
+                while index > top:
+                    index = rng.getrandbits(32) & mask
+            drawn.append(values[index])
+        return drawn
+
+    return resample
+
+
 def bootstrap_std(values, resample=None, resamples=BOOTSTRAP_RESAMPLES):
     """The population std of `resamples` clipped means of resamples (with replacement, of the same size) of the
-    values. `resample(values, n)` draws one; by default a stdlib generator seeded with 0, so a run can be repeated
-    (simple-evals draws from numpy's unseeded generator: pass numpy's choice to draw as it does)."""
+    values, as simple-evals computes it. `resample(values, n)` draws one; by default numpy_legacy_choice(0): the
+    draws simple-evals makes when numpy's global generator is seeded with 0 (simple-evals itself never seeds it,
+    so its own runs cannot be repeated; this one can, with the same numbers)."""
     if not values:
         return float("nan")
     if resample is None:
-        import random
-
-        rng = random.Random(0)
-        resample = lambda vs, n: rng.choices(vs, k=n)  # noqa: E731
+        resample = numpy_legacy_choice(0)
     means = [clipped_mean(list(resample(values, len(values)))) for _ in range(resamples)]
     centre = sum(means) / len(means)
     return (sum((m - centre) ** 2 for m in means) / len(means)) ** 0.5
 
 
-def healthbench_stats(results, resample=None):
+def healthbench_stats(results, resample=None, seed=0):
     """simple-evals' aggregate of instances' rubric results (rubric_score's dicts): for `score` and every
     per-instance metric name, in the order simple-evals meets them, its clipped mean, `NAME:n_samples` and
     `NAME:bootstrap_std`, over the instances that have it. Instances with no score are left out;
-    `instances_ungraded` counts those with an ungraded criterion."""
+    `instances_ungraded` counts those with an ungraded criterion. One generator draws every bootstrap, one metric
+    after another, as simple-evals' one global numpy generator does: by default numpy_legacy_choice(seed)."""
+    resample = resample or numpy_legacy_choice(seed)
     values = {}
     for result in results:
         for name, value in result["metrics"].items():

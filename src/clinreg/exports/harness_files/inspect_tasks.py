@@ -269,8 +269,9 @@ async def grade_criterion(model, settings, prompt):
 @scorer(metrics=[healthbench_simple_evals()])
 def rubric_grader(name, grader=None, template_source=None):
     """HealthBench's grading as simple-evals does it: the grader decides, for each criterion of the sample's own
-    rubric, whether the response meets it, reading the conversation as sent (system turn included) with the
-    response; the sample scores the points met over its positive points (see rubric_score)."""
+    rubric, whether the response meets it, reading the turns the model was sent (system turns included, as
+    simple-evals' grader reads its sampler's actual_queried_message_list) with the response last; the sample scores
+    the points met over its positive points (see rubric_score)."""
     spec = MAPPINGS[name]["scoring"]["rubric"]
     read = {}  # the template, read at the first score: a missing one stops this task, not every task of tasks_in
 
@@ -285,9 +286,10 @@ def rubric_grader(name, grader=None, template_source=None):
         response = state.output.completion
         context = state.metadata.get("context") or {}
         items = rubric_items(spec, context)
-        turns = [{"role": m.role, "content": m.text} for m in state.messages]
-        if not turns or turns[-1]["role"] != "assistant":
-            turns.append({"role": "assistant", "content": response})
+        sent = [{"role": m.role, "content": m.text} for m in state.messages]
+        if sent and sent[-1]["role"] == "assistant":  # the reply, which generate() appended: read from the output
+            sent = sent[:-1]
+        turns = rubric_graded_turns(sent, response)
         met, problems, asks = [], [], 0
         for criterion, points, _ in items:
             hit, problem, used = await grade_criterion(model, settings,
@@ -313,6 +315,18 @@ def rubric_grader(name, grader=None, template_source=None):
     return score
 
 
+@solver
+def first_system_message(text):
+    """The record's instructions as the first turn, before any system turn of the conversation's own: where
+    simple-evals' ChatCompletionSampler puts its system message (rubric_sent_turns)."""
+
+    async def solve(state: TaskState, generate) -> TaskState:
+        state.messages.insert(0, ChatMessageSystem(content=text))
+        return state
+
+    return solve
+
+
 def clinreg_task(name, kind, data_file, judges=None, grader_template=None):
     """One exported mapping as an Inspect task, with the solver and scorer of its gold kind. A free-text task is
     scored by the record's scoring (an LLM jury, or MedHELM's own metric) and, beside it, by token overlap."""
@@ -335,7 +349,8 @@ def clinreg_task(name, kind, data_file, judges=None, grader_template=None):
         else:
             scorers = [medhelm_metric(name), reference_overlap()]
     instructions = (MAPPINGS[name].get("generation") or {}).get("instructions")
-    solver = [system_message(instructions), generate()] if instructions else generate()
+    first = first_system_message if rubric.get("conversation_column") else system_message
+    solver = [first(instructions), generate()] if instructions else generate()
     return Task(dataset=dataset, solver=solver, scorer=scorers, name=name, metadata=MAPPINGS[name],
                 config=generate_config(name))
 
@@ -359,11 +374,24 @@ def lm_eval_samples(samples_file):
             metadata = {key: doc.get(key) for key in ("dataset", "mapping", "split", "tasks", "variant", "gold",
                                                       "references", "context", "provenance")}
             metadata |= {"input": doc.get("input"), "response": response, "lm_eval_doc_id": entry.get("doc_id")}
-            samples.append(Sample(input=doc["prompt"], target=doc["gold"]["value"], id=doc["id"], metadata=metadata))
+            samples.append((metadata, doc))
     if len(names) != 1:
         raise ValueError(f"{samples_file}: the docs belong to {sorted(names) or 'no mapping'} of this export, not to "
                          "one")
-    return names.pop(), samples
+    name = names.pop()
+    return name, [Sample(input=judged_input(name, doc), target=doc["gold"]["value"], id=doc["id"], metadata=metadata)
+                  for metadata, doc in samples]
+
+
+def judged_input(name, doc):
+    """What the judges or the grader read as the input of an lm-eval doc: its prompt, or, for a rubric mapping whose
+    instances hold a conversation, that conversation's turns with the record's instructions first (as the Inspect
+    task sends them and as simple-evals' grader reads them), never the flattened text lm-eval sent."""
+    rubric = (MAPPINGS[name].get("scoring") or {}).get("rubric") or {}
+    turns = (doc.get("context") or {}).get(rubric.get("conversation_column") or "")
+    if not turns:
+        return doc["prompt"]
+    return chat_input(rubric_sent_turns((MAPPINGS[name].get("generation") or {}).get("instructions"), turns))
 
 
 @solver
