@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -91,6 +93,18 @@ def record_provenance(record: Dataset) -> dict[str, Any]:
 
 _OPTION_MARKS = frozenset(".):")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
+# Per option count, a search for a line that may list an option: a line whose head (the line itself, or after a
+# leading space or tab, the line with its whitespace stripped) is a letter of the first `count` and `.`, `)` or `:`.
+# Most prompts (a question alone, with the options in their own column) hold none.
+_OPTION_LINES: dict[int, re.Pattern] = {}
+
+
+def _option_lines(count: int) -> re.Pattern:
+    found = _OPTION_LINES.get(count)
+    if found is None:
+        letters = re.escape(LETTERS[:count])
+        found = _OPTION_LINES[count] = re.compile(rf"^(?:[ \t]\s*)?[{letters}][.):]", re.MULTILINE)
+    return found
 
 
 def question_stem(prompt: str, options: list[str]) -> str:
@@ -102,6 +116,8 @@ def question_stem(prompt: str, options: list[str]) -> str:
     if not options:
         return prompt
     limit = min(len(options), len(LETTERS))
+    if _option_lines(limit).search(prompt) is None:
+        return prompt  # no line may list an option: the slow path below would keep every line
     # Fast path: the template lists every option as `A. text` on a line of its own, the usual spelling. A needle
     # is longer than the newline it becomes, so a replace that finds nothing leaves the length as it was.
     wrapped = f"\n{prompt}\n"
