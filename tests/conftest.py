@@ -65,6 +65,24 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
     sys.pycache_prefix = _prefix
 
 
+# The default run's slow tests, by node id (a parametrized test's name alone marks every case of it): tests that
+# took over about 4 s each in a `--durations` run of their folder under load, listed here rather than marked in
+# each file. `uv run pytest` leaves them out; `-m "slow or not slow"` (as .ci/run) runs them too.
+SLOW_TESTS = Path(__file__).parent / "slow_tests.txt"
+
+
+def slow_test_ids() -> set[str]:
+    return {line.split("#", 1)[0].strip() for line in SLOW_TESTS.read_text(encoding="utf-8").splitlines()} - {""}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(config, items):
+    slow = slow_test_ids()
+    for item in items:
+        if item.nodeid in slow or item.nodeid.split("[", 1)[0] in slow:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_CACHE, ignore_errors=True)
 
