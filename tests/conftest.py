@@ -41,12 +41,12 @@ for _name in ("CLINREG_DEBUG", "CLINREG_HELM_JUDGES", "CLINREG_DATA_DIR", "COLUM
 # inherits SIGINT ignored (nohup: SIGHUP too), and every process the tests start would inherit that: a child the
 # test means to stop with the signal would sleep on through it. Python turns an inherited SIG_IGN into no
 # KeyboardInterrupt at all. Blocked signals are inherited the same way.
-if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-for _sig in (signal.SIGTERM, signal.SIGHUP):
+_SIGNALS = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+for _sig in _SIGNALS:
     if signal.getsignal(_sig) is signal.SIG_IGN:
-        signal.signal(_sig, signal.SIG_DFL)
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+        signal.signal(_sig, signal.default_int_handler if _sig == signal.SIGINT else signal.SIG_DFL)
+if hasattr(signal, "pthread_sigmask"):
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_SIGNALS))
 
 
 # Bytecode. Where writing it is turned off (PYTHONDONTWRITEBYTECODE=1, as in .ci/run and this workplace), every
@@ -66,8 +66,8 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
 
 
 # The default run's slow tests, by node id (a parametrized test's name alone marks every case of it): tests that
-# took over about 4 s each in a `--durations` run of their folder under load, listed here rather than marked in
-# each file. `uv run pytest` leaves them out; `-m "slow or not slow"` (as .ci/run) runs them too.
+# took over 2 s each in a `--durations` run of their folder under load (see the file's head), listed there rather
+# than marked in each file. `uv run pytest` leaves them out; `-m "slow or not slow"` (as .ci/run) runs them too.
 SLOW_TESTS = Path(__file__).parent / "slow_tests.txt"
 
 
