@@ -10,8 +10,9 @@ Shapes (issue 26), each a mirror holding the record's real sample rows (../share
 - `dischargeme`: six gzip CSVs, five joins (one-to-many, first-of-many, one-to-one) and a `remove` step, two
   variants per admission (the suite's as-distributed fixture, copied with fresh ids: PhysioNet data is not here).
 
-Each side's peak resident memory (ru_maxrss of its own process) is reported beside its time. For each, in one
-process, alternating, best of 3: the real record through `clinreg build` (library calls, JSON
+Each side's peak resident memory (ru_maxrss of its own process) and CPU time (`time.process_time`: every thread of
+the process, which other jobs on a loaded machine move far less than wall time) are reported beside its time.
+For each, in one process, alternating, best of 3: the real record through `clinreg build` (library calls, JSON
 lines out), and a plain `datasets` pipeline doing the same work (load the file with `datasets`, render the same
 prompt in a batched map, keep the gold, `to_json`). With --base REV the clinreg side also runs at that commit
 (a `git worktree` on PYTHONPATH) in a subprocess, for a before/after ratio in the same job.
@@ -243,14 +244,14 @@ if os.environ.get("CLINREG_BENCH_PROFILE"):
     import cProfile
     profile = cProfile.Profile()
     profile.enable()
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 n = b.clinreg_side(Path(os.environ["CLINREG_BENCH_REPO"]), sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
-seconds = time.perf_counter() - started
+seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
 if profile is not None:
     import pstats
     profile.disable()
     pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(int(os.environ["CLINREG_BENCH_PROFILE"]))
-print(json.dumps({"rows": n, "seconds": seconds,
+print(json.dumps({"rows": n, "seconds": seconds, "cpu": cpu,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -291,9 +292,9 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 import bench_build_shapes as b
 from pathlib import Path
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 n = b.baseline_side(sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
-print(json.dumps({"rows": n, "seconds": time.perf_counter() - started,
+print(json.dumps({"rows": n, "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -334,12 +335,14 @@ def main() -> None:
             subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base], cwd=REPO, check=True)
         print(f"load average before: {_load()}", flush=True)
         print("| record | rows | clinreg build (s) | datasets pipeline (s) | ratio | clinreg peak (MB) | "
-              "datasets peak (MB) | " + ("at base (s) | speed-up | base peak (MB) |" if base else ""))
-        print("|---|--:|--:|--:|--:|--:|--:|" + ("--:|--:|--:|" if base else ""))
+              "datasets peak (MB) | CPU s: clinreg / datasets (ratio) | "
+              + ("at base (s) | speed-up | base peak (MB) | CPU s at base (speed-up) |" if base else ""))
+        print("|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|--:|--:|--:|" if base else ""))
         for record in args.records:
             mirror = work / f"mirror-{record}"
             path = make_mirror(args.data, mirror, record, args.rows)
             best: dict[str, float] = {}
+            cpu: dict[str, float] = {}  # each process's CPU seconds, all threads (a loaded machine moves it less)
             peak: dict[str, float] = {}
             for _ in range(args.repeat):
                 sides = [("clinreg", functools.partial(run_child, REPO, record, mirror, work / "a.jsonl")),
@@ -349,14 +352,16 @@ def main() -> None:
                 for name, fn in sides:
                     result = fn()
                     best[name] = min(best.get(name, result["seconds"]), result["seconds"])
+                    cpu[name] = min(cpu.get(name, result["cpu"]), result["cpu"])
                     peak[name] = max(peak.get(name, 0.0), result["peak_mb"])
             if args.profile:
                 run_child(REPO, record, mirror, work / "p.jsonl", profile=args.profile)
             ratio = best["baseline"] / best["clinreg"]
-            extra = (f" {best['base']:.1f} | {best['base'] / best['clinreg']:.2f}x | {peak['base']:,.0f} |"
-                     if base else "")
+            extra = (f" {best['base']:.1f} | {best['base'] / best['clinreg']:.2f}x | {peak['base']:,.0f} | "
+                     f"{cpu['base']:.1f} ({cpu['base'] / cpu['clinreg']:.2f}x) |" if base else "")
             print(f"| {record} | {args.rows:,} | {best['clinreg']:.1f} | {best['baseline']:.1f} | {ratio:.2f} | "
-                  f"{peak['clinreg']:,.0f} | {peak['baseline']:,.0f} |{extra}", flush=True)
+                  f"{peak['clinreg']:,.0f} | {peak['baseline']:,.0f} | {cpu['clinreg']:.1f} / {cpu['baseline']:.1f} "
+                  f"({cpu['baseline'] / cpu['clinreg']:.2f}) |{extra}", flush=True)
         print(f"load average after: {_load()}")
     finally:
         if base:

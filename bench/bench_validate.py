@@ -16,7 +16,9 @@ processes run with bytecode compiled (PYTHONDONTWRITEBYTECODE is removed, and on
 
 `--marginal` measures issue 55's three ratios instead: the shipped registry (1x) cold and warm against the
 bare read, and the cost of each added record, cold, between 10x and 40x (490 -> 1,960 dataset records):
-(cold at 40x - cold at 10x) / (bare at 40x - bare at 10x). `--against SRC` times a second clinreg (another
+(cold at 40x - cold at 10x) / (bare at 40x - bare at 10x). It gives each ratio twice: of wall times, and of
+each process's CPU time (user + system, from the launcher's getrusage), which moves far less than wall time on
+a machine other jobs are loading (recorded as `validate.cpu_NAME`). `--against SRC` times a second clinreg (another
 commit's `src` folder, put first on PYTHONPATH) in the same rounds, alternating. Each ratio is compared with the
 one recorded in bench/README.md (the lines "- `validate.NAME` = RATIO"); a move of more than 20% is printed
 as a line starting with "MOVED" (the exit code does not change).
@@ -57,7 +59,8 @@ LAUNCHER = """
 import resource, subprocess, sys, time
 start = time.perf_counter()
 proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, proc.returncode)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(time.perf_counter() - start, usage.ru_maxrss, proc.returncode, usage.ru_utime + usage.ru_stime)
 """
 
 
@@ -91,6 +94,7 @@ class Runner:
         out = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, sys.executable, *args], env=env or self.env,
                              capture_output=True, text=True, check=True).stdout.split()
         seconds, peak_kib, code = float(out[0]), int(out[1]), int(out[2])
+        self.last_cpu = float(out[3])  # the child's CPU seconds (user + system): steadier than wall time under load
         if code not in (0, 1):
             raise RuntimeError(f"{args[:4]} exited with {code}")
         return seconds, peak_kib / 1024
@@ -131,14 +135,18 @@ class Runner:
             for env in sides.values():  # warm-up: bytecode, the OS page cache
                 self.clear_cache()
                 self.run(["-c", CLINREG, "validate", "--root", str(root), "--format", "json"], env)
+        def timed(key: str, args: list[str], env: dict | None = None) -> None:
+            times.setdefault(key, []).append(self.run(args, env)[0])
+            times.setdefault(f"cpu_{key}", []).append(self.last_cpu)
+
         for _ in range(runs):
             for scale, root in roots.items():
-                times.setdefault(f"bare{scale}", []).append(self.run(["-c", BARE, str(root)])[0])
+                timed(f"bare{scale}", ["-c", BARE, str(root)])
                 for prefix, env in sides.items():
                     cmd = ["-c", CLINREG, "validate", "--root", str(root), "--format", "json"]
                     self.clear_cache()
-                    times.setdefault(f"{prefix}cold{scale}", []).append(self.run(cmd, env)[0])
-                    times.setdefault(f"{prefix}warm{scale}", []).append(self.run(cmd, env)[0])
+                    timed(f"{prefix}cold{scale}", cmd, env)
+                    timed(f"{prefix}warm{scale}", cmd, env)
         return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -153,11 +161,14 @@ def recorded_ratios(readme: Path = REPO / "bench" / "README.md") -> dict[str, fl
 
 
 def marginal_ratios(m: dict, prefix: str = "") -> dict[str, float]:
+    """The three ratios of wall times; with prefix "cpu_" (or "cpu_base_"), of CPU times."""
     lo, hi = MARGINAL_SCALES[1], MARGINAL_SCALES[2]
+    bare = "cpu_" if prefix.startswith("cpu_") else ""
     return {
-        "cold_1x": m[f"{prefix}cold1"] / m["bare1"],
-        "warm_1x": m[f"{prefix}warm1"] / m["bare1"],
-        "marginal_cold": (m[f"{prefix}cold{hi}"] - m[f"{prefix}cold{lo}"]) / (m[f"bare{hi}"] - m[f"bare{lo}"]),
+        "cold_1x": m[f"{prefix}cold1"] / m[f"{bare}bare1"],
+        "warm_1x": m[f"{prefix}warm1"] / m[f"{bare}bare1"],
+        "marginal_cold": ((m[f"{prefix}cold{hi}"] - m[f"{prefix}cold{lo}"])
+                          / (m[f"{bare}bare{hi}"] - m[f"{bare}bare{lo}"])),
     }
 
 
@@ -186,18 +197,22 @@ def run_marginal(args) -> None:
     print(f"Medians of {args.runs} rounds (ms); dataset records: "
           + ", ".join(f"{s}x {records[s]:,}" for s in MARGINAL_SCALES) + "\n")
     sides = [("this tree", "")] + ([(f"against {args.against}", "base_")] if args.against else [])
-    print("| side | " + " | ".join(f"{k} {s}x" for s in MARGINAL_SCALES for k in ("cold", "warm"))
-          + " | cold/bare 1x | warm/bare 1x | added/bare |")
-    print("|---" * (2 + 2 * len(MARGINAL_SCALES) + 2) + "|")
-    print("| bare read | " + " | ".join(f"{m[f'bare{s}'] * 1000:.0f} | " for s in MARGINAL_SCALES) + " | | |")
-    for label, prefix in sides:
-        r = marginal_ratios(m, prefix)
-        print(f"| {label} | " + " | ".join(f"{m[f'{prefix}cold{s}'] * 1000:.0f} | {m[f'{prefix}warm{s}'] * 1000:.0f}"
-                                            for s in MARGINAL_SCALES)
-              + f" | {r['cold_1x']:.2f} | {r['warm_1x']:.2f} | {r['marginal_cold']:.2f} |")
-    bare_per = (m[f"bare{hi}"] - m[f"bare{lo}"]) * 1000 / (records[hi] - records[lo])
-    print(f"\nbare read of an added record: {bare_per:.3f} ms")
-    lines = moved_lines(marginal_ratios(m), recorded_ratios())
+    for clock, cpu in (("wall", ""), ("CPU", "cpu_")):
+        print(f"{clock} time, ms:\n")
+        print("| side | " + " | ".join(f"{k} {s}x" for s in MARGINAL_SCALES for k in ("cold", "warm"))
+              + " | cold/bare 1x | warm/bare 1x | added/bare |")
+        print("|---" * (2 + 2 * len(MARGINAL_SCALES) + 2) + "|")
+        print("| bare read | " + " | ".join(f"{m[f'{cpu}bare{s}'] * 1000:.0f} | " for s in MARGINAL_SCALES) + " | | |")
+        for label, prefix in sides:
+            r = marginal_ratios(m, cpu + prefix)
+            print(f"| {label} | " + " | ".join(f"{m[f'{cpu}{prefix}cold{s}'] * 1000:.0f} | "
+                                                f"{m[f'{cpu}{prefix}warm{s}'] * 1000:.0f}" for s in MARGINAL_SCALES)
+                  + f" | {r['cold_1x']:.2f} | {r['warm_1x']:.2f} | {r['marginal_cold']:.2f} |")
+        bare_per = (m[f"{cpu}bare{hi}"] - m[f"{cpu}bare{lo}"]) * 1000 / (records[hi] - records[lo])
+        print(f"\nbare read of an added record: {bare_per:.3f} ms\n")
+    recorded = recorded_ratios()
+    lines = moved_lines(marginal_ratios(m), recorded) + moved_lines(
+        {f"cpu_{k}": v for k, v in marginal_ratios(m, "cpu_").items()}, recorded)
     print("\n".join(lines) if lines else f"no ratio moved by more than {MOVE:.0%} from bench/README.md's")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -91,6 +92,20 @@ def record_provenance(record: Dataset) -> dict[str, Any]:
 
 _OPTION_MARKS = frozenset(".):")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
+# Per option count, what finds a line that may list an option: a line whose head (the line itself, or after a
+# leading space or tab, the line with its whitespace stripped) is a letter of the first `count` and `.`, `)` or `:`.
+# Most prompts (a question alone, with the options in their own column) hold none. Two patterns, the first line's
+# and the others' (after a newline): a search that starts with a literal newline skips ahead to each one, where a
+# MULTILINE `^` tries every position (six times slower on MedQA's questions).
+_OPTION_LINES: dict[int, tuple[re.Pattern, re.Pattern]] = {}
+
+
+def _may_list_options(prompt: str, count: int) -> bool:
+    found = _OPTION_LINES.get(count)
+    if found is None:
+        head = rf"(?:[ \t]\s*)?[{re.escape(LETTERS[:count])}][.):]"
+        found = _OPTION_LINES[count] = (re.compile(head), re.compile("\n" + head))
+    return found[0].match(prompt) is not None or found[1].search(prompt) is not None
 
 
 def question_stem(prompt: str, options: list[str]) -> str:
@@ -102,6 +117,8 @@ def question_stem(prompt: str, options: list[str]) -> str:
     if not options:
         return prompt
     limit = min(len(options), len(LETTERS))
+    if not _may_list_options(prompt, limit):
+        return prompt  # no line may list an option: the slow path below would keep every line
     # Fast path: the template lists every option as `A. text` on a line of its own, the usual spelling. A needle
     # is longer than the newline it becomes, so a replace that finds nothing leaves the length as it was.
     wrapped = f"\n{prompt}\n"
