@@ -1,0 +1,222 @@
+"""Split fingerprints, duplicates inside a split and overlaps between splits, on normalised instance texts.
+
+What is compared is an instance's input: the question or note a model reads, without its options (a fixed set of
+options such as yes / no / maybe would make short questions look alike) and without the answer instruction
+clinreg adds (the same for every instance). Texts are normalised first:
+Unicode NFKC, case folded, and cut into words (runs of letters, digits and underscores); punctuation and
+whitespace only separate words. Two instances are
+
+- *exact duplicates* when their normalised texts are equal (compared by a 16-byte BLAKE2b digest);
+- *near duplicates* when the Jaccard similarity of their sets of word 5-grams is at least 0.8 (a text of fewer
+  than five words is one shingle of all its words, so it only ever matches a text of the same words). Candidate
+  pairs are found with MinHash (128 hash functions) and locality-sensitive hashing (32 bands of 4), and every
+  candidate's Jaccard similarity is then computed exactly from the two shingle sets: the threshold is exact; a
+  pair at 0.8 is missed as a candidate with a probability below 1e-7.
+
+Memory is bounded by the evaluation side: its shingle sets (8 bytes a shingle) and signatures (512 bytes an
+instance) are held; the other side (a training split) is streamed, one instance at a time. A text that
+normalises to no words is counted as empty and compared with nothing.
+
+The split fingerprint is `sha256:` over the sorted digests of each instance's normalised input, options and gold
+answer: it does not change with row order, case, punctuation, whitespace or Unicode compatibility forms, and
+changes with any word of any instance. (The lock's `instances_sha256` is the other hash: the exact bytes of a
+mapping's instances, in order.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterator
+
+import numpy as np
+
+SHINGLE_WORDS = 5
+THRESHOLD = 0.8
+PERMUTATIONS = 128
+BANDS = 32
+ROWS_PER_BAND = PERMUTATIONS // BANDS
+OVERLAP_METHOD = (f"exact: equal normalised text (NFKC, case folded, words only); near: Jaccard >= {THRESHOLD} "
+                  f"over word {SHINGLE_WORDS}-grams, candidates by MinHash ({PERMUTATIONS} functions, {BANDS} bands of "
+                  f"{ROWS_PER_BAND}), every candidate's Jaccard computed exactly")
+
+_WORD = re.compile(r"\w+")
+_PRIME = np.uint64(4294967311)  # the first prime past 2**32: a*h + b stays below 2**64 for a, b, h < 2**32
+_LOW32 = np.uint64(0xFFFFFFFF)
+_rng = np.random.default_rng(56)  # fixed: the same functions in every run, so results do not vary by run
+_A = _rng.integers(1, 2**32, size=PERMUTATIONS, dtype=np.uint64)
+_B = _rng.integers(0, 2**32, size=PERMUTATIONS, dtype=np.uint64)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_CHUNK = 4096  # shingles per MinHash step: a (128 x 4096) block of 8-byte values at most
+
+
+def normalise(text: str) -> str:
+    """NFKC, case folded, words joined by single spaces: `"Ｆever,  CHILD!"` -> `"fever child"`."""
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+def digest(normalised: str) -> bytes:
+    return hashlib.blake2b(normalised.encode("utf-8"), digest_size=16).digest()
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_id(word: str) -> int:
+    return int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+def shingles(normalised: str) -> np.ndarray:
+    """The sorted, distinct 64-bit hashes of the text's word 5-grams (one of all its words when it has fewer)."""
+    words = normalised.split()
+    if not words:
+        return np.zeros(0, dtype=np.uint64)
+    ids = np.fromiter((_word_id(w) for w in words), dtype=np.uint64, count=len(words))
+    k = min(SHINGLE_WORDS, len(ids))
+    out = np.full(len(ids) - k + 1, np.uint64(k), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):  # a polynomial over the k word ids, wrapping at 2**64
+            out = out * _MIX + ids[j : len(ids) - k + 1 + j]
+    return np.unique(out)
+
+
+def signature(shingle_set: np.ndarray) -> np.ndarray:
+    """The MinHash signature: per hash function, the least (a*h + b) mod p over the shingles' low 32 bits."""
+    sig = np.full(PERMUTATIONS, _PRIME, dtype=np.uint64)
+    low = shingle_set & _LOW32
+    for start in range(0, len(low), _CHUNK):
+        block = (_A[:, None] * low[None, start : start + _CHUNK] + _B[:, None]) % _PRIME
+        np.minimum(sig, block.min(axis=1), out=sig)
+    return sig
+
+
+def _bands(sig: np.ndarray) -> Iterator[tuple[int, bytes]]:
+    for band in range(BANDS):
+        yield band, sig[band * ROWS_PER_BAND : (band + 1) * ROWS_PER_BAND].tobytes()
+
+
+def jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    """|a & b| / |a | b| of two sorted distinct shingle arrays (0 for two empty ones)."""
+    if not len(a) and not len(b):
+        return 0.0
+    common = len(np.intersect1d(a, b, assume_unique=True))
+    return common / (len(a) + len(b) - common)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One instance as compared: its split, source row, variant and normalised input; `rest` is the rest of it
+    that the fingerprint covers (its options and gold answer)."""
+
+    split: str
+    row: int
+    variant: str | None
+    text: str
+    rest: str = ""
+
+    @property
+    def ref(self) -> str:
+        return f"{self.split}/{self.row}" + (f"/{self.variant}" if self.variant else "")
+
+
+@dataclass
+class Fingerprint:
+    """A split's fingerprint, accumulated instance by instance (only 16 bytes each are kept)."""
+
+    digests: list[bytes] = field(default_factory=list)
+
+    def add(self, item: Item) -> None:
+        self.digests.append(digest(item.text + "\x1f" + item.rest))
+
+    def value(self) -> str:
+        h = hashlib.sha256()
+        for d in sorted(self.digests):
+            h.update(d)
+        return "sha256:" + h.hexdigest()
+
+
+@dataclass
+class Match:
+    """`a` (an evaluation instance) and `b` are the same text (`jaccard` 1.0, exact) or near it."""
+
+    a: Item
+    b: Item
+    jaccard: float
+    exact: bool
+
+    def to_dict(self) -> dict:
+        return {"a": self.a.ref, "b": self.b.ref, "exact": self.exact, "jaccard": round(self.jaccard, 4)}
+
+
+class EvalIndex:
+    """The evaluation side, held in memory: digests, shingle sets, and MinHash bands for candidates."""
+
+    def __init__(self, threshold: float = THRESHOLD) -> None:
+        self.threshold = threshold
+        self.items: list[Item] = []
+        self.empty: list[Item] = []
+        self._digests: list[bytes] = []
+        self._shingles: list[np.ndarray] = []
+        self._by_digest: dict[bytes, list[int]] = {}
+        self._buckets: dict[tuple[int, bytes], list[int]] = {}
+
+    def add(self, item: Item) -> None:
+        if not item.text:
+            self.empty.append(item)
+            return
+        at = len(self.items)
+        self.items.append(item)
+        d = digest(item.text)
+        self._digests.append(d)
+        self._by_digest.setdefault(d, []).append(at)
+        s = shingles(item.text)
+        self._shingles.append(s)
+        for key in _bands(signature(s)):
+            self._buckets.setdefault(key, []).append(at)
+
+    def _matches(self, text: str, d: bytes, s: np.ndarray, sig: np.ndarray) -> Iterator[tuple[int, float, bool]]:
+        exact = self._by_digest.get(d, [])
+        for at in exact:
+            yield at, 1.0, True
+        seen = set(exact)
+        for key in _bands(sig):
+            for at in self._buckets.get(key, ()):
+                if at in seen:
+                    continue
+                seen.add(at)
+                score = jaccard(self._shingles[at], s)
+                if score >= self.threshold:
+                    yield at, score, False
+
+    def query(self, item: Item) -> list[Match]:
+        """The evaluation instances `item` (of another split) duplicates or nearly duplicates."""
+        if not item.text:
+            return []
+        s = shingles(item.text)
+        return [Match(self.items[at], item, score, exact)
+                for at, score, exact in self._matches(item.text, digest(item.text), s, signature(s))]
+
+    def within(self, split: str) -> list[Match]:
+        """Pairs of instances of `split` that duplicate each other, each pair once; two instances of the same
+        source row (variants) are not a pair."""
+        found = []
+        for i, item in enumerate(self.items):
+            if item.split != split:
+                continue
+            s = self._shingles[i]
+            for at, score, exact in self._matches(item.text, self._digests[i], s, signature(s)):
+                other = self.items[at]
+                if at <= i or other.split != split or other.row == item.row:
+                    continue
+                found.append(Match(item, other, score, exact))
+        return found
+
+
+def summarise(matches: list[Match], limit: int = 20) -> dict:
+    """Counts and the first `limit` pairs: exact and near pairs, and how many distinct evaluation rows they touch."""
+    exact = [m for m in matches if m.exact]
+    near = [m for m in matches if not m.exact]
+    return {"exact_pairs": len(exact), "near_pairs": len(near),
+            "rows": len({(m.a.split, m.a.row) for m in matches}),
+            "pairs": [m.to_dict() for m in matches[:limit]], "more": max(0, len(matches) - limit)}
