@@ -4,9 +4,10 @@ split fingerprint."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from clinreg.instances.overlap import (
-    SHINGLE_WORDS, THRESHOLD, EvalIndex, Fingerprint, Item, jaccard, normalise, shingles, summarise,
+    BOILERPLATE_MIN, SHINGLE_WORDS, THRESHOLD, EvalIndex, Fingerprint, Item, jaccard, normalise, shingles, summarise,
 )
 
 
@@ -90,6 +91,9 @@ def test_variants_of_one_row_are_not_duplicates_of_each_other():
 def test_empty_texts_and_empty_splits_match_nothing():
     index = EvalIndex()
     assert index.within("test") == [] and index.query(_item("train", 0, "anything at all")) == []
+    with pytest.raises(RuntimeError):  # finished by the first question
+        index.add(_item("test", 0, "late"))
+    index = EvalIndex()
     index.add(_item("test", 0, "!!!"))
     index.add(_item("test", 1, "???"))
     assert index.items == [] and len(index.empty) == 2
@@ -111,3 +115,26 @@ def test_fingerprint_is_order_free_form_free_and_changes_with_a_word_or_a_gold()
     assert fp(base) != fp([_item("test", 0, "Fever in an adult", "A"), base[1]])
     assert fp(base) != fp([_item("test", 0, "Fever in a child", "C"), base[1]])
     assert fp([]) == fp([]) and fp([]) != fp(base)
+
+
+def test_boilerplate_shared_by_most_instances_is_left_out_of_near_comparisons():
+    # EHRSQL-like: every input is a long schema then a short question; without the step, all look alike.
+    schema = " ".join(f"table{i} column{i} integer" for i in range(40))
+    questions = [f"how many patients had {w} in the ward during the last calendar year" for w in
+                 ("sepsis", "asthma", "gout", "stroke", "anaemia", "rickets", "scurvy", "malaria", "measles", "mumps",
+                  "psoriasis", "eczema")]
+    index = EvalIndex()
+    for row, q in enumerate(questions):
+        index.add(_item("test", row, f"{schema} {q}"))
+    assert index.within("test") == []
+    assert len(index.boilerplate) > 0
+    (match,) = index.query(_item("train", 3, f"{schema} {questions[5]}"))  # the same question: exact
+    assert match.exact and match.a.row == 5
+    near = index.query(_item("train", 4, f"{schema} {questions[3]} overall"))
+    # Its own 5-grams: the five around "stroke" (the rest is every question's) and one more: 5 of 6 shared, 0.83
+    assert [(m.a.row, m.exact, round(m.jaccard, 2)) for m in near] == [(3, False, 0.83)]
+    # a split too small to tell boilerplate keeps every 5-gram
+    small = EvalIndex()
+    for row, q in enumerate(questions[:BOILERPLATE_MIN - 1]):
+        small.add(_item("test", row, f"{schema} {q}"))
+    assert len(small.within("test")) == (BOILERPLATE_MIN - 1) * (BOILERPLATE_MIN - 2) // 2

@@ -8,7 +8,10 @@ whitespace only separate words. Two instances are
 
 - *exact duplicates* when their normalised texts are equal (compared by a 16-byte BLAKE2b digest);
 - *near duplicates* when the Jaccard similarity of their sets of word 5-grams is at least 0.8 (a text of fewer
-  than five words is one shingle of all its words, so it only ever matches a text of the same words). Candidate
+  than five words is one shingle of all its words, so it only ever matches a text of the same words), leaving out
+  the boilerplate 5-grams: those found in at least half of the evaluation instances (and in at least ten), which
+  are the template's or a column every row shares (EHRSQL's database schema), not the instance's own; a text of
+  boilerplate alone is compared exactly only. Candidate
   pairs are found with MinHash (128 hash functions) and locality-sensitive hashing (32 bands of 4), and every
   candidate's Jaccard similarity is then computed exactly from the two shingle sets: the threshold is exact; a
   pair at 0.8 is missed as a candidate with a probability below 1e-7.
@@ -39,9 +42,14 @@ THRESHOLD = 0.8
 PERMUTATIONS = 128
 BANDS = 32
 ROWS_PER_BAND = PERMUTATIONS // BANDS
+# A 5-gram in at least half of the evaluation instances (and in at least 10 of them) is the template's or a shared
+# column's (EHRSQL's database schema, an instruction), not the instance's own: it is left out of near comparisons.
+BOILERPLATE_SHARE = 0.5
+BOILERPLATE_MIN = 10
 OVERLAP_METHOD = (f"exact: equal normalised text (NFKC, case folded, words only); near: Jaccard >= {THRESHOLD} "
                   f"over word {SHINGLE_WORDS}-grams, candidates by MinHash ({PERMUTATIONS} functions, {BANDS} bands of "
-                  f"{ROWS_PER_BAND}), every candidate's Jaccard computed exactly")
+                  f"{ROWS_PER_BAND}), every candidate's Jaccard computed exactly, without boilerplate 5-grams "
+                  f"(those in at least {BOILERPLATE_SHARE:.0%} and {BOILERPLATE_MIN} of the evaluation instances)")
 
 _WORD = re.compile(r"\w+")
 _PRIME = np.uint64(4294967311)  # the first prime past 2**32: a*h + b stays below 2**64 for a, b, h < 2**32
@@ -150,18 +158,25 @@ class Match:
 
 
 class EvalIndex:
-    """The evaluation side, held in memory: digests, shingle sets, and MinHash bands for candidates."""
+    """The evaluation side, held in memory: digests, shingle sets, and MinHash bands for candidates.
+
+    Add every evaluation instance, then `finish()` once (it drops the boilerplate 5-grams and builds the bands);
+    `query` and `within` finish it if need be. Adding after that is refused.
+    """
 
     def __init__(self, threshold: float = THRESHOLD) -> None:
         self.threshold = threshold
         self.items: list[Item] = []
         self.empty: list[Item] = []
+        self.boilerplate = np.zeros(0, dtype=np.uint64)
         self._digests: list[bytes] = []
         self._shingles: list[np.ndarray] = []
         self._by_digest: dict[bytes, list[int]] = {}
-        self._buckets: dict[tuple[int, bytes], list[int]] = {}
+        self._buckets: dict[tuple[int, bytes], list[int]] | None = None
 
     def add(self, item: Item) -> None:
+        if self._buckets is not None:
+            raise RuntimeError("EvalIndex.add after finish()")
         if not item.text:
             self.empty.append(item)
             return
@@ -170,17 +185,36 @@ class EvalIndex:
         d = digest(item.text)
         self._digests.append(d)
         self._by_digest.setdefault(d, []).append(at)
-        s = shingles(item.text)
-        self._shingles.append(s)
-        for key in _bands(signature(s)):
-            self._buckets.setdefault(key, []).append(at)
+        self._shingles.append(shingles(item.text))
 
-    def _matches(self, text: str, d: bytes, s: np.ndarray, sig: np.ndarray) -> Iterator[tuple[int, float, bool]]:
+    def finish(self) -> None:
+        """Find the boilerplate 5-grams (in at least BOILERPLATE_SHARE of the evaluation instances, and at least
+        BOILERPLATE_MIN of them), take them out of every shingle set, and band the signatures."""
+        if self._buckets is not None:
+            return
+        if len(self.items) >= BOILERPLATE_MIN and self._shingles:
+            values, counts = np.unique(np.concatenate(self._shingles), return_counts=True)
+            self.boilerplate = values[counts >= max(BOILERPLATE_MIN, BOILERPLATE_SHARE * len(self.items))]
+            if len(self.boilerplate):
+                self._shingles = [self._strip(s) for s in self._shingles]
+        self._buckets = {}
+        for at, s in enumerate(self._shingles):
+            if len(s):  # a text of boilerplate alone is compared exactly only
+                for key in _bands(signature(s)):
+                    self._buckets.setdefault(key, []).append(at)
+
+    def _strip(self, s: np.ndarray) -> np.ndarray:
+        return np.setdiff1d(s, self.boilerplate, assume_unique=True) if len(self.boilerplate) else s
+
+    def _matches(self, d: bytes, s: np.ndarray) -> Iterator[tuple[int, float, bool]]:
+        self.finish()
         exact = self._by_digest.get(d, [])
         for at in exact:
             yield at, 1.0, True
+        if not len(s):
+            return
         seen = set(exact)
-        for key in _bands(sig):
+        for key in _bands(signature(s)):
             for at in self._buckets.get(key, ()):
                 if at in seen:
                     continue
@@ -193,9 +227,9 @@ class EvalIndex:
         """The evaluation instances `item` (of another split) duplicates or nearly duplicates."""
         if not item.text:
             return []
-        s = shingles(item.text)
-        return [Match(self.items[at], item, score, exact)
-                for at, score, exact in self._matches(item.text, digest(item.text), s, signature(s))]
+        self.finish()
+        s = self._strip(shingles(item.text))
+        return [Match(self.items[at], item, score, exact) for at, score, exact in self._matches(digest(item.text), s)]
 
     def within(self, split: str) -> list[Match]:
         """Pairs of instances of `split` that duplicate each other, each pair once; two instances of the same
@@ -204,8 +238,8 @@ class EvalIndex:
         for i, item in enumerate(self.items):
             if item.split != split:
                 continue
-            s = self._shingles[i]
-            for at, score, exact in self._matches(item.text, self._digests[i], s, signature(s)):
+            self.finish()
+            for at, score, exact in self._matches(self._digests[i], self._shingles[i]):
                 other = self.items[at]
                 if at <= i or other.split != split or other.row == item.row:
                     continue
