@@ -74,8 +74,8 @@ def overlap(check, data_dir, hub, output, fmt, root):
 @root_option
 def contamination(fmt, root):
     """Every record's declared contamination facts, each with its source."""
-    from clinreg.instances.figures import declared_facts
-    from clinreg.reports.contamination import helm_points
+    from clinreg.instances import declared_facts
+    from clinreg.reports import helm_points
 
     reg = load(root)
     refuse_load_errors(reg, "the records' contamination facts")

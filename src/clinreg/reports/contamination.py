@@ -12,10 +12,15 @@ HELM point (HELM's points are about models) and is listed as left out.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from clinreg.core.store import Registry
 from clinreg.instances.figures import declared_facts
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
 
 
 def contamination_lines(view: dict[str, Any]) -> list[str]:
@@ -26,25 +31,24 @@ def contamination_lines(view: dict[str, Any]) -> list[str]:
             scope = ", ".join(x for x in (f"models {', '.join(f['models'])}" if f["models"] else "",
                                           f"splits {', '.join(f['splits'])}" if f["splits"] else "",
                                           f"level {f['level']}" if f["level"] else "") if x)
-            out.append(f"  declared: {f['statement']}" + (f" ({scope})" if scope else ""))
-            out.append(f"    source: {f['source']}")
+            out += _wrapped(f"declared: {f['statement']}" + (f" ({scope})" if scope else ""), "  ")
+            out += _wrapped(f"source: {f['source']}", "    ")
     else:
         out.append("  declared: none (no source read states a contamination fact for this record)")
     if view["declared_note"]:
-        out.append(f"    note: {view['declared_note']}")
-    if "computed" in view:
-        out.append(f"  computed figures: {view['note']}")
-        for m in view["computed"]:
-            for s in m.get("splits", []):
-                role = "evaluation split" if s["evaluation"] else "other split"
-                out.append(f"    {m['mapping']}: {role} {s['split']!r}: " + (
-                    f"not read: {s['unreadable']}" if s["unreadable"] else
-                    f"{s['instances']} instance(s), fingerprint {s['fingerprint']}"))
-        out += [f"    {line}" for line in view["overlap_words"]]
-        out.append(f"    method: {view['method']}")
-    else:
-        out.append(f"  fingerprints and overlap: {view['note']}")
-    return out
+        out += _wrapped(f"note: {view['declared_note']}", "    ")
+    if "computed" not in view:
+        return out + _wrapped(f"fingerprints and overlap: {view['note']}", "  ")
+    out += _wrapped(f"computed figures: {view['note']}", "  ")
+    for m in view["computed"]:
+        for s in m.get("splits", []):
+            role = "evaluation split" if s["evaluation"] else "other split"
+            out += _wrapped(f"{m['mapping']}: {role} {s['split']!r}: " + (
+                f"not read: {s['unreadable']}" if s["unreadable"] else
+                f"{s['instances']} instance(s), fingerprint {s['fingerprint']}"), "    ")
+    for line in view["overlap_words"]:
+        out += _wrapped(line, "    ")
+    return out + _wrapped(f"method: {view['method']}", "    ")
 
 
 def board_line(notes: list[dict[str, Any]]) -> str:

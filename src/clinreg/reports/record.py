@@ -189,9 +189,9 @@ def record_lines(data: dict[str, Any]) -> list[str]:
             out += _wrap("note: ", g.get("note"), "    ")
         else:
             out.append("  generation: no settings recorded")
+    out += contamination_lines(data["contamination"])
     editions = data["medhelm_editions"]
     out.append("MedHELM editions: " + (", ".join(editions) if editions else "none lists it"))
-    out += contamination_lines(data["contamination"])
     return out
 
 
