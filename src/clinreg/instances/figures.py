@@ -17,6 +17,7 @@ from typing import Any
 from clinreg.core.builderrors import BuildError
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry
+from clinreg.text.jsonout import read_json_object
 from clinreg.text.safeio import atomic_write_text
 
 FIGURES_FILE = "clinreg.overlap.json"
@@ -59,13 +60,7 @@ def read_figures(path: Path) -> dict[str, Any] | None:
     """The figures file, or None where there is none."""
     if not path.is_file():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise FiguresUnreadable(f"{path}: not a readable overlap figures file ({' '.join(str(err).split())})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("records"), dict):
-        raise FiguresUnreadable(f"{path}: not a clinreg overlap figures file (no `records` object)")
-    return data
+    return read_json_object(path, "overlap figures file", "records", FiguresUnreadable)
 
 
 def drift(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
