@@ -148,3 +148,15 @@ def test_leaderboard_notes_name_the_facts_the_models_on_the_board_and_found_over
     line = board_line([note])
     assert line.startswith("Contamination: qa_set: declared: The model card says")
     assert "names gpt-4 on this board" in line and "read like 'train'" in line
+
+
+def test_an_unreadable_figures_file_is_a_located_usage_error_not_a_traceback(tmp_path):
+    root = _tree(tmp_path)
+    (root / "clinreg.overlap.json").write_text("{not json", encoding="utf-8")
+    result = clinreg("show", "qa_set", "--root", root, "--format", "json")
+    assert result.exit_code == 2
+    error = json.loads(result.stderr)["data"]
+    assert error["code"] == "CLR985" and "not a readable overlap figures file" in error["message"]
+    (root / "clinreg.overlap.json").write_text('{"records": []}', encoding="utf-8")
+    again = clinreg("site", "--root", root, "-o", tmp_path / "site")
+    assert again.exit_code == 2 and "not a clinreg overlap figures file (no `records` object)" in again.stderr

@@ -11,6 +11,7 @@ does.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,20 @@ def read_figures(path: Path) -> dict[str, Any] | None:
     return read_json_object(path, "overlap figures file", "records", FiguresUnreadable)
 
 
+def _stored(path: Path) -> dict[str, Any] | None:
+    """The figures file as cards read it: read once per version of the file (a site reads it for every card)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _read_once(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4)
+def _read_once(path: str, mtime_ns: int, size: int) -> dict[str, Any] | None:
+    return read_figures(Path(path))
+
+
 def drift(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """What differs between the file and a fresh computation, record by record (a record computed in neither is
     not drift; one computed in only one of them is)."""
@@ -87,7 +102,7 @@ def record_entry(registry: Registry, record_id: str) -> dict[str, Any]:
     """What a card says of a record's computed figures: `status` computed, stale (for another record version)
     or not computed, with the figures and where they were computed from."""
     root = getattr(registry, "root", None)
-    figures = read_figures(Path(root) / FIGURES_FILE) if root is not None else None
+    figures = _stored(Path(root) / FIGURES_FILE) if root is not None else None
     if figures is None:
         return {"status": "not computed",
                 "note": f"{NOT_COMPUTED} (no {FIGURES_FILE} beside the registry; `clinreg overlap --data-dir DIR` "
