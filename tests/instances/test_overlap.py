@@ -72,11 +72,12 @@ def test_exact_duplicates_ignore_case_and_punctuation_and_within_pairs_each_once
     for row, text in enumerate(["What is the dose?", "what IS the dose", "An unrelated question about renal failure",
                                 "WHAT is the dose!!"]):
         index.add(_item("test", row, text))
-    pairs = index.within("test")
+    pairs = list(index.within("test"))
     assert sorted((m.a.row, m.b.row) for m in pairs) == [(0, 1), (0, 3), (1, 3)]
     assert all(m.exact and m.jaccard == 1.0 for m in pairs)
     summary = summarise(pairs)
-    assert summary["exact_pairs"] == 3 and summary["near_pairs"] == 0 and summary["rows"] == 2
+    assert summary["exact_pairs"] == 3 and summary["near_pairs"] == 0 and summary["rows"] == 2  # evaluation side
+    assert summarise(pairs, both_sides=True)["rows"] == 3 and summarise(pairs, limit=1)["more"] == 2
     assert summary["pairs"][0] == {"a": "test/0", "b": "test/1", "exact": True, "jaccard": 1.0}
 
 
@@ -90,14 +91,14 @@ def test_variants_of_one_row_are_not_duplicates_of_each_other():
 
 def test_empty_texts_and_empty_splits_match_nothing():
     index = EvalIndex()
-    assert index.within("test") == [] and index.query(_item("train", 0, "anything at all")) == []
+    assert list(index.within("test")) == [] and index.query(_item("train", 0, "anything at all")) == []
     with pytest.raises(RuntimeError):  # finished by the first question
         index.add(_item("test", 0, "late"))
     index = EvalIndex()
     index.add(_item("test", 0, "!!!"))
     index.add(_item("test", 1, "???"))
     assert index.items == [] and len(index.empty) == 2
-    assert index.within("test") == [] and index.query(_item("train", 0, "...")) == []
+    assert list(index.within("test")) == [] and index.query(_item("train", 0, "...")) == []
     assert summarise([]) == {"exact_pairs": 0, "near_pairs": 0, "rows": 0, "pairs": [], "more": 0}
 
 
@@ -126,7 +127,7 @@ def test_boilerplate_shared_by_most_instances_is_left_out_of_near_comparisons():
     index = EvalIndex()
     for row, q in enumerate(questions):
         index.add(_item("test", row, f"{schema} {q}"))
-    assert index.within("test") == []
+    assert list(index.within("test")) == []
     assert len(index.boilerplate) > 0
     (match,) = index.query(_item("train", 3, f"{schema} {questions[5]}"))  # the same question: exact
     assert match.exact and match.a.row == 5
@@ -137,4 +138,4 @@ def test_boilerplate_shared_by_most_instances_is_left_out_of_near_comparisons():
     small = EvalIndex()
     for row, q in enumerate(questions[:BOILERPLATE_MIN - 1]):
         small.add(_item("test", row, f"{schema} {q}"))
-    assert len(small.within("test")) == (BOILERPLATE_MIN - 1) * (BOILERPLATE_MIN - 2) // 2
+    assert len(list(small.within("test"))) == (BOILERPLATE_MIN - 1) * (BOILERPLATE_MIN - 2) // 2

@@ -63,7 +63,7 @@ def test_check_data_reports_duplicates_and_overlaps_with_their_rows(tmp_path):
         by_code.setdefault(d["code"], []).append(d)
     (within,) = by_code["CLR912"]
     assert within["severity"] == "warning"
-    assert "1 exact and 1 near-duplicate pair(s)" in within["message"]
+    assert "1 exact and 1 near-duplicate pair(s) (4 row(s))" in within["message"]
     assert "test/1 ~ test/4" in within["message"] and "test/6 ~ test/7 (Jaccard" in within["message"]
     across = {d["message"].split("read like split ")[1].split(" ")[0]: d["message"] for d in by_code["CLR913"]}
     assert set(across) == {"'train'", "'validation'"}
@@ -79,7 +79,7 @@ def test_check_data_reports_duplicates_and_overlaps_with_their_rows(tmp_path):
     (figures,) = overlap["mappings"]
     assert figures["evaluation_splits"] == ["test"]
     assert {s: v["instances"] for s, v in figures["splits"].items()} == {"test": 8, "train": 6, "validation": 3}
-    assert figures["within"]["test"]["rows"] == 2
+    assert figures["within"]["test"]["rows"] == 4  # rows 1, 4, 6 and 7
     train = next(a for a in figures["across"] if a["other"] == "train")
     assert (train["exact_pairs"], train["near_pairs"], train["rows"]) == (1, 2, 3)
     strict = run(check_data, "fixture", "--root", root, "--data-dir", data, "--strict")

@@ -33,7 +33,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -231,26 +231,49 @@ class EvalIndex:
         s = self._strip(shingles(item.text))
         return [Match(self.items[at], item, score, exact) for at, score, exact in self._matches(digest(item.text), s)]
 
-    def within(self, split: str) -> list[Match]:
+    def within(self, split: str) -> Iterator[Match]:
         """Pairs of instances of `split` that duplicate each other, each pair once; two instances of the same
         source row (variants) are not a pair."""
-        found = []
+        self.finish()
         for i, item in enumerate(self.items):
             if item.split != split:
                 continue
-            self.finish()
             for at, score, exact in self._matches(self._digests[i], self._shingles[i]):
                 other = self.items[at]
-                if at <= i or other.split != split or other.row == item.row:
-                    continue
-                found.append(Match(item, other, score, exact))
-        return found
+                if at > i and other.split == split and other.row != item.row:
+                    yield Match(item, other, score, exact)
 
 
-def summarise(matches: list[Match], limit: int = 20) -> dict:
-    """Counts and the first `limit` pairs: exact and near pairs, and how many distinct evaluation rows they touch."""
-    exact = [m for m in matches if m.exact]
-    near = [m for m in matches if not m.exact]
-    return {"exact_pairs": len(exact), "near_pairs": len(near),
-            "rows": len({(m.a.split, m.a.row) for m in matches}),
-            "pairs": [m.to_dict() for m in matches[:limit]], "more": max(0, len(matches) - limit)}
+class Summary:
+    """Counts of exact and near pairs, the evaluation rows they involve and the first `limit` pairs, added one
+    match at a time (memory: the rows involved and `limit` pairs, however many pairs there are). `both_sides`
+    counts the rows of both instances of a pair (duplicates inside one split), else the evaluation side's only."""
+
+    def __init__(self, limit: int = 20, both_sides: bool = False) -> None:
+        self.limit, self.both_sides = limit, both_sides
+        self.exact = self.near = 0
+        self.rows: set[tuple[str, int]] = set()
+        self.pairs: list[dict] = []
+
+    def add(self, match: Match) -> None:
+        if match.exact:
+            self.exact += 1
+        else:
+            self.near += 1
+        self.rows.add((match.a.split, match.a.row))
+        if self.both_sides:
+            self.rows.add((match.b.split, match.b.row))
+        if len(self.pairs) < self.limit:
+            self.pairs.append(match.to_dict())
+
+    def to_dict(self) -> dict:
+        return {"exact_pairs": self.exact, "near_pairs": self.near, "rows": len(self.rows), "pairs": self.pairs,
+                "more": self.exact + self.near - len(self.pairs)}
+
+
+def summarise(matches: Iterable[Match], limit: int = 20, both_sides: bool = False) -> dict:
+    """Counts and the first `limit` pairs: exact and near pairs, and how many distinct rows they involve."""
+    summary = Summary(limit, both_sides)
+    for match in matches:
+        summary.add(match)
+    return summary.to_dict()

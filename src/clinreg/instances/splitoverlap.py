@@ -17,7 +17,7 @@ from clinreg.core.model import Dataset
 from clinreg.instances.batch import MappingBuild
 from clinreg.instances.build import NoProgress, SplitTally, _passing_rows
 from clinreg.instances.overlap import (
-    OVERLAP_METHOD, EvalIndex, Fingerprint, Item, normalise, summarise,
+    OVERLAP_METHOD, EvalIndex, Fingerprint, Item, Summary, normalise, summarise,
 )
 from clinreg.sources.location import DataLocation
 from clinreg.sources.origin import open_reader
@@ -72,26 +72,26 @@ def mapping_figures(reader: SplitReader, record: Dataset, mapping_index: int, sp
         readable.append(split)
         out["splits"][split] = _split_entry(fingerprint, tally, len(index.empty) - empty, True)
     for split in readable:
-        out["within"][split] = summarise(index.within(split))
+        out["within"][split] = summarise(index.within(split), both_sides=True)
     for i, split in enumerate(readable):
         for other in readable[i + 1:]:
-            found = [m for item in index.items if item.split == other for m in index.query(item)
-                     if m.a.split == split]
+            found = (m for item in index.items if item.split == other for m in index.query(item) if m.a.split == split)
             out["across"].append({"evaluation": split, "other": other, **summarise(found)})
     for other in (s for s in splits if s not in mapping.splits):
-        tally, fingerprint, empty, found = SplitTally(record.id, mapping.id, other), Fingerprint(), 0, []
+        tally, fingerprint, empty = SplitTally(record.id, mapping.id, other), Fingerprint(), 0
+        found_in = {split: Summary() for split in readable}
         try:
             for item in _items(reader, build, other, tally):
                 fingerprint.add(item)
                 empty += not item.text
-                found += index.query(item)
+                for match in index.query(item):
+                    if match.a.split in found_in:  # not an evaluation split that failed part-way
+                        found_in[match.a.split].add(match)
         except BuildError as err:
             out["splits"][other] = {"evaluation": False, "unreadable": str(err)}
             continue
         out["splits"][other] = _split_entry(fingerprint, tally, empty, False)
-        for split in readable:
-            out["across"].append({"evaluation": split, "other": other,
-                                  **summarise([m for m in found if m.a.split == split])})
+        out["across"] += [{"evaluation": split, "other": other, **found_in[split].to_dict()} for split in readable]
     return out
 
 
