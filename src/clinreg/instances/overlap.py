@@ -173,6 +173,7 @@ class EvalIndex:
         self._shingles: list[np.ndarray] = []
         self._by_digest: dict[bytes, list[int]] = {}
         self._buckets: dict[tuple[int, bytes], list[int]] | None = None
+        self._signatures: list[np.ndarray | None] = []
 
     def add(self, item: Item) -> None:
         if self._buckets is not None:
@@ -198,15 +199,16 @@ class EvalIndex:
             if len(self.boilerplate):
                 self._shingles = [self._strip(s) for s in self._shingles]
         self._buckets = {}
-        for at, s in enumerate(self._shingles):
-            if len(s):  # a text of boilerplate alone is compared exactly only
-                for key in _bands(signature(s)):
+        self._signatures = [signature(s) if len(s) else None for s in self._shingles]
+        for at, sig in enumerate(self._signatures):
+            if sig is not None:  # a text of boilerplate alone is compared exactly only
+                for key in _bands(sig):
                     self._buckets.setdefault(key, []).append(at)
 
     def _strip(self, s: np.ndarray) -> np.ndarray:
         return np.setdiff1d(s, self.boilerplate, assume_unique=True) if len(self.boilerplate) else s
 
-    def _matches(self, d: bytes, s: np.ndarray) -> Iterator[tuple[int, float, bool]]:
+    def _matches(self, d: bytes, s: np.ndarray, sig: np.ndarray | None = None) -> Iterator[tuple[int, float, bool]]:
         self.finish()
         exact = self._by_digest.get(d, [])
         for at in exact:
@@ -214,7 +216,7 @@ class EvalIndex:
         if not len(s):
             return
         seen = set(exact)
-        for key in _bands(signature(s)):
+        for key in _bands(signature(s) if sig is None else sig):
             for at in self._buckets.get(key, ()):
                 if at in seen:
                     continue
@@ -238,7 +240,7 @@ class EvalIndex:
         for i, item in enumerate(self.items):
             if item.split != split:
                 continue
-            for at, score, exact in self._matches(self._digests[i], self._shingles[i]):
+            for at, score, exact in self._matches(self._digests[i], self._shingles[i], self._signatures[i]):
                 other = self.items[at]
                 if at > i and other.split == split and other.row != item.row:
                     yield Match(item, other, score, exact)
