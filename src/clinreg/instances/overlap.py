@@ -2,23 +2,24 @@
 
 What is compared is an instance's input: the question or note a model reads, without its options (a fixed set of
 options such as yes / no / maybe would make short questions look alike) and without the answer instruction
-clinreg adds (the same for every instance). Texts are normalised first:
-Unicode NFKC, case folded, and cut into words (runs of letters, digits and underscores); punctuation and
-whitespace only separate words. Two instances are
+clinreg adds (the same for every instance). Texts are normalised first: Unicode NFKC, case folded, and cut into
+words (runs of letters, digits and underscores); punctuation and whitespace only separate words. Two instances
+are
 
 - *exact duplicates* when their normalised texts are equal (compared by a 16-byte BLAKE2b digest);
 - *near duplicates* when the Jaccard similarity of their sets of word 5-grams is at least 0.8 (a text of fewer
   than five words is one shingle of all its words, so it only ever matches a text of the same words), leaving out
   the boilerplate 5-grams: those found in at least half of the evaluation instances (and in at least ten), which
   are the template's or a column every row shares (EHRSQL's database schema), not the instance's own; a text of
-  boilerplate alone is compared exactly only. Candidate
-  pairs are found with MinHash (128 hash functions) and locality-sensitive hashing (32 bands of 4), and every
-  candidate's Jaccard similarity is then computed exactly from the two shingle sets: the threshold is exact; a
-  pair at 0.8 is missed as a candidate with a probability below 1e-7.
+  boilerplate alone is compared exactly only. Candidate pairs are found with MinHash (128 hash functions) and
+  locality-sensitive hashing (32 bands of 4), and every candidate's Jaccard similarity is then computed exactly
+  from the two shingle sets: the threshold is exact; a pair at 0.8 is missed as a candidate with a probability
+  below 1e-7.
 
-Memory is bounded by the evaluation side: its shingle sets (8 bytes a shingle) and signatures (512 bytes an
-instance) are held; the other side (a training split) is streamed, one instance at a time. A text that
-normalises to no words is counted as empty and compared with nothing.
+Memory is bounded by the evaluation side: its shingle sets (8 bytes a shingle) and signatures (1 KiB an
+instance) are held; the other side (a training split) is streamed, one instance at a time, and pairs are counted
+as they are found (`Summary` keeps the rows involved and the first 20 pairs). A text that normalises to no words
+is counted as empty and compared with nothing.
 
 The split fingerprint is `sha256:` over the sorted digests of each instance's normalised input, options and gold
 answer: it does not change with row order, case, punctuation, whitespace or Unicode compatibility forms, and
