@@ -202,3 +202,20 @@ def test_check_data_locates_a_corrupted_label(registry, tmp_path):
     assert "row 5" in first and "'perhaps'" in first
     line = int(first.split(":")[1])
     assert "final_decision" in (REPO / "registry/datasets/pubmed_qa.yaml").read_text().splitlines()[line - 1]
+
+
+def test_check_data_finds_medecs_paired_notes_and_nothing_in_the_other_samples(registry, tmp_path):
+    # MEDEC's test set holds each note twice, once with an injected error and once without (rows 0 and 1 here):
+    # near duplicates, read independently from the CSV; the other samples hold none.
+    _record(registry, "medec")
+    path = REALDATA / "abachaa__MEDEC" / "MEDEC-MS" / "MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        raw = list(csv.DictReader(handle))
+    assert raw[0]["Text"][:200] == raw[1]["Text"][:200] and raw[0]["Text"] != raw[1]["Text"]
+    result = invoke(check_data, ["medec", "--root", str(REPO), "--data-dir", str(REALDATA), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (within,) = [d for d in json.loads(result.stdout)["data"]["diagnostics"] if d["code"] == "CLR914"]
+    assert "test/0 ~ test/1 (Jaccard" in within["message"] and "0 exact and" in within["message"]
+    for dataset_id in ("pubmed_qa", "med_qa", "medhallu", "aci_bench"):
+        quiet = invoke(check_data, [dataset_id, "--root", str(REPO), "--data-dir", str(REALDATA), "--strict"])
+        assert quiet.exit_code == 0, (dataset_id, quiet.output)

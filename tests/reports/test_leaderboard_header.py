@@ -23,8 +23,12 @@ def test_each_header_line_has_a_kind():
     kinds = [kind for kind, _ in lines]
     assert kinds[0] == "title" and lines[0][1].startswith("clinreg leaderboard by overall")
     assert ("provenance", data["provenance_note"]) in lines
+    from clinreg.reports.contamination import board_line
+
+    contamination = [board_line(data["contamination"])] if data.get("contamination") else []
     assert [text for kind, text in lines if kind == "warning"] == [leaderboard.unvalidated_line(data),
-                                                                   leaderboard.comparability_line(data)]
+                                                                   leaderboard.comparability_line(data),
+                                                                   *contamination]
     assert set(kinds) <= {"title", "note", "provenance", "warning"}
 
 

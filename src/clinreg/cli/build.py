@@ -122,10 +122,15 @@ def _check_output(output: Path, *, folder: bool, force: bool) -> None:
 @data_dir_option
 @click.option("--rows", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
               help="Check the first N rows of each split.")
+@click.option("--overlap/--no-overlap", default=True, show_default=True,
+              help="Fingerprint every split and report duplicates inside an evaluation split (CLR914) and overlaps "
+                   "with the record's other splits (CLR915); reads each split whole.")
+@click.option("--strict", is_flag=True, help="Duplicates and overlaps are errors (exit 1), not warnings.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @root_option
-def check_data(dataset, data_dir, rows, fmt, root):
-    """Check a copy of the data against its record: splits, columns, template variables and sampled labels.
+def check_data(dataset, data_dir, rows, overlap, strict, fmt, root):
+    """Check a copy of the data against its record: splits, columns, template variables and sampled labels, and
+    (unless --no-overlap) duplicates and overlaps between splits, with each split's fingerprint.
 
     Finds the data as `build` does: the --data-dir mirror folder, a fixture folder inside the registry, then the
     hub, which is asked first which commit the pinned revision is (files the local cache holds at that commit are
@@ -141,17 +146,30 @@ def check_data(dataset, data_dir, rows, fmt, root):
 
         quiet_datasets()
         summary: list[dict] = []
-        diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root, summary=summary)
+        figures: list[dict] | None = [] if overlap else None
+        diagnostics = run_checks(record, reg.dataset_files[dataset], data_dir, rows, root=reg.root, summary=summary,
+                                 overlap=figures, strict=strict)
     report = Report(diagnostics=diagnostics, files=1)
     if fmt == "text":
+        from clinreg.instances import figures_lines
+
         for entry in summary:
             dropped = f", {entry['dropped']} dropped by filters" if entry["dropped"] else ""
             click.echo(f"{dataset}/{entry['mapping']}: split {entry['split']!r}: {entry['rows']} row(s) checked, "
                        f"{entry['labelled']} labelled, {entry['unlabelled']} unlabelled{dropped}", err=True)
+        for line in figures_lines(dataset, figures or []):
+            click.echo(line, err=True)
     if fmt == "json":
-        from clinreg.text import wrap
+        import json
 
-        click.echo(wrap("validation", RENDERERS["json"](report)))
+        from clinreg.text import dumps
+
+        data = json.loads(RENDERERS["json"](report))
+        if figures is not None:
+            from clinreg.instances import OVERLAP_METHOD
+
+            data["overlap"] = {"method": OVERLAP_METHOD, "mappings": figures}
+        click.echo(dumps("validation", data))
     else:
         click.echo(RENDERERS[fmt](report))
     raise click.exceptions.Exit(EXIT_FINDINGS if report.has_errors else EXIT_OK)

@@ -105,3 +105,5 @@ for _command in (validate.validate, reports.coverage, validate.list_rules, valid
                  results.results, leaderboard.leaderboard, reports.site, medhelm.medhelm, jury.jury):
     main.add_command(_command)
 main.add_command(__import__("clinreg.cli.show", fromlist=["show"]).show)
+for _name in ("overlap", "contamination"):
+    main.add_command(getattr(__import__("clinreg.cli.contamination", fromlist=[_name]), _name))

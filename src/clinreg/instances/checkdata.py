@@ -20,6 +20,7 @@ from clinreg.core.builderrors import (
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.rowselection import RowSelection
+from clinreg.instances.splitoverlap import counted, mapping_figures, pairs_text, record_splits
 from clinreg.sources.origin import locate, open_reader
 from clinreg.sources.splits import FileSplitReader, SplitReader
 
@@ -29,19 +30,21 @@ Where = tuple  # a path into the record's YAML: keys and list indices
 class DataCheck:
     """Diagnostics located in one record file."""
 
-    def __init__(self, record: Dataset, source_file: Any) -> None:
-        self.record, self.file = record, source_file
+    def __init__(self, record: Dataset, source_file: Any, strict: bool = False) -> None:
+        self.record, self.file, self.strict = record, source_file, strict
         self.diagnostics: list[Diagnostic] = []
         self.summary: list[dict[str, Any]] = []
 
     def add(self, code: str, path: Where, message: str, hint: str | None = None) -> None:
         line, column = self.file.where(*path) if hasattr(self.file, "where") else (1, 1)
         rel = getattr(self.file, "rel", f"registry/datasets/{self.record.id}.yaml")
-        self.diagnostics.append(Diagnostic(code, CODES[code].severity, rel, line, column, message, hint))
+        self.diagnostics.append(Diagnostic(code, CODES[code].severity_in(self.strict), rel, line, column, message,
+                                           hint))
 
 
 def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, rows: int, root: Path | None = None,
-               summary: list[dict[str, Any]] | None = None) -> list[Diagnostic]:
+               summary: list[dict[str, Any]] | None = None, overlap: list[dict[str, Any]] | None = None,
+               strict: bool = False) -> list[Diagnostic]:
     """Check declared splits, referenced columns, template variables and the labels of the first `rows` rows.
 
     Finds the data as `build` does (clinreg.sources.origin.locate): the `data_dir` mirror folder, a fixture folder
@@ -52,8 +55,13 @@ def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, r
 
     `summary`, when given, receives one entry per mapping and split: rows checked, labelled, unlabelled and
     dropped by the mapping's filters.
+
+    `overlap`, when given (a list), turns on the overlap check and receives each mapping's split figures
+    (clinreg.instances.splitoverlap): it reads every split whole, not only the first `rows`, and reports
+    duplicates inside an evaluation split (CLR914) and overlaps with the record's other splits (CLR915), as
+    warnings, or errors with `strict`.
     """
-    check = DataCheck(record, source_file)
+    check = DataCheck(record, source_file, strict)
     check.summary = summary if summary is not None else []
     location = locate(record, data_dir, root)
     reader = open_reader(location, streaming=True)
@@ -61,6 +69,8 @@ def check_data(record: Dataset, source_file: Any, data_dir: str | Path | None, r
         samples = _samples(check, reader, rows)
         for i, mapping in enumerate(record.mappings):
             _check_mapping(check, ("mappings", i), mapping, samples)
+        if overlap is not None:
+            _check_overlap(check, reader, overlap)
     finally:
         reader.close()
     return check.diagnostics
@@ -252,3 +262,29 @@ def _empty_records(table: pa.Table) -> np.ndarray:
     for name in table.column_names[1:]:
         empty = pc.and_(empty, pc.is_null(table.column(name)))
     return np.asarray(pc.fill_null(empty, False).to_numpy(zero_copy_only=False), dtype=bool).reshape(-1)
+
+
+def _check_overlap(check: DataCheck, reader: SplitReader, out: list[dict[str, Any]]) -> None:
+    """CLR914 and CLR915 from each mapping's split figures, located at the evaluation split in the record."""
+    splits = record_splits(check.record)
+    for i, mapping in enumerate(check.record.mappings):
+        try:
+            figures = mapping_figures(reader, check.record, i, splits)
+        except BuildError as err:  # the checks above report what stops the build
+            out.append({"mapping": mapping.id, "unreadable": str(err)})
+            continue
+        out.append(figures)
+        where = {split: ("mappings", i, "splits", j) for j, split in enumerate(mapping.splits)}
+        for split, found in figures["within"].items():
+            if found["pairs"]:
+                check.add("CLR914", where[split],
+                          f"{check.record.id}/{mapping.id}: split {split!r} holds {counted(found)} "
+                          f"({found['rows']} row(s)): {pairs_text(found)}",
+                          "rows count from 0; read the rows, and say in the record's notes why copies are kept")
+        for entry in figures["across"]:
+            if entry["pairs"]:
+                check.add("CLR915", where[entry["evaluation"]],
+                          f"{check.record.id}/{mapping.id}: {entry['rows']} instance(s) of evaluation split "
+                          f"{entry['evaluation']!r} read like split {entry['other']!r} ({counted(entry)}): "
+                          f"{pairs_text(entry)}",
+                          "a model trained on the other split has seen these; report scores with and without them")

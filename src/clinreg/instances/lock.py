@@ -13,6 +13,7 @@ from clinreg.core.store import Registry
 from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
 from clinreg.sources.origin import locate
+from clinreg.text.jsonout import read_json_object
 from clinreg.text.safeio import atomic_write_text
 
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
@@ -97,13 +98,7 @@ def write_lock(path: Path, lock: dict[str, Any]) -> None:
 def read_lock(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise LockMissing(f"no lock file at {path}; run `clinreg lock` first")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise LockUnreadable(f"{path}: not a readable lock file ({' '.join(str(err).split())})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("mappings"), dict):
-        raise LockUnreadable(f"{path}: not a clinreg lock file (no `mappings` object)")
-    return data
+    return read_json_object(path, "lock file", "mappings", LockUnreadable)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from clinreg import _serve
 
 if TYPE_CHECKING:
     from clinreg.reports import formats, leaderboard
+    from clinreg.reports.contamination import helm_points
     from clinreg.reports.coverage import coverage_data, edition_summary
     from clinreg.reports.csvout import render_coverage_csv_metadata
     from clinreg.reports.diff import diff_registries
@@ -44,6 +45,7 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "escape": "clinreg.reports.markdown",
     "export_summary_lines": "clinreg.reports.results_text",
     "formats": "clinreg.reports.formats",
+    "helm_points": "clinreg.reports.contamination",
     "import_lines": "clinreg.reports.review_text",
     "import_summary_text": "clinreg.reports.results_text",
     "jury_agreement_lines": "clinreg.reports.jury_text",
@@ -69,7 +71,8 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 
 __all__ = [
     "adjudication_line", "build_site", "coverage_data", "decision_line", "default_previous", "diff_registries",
-    "edition_summary", "escape", "export_summary_lines", "formats", "import_lines", "import_summary_text",
+    "edition_summary", "escape", "export_summary_lines", "formats", "helm_points", "import_lines",
+    "import_summary_text",
     "jury_agreement_lines", "leaderboard", "problem_lines", "published_lines", "ratings_summary_text", "record_index",
     "record_view", "render_agreement", "render_coverage_csv_metadata", "render_diff_markdown", "render_diff_table",
     "render_record", "render_review", "render_status", "render_table", "review_agreement", "review_document",

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from clinreg import __version__
 from clinreg.core.model import ACCESS_TIERS
+from clinreg.reports.contamination import board_line
 from clinreg.reports.coverage import edition_line
 from clinreg.reports.csvout import csv_cell
 from clinreg.text.output import defuse, shown
@@ -106,6 +107,8 @@ def header_lines(data: dict[str, Any], by: str) -> list[tuple[HeaderKind, str]]:
         lines.append(("warning", unvalidated_line(data)))
     if data.get("comparability"):
         lines.append(("warning", comparability_line(data)))
+    if data.get("contamination"):
+        lines.append(("warning", board_line(data["contamination"])))
     if data.get("comparable_only", {}).get("dropped"):
         lines.append(("warning", dropped_line(data)))
     if data.get("beside"):

@@ -1,7 +1,7 @@
 """`clinreg show RECORD`: what a user needs before building one record, as data (`record_view`) and as text
 (`render_record`): what it measures, where it sits in the taxonomy (and who placed it there), access and the
 record's own instructions for getting the data, the files it expects under `--data-dir`, its scoring and jury,
-its generation settings, and the MedHELM editions that include it."""
+its generation settings, the MedHELM editions that include it, and what is known of its contamination."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from clinreg.core.model import Dataset
 from clinreg.core.provenance import PLACEMENT_WORDS
 from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
+from clinreg.instances.figures import contamination_view
+from clinreg.reports.contamination import contamination_lines
 from clinreg.scoring import judge_calls, judge_requirement
 from clinreg.sources.mirror import folder_name, pinned_commit_sha
 from clinreg.text.suggest import closest
@@ -160,6 +162,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         "medhelm_editions": editions,
         "medhelm_unreleased": unreleased,
         "citation": record.citation.text,
+        "contamination": contamination_view(reg, record),
     }
 
 
@@ -229,6 +232,7 @@ def record_lines(data: dict[str, Any]) -> list[str]:
             out += _wrap("note: ", g.get("note"), "    ")
         else:
             out.append("  generation: no settings recorded")
+    out += contamination_lines(data["contamination"])
     editions = data["medhelm_editions"]
     out.append("MedHELM editions: " + (", ".join(editions) if editions else "no released edition lists it"))
     for e in data.get("medhelm_unreleased", []):

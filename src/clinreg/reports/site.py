@@ -17,6 +17,7 @@ from clinreg import __version__
 from clinreg.core.model import ACCESS_TIERS, Dataset
 from clinreg.core.store import Registry
 from clinreg.core.semver import parse_semver
+from clinreg.instances.figures import contamination_view
 from clinreg.reports.coverage import coverage_data
 from clinreg.errors import ClinregError
 from clinreg.reports.html import environment
@@ -220,6 +221,8 @@ def site_data(reg: Registry, diff: dict[str, Any] | None = None) -> dict[str, An
     cards = [{**_card(ds, tasks, sub_names, reg.datasets, _editions(reg, ds.id), general),
               "medhelm_unreleased": _unreleased(reg, ds.id)}
              for ds in sorted(reg.datasets.values(), key=lambda d: d.name.lower())]
+    for card in cards:  # declared facts and computed figures: a section of its own (issue 56)
+        card["contamination"] = contamination_view(reg, reg.datasets[card["id"]])
     definitions = {}
     for cat, _ in reg.ordered_categories():
         definitions[cat.id] = cat.definition

@@ -15,6 +15,8 @@ import json
 from collections import Counter
 from typing import Any
 
+from clinreg.core.store import Registry
+from clinreg.instances.figures import contamination_view, overlap_words
 from clinreg.results.score import Score
 
 # (key, words): the provenance that makes two scores on one benchmark comparable, in the order they are named.
@@ -148,3 +150,27 @@ def largest_comparable(scores: list[Score]) -> tuple[list[Score], list[dict[str,
                             "what": ", ".join(WORDS[d] for d in what)} for s in group)
     dropped.sort(key=lambda d: (d["benchmark"], d["model"]))
     return kept, dropped
+
+
+def board_notes(reg: Registry, keys: list[str], models: list[str]) -> list[dict[str, Any]]:
+    """The leaderboard's contamination notes: per record on the board, its declared facts (with the board's
+    models each names) and its computed overlap, where either says something."""
+    notes = []
+    for record_id in sorted({k.split("/", 1)[0] for k in keys}):
+        record = reg.datasets.get(record_id)
+        if record is None:
+            continue
+        view = contamination_view(reg, record)
+        overlaps = overlap_words(view, found_only=True)
+        if not view["declared"] and not overlaps:
+            continue
+        facts = [{**f, "on_board": sorted(m for m in models if any(_same_model(m, n) for n in f["models"]))}
+                 for f in view["declared"]]
+        notes.append({"record": record_id, "declared": facts, "overlap": overlaps, "status": view["status"]})
+    return notes
+
+
+def _same_model(board: str, declared: str) -> bool:
+    """A board's model name against a fact's: equal, or equal after the organisation prefix (`openai/gpt-4`)."""
+    a, b = board.casefold(), declared.casefold()
+    return a == b or a.rsplit("/", 1)[-1] == b.rsplit("/", 1)[-1]

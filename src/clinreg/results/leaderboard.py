@@ -16,7 +16,9 @@ from typing import Any, Iterable
 from clinreg.core.model import ACCESS_TIERS, Metric
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import edition_summary
-from clinreg.results.comparability import WORDS, compare, differs_words, largest_comparable, side_words
+from clinreg.results.comparability import (
+    WORDS, board_notes, compare, differs_words, largest_comparable, side_words,
+)
 from clinreg.results.score import ReportedWinRate, Score
 from clinreg.scoring import medhelm_jury_agreement
 
@@ -208,6 +210,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             pool = published_juries or [s.jury_key for s in v.values()]
             jury_reference[k] = max(set(pool), key=lambda j: (pool.count(j), j is not None, str(j)))
     comparability, marks = compare(by_key)
+    contamination = board_notes(reg, sorted(by_key), models)
     evidence = {k: jury_evidence(reg, k) for k in by_key}
     unvalidated = {k for k, e in evidence.items() if e == []}
     mixed = {e["benchmark"]: e for e in comparability}
@@ -385,6 +388,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                                  "legend": jury_unvalidated_legend(medhelm_jury_agreement(reg)),
                                  "medhelm_in_general": medhelm_jury_agreement(reg)}} if unvalidated else {}),
         **({"comparability": comparability} if comparability else {}),
+        **({"contamination": contamination} if contamination else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
         **({"aliases": merged} if merged else {}),
         **({"beside": other_metric(reg, beside)} if beside else {}),

@@ -1,9 +1,10 @@
 """The one shape of every `--format json` answer, `{"clinreg": VERSION, "kind": KIND, "data": ...}`, and of its
-errors."""
+errors; and the reading of the JSON files clinreg generates (the lock, the overlap figures)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -48,3 +49,15 @@ def json_requested() -> bool:
             return True
         ctx = ctx.parent
     return False
+
+
+def read_json_object(path: Path, what: str, key: str, error: type[Exception]) -> dict[str, Any]:
+    """A generated JSON file (the lock, the overlap figures) holding an object under `key`; else `error`, whose
+    message says it is not a readable, or not a clinreg, `what`."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise error(f"{path}: not a readable {what} ({' '.join(str(err).split())})") from None
+    if not isinstance(data, dict) or not isinstance(data.get(key), dict):
+        raise error(f"{path}: not a clinreg {what} (no `{key}` object)")
+    return data

@@ -133,4 +133,30 @@ ENTRIES: dict[str, tuple[str, str, str, str]] = {
         Good:
             clinreg export helm ehr_sql -o out
     """),
+    "CLR914": ("split-duplicates", "warning", "An evaluation split holds duplicate instances", """
+        Two instances of one evaluation split read the same (exact: equal text once normalised: Unicode NFKC,
+        case folded, punctuation and whitespace ignored) or nearly the same (Jaccard similarity of their word
+        5-grams of at least 0.8). A duplicated question is scored twice, so it weighs twice in the score.
+        Instances of one source row (variants) are not compared with each other. A warning: the data is as
+        its authors distribute it; `check-data --strict` makes it an error.
+
+        Bad:
+            test row 4: "What is the first-line treatment of X?" / test row 9: "what is the first line treatment of x"
+        Good:
+            every instance of the split reads differently (or the record's notes say why the copies are kept)
+    """),
+    "CLR915": ("split-overlap", "warning", "An evaluation split overlaps another split of the record", """
+        An instance of an evaluation split reads the same as, or nearly the same as (Jaccard of word 5-grams at
+        least 0.8), an instance of another split of the same record, often its training split: a model trained
+        or tuned on that split has seen the question. The message counts the pairs and names the rows. A
+        warning, since the data is as distributed; `check-data --strict` makes it an error.
+
+        Bad:
+            test row 12 reads as train row 40 (VQA-RAD: every test image is in the distributed train split)
+        Good:
+            no instance of the evaluation split reads like one of the record's other splits
+    """),
 }
+
+# The overlap findings are facts of the data as distributed: warnings, unless `check-data --strict` is asked.
+STRICT = {code: ("error", "under check-data --strict") for code in ("CLR914", "CLR915")}

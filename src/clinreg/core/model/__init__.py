@@ -1,9 +1,9 @@
 """Pydantic types for every registry file: the single source of truth for the YAML format and its JSON Schemas.
 
 One module per part of the format, each importing only those before it: `base` (the `Strict` base, id and version
-patterns, citation and provenance), `review`, `taxonomy`, `card` (the benchmark card's facts), `read` (the read step
-and its row steps), `source`, `scoring`, `mapping`, `dataset`, `release` and `edition` (MedHELM's editions). Every type
-is importable from here.
+patterns, citation and provenance), `review`, `taxonomy`, `card` (the benchmark card's facts), `contamination` (the
+facts declared about it), `read` (the read step and its row steps), `source`, `scoring`, `mapping`, `dataset`,
+`release` and `edition` (MedHELM's editions). Every type is importable from here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from clinreg.core.model.base import (
 from clinreg.core.model.card import (
     NOT_ASSESSED, UNKNOWN, CompareWith, Fact, FirstReleased, Independence, Languages, Status,
 )
+from clinreg.core.model.contamination import Contamination, DeclaredContamination
 from clinreg.core.model.dataset import Dataset
 from clinreg.core.model.edition import Edition, EditionSource, MedhelmEditions
 from clinreg.core.model.mapping import (
@@ -47,7 +48,8 @@ FILE_MODELS: dict[str, type[Strict]] = {
 __all__ = [
     "FILE_MODELS", "ID_PATTERN", "LETTERS", "NOT_ASSESSED", "SEMVER_PATTERN", "UNKNOWN",
     "ACCESS_TIERS", "RESTRICTED_TIERS", "AccessTier",
-    "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Dataset", "DedupeStep",
+    "Access", "AdapterStep", "Cap", "Category", "Choices", "Citation", "CompareWith", "Contamination", "Dataset",
+    "DeclaredContamination", "DedupeStep",
     "Edition", "EditionSource", "MedhelmEditions",
     "ExpectedTasks", "ExtractStep", "Fact", "FileFormat", "Filter", "FirstReleased", "FreeTextScheme", "Generation",
     "GitHubSource",

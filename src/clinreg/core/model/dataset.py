@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import ConfigDict, Field
 
 from clinreg.core.model.base import Citation, Id, NonEmpty, Strict
+from clinreg.core.model.contamination import Contamination
 from clinreg.core.model.card import CompareWith, Fact, FirstReleased, Independence, Languages, Status
 from clinreg.core.model.mapping import Mapping
 from clinreg.core.model.source import Access, Licence, Source
@@ -80,5 +81,10 @@ class Dataset(Strict):
     source: Source
     mappings: list[Mapping] = Field(min_length=1, description="The benchmarks built from this dataset.")
     notes: list[str] = Field(default_factory=list, description="Caveats, disputed facts and open questions.")
+    contamination: Contamination | None = Field(
+        None,
+        description="Contamination facts that a paper or model card states, with their sources (shown on the card, in "
+                    "`clinreg show` and in the leaderboard's comparability notes).",
+    )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
