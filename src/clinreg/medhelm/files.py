@@ -225,9 +225,14 @@ def helm_location(python: str | Path, timeout: float = PROBE_SECONDS) -> Path:
     return Path(locations[0])
 
 
+def _present(path: Path) -> bool:
+    """Whether there is something at `path` that is no folder (a file, a link, a FIFO: reading decides on it)."""
+    return path.is_symlink() or (path.exists() and not path.is_dir())
+
+
 def _helm_folder(location: Path, label: str, what: str) -> MedhelmFiles:
     base = location / "benchmark"
-    if not (base / SCHEMA).is_file():
+    if not _present(base / SCHEMA):
         raise SourceError(f"{label}: the `helm` package at {location} has no benchmark/{SCHEMA}")
     return _Folder(base, f"{what} ({location})", root=location)
 
@@ -253,7 +258,7 @@ def open_source(source: str | Path | None, installed: bool = False, python: str 
     if not path.is_dir():
         return _Wheel(path)  # which refuses anything but a regular file
     for base in (path / "helm" / "benchmark", path / "src" / "helm" / "benchmark", path / "benchmark", path):
-        if (base / SCHEMA).is_file():
+        if _present(base / SCHEMA):
             return _Folder(base, str(path), root=path)
     raise SourceError(f"{source}: no helm/benchmark/{SCHEMA} in it (nor under src/)")
 
