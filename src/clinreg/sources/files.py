@@ -17,7 +17,7 @@ from clinreg.core.builderrors import RecordProblem, SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
 from clinreg.text.patterns import glob_class_problem
-from clinreg.text.safeio import open_regular
+from clinreg.text.safeio import open_regular, read_regular_file
 
 # A reader refuses files larger than this rather than exhausting memory on a hostile or mistaken mirror.
 MAX_FILE_BYTES = 8 << 30
@@ -279,10 +279,7 @@ def read_text(path: Path, encoding: str) -> str:
         except (OSError, EOFError, zlib.error) as err:
             raise SourceUnavailable(f"{path.name}: not a readable gzip file ({one_line(err)})") from None
     else:
-        with open_regular(path) as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise SourceUnavailable(f"{path.name}: more than the {MAX_FILE_BYTES} bytes a file may have")
+        raw = read_regular_file(path, MAX_FILE_BYTES)  # a FIFO or a device put in its place is refused
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
     # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.

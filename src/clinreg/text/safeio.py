@@ -211,12 +211,23 @@ def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
     import errno
 
     with open_regular(path) as handle:
-        if os.fstat(handle.fileno()).st_size > limit:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-        data = handle.read(limit + 1)
-    if len(data) > limit:
+        # Ask for the size stat gave (and one byte more), then in chunks if the file grew: a read(limit + 1)
+        # would allocate the whole limit first, however small the file.
+        parts: list[bytes] = []
+        got, ask = 0, size + 1
+        while got <= limit:
+            chunk = handle.read(ask)
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+            ask = min(max(ask, 1 << 20), limit + 1 - got)
+    if got > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-    return data
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 class BackgroundWrites:
