@@ -15,15 +15,16 @@ import re
 import shutil
 import struct
 import sys
-import zipfile
 import zlib
 from pathlib import Path
 
 import pytest
 from clirunner import invoke
+from medhelm_wheel import medhelm_wheel, unpack_medhelm_files
 
 from clinreg.cli.main import main
-from clinreg.medhelm import files as medhelm_files  # noqa
+from clinreg.medhelm import files as medhelm_files
+
 from .support import assert_no_traceback, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,23 +58,12 @@ def _tree(tmp_path: Path, schema: str | bytes | None = None) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    path = os.environ.get("CLINREG_MEDHELM_WHEEL")
-    if not path or not Path(path).is_file():
-        if os.environ.get("CLINREG_REQUIRE_MEDHELM_WHEEL"):
-            pytest.fail("CLINREG_MEDHELM_WHEEL must name the medhelm 0.8.0 wheel here")
-        pytest.skip("the medhelm 0.8.0 wheel is not here (set CLINREG_MEDHELM_WHEEL; .ci/run does)")
-    return Path(path)
+    return medhelm_wheel()
 
 
 @pytest.fixture
 def unpacked(wheel: Path, tmp_path: Path) -> Path:
-    out = tmp_path / "medhelm"
-    with zipfile.ZipFile(wheel) as archive:
-        for name in archive.namelist():
-            if (name.startswith("helm/benchmark/")
-                    and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py"))):
-                archive.extract(name, out)
-    return out
+    return unpack_medhelm_files(wheel, tmp_path / "medhelm")
 
 
 # --------------------------------------------------------------------------------------------- the schema's YAML
