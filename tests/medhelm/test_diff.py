@@ -9,7 +9,6 @@ Changed copies are made from the wheel's own files, never from a hand-written sc
 from __future__ import annotations
 
 import json
-import os
 import re
 import zipfile
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from clirunner import invoke
+from medhelm_wheel import medhelm_wheel, unpack_medhelm_files
 
 from clinreg.cli.main import main
 
@@ -30,24 +30,13 @@ def _edition(edition_id: str) -> dict:
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    path = os.environ.get("CLINREG_MEDHELM_WHEEL")
-    if not path or not Path(path).is_file():
-        if os.environ.get("CLINREG_REQUIRE_MEDHELM_WHEEL"):
-            pytest.fail("CLINREG_MEDHELM_WHEEL must name the medhelm 0.8.0 wheel here")
-        pytest.skip("the medhelm 0.8.0 wheel is not here (set CLINREG_MEDHELM_WHEEL; .ci/run does)")
-    return Path(path)
+    return medhelm_wheel()
 
 
 @pytest.fixture
 def unpacked(wheel, tmp_path) -> Path:
     """The wheel's helm/benchmark files that the diff reads, unpacked as they are."""
-    out = tmp_path / "medhelm"
-    with zipfile.ZipFile(wheel) as archive:
-        for name in archive.namelist():
-            if (name.startswith("helm/benchmark/")
-                and (name.endswith((".yaml", ".conf")) or name.endswith("medhelm_run_specs.py"))):
-                archive.extract(name, out)
-    return out
+    return unpack_medhelm_files(wheel, tmp_path / "medhelm")
 
 
 def _diff(source, *extra):

@@ -137,6 +137,9 @@ def ratings(runs, fmt, output, force):
     from clinreg.results import collect_ratings, ratings_summary
     from clinreg.scoring import ratings_text
 
+    for run in runs:  # a FIFO or a device is never read: refused before anything is, as every results source is
+        if not (run.is_dir() or run.is_file()):
+            raise fail(f"{run}: not a regular file or a folder (a FIFO, a device or a socket); nothing read")
     found = collect_ratings(list(runs))
     for line in problem_lines("warning", found.problems) + problem_lines("note", found.notes, len(found.notes)):
         click.echo(line, err=True)

@@ -14,16 +14,19 @@ import importlib.util
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import zipfile
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from clinreg.core.yamlsrc import Limits, parse_yaml
 from clinreg.errors import ClinregError
+from clinreg.text.safeio import NotARegularFile, open_regular
 
 SCHEMA = "static/schema_medhelm.yaml"
 RUN_SPECS = "run_specs/medhelm_run_specs.py"
@@ -31,12 +34,18 @@ JUDGES = "scenarios/medhelm/judges.yaml"
 CONF = re.compile(r"presentation/run_entries_medhelm_[a-z_]+\.conf")
 CATEGORY_GROUPS = "Healthcare Task Categories"  # the `category` of MedHELM's five category run groups
 MAX_FILE_BYTES = 16 << 20  # no MedHELM file comes near this; a larger one is not what it claims to be
+# MedHELM's YAML files (the schema is about 60 KB, 1,500 values; the judges file under 1 KB) are read by clinreg's
+# own YAML reader (libyaml's parser, values built as the events come): nesting, aliases and values are bounded as
+# the file is read, so a hostile file stops at a located problem, never in a RecursionError or a huge expansion.
+YAML_LIMITS = Limits(max_bytes=4 << 20, max_depth=40, max_aliases=64, max_nodes=200_000)
+# With aliases expanded, the values may hold at most this many times the file's characters (plus a little): a
+# file without aliases never comes near it, and an alias bomb (an anchor repeated inside anchors repeated ...)
+# is refused before anything turns it into a string.
+EXPANSION_RATIO = 4
+MAX_MEMBERS = 200_000  # a wheel's central directory; HELM's wheel has a few thousand members
 
-_CATEGORY_HEADER = re.compile(r"^#{5,}\s*(.+?)\s*#{5,}\s*$")
-_SUB_HEADER = re.compile(r"^#{3}\s*(.+?)\s*#{3}\s*$")
 _ENTRY = re.compile(r'^\s*\{\s*description:\s*"([A-Za-z0-9_]+)[:"]')
 _SPEC_FUNCTION = re.compile(r'@run_spec_function\(\s*"([A-Za-z0-9_]+)"\s*\)')
-_GROUPS = re.compile(r"groups\s*=\s*\[([^\]]*)\]")
 _STRING = re.compile(r'"([A-Za-z0-9_]+)"')
 
 
@@ -66,47 +75,104 @@ class MedhelmFiles:
 
 
 class _Folder(MedhelmFiles):
-    def __init__(self, base: Path, describe: str) -> None:
+    """A folder's files: only regular files that are inside `root` (the folder given, resolved), links followed
+    only as far as they stay inside it; a FIFO, a device or a link out of the tree is refused before it is opened."""
+
+    def __init__(self, base: Path, describe: str, root: Path | None = None) -> None:
         super().__init__(describe)
         self.base = base
+        self.root = (root or base).resolve()
 
-    def read(self, rel: str) -> str | None:
-        path = self.base / rel
+    def read(self, rel: str, limit: int = MAX_FILE_BYTES) -> str | None:
+        where = self.display(rel)
         try:
-            if not path.is_file():
+            try:
+                real = (self.base / rel).resolve(strict=True)
+            except FileNotFoundError:
                 return None
-            if path.stat().st_size > MAX_FILE_BYTES:
-                raise SourceError(f"{self.display(rel)} is larger than {MAX_FILE_BYTES >> 20} MiB")
-            return path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SourceError(f"{self.display(rel)} is not UTF-8 text") from None
+            except RuntimeError:  # a link loop (Python < 3.13)
+                raise SourceError(f"{where}: a link that loops; not read", file=where) from None
+            if not real.is_relative_to(self.root):
+                raise SourceError(f"{where}: a link to {real}, outside {self.root}; only files inside the source "
+                                  "are read", file=where)
+            info = real.stat()
+            if stat.S_ISDIR(info.st_mode):
+                return None
+            if not stat.S_ISREG(info.st_mode):
+                raise SourceError(f"{where}: not a regular file (a FIFO, a device or a socket); not read", file=where)
+            with open_regular(real) as handle:
+                data = _bounded(handle, limit, where)
+        except NotARegularFile:
+            raise SourceError(f"{where}: not a regular file (a FIFO, a device or a socket); not read",
+                              file=where) from None
         except OSError as exc:
-            raise SourceError(f"{self.display(rel)}: cannot read it: {exc.strerror or exc}") from None
+            raise SourceError(f"{where}: cannot read it: {exc.strerror or exc}", file=where) from None
+        return _text(data, where)
 
     def names(self) -> list[str]:
         folder = self.base / "presentation"
         return sorted(f"presentation/{p.name}" for p in folder.glob("*.conf")) if folder.is_dir() else []
 
 
+def _bounded(handle, limit: int, where: str) -> bytes:
+    """At most `limit` bytes from `handle`, read in chunks whatever a size field said; refused past the limit."""
+    parts: list[bytes] = []
+    got = 0
+    while chunk := handle.read(min(1 << 20, limit + 1 - got)):
+        parts.append(chunk)
+        got += len(chunk)
+        if got > limit:
+            raise SourceError(f"{where} is larger than {limit >> 20} MiB; not read", file=where)
+    return b"".join(parts)
+
+
+def _text(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(f"{where}:{line}: not UTF-8 text", file=where, line=line) from None
+
+
 class _Wheel(MedhelmFiles):
     def __init__(self, path: Path) -> None:
         super().__init__(str(path))
         try:
-            self.zip = zipfile.ZipFile(path)
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise SourceError(f"{path}: not a readable wheel ({exc})") from None
-        self.members = {i.filename: i for i in self.zip.infolist()}
-
-    def read(self, rel: str) -> str | None:
-        info = self.members.get(f"helm/benchmark/{rel}")
-        if info is None:
-            return None
-        if info.file_size > MAX_FILE_BYTES:
-            raise SourceError(f"{self.display(rel)} in {self.describe} is larger than {MAX_FILE_BYTES >> 20} MiB")
+            handle = open_regular(path)
+        except NotARegularFile:
+            raise SourceError(f"{path}: not a regular file or a folder (a FIFO, a device or a socket)",
+                              file=str(path)) from None
+        except OSError as exc:
+            raise SourceError(f"{path}: cannot read it: {exc.strerror or exc}", file=str(path)) from None
         try:
-            return self.zip.read(info).decode("utf-8")
-        except (zipfile.BadZipFile, UnicodeDecodeError, OSError, EOFError) as exc:
-            raise SourceError(f"{self.display(rel)} in {self.describe}: cannot read it ({exc})") from None
+            self.zip = zipfile.ZipFile(handle)
+            infos = self.zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            handle.close()
+            raise SourceError(f"{path}: not a readable wheel ({exc})", file=str(path)) from None
+        if len(infos) > MAX_MEMBERS:
+            self.zip.close()
+            raise SourceError(f"{path}: more than {MAX_MEMBERS:,} members; not a wheel of HELM", file=str(path))
+        self.members = {i.filename: i for i in infos}
+
+    def read(self, rel: str, limit: int = MAX_FILE_BYTES) -> str | None:
+        info = self.members.get(f"helm/benchmark/{rel}")
+        if info is None or info.is_dir():
+            return None
+        where = f"{self.display(rel)} in {self.describe}"
+        if info.file_size > limit:
+            raise SourceError(f"{where} is larger than {limit >> 20} MiB; not read", file=self.display(rel))
+        try:
+            # The sizes in a zip's headers are the archive's word: the bytes unpacked are counted as they come.
+            with self.zip.open(info) as handle:
+                data = _bounded(handle, limit, where)
+        except SourceError as exc:
+            exc.file = self.display(rel)
+            raise
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError, ValueError,
+                zlib.error) as exc:
+            raise SourceError(f"{where}: cannot read it ({exc})", file=self.display(rel)) from None
+        return _text(data, self.display(rel))
 
     def names(self) -> list[str]:
         prefix = "helm/benchmark/"
@@ -159,11 +225,16 @@ def helm_location(python: str | Path, timeout: float = PROBE_SECONDS) -> Path:
     return Path(locations[0])
 
 
+def _present(path: Path) -> bool:
+    """Whether there is something at `path` that is no folder (a file, a link, a FIFO: reading decides on it)."""
+    return path.is_symlink() or (path.exists() and not path.is_dir())
+
+
 def _helm_folder(location: Path, label: str, what: str) -> MedhelmFiles:
     base = location / "benchmark"
-    if not (base / SCHEMA).is_file():
+    if not _present(base / SCHEMA):
         raise SourceError(f"{label}: the `helm` package at {location} has no benchmark/{SCHEMA}")
-    return _Folder(base, f"{what} ({location})")
+    return _Folder(base, f"{what} ({location})", root=location)
 
 
 def open_source(source: str | Path | None, installed: bool = False, python: str | Path | None = None) -> MedhelmFiles:
@@ -182,13 +253,13 @@ def open_source(source: str | Path | None, installed: bool = False, python: str 
         raise SourceError("give a SOURCE (a HELM or MedHELM tree, an unpacked wheel or a .whl file), --env VENV, "
                           "--python PATH or --installed")
     path = Path(source)
-    if path.is_file():
-        return _Wheel(path)
-    if not path.is_dir():
+    if not path.exists():
         raise SourceError(f"{source}: no such file or folder")
+    if not path.is_dir():
+        return _Wheel(path)  # which refuses anything but a regular file
     for base in (path / "helm" / "benchmark", path / "src" / "helm" / "benchmark", path / "benchmark", path):
-        if (base / SCHEMA).is_file():
-            return _Folder(base, str(path))
+        if _present(base / SCHEMA):
+            return _Folder(base, str(path), root=path)
     raise SourceError(f"{source}: no helm/benchmark/{SCHEMA} in it (nor under src/)")
 
 
@@ -214,29 +285,88 @@ class MedhelmView:
     notes: list[str]
 
 
-def _schema(files: MedhelmFiles) -> tuple[dict[str, Any], str]:
-    text = files.read(SCHEMA)
+def _yaml(files: MedhelmFiles, rel: str, text: str) -> Any:
+    """A YAML file of MedHELM's read within YAML_LIMITS (a YamlDoc: values and their lines); any problem is a
+    located SourceError."""
+    where = files.display(rel)
+    doc = parse_yaml(text.encode("utf-8"), YAML_LIMITS)
+    if doc.problems:
+        problem = doc.problems[0]
+        raise SourceError(f"{where}:{problem.line}:{problem.column}: not YAML clinreg reads ({problem.message})",
+                          file=where, line=problem.line, column=problem.column)
+    budget = EXPANSION_RATIO * len(text) + (64 << 10)
+    if _expanded_size(doc.data, budget) > budget:
+        raise SourceError(f"{where}: its aliases expand to more than {EXPANSION_RATIO} times the file's size (an "
+                          "alias bomb?); not read", file=where)
+    return doc
+
+
+def _expanded_size(value: Any, budget: int) -> int:
+    """The characters and values `value` holds with every alias expanded, counted up to just past `budget`."""
+    stack, total = [value], 0
+    while stack and total <= budget:
+        item = stack.pop()
+        total += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            total += len(item)
+    return total
+
+
+def _schema(files: MedhelmFiles) -> tuple[dict[str, Any], Any]:
+    text = files.read(SCHEMA, YAML_LIMITS.max_bytes)
     if text is None:
         raise SourceError(f"{files.describe}: no {files.display(SCHEMA)}")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        raise SourceError(f"{files.display(SCHEMA)}{where}: not YAML "
-                          f"({getattr(exc, 'problem', None) or exc})") from None
+    doc = _yaml(files, SCHEMA, text)
+    data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("run_groups"), list):
-        raise SourceError(f"{files.display(SCHEMA)}: no `run_groups` list")
-    return data, text
+        raise SourceError(f"{files.display(SCHEMA)}: no `run_groups` list", file=files.display(SCHEMA))
+    return data, doc
 
 
-def _group_lines(text: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        match = re.match(r"^\s*-\s*name:\s*['\"]?([A-Za-z0-9_]+)['\"]?\s*$", line)
-        if match:
-            out.setdefault(match.group(1), number)
-    return out
+def category_header(line: str) -> str | None:
+    """The category of a conf's `##### Category #####` line (five or more `#` each side), else None. Read by
+    counting, not by a pattern that could backtrack on a long line of `#`."""
+    text = line.strip()
+    inner = text.lstrip("#")
+    lead = len(text) - len(inner)
+    body = inner.rstrip("#")
+    if lead < 5 or len(inner) - len(body) < 5:
+        return None
+    return body.strip() or None
+
+
+def sub_header(line: str) -> str | None:
+    """The subcategory of a conf's `### Subcategory ###` line (three `#` each side), else None."""
+    text = line.strip()
+    if len(text) < 7 or not text.startswith("###") or not text.endswith("###"):
+        return None
+    return text[3:-3].strip() or None
+
+
+def _bracket_lists(text: str, start: int, end: int) -> Iterator[str]:
+    """The inside of each `groups = [...]` in text[start:end], in order: one pass, no backtracking."""
+    at = text.find("groups", start, end)
+    while at >= 0:
+        i = at + len("groups")
+        while i < end and text[i].isspace():
+            i += 1
+        if i < end and text[i] == "=":
+            i += 1
+            while i < end and text[i].isspace():
+                i += 1
+            if i < end and text[i] == "[":
+                close = text.find("]", i + 1, end)
+                if close < 0:
+                    return  # no `]` follows, so no later `groups = [` closes either
+                yield text[i + 1:close]
+                at = text.find("groups", close + 1, end)
+                continue
+        at = text.find("groups", at + 1, end)
 
 
 def _spec_groups(text: str | None, benchmarks: set[str]) -> dict[str, str]:
@@ -247,8 +377,8 @@ def _spec_groups(text: str | None, benchmarks: set[str]) -> dict[str, str]:
     starts = [(m.start(), m.group(1)) for m in _SPEC_FUNCTION.finditer(text)]
     for i, (start, name) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-        for groups in _GROUPS.finditer(text, start, end):
-            named = [g for g in _STRING.findall(groups.group(1)) if g in benchmarks]
+        for inside in _bracket_lists(text, start, end):
+            named = [g for g in _STRING.findall(inside) if g in benchmarks]
             if named:
                 out[name] = named[-1]
                 break
@@ -256,21 +386,27 @@ def _spec_groups(text: str | None, benchmarks: set[str]) -> dict[str, str]:
 
 
 def read_medhelm(files: MedhelmFiles) -> MedhelmView:
-    data, text = _schema(files)
-    lines = _group_lines(text)
-    groups = {g.get("name"): g for g in data["run_groups"] if isinstance(g, dict) and isinstance(g.get("name"), str)}
+    data, doc = _schema(files)
+    groups: dict[str, dict[str, Any]] = {}
+    lines: dict[str, int] = {}
+    for i, g in enumerate(data["run_groups"]):
+        if isinstance(g, dict) and isinstance(g.get("name"), str):
+            groups[g["name"]] = g
+            lines.setdefault(g["name"], doc.where(("run_groups", i, "name"))[0])
     benchmarks: dict[str, Benchmark] = {}
     for group in groups.values():
         if group.get("category") != CATEGORY_GROUPS or not isinstance(group.get("subgroups"), list):
             continue
-        category = str(group.get("display_name") or group["name"])
+        shown = group.get("display_name")
+        category = shown if isinstance(shown, str) and shown else group["name"]
         for name in group["subgroups"]:
             if not isinstance(name, str) or name in benchmarks:
                 continue
             leaf = groups.get(name) or {}
             environment = leaf.get("environment") if isinstance(leaf.get("environment"), dict) else {}
             main = environment.get("main_name")
-            benchmarks[name] = Benchmark(name, category, str(main) if main is not None else None, lines.get(name, 1))
+            main = str(main) if isinstance(main, (str, int, float)) and not isinstance(main, bool) else None
+            benchmarks[name] = Benchmark(name, category, main, lines.get(name, 1))
     if not benchmarks:
         raise SourceError(f"{files.display(SCHEMA)}: no run group has category {CATEGORY_GROUPS!r}; is this MedHELM's "
                           "schema?")
@@ -280,14 +416,13 @@ def read_medhelm(files: MedhelmFiles) -> MedhelmView:
     for conf in confs:
         category = sub = None
         for number, line in enumerate((files.read(conf) or "").splitlines(), 1):
-            stripped = line.strip()
-            header = _CATEGORY_HEADER.match(stripped)
-            if header:
-                category, sub = header.group(1), None
+            header = category_header(line)
+            if header is not None:
+                category, sub = header, None
                 continue
-            header = _SUB_HEADER.match(stripped)
-            if header:
-                sub = header.group(1)
+            header = sub_header(line)
+            if header is not None:
+                sub = header
                 continue
             entry = _ENTRY.match(line)
             if entry is None or sub is None:
@@ -299,14 +434,15 @@ def read_medhelm(files: MedhelmFiles) -> MedhelmView:
     if not confs:
         notes.append(f"{files.describe} ships no run-entry confs (presentation/run_entries_medhelm_*.conf): "
                      "subcategories were not compared")
-    judges_text = files.read(JUDGES)
+    judges_text = files.read(JUDGES, YAML_LIMITS.max_bytes)
     judges = None
     if judges_text is None:
         notes.append(f"{files.describe} has no {files.display(JUDGES)}: the judges were not compared")
     else:
-        try:
-            listed = (yaml.safe_load(judges_text) or {}).get("judges") or []
-            judges = sorted(str(j.get("model")) for j in listed if isinstance(j, dict) and j.get("model"))
-        except (yaml.YAMLError, AttributeError):
-            raise SourceError(f"{files.display(JUDGES)}: not a judges list") from None
+        listed = _yaml(files, JUDGES, judges_text).data
+        listed = (listed or {}).get("judges") if isinstance(listed, dict) or listed is None else False
+        if not isinstance(listed, list | None):
+            raise SourceError(f"{files.display(JUDGES)}: not a judges list", file=files.display(JUDGES))
+        judges = sorted(j["model"] for j in listed or [] if isinstance(j, dict) and isinstance(j.get("model"), str)
+                        and j["model"])
     return MedhelmView(files.describe, benchmarks, confs, judges, notes)

@@ -14,6 +14,9 @@ from typing import Any
 
 from clinreg.errors import ClinregError
 from clinreg.results.score import ReportedWinRate, Score
+from clinreg.text.safeio import read_regular_file
+
+MAX_ALIASES_BYTES = 16 * 1024 * 1024  # the shipped table is a few kilobytes
 
 KINDS = ("helm", "inspect", "lm-eval", "published")
 
@@ -29,9 +32,11 @@ def load_aliases(extra: list[Path] | None = None) -> dict[tuple[str, str], str]:
     texts = [("aliases.json", resources.files(__package__).joinpath("aliases.json").read_text(encoding="utf-8"))]
     for path in extra or []:
         try:
-            texts.append((str(path), path.read_text(encoding="utf-8")))
-        except OSError as exc:
-            raise AliasError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+            texts.append((str(path), read_regular_file(path, MAX_ALIASES_BYTES).decode("utf-8")))
+        except OSError as exc:  # a FIFO or a device is refused before it is opened (NotARegularFile)
+            raise AliasError(f"{path}: cannot read it: {exc.strerror or exc}", file=str(path)) from None
+        except UnicodeDecodeError:
+            raise AliasError(f"{path}: not UTF-8 text", file=str(path)) from None
     table: dict[tuple[str, str], str] = {}
     for name, text in texts:
         try:

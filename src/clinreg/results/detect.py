@@ -40,6 +40,8 @@ def read_source(reading: Reading, path: Path) -> None:
             for file in found:
                 read_source(reading, file)
             return
+        if path.exists() and not path.is_file():  # a FIFO, a device or a socket: never opened, whatever its name
+            raise Unreadable("not a regular file or a folder (a FIFO, a device or a socket); not read")
         suffix = path.suffix.casefold()
         if suffix == ".csv":
             text = read_text(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import stat
 import struct
 import zipfile
 import zlib
@@ -14,6 +15,7 @@ from clinreg.results.accumulate import Reading, checked_jury, stand_in_hint, tas
 from clinreg.results.provenance import instance_set, settings
 from clinreg.results.score import summarise
 from clinreg.results.strictinput import Unreadable, count, decode, finite_number, locate, parse_json
+from clinreg.text.safeio import open_regular
 
 MAX_ZIP_BYTES = 512 * 1024 * 1024  # an Inspect .eval archive on disk
 MAX_ZIP_MEMBER = 64 * 1024 * 1024
@@ -42,13 +44,16 @@ def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
     summaries.json's when the archive has it, unless `whole_samples` (Inspect thins the scores' metadata in the
     summaries: a value over 1 KB is dropped), then samples/*.json's."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as exc:
         raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block zipfile's open, a device never end
+        raise Unreadable("not a regular file")
+    size = info.st_size
     if size > MAX_ZIP_BYTES:
         raise Unreadable(f"larger than {MAX_ZIP_BYTES // (1024 * 1024)} MiB; refusing to read it")
     try:
-        with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
+        with open_regular(path) as handle, zipfile.ZipFile(handle) as archive, open_regular(path) as raw:
             infos = archive.infolist()
             if len(infos) > MAX_ZIP_MEMBERS:
                 raise Unreadable(f"more than {MAX_ZIP_MEMBERS} members")

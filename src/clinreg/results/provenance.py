@@ -11,12 +11,15 @@ give alike.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from clinreg.results.score import Score
 from clinreg.results.strictinput import Unreadable, parse_json, read_text
+from clinreg.text.safeio import open_regular
 
 HASH_CHARS = 16
 MAX_EXPORT_DATA_BYTES = 1024 * 1024 * 1024
@@ -67,10 +70,11 @@ def export_of(folder: Path) -> dict[str, Any] | None:
 
 def _data_file_ids(path: Path) -> str | None:
     try:
-        if path.stat().st_size > MAX_EXPORT_DATA_BYTES:
-            return None
         ids = []
-        with path.open(encoding="utf-8") as handle:
+        # A manifest may name any path: a FIFO or a device (/dev/zero) is refused before it is opened.
+        with open_regular(path) as raw, io.TextIOWrapper(raw, encoding="utf-8") as handle:
+            if os.fstat(raw.fileno()).st_size > MAX_EXPORT_DATA_BYTES:
+                return None
             for line in handle:
                 if line.strip():
                     doc = json.loads(line)

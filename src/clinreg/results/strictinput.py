@@ -5,6 +5,7 @@ Every input is untrusted: a problem raises `Unreadable`, which the reader turns 
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import re
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.errors import ClinregError
+from clinreg.text.safeio import NotARegularFile, read_regular_file
 
 MAX_TEXT_BYTES = 64 * 1024 * 1024  # one CSV or JSON file
 MAX_JSON_DEPTH = 64
@@ -33,16 +35,18 @@ class Unreadable(ClinregError):
 
 
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
-    """The file as UTF-8 text (a BOM dropped), refusing anything over `limit` bytes or not a regular file."""
+    """The file as UTF-8 text (a BOM dropped), refusing anything over `limit` bytes or not a regular file (a FIFO
+    or a device is refused before it is opened: `read_regular_file`)."""
     try:
-        if not path.is_file():
-            raise Unreadable("not a regular file" if path.exists() else "no such file")
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        data = read_regular_file(path, limit)
+    except NotARegularFile:
+        raise Unreadable("not a regular file") from None
+    except FileNotFoundError:
+        raise Unreadable("no such file") from None
     except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise Unreadable(f"larger than {limit // (1024 * 1024)} MiB; refusing to read it") from None
         raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise Unreadable(f"larger than {limit // (1024 * 1024)} MiB; refusing to read it")
     return decode(data)
 
 

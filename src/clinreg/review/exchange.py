@@ -19,7 +19,7 @@ from clinreg.core.store import Registry
 from clinreg.errors import ClinregError
 from clinreg.review.signoff import COMMENT, DECISIONS, ORCID, AlreadyRecorded, Request, SignOffError, sign_off_many
 from clinreg.text.plainwords import first_sight, has_maintainer_words
-from clinreg.text.safeio import atomic_open
+from clinreg.text.safeio import atomic_open, read_regular_file
 from clinreg.text.suggest import closest
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -331,10 +331,19 @@ def read_decisions(path: Path, reg: Registry, *, reviewer: str | None = None,
     return _check(raw, reg, reviewer, orcid, path)
 
 
+def _read(path: Path) -> bytes:
+    """The file's bytes: a regular file within MAX_FILE_BYTES, checked again as it is opened (a FIFO or a device
+    put in its place after the first check is refused, not read)."""
+    try:
+        return read_regular_file(path, MAX_FILE_BYTES)
+    except OSError as exc:
+        raise _refuse(path.name, f"cannot read it: {exc.strerror or exc}") from None
+
+
 def _json_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     name = path.name
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(_read(path).decode("utf-8"))
     except UnicodeDecodeError:
         raise _refuse(name, "not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -369,7 +378,7 @@ def _json_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
 
 def _csv_rows(path: Path) -> list[tuple[Place, dict[str, Any]]]:
     name = path.name
-    data = path.read_bytes()
+    data = _read(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -16,6 +16,7 @@ from typing import Any
 from clinreg.core.diagnostics import Diagnostic, make
 from clinreg.errors import ClinregError
 from clinreg.scoring import medhelm
+from clinreg.text.safeio import open_regular
 
 READ_COLUMNS = ("instance_id", "rater", "axis", "score")  # a ratings file needs these; model and benchmark optional
 COLUMNS = ("instance_id", "rater", "axis", "score", "model", "judge_model", "benchmark")  # what is written
@@ -122,7 +123,8 @@ def read_ratings(path: Path) -> list[Rating]:
     problem located by line."""
     problems = Problems()
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        with open_regular(path) as handle:  # a FIFO or a device is refused before it is opened
+            text = handle.read().decode("utf-8-sig")
     except OSError as exc:
         problems.add(UNREADABLE, path, f"cannot read it: {exc.strerror or exc}")
         raise RatingsError(problems) from None

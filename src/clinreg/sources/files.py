@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import re
+import stat
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from clinreg.core.builderrors import RecordProblem, SourceUnavailable, one_line
 from clinreg.core.model import TableSpec
 from clinreg.core.specfiles import file_patterns
 from clinreg.text.patterns import glob_class_problem
+from clinreg.text.safeio import open_regular, read_regular_file
 
 # A reader refuses files larger than this rather than exhausting memory on a hostile or mistaken mirror.
 MAX_FILE_BYTES = 8 << 30
@@ -222,7 +224,10 @@ def _inflated_too_far(what: str, limit: int) -> SourceUnavailable:
 
 def checked_size(path: Path) -> int:
     """The file's size, refused past MAX_FILE_BYTES."""
-    size = path.stat().st_size
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block, a device never end
+        raise SourceUnavailable(f"{path.name}: not a regular file")
+    size = info.st_size
     if size > MAX_FILE_BYTES:
         raise SourceUnavailable(f"{path.name}: {size} bytes is more than the {MAX_FILE_BYTES} a file may have")
     return size
@@ -261,7 +266,7 @@ def open_bytes(path: Path) -> Any:
     if path.name.lower().endswith(".gz"):
         return io.BufferedReader(Inflating(path), buffer_size=1 << 20)
     checked_size(path)
-    return path.open("rb")
+    return open_regular(path)
 
 
 def read_text(path: Path, encoding: str) -> str:
@@ -274,7 +279,7 @@ def read_text(path: Path, encoding: str) -> str:
         except (OSError, EOFError, zlib.error) as err:
             raise SourceUnavailable(f"{path.name}: not a readable gzip file ({one_line(err)})") from None
     else:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, MAX_FILE_BYTES)  # a FIFO or a device put in its place is refused
     if encoding.lower().replace("-", "") in ("utf8", "utf8sig"):
         encoding = "utf-8-sig"  # a byte-order mark is not part of the first column's name
     # Line ends are read as Python reads text files: CRLF (also inside quoted CSV fields) becomes LF.

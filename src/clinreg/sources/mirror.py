@@ -13,6 +13,9 @@ import yaml
 from clinreg.core.builderrors import SourceUnavailable, one_line
 from clinreg.core.model import Dataset, GitHubSource, HubSource
 from clinreg.sources.location import COMMIT_SHA
+from clinreg.text.safeio import read_regular_file
+
+MAX_GIT_FILE_BYTES = 64 * 1024 * 1024  # packed-refs of a large clone is a few megabytes; HEAD and refs a line
 
 
 def folder_name(record: Dataset) -> str:
@@ -93,32 +96,38 @@ def folder_commit(record: Dataset, folder: Path) -> str | None:
     return None
 
 
+def _git_text(path: Path, encoding: str = "ascii") -> str:
+    """A small file of a clone's git folder, stripped: a FIFO or a device in its place is refused (OSError), not
+    read."""
+    return read_regular_file(path, MAX_GIT_FILE_BYTES).decode(encoding, errors="replace").strip()
+
+
 def git_head(folder: Path) -> str | None:
     """The commit a clone's HEAD names, read from its .git files (no git needed), or None."""
     git = folder / ".git"
     try:
         if git.is_file():  # a linked worktree or submodule: `.git` names the real git folder
-            pointer = git.read_text(encoding="utf-8", errors="replace").strip()
+            pointer = _git_text(git, "utf-8")
             if not pointer.startswith("gitdir:"):
                 return None
             git = (folder / pointer[7:].strip()).resolve()
         if not git.is_dir():
             return None
-        head = (git / "HEAD").read_text(encoding="ascii", errors="replace").strip()
+        head = _git_text(git / "HEAD")
         if not head.startswith("ref:"):
             return head.lower() or None
         ref = head[4:].strip()
         places = [git]
         common = git / "commondir"  # a worktree keeps its branches in the main repository's git folder
         if common.is_file():
-            places.append((git / common.read_text(encoding="utf-8", errors="replace").strip()).resolve())
+            places.append((git / _git_text(common, "utf-8")).resolve())
         for place in places:
             ref_file = (place / ref).resolve()
             if ref_file.is_relative_to(place.resolve()) and ref_file.is_file():
-                return ref_file.read_text(encoding="ascii", errors="replace").strip().lower()
+                return _git_text(ref_file).lower()
             packed = place / "packed-refs"
             if packed.is_file():
-                for line in packed.read_text(encoding="ascii", errors="replace").splitlines():
+                for line in _git_text(packed).splitlines():
                     sha, _, name = line.partition(" ")
                     if name.strip() == ref:
                         return sha.lower()

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from clinreg.text.patterns import PatternTimeout, deadline, glob_class_problem, nested_repetition
     from clinreg.text.plainwords import first_sight, has_maintainer_words
     from clinreg.text.safeio import (
-        BackgroundWrites, RefusedOverwrite, atomic_open, atomic_write_text, file_lock, read_regular_file,
+        BackgroundWrites, NotARegularFile, RefusedOverwrite, atomic_open, atomic_write_text, file_lock, open_regular,
+        read_regular_file,
     )
     from clinreg.text.suggest import Suggester, closest
     from clinreg.text.tracked import ChangedUnderneath, Tracked, edit_tracked, read_tracked
@@ -24,6 +25,7 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "BackgroundWrites": "clinreg.text.safeio",
     "ChangedUnderneath": "clinreg.text.tracked",
     "GitError": "clinreg.text.git",
+    "NotARegularFile": "clinreg.text.safeio",
     "NotStrictJSON": "clinreg.text.output",
     "PatternTimeout": "clinreg.text.patterns",
     "RefusedOverwrite": "clinreg.text.safeio",
@@ -45,6 +47,7 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "has_maintainer_words": "clinreg.text.plainwords",
     "json_requested": "clinreg.text.jsonout",
     "nested_repetition": "clinreg.text.patterns",
+    "open_regular": "clinreg.text.safeio",
     "printable": "clinreg.text.output",
     "read_regular_file": "clinreg.text.safeio",
     "read_tracked": "clinreg.text.tracked",
@@ -59,11 +62,12 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 }
 
 __all__ = [
-    "BackgroundWrites", "ChangedUnderneath", "GitError", "NotStrictJSON", "PatternTimeout", "RefusedOverwrite",
-    "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest", "deadline", "defuse",
-    "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight", "glob_class_problem",
-    "has_maintainer_words", "json_requested", "nested_repetition", "printable", "read_regular_file", "read_tracked",
-    "run_git", "shown", "template_finalize", "to_json", "wrap", "yaml_flow_list", "yaml_flow_map", "yaml_scalar",
+    "BackgroundWrites", "ChangedUnderneath", "GitError", "NotARegularFile", "NotStrictJSON", "PatternTimeout",
+    "RefusedOverwrite", "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest",
+    "deadline", "defuse", "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight",
+    "glob_class_problem", "has_maintainer_words", "json_requested", "nested_repetition", "open_regular",
+    "printable", "read_regular_file", "read_tracked", "run_git", "shown", "template_finalize", "to_json", "wrap",
+    "yaml_flow_list", "yaml_flow_map", "yaml_scalar",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)

@@ -180,28 +180,54 @@ class NotARegularFile(ClinregError, OSError):
         self.errno, self.strerror, self.filename = errnum, strerror, filename
 
 
-def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. Anything else is refused before it is read.
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_BINARY", 0))
 
-    A FIFO would block the open itself, and a device such as /dev/zero never ends: the path is checked with
-    stat before opening, opened without blocking, checked again on the open descriptor, and read at most
-    `limit + 1` bytes. Raises NotARegularFile, or OSError (`strerror` says why) for a file over the limit.
-    """
+
+def open_regular(path: str | os.PathLike) -> IO[bytes]:
+    """A regular file opened for reading in binary, for a caller that streams it (zipfile, line by line, in chunks).
+
+    The one way clinreg opens a file a user named. Anything but a regular file is refused before it is read: a
+    FIFO would block the open itself and a device such as /dev/zero never ends, so the path is checked with stat
+    (links followed) before opening, opened without blocking, and checked again on the open descriptor in case it
+    was swapped in between. Raises NotARegularFile, or OSError as open() does (`strerror` says why)."""
     import errno
 
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):  # swapped for something else between the check and the open
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for something else between the check and the open
             raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
-        if info.st_size > limit:
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (`open_regular`), read at most `limit + 1` bytes
+    whatever its size says. Raises NotARegularFile, or OSError (`strerror` says why) for a file over the limit."""
+    import errno
+
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-        data = handle.read(limit + 1)
-    if len(data) > limit:
+        # Ask for the size stat gave (and one byte more), then in chunks if the file grew: a read(limit + 1)
+        # would allocate the whole limit first, however small the file.
+        parts: list[bytes] = []
+        got, ask = 0, size + 1
+        while got <= limit:
+            chunk = handle.read(ask)
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+            ask = min(max(ask, 1 << 20), limit + 1 - got)
+    if got > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-    return data
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 class BackgroundWrites:
