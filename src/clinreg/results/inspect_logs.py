@@ -259,8 +259,8 @@ def _stats_beside(metrics: dict[str, Any], name: str) -> tuple[float | None, int
     """(stderr, n) of a metric reported as simple-evals reports it: `NAME:bootstrap_std` (the bootstrap estimate
     of the clipped mean's standard error) and `NAME:n_samples` beside it; None where absent or not a number."""
     found = []
-    for stat in ("bootstrap_std", "n_samples"):
-        entry = metrics.get(f"{name}:{stat}")
+    for statistic in ("bootstrap_std", "n_samples"):
+        entry = metrics.get(f"{name}:{statistic}")
         found.append(finite_number(entry.get("value")) if isinstance(entry, dict) else None)
     stderr, n = found
     return (stderr if stderr is not None and stderr >= 0 else None,
