@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     )
     from clinreg.text.suggest import Suggester, closest
     from clinreg.text.tracked import ChangedUnderneath, Tracked, edit_tracked, read_tracked
-    from clinreg.text.yamltext import yaml_flow_list, yaml_flow_map, yaml_scalar
+    from clinreg.text.yamltext import yaml_dump, yaml_flow_list, yaml_flow_map, yaml_scalar
 
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "BackgroundWrites": "clinreg.text.safeio",
@@ -53,6 +53,7 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "template_finalize": "clinreg.text.output",
     "to_json": "clinreg.text.output",
     "wrap": "clinreg.text.jsonout",
+    "yaml_dump": "clinreg.text.yamltext",
     "yaml_flow_list": "clinreg.text.yamltext",
     "yaml_flow_map": "clinreg.text.yamltext",
     "yaml_scalar": "clinreg.text.yamltext",
@@ -63,7 +64,8 @@ __all__ = [
     "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest", "deadline", "defuse",
     "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight", "glob_class_problem",
     "has_maintainer_words", "json_requested", "nested_repetition", "printable", "read_regular_file", "read_tracked",
-    "run_git", "shown", "template_finalize", "to_json", "wrap", "yaml_flow_list", "yaml_flow_map", "yaml_scalar",
+    "run_git", "shown", "template_finalize", "to_json", "wrap", "yaml_dump", "yaml_flow_list", "yaml_flow_map",
+    "yaml_scalar",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)
