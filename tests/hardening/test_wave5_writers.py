@@ -4,6 +4,7 @@ written: every file is read back with a standard YAML loader and holds exactly t
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 
@@ -119,15 +120,25 @@ def test_an_input_template_block_never_ends_early():
         assert yaml.safe_load("\n".join(lines)) == {"input_template": text}
 
 
-def test_every_csv_writer_escapes_formulas_and_line_breaks():
-    """The writers found by the audit of issue 50: each CSV clinreg writes goes through one cell escape."""
-    from clinreg.scoring.ratings import ratings_text
+def test_the_ratings_csv_escapes_formulas_and_line_breaks_and_reads_back(tmp_path):
+    """The ratings CSV `results ratings` writes: every text cell one line and never a formula, the number a number;
+    `jury agreement` reads back the names and ids as written (a line break shown as its escape)."""
+    from clinreg.scoring.ratings import read_ratings, ratings_text
 
-    rows = [{"instance_id": "=HYPERLINK(\"http://x\")", "rater": "@SUM(A1)", "axis": "+acc", "score": -2.0,
-             "model": "-m\nclinician:x", "judge_model": "\tj", "benchmark": "b\u2028c"}]
-    text = ratings_text(rows, "csv")
-    body = text.rstrip("\n").split("\n")[1:]
-    assert len(body) == 1  # one row, one line
-    cells = body[0].split(",")
-    assert not any(c.lstrip('"').startswith(("=", "+", "-", "@", "\t")) for c in cells if c != "-2")
-    assert cells[3] == "-2"  # a number is a number
+    row = {"instance_id": '=HYPERLINK("http://x")', "rater": "@SUM(A1)", "rater_kind": "judge", "axis": "+acc",
+           "score": -2.0, "model": "-m\nclinician:x", "judge_model": "\tj", "benchmark": "'quoted"}
+    text = ratings_text([row], "csv")
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) == 2  # the header and one row, each one line
+    header, cells = list(csv.reader(lines))
+    for column, cell in zip(header, cells):
+        if column == "score":
+            assert cell == "-2"
+        else:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (column, cell)
+    path = tmp_path / "ratings.csv"
+    path.write_text(text, encoding="utf-8")
+    (back,) = list(read_ratings(path, scale=(-5, 5)))
+    assert (back.instance_id, back.rater, back.axis, back.score, back.model, back.benchmark) == (
+        row["instance_id"], row["rater"], row["axis"], -2.0, "-m\\nclinician:x", "'quoted")
+    assert back.clinician is False

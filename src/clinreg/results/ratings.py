@@ -151,7 +151,8 @@ def _add(out: Collected, where: str, benchmark: str, instance: str, model: str, 
                 out.problem(NOT_A_NUMBER, where, f"instance {instance}, judge {judge}, axis {axis}: "
                             f"{str(raw)[:40]!r} is not a number; left out")
                 continue
-            out.rows.append({"instance_id": instance, "rater": str(judge), "axis": str(axis), "score": score,
+            out.rows.append({"instance_id": instance, "rater": str(judge), "rater_kind": "judge", "axis": str(axis),
+                             "score": score,
                              "model": model, "judge_model": judges.get(str(judge), str(judge)), "benchmark": benchmark})
             out.where.append(where)
             added += 1

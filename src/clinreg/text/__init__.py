@@ -10,7 +10,9 @@ from clinreg import _serve
 if TYPE_CHECKING:
     from clinreg.text.git import GitError, changed_paths, run_git
     from clinreg.text.jsonout import dumps, envelope, error_line, json_requested, wrap
-    from clinreg.text.output import NotStrictJSON, defuse, printable, shown, template_finalize, to_json
+    from clinreg.text.output import (
+        NotStrictJSON, csv_cell, csv_uncell, defuse, printable, shown, template_finalize, to_json,
+    )
     from clinreg.text.patterns import PatternTimeout, deadline, glob_class_problem, nested_repetition
     from clinreg.text.plainwords import first_sight, has_maintainer_words
     from clinreg.text.safeio import (
@@ -34,6 +36,8 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "changed_paths": "clinreg.text.git",
     "closest": "clinreg.text.suggest",
     "deadline": "clinreg.text.patterns",
+    "csv_cell": "clinreg.text.output",
+    "csv_uncell": "clinreg.text.output",
     "defuse": "clinreg.text.output",
     "dumps": "clinreg.text.jsonout",
     "edit_tracked": "clinreg.text.tracked",
@@ -61,7 +65,8 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 
 __all__ = [
     "BackgroundWrites", "ChangedUnderneath", "GitError", "NotStrictJSON", "PatternTimeout", "RefusedOverwrite",
-    "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest", "deadline", "defuse",
+    "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest", "csv_cell", "csv_uncell",
+    "deadline", "defuse",
     "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight", "glob_class_problem",
     "has_maintainer_words", "json_requested", "nested_repetition", "printable", "read_regular_file", "read_tracked",
     "run_git", "shown", "template_finalize", "to_json", "wrap", "yaml_dump", "yaml_flow_list", "yaml_flow_map",
