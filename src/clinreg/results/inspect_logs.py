@@ -8,7 +8,7 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Iterator
 
 from clinreg.results.accumulate import Reading, checked_jury, stand_in_hint, task_benchmark
 from clinreg.results.provenance import instance_set, settings
@@ -41,6 +41,22 @@ def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
     """(header, samples) of an Inspect `.eval` archive, every member bounded; raises Unreadable. The samples are
     summaries.json's when the archive has it, unless `whole_samples` (Inspect thins the scores' metadata in the
     summaries: a value over 1 KB is dropped), then samples/*.json's."""
+    header: Any = None
+    samples: list[Any] = []
+    for name, value in eval_members(path, whole_samples):
+        if name == "header.json":
+            header = value
+        elif name == "summaries.json":
+            return header, value
+        else:
+            samples.append(value)
+    return header, samples
+
+
+def eval_members(path: Path, whole_samples: bool = False) -> Iterator[tuple[str, Any]]:
+    """The members of an Inspect `.eval` archive parsed one at a time, every member bounded (raises Unreadable):
+    ("header.json", header) first, then ("summaries.json", its list) when the archive has it, unless
+    `whole_samples`, else (name, sample) for each samples/*.json. Only the member being read is held in memory."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -68,16 +84,16 @@ def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
                 except Unreadable as exc:
                     raise Unreadable(f"{info.filename}: {exc}") from None
 
-            header = member(members["header.json"])
+            yield "header.json", member(members["header.json"])
             if "summaries.json" in members and not whole_samples:
-                samples = member(members["summaries.json"])
+                yield "summaries.json", member(members["summaries.json"])
             else:
-                samples = [member(info) for fname, info in sorted(members.items())
-                           if fname.startswith("samples/") and fname.endswith(".json")]
+                for fname, info in sorted(members.items()):
+                    if fname.startswith("samples/") and fname.endswith(".json"):
+                        yield fname, member(info)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
             ValueError, zlib.error) as exc:  # zlib.error: a deflated member that is corrupt
         raise Unreadable(f"not a readable zip archive: {exc}") from None
-    return header, samples
 
 
 ZIP_ZSTANDARD = 93

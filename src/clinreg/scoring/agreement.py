@@ -75,9 +75,9 @@ class TwoWay:
     ICC(2,1) and ICC(2,k) follow: memory is k numbers, however many targets. Values are shifted by the first one,
     which changes no statistic and keeps the sums of squares small."""
 
-    def __init__(self, k: int) -> None:
+    def __init__(self, k: int, shift: float | None = None) -> None:
         self.k, self.n = k, 0
-        self.shift: float | None = None
+        self.shift = shift
         self.total = self.squares = self.row_squares = 0.0
         self.columns = [0.0] * k
 
@@ -94,6 +94,17 @@ class TwoWay:
         self.row_squares += s * s
         for j, v in enumerate(x):
             self.columns[j] += v
+
+    def merge(self, other: TwoWay) -> None:
+        """Add another table's rows (the same judges, shifted alike)."""
+        if other.n and self.n and other.shift != self.shift:
+            raise ValueError("tables shifted differently cannot be merged")
+        self.shift = self.shift if self.n else other.shift
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+        self.row_squares += other.row_squares
+        self.columns = [a + b for a, b in zip(self.columns, other.columns)]
 
     def icc(self) -> dict[str, Any]:
         """ICC(2,1) and ICC(2,k) (see icc2), each None with the reason in `undefined` when it has no value."""
@@ -153,16 +164,26 @@ class IntervalAlpha:
 
     def add(self, values: Sequence[float]) -> None:
         m = len(values)
-        if m < 2:
-            return
-        mu = sum(values) / m
-        ss = sum((v - mu) * (v - mu) for v in values)
+        if m >= 2:
+            mu = sum(values) / m
+            self.unit(m, mu, sum((v - mu) * (v - mu) for v in values))
+
+    def unit(self, m: int, mu: float, ss: float) -> None:
+        """One unit of m >= 2 values, given by their mean and their squared deviations from it."""
         self.within += 2 * m * ss / (m - 1)
+        self._pool(m, mu, ss)
+
+    def _pool(self, m: int, mu: float, ss: float) -> None:
         n = self.n + m
         delta = mu - self.mean
         self.m2 += ss + delta * delta * self.n * m / n
         self.mean += delta * m / n
         self.n = n
+
+    def merge(self, other: IntervalAlpha) -> None:
+        if other.n:
+            self.within += other.within
+            self._pool(other.n, other.mean, other.m2)
 
     def alpha(self) -> tuple[float | None, str | None]:
         """(alpha, None), or (None, why it has no value)."""

@@ -25,13 +25,22 @@ def mean(values: list[float]) -> float:
     return sum(values) / len(values)  # statistics.mean is exact and slow; these are a few floats
 
 
-class _Scope:
-    """The sums behind every statistic of one set of targets (an axis, or every axis)."""
+def _summary(values: list[float]) -> tuple[int, float, float]:
+    """(count, mean, squared deviations from the mean) of a few values."""
+    m = len(values)
+    if not m:
+        return 0, 0.0, 0.0
+    mu = sum(values) / m
+    return m, mu, sum((v - mu) * (v - mu) for v in values)
 
-    def __init__(self, judges: int) -> None:
+
+class _Scope:
+    """The sums behind every statistic of one set of targets (an axis, or every axis): a few numbers per judge."""
+
+    def __init__(self, judges: int, shift: float) -> None:
         self.targets = self.complete = 0
-        self.between = TwoWay(judges)  # the targets every judge scored
-        self.versus = TwoWay(2)  # (jury mean, clinicians' mean) where both rated
+        self.between = TwoWay(judges, shift)  # the targets every judge scored
+        self.versus = TwoWay(2, shift)  # (jury mean, clinicians' mean) where both rated
         self.alpha_judges, self.alpha_clinicians, self.alpha_all = IntervalAlpha(), IntervalAlpha(), IntervalAlpha()
         self.bias = [[0.0, 0, 0.0, 0] for _ in range(judges)]  # per judge: sum and count against judges, clinicians
 
@@ -41,24 +50,40 @@ class _Scope:
             self.complete += 1
             if n_judges >= 2:
                 self.between.add([judged[j] for j in range(n_judges)])
-        jury_values = list(judged.values())
-        if jury_values and clinicians:
-            self.versus.add([mean(jury_values), mean(clinicians)])
-        self.alpha_judges.add(jury_values)
-        self.alpha_clinicians.add(clinicians)
-        self.alpha_all.add(jury_values + clinicians)
+        mj, muj, ssj = _summary(list(judged.values()))
+        mc, muc, ssc = _summary(clinicians)
+        if mj and mc:
+            self.versus.add([muj, muc])
+        if mj >= 2:
+            self.alpha_judges.unit(mj, muj, ssj)
+        if mc >= 2:
+            self.alpha_clinicians.unit(mc, muc, ssc)
+        if mj + mc >= 2:  # the two groups pooled (Chan's formula for the combined squared deviations)
+            m = mj + mc
+            self.alpha_all.unit(m, (mj * muj + mc * muc) / m, ssj + ssc + (muj - muc) ** 2 * mj * mc / m)
         if not self.bias:  # no judge, or too many to follow each
             return
-        clinician_mean = mean(clinicians) if clinicians else None
-        total = sum(jury_values)
+        total = muj * mj
         for j, score in judged.items():
             entry = self.bias[j]
-            if len(judged) > 1:
-                entry[0] += score - (total - score) / (len(judged) - 1)
+            if mj > 1:
+                entry[0] += score - (total - score) / (mj - 1)
                 entry[1] += 1
-            if clinician_mean is not None:
-                entry[2] += score - clinician_mean
+            if mc:
+                entry[2] += score - muc
                 entry[3] += 1
+
+    def merge(self, other: _Scope) -> None:
+        self.targets += other.targets
+        self.complete += other.complete
+        self.between.merge(other.between)
+        self.versus.merge(other.versus)
+        self.alpha_judges.merge(other.alpha_judges)
+        self.alpha_clinicians.merge(other.alpha_clinicians)
+        self.alpha_all.merge(other.alpha_all)
+        for mine, theirs in zip(self.bias, other.bias):
+            for i in range(4):
+                mine[i] += theirs[i]
 
     def report(self, judges: list[str], too_many: str | None) -> dict[str, Any]:
         between, versus = self.between.icc(), self.versus.icc()
@@ -127,8 +152,8 @@ def jury_agreement(ratings: RatingTable | Iterable[Rating]) -> dict[str, Any]:
                 if len(judges) > MAX_JUDGES else None)
     detail = 0 if too_many else len(judges)
     axes = sorted({t[3] for t in table.targets})
-    overall = _Scope(detail)
-    by_axis = {axis: _Scope(detail) for axis in axes}
+    shift = table.score[0] if len(table) else 0.0  # one shift for every sum, so that the axes' sums add up
+    by_axis = {axis: _Scope(detail, shift) for axis in axes}
     ranks: dict[str, list[list[float]]] = {}  # model -> [[sum, count] with every judge, then without each judge]
     instances = set()
     for t, scores in table.groups():
@@ -136,7 +161,6 @@ def jury_agreement(ratings: RatingTable | Iterable[Rating]) -> dict[str, Any]:
         instances.add((model, benchmark, instance))
         judged = {judge_at[r]: s for r, s in scores.items() if r in judge_at}
         clinician_scores = [s for r, s in scores.items() if r not in judge_at]
-        overall.add(judged, clinician_scores, detail)
         by_axis[axis].add(judged, clinician_scores, detail)
         if model is not None and judged and not too_many:
             sums = ranks.setdefault(model, [[0.0, 0] for _ in range(len(judges) + 1)])
@@ -151,6 +175,9 @@ def jury_agreement(ratings: RatingTable | Iterable[Rating]) -> dict[str, Any]:
                 if j not in judged:
                     sums[j + 1][0] += total / len(judged)
                     sums[j + 1][1] += 1
+    overall = _Scope(detail, shift)
+    for scope in by_axis.values():
+        overall.merge(scope)
     return {
         "judges": judges, "clinicians": clinicians, "axes": axes,
         "rater_kinds_from": table.kinds_from,

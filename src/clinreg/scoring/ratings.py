@@ -130,27 +130,39 @@ class RatingTable:
 
     def add(self, rating: Rating, line: int) -> str | None:
         """Add one rating; a problem (the rater was read as the other kind at an earlier line) instead."""
-        known = self._raters.get(rating.rater)
+        return self.add_values(rating.instance_id, rating.rater, rating.axis, rating.score, rating.model,
+                               rating.benchmark, rating.clinician, line)
+
+    def add_values(self, instance: str, rater: str, axis: str, score: float, model: str | None,
+                   benchmark: str | None, clinician: bool, line: int) -> str | None:
+        known = self._raters.get(rater)
         if known is None:
-            known = self._raters[rating.rater] = (len(self.raters), line)
-            self.raters.append(rating.rater)
-            self.clinician.append(rating.clinician)
-        elif self.clinician[known[0]] != rating.clinician:
+            known = self._raters[rater] = (len(self.raters), line)
+            self.raters.append(rater)
+            self.clinician.append(clinician)
+        elif self.clinician[known[0]] != clinician:
             kinds = ("a judge", "a clinician")
-            return (f"rater {rating.rater} is {kinds[rating.clinician]} here and {kinds[not rating.clinician]} at "
-                    f"line {known[1]}; one rater is one kind")
-        intern = self._text.setdefault
-        key = (None if rating.model is None else intern(rating.model, rating.model),
-               None if rating.benchmark is None else intern(rating.benchmark, rating.benchmark),
-               rating.instance_id, intern(rating.axis, rating.axis))
-        index = self._targets.setdefault(key, len(self.targets))
-        if index == len(self.targets):
-            self.targets.append(key)
+            return (f"rater {rater} is {kinds[clinician]} here and {kinds[not clinician]} at line {known[1]}; one "
+                    "rater is one kind")
+        key = (model, benchmark, instance, axis)
+        index = self._targets.get(key)
+        if index is None:
+            index = self.new_target(key)
         self.target.append(index)
         self.rater.append(known[0])
-        self.score.append(rating.score)
+        self.score.append(score)
         self.line.append(line)
         return None
+
+    def new_target(self, key: Target) -> int:
+        """The index of a target read for the first time; its model, benchmark and axis names kept once."""
+        intern = self._text.setdefault
+        model, benchmark, instance, axis = key
+        key = (None if model is None else intern(model, model),
+               None if benchmark is None else intern(benchmark, benchmark), instance, intern(axis, axis))
+        index = self._targets[key] = len(self.targets)
+        self.targets.append(key)
+        return index
 
     def _chains(self) -> tuple[array, array]:
         """Each target's ratings chained in two arrays (the latest first), never copied into one object each."""
@@ -256,58 +268,136 @@ def _first_character(handle: Any) -> str:
             return chunk.strip()[:1]
 
 
-def _json_rows(handle: Any, path: Path, problems: Problems) -> Iterator[tuple[int, Callable[[str], Any], bool]]:
-    for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), ""), 1):
-        if len(line) > MAX_LINE and not line.endswith("\n"):
-            problems.add(UNREADABLE, path, f"a line over {MAX_LINE:,} characters; no rating is that long", number)
-            while line and not line.endswith("\n"):  # the rest of the line, a chunk at a time
-                line = handle.readline(MAX_LINE + 1)
-            continue
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except RecursionError:
-            problems.add(UNREADABLE, path, "not a rating (nested too deep)", number)
-            continue
-        except ValueError as exc:
-            problems.add(UNREADABLE, path, f"not a JSON object ({getattr(exc, 'msg', exc)})", number)
-            continue
-        if not isinstance(obj, dict):
-            problems.add(SHAPE, path, "not a JSON object", number)
-            continue
-        yield number, obj.get, "rater_kind" in obj
+class _Reader:
+    """One file being read: where its ratings go, its problems, and what to keep."""
 
+    def __init__(self, path: Path, benchmark: str | None, scale: tuple[float, float] | None) -> None:
+        self.path, self.benchmark, self.scale = path, benchmark, scale
+        self.low, self.high = scale or (-MAX_MAGNITUDE, MAX_MAGNITUDE)
+        self.problems = Problems(limit=MAX_PROBLEMS)
+        self.table = RatingTable()
+        self.has_kind: bool | None = None
 
-def _csv_rows(handle: Any, path: Path, problems: Problems) -> Iterator[tuple[int, Callable[[str], Any], bool]]:
-    reader = csv.reader(handle)
-    try:
-        header = [h.strip() for h in next(reader, [])]
-    except csv.Error as exc:
-        problems.add(UNREADABLE, path, f"the header cannot be read: {shown(exc)}", 1)
-        return
-    missing = [c for c in READ_COLUMNS if c not in header]
-    if missing:
-        problems.add(SHAPE, path, f"the header lacks {', '.join(missing)} (it needs {', '.join(READ_COLUMNS)})", 1)
-        return
-    index = {name: i for i, name in reversed(list(enumerate(header)))}  # a repeated column: its first
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
+    def keep(self, line: int, instance: str, rater: str, axis: str, score: float, model: str | None,
+             benchmark: str | None, clinician: bool) -> None:
+        if benchmark:
+            self.table.benchmarks.add(benchmark)
+        if self.benchmark is not None and benchmark != self.benchmark:
             return
-        except csv.Error as exc:  # a field over MAX_FIELD, or a quote left open: nothing after it can be trusted
-            problems.add(UNREADABLE, path, f"cannot read on from here: {shown(exc)} (a field holds at most "
-                         f"{MAX_FIELD:,} characters)", reader.line_num)
+        clash = self.table.add_values(instance, rater, axis, score, model, benchmark, clinician, line)
+        if clash:
+            self.problems.add(SHAPE, self.path, clash, line)
+
+    def row(self, line: int, get: Callable[[str], Any]) -> None:
+        """A row read field by field, every problem located."""
+        rating = _row(self.path, line, get, self.problems, bool(self.has_kind), self.scale)
+        if rating is not None:
+            self.keep(line, rating.instance_id, rating.rater, rating.axis, rating.score, rating.model,
+                      rating.benchmark, rating.clinician)
+
+    def json_lines(self, handle: Any) -> None:
+        path, problems = self.path, self.problems
+        for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE and not line.endswith("\n"):
+                problems.add(UNREADABLE, path, f"a line over {MAX_LINE:,} characters; no rating is that long", number)
+                while line and not line.endswith("\n"):  # the rest of the line, a chunk at a time
+                    line = handle.readline(MAX_LINE + 1)
+                continue
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except RecursionError:
+                problems.add(UNREADABLE, path, "not a rating (nested too deep)", number)
+                continue
+            except ValueError as exc:
+                problems.add(UNREADABLE, path, f"not a JSON object ({getattr(exc, 'msg', exc)})", number)
+                continue
+            if not isinstance(obj, dict):
+                problems.add(SHAPE, path, "not a JSON object", number)
+                continue
+            if self.has_kind is None:  # the first object decides for the file
+                self.has_kind = "rater_kind" in obj
+            self.row(number, obj.get)
+
+    def csv_rows(self, handle: Any) -> None:
+        path, problems, table = self.path, self.problems, self.table
+        reader = csv.reader(handle)
+        try:
+            header = [h.strip() for h in next(reader, [])]
+        except csv.Error as exc:
+            problems.add(UNREADABLE, path, f"the header cannot be read: {shown(exc)}", 1)
             return
-        if not row:
-            continue
+        missing = [c for c in READ_COLUMNS if c not in header]
+        if missing:
+            problems.add(SHAPE, path, f"the header lacks {', '.join(missing)} (it needs {', '.join(READ_COLUMNS)})",
+                         1)
+            return
+        index = {name: i for i, name in reversed(list(enumerate(header)))}  # a repeated column: its first
+        self.has_kind = "rater_kind" in index
+        table.kinds_from = "rater_kind" if self.has_kind else "names"
+        i_id, i_rater, i_axis, i_score, i_model, i_bench, i_kind, i_judge = (index.get(c) for c in (
+            "instance_id", "rater", "axis", "score", "model", "benchmark", "rater_kind", "judge_model"))
+        width = max(i for i in index.values()) + 1
+        low, high, keep, wanted = self.low, self.high, self.keep, self.benchmark
+        # the table's own lists, for the plain row's few steps (table.add_values does the same, with its checks)
+        raters, kinds, targets, benchmarks = table._raters, table.clinician, table._targets, table.benchmarks
+        add_target, add_rater, add_score, add_line = (table.target.append, table.rater.append, table.score.append,
+                                                      table.line.append)
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:  # a field over MAX_FIELD, or a quote left open: nothing after it can be trusted
+                problems.add(UNREADABLE, path, f"cannot read on from here: {shown(exc)} (a field holds at most "
+                             f"{MAX_FIELD:,} characters)", reader.line_num)
+                return
+            if not row:
+                continue
+            line = reader.line_num
+            # The plain row, read at once: every required field there, none escaped, the score a number in range
+            # and the rater's kind one of the two. Anything else goes the long way, which says what is wrong.
+            if len(row) >= width:
+                instance, rater, axis = row[i_id].strip(), row[i_rater].strip(), row[i_axis].strip()
+                model = row[i_model].strip() if i_model is not None else None
+                bench = row[i_bench].strip() if i_bench is not None else None
+                if (instance and rater and axis and model != "" and bench != "" and "'" not in (
+                        instance[0], rater[0], axis[0], (model or "_")[0], (bench or "_")[0])):
+                    try:
+                        score = float(row[i_score])
+                    except ValueError:
+                        score = math.nan
+                    if low <= score <= high:
+                        if i_kind is not None:
+                            kind = row[i_kind].strip().lower()
+                            clinician, plain = kind == "clinician", kind in RATER_KINDS
+                        else:
+                            raw = row[i_rater]
+                            clinician = (raw.startswith(CLINICIAN) and raw.isprintable()
+                                         and not (i_judge is not None and row[i_judge].strip()))
+                            plain = True
+                        known = raters.get(rater) if plain else None
+                        if known is not None and kinds[known[0]] == clinician:
+                            if bench:
+                                benchmarks.add(bench)
+                            if wanted is None or bench == wanted:
+                                key = (model, bench, instance, axis)
+                                at = targets.get(key)
+                                add_target(table.new_target(key) if at is None else at)
+                                add_rater(known[0])
+                                add_score(score)
+                                add_line(line)
+                            continue
+                        if plain:  # a rater read for the first time, or a clash of kinds: said by add_values
+                            keep(line, instance, rater, axis, score, model, bench, clinician)
+                            continue
 
-        def get(column: str, row: list[str] = row) -> Any:
-            i = index.get(column)
-            return csv_uncell(row[i]) if i is not None and i < len(row) else None
+            def get(column: str, row: list[str] = row) -> Any:
+                i = index.get(column)
+                return csv_uncell(row[i]) if i is not None and i < len(row) else None
 
-        yield reader.line_num, get, "rater_kind" in index
+            self.row(line, get)
 
 
 def read_ratings(path: Path, benchmark: str | None = None, scale: tuple[float, float] | None = None) -> RatingTable:
@@ -316,40 +406,27 @@ def read_ratings(path: Path, benchmark: str | None = None, scale: tuple[float, f
     a line at a time; with `benchmark`, only that benchmark's ratings are kept (`benchmarks` names every one). A
     score must be finite and inside `scale` (or, without it, within MAX_MAGNITUDE either way). Raises RatingsError
     with every problem located by line (the first MAX_PROBLEMS of them, and a count of the rest)."""
-    problems = Problems(limit=MAX_PROBLEMS)
-    table = RatingTable()
+    reader = _Reader(path, benchmark, scale)
+    problems, table = reader.problems, reader.table
     previous_limit = csv.field_size_limit(MAX_FIELD)
-    number = 0
     try:
         if path.exists() and not path.is_file():
             raise IsADirectoryError(errno.EISDIR, "not a regular file")
         with path.open("r", encoding="utf-8-sig", newline="") as handle:
-            first = _first_character(handle)
-            rows = _json_rows(handle, path, problems) if first == "{" else _csv_rows(handle, path, problems)
-            has_kind = None
-            for number, get, kind_given in rows:
-                if has_kind is None:  # a CSV file's header decides for every row; a JSON lines file's first object
-                    has_kind = kind_given
-                    table.kinds_from = "rater_kind" if has_kind else "names"
-                rating = _row(path, number, get, problems, has_kind, scale)
-                if rating is None:
-                    continue
-                if rating.benchmark:
-                    table.benchmarks.add(rating.benchmark)
-                if benchmark is not None and rating.benchmark != benchmark:
-                    continue
-                clash = table.add(rating, number)
-                if clash:
-                    problems.add(SHAPE, path, clash, number)
+            if _first_character(handle) == "{":
+                reader.json_lines(handle)
+                table.kinds_from = "rater_kind" if reader.has_kind else "names"
+            else:
+                reader.csv_rows(handle)
     except OSError as exc:
         problems.add(UNREADABLE, path, f"cannot read it: {exc.strerror or exc}")
     except UnicodeDecodeError:
-        problems.add(UNREADABLE, path, "not UTF-8 text", number + 1 if number else None)
+        problems.add(UNREADABLE, path, "not UTF-8 text")  # decoded a chunk at a time: the line is not known
     finally:
         csv.field_size_limit(previous_limit)
     if not problems.texts:
         for i, first in table.duplicates():
-            model, bench, instance, axis = table.targets[table.target[i]]
+            _, _, instance, axis = table.targets[table.target[i]]
             problems.add(DUPLICATE, path, f"a second score by {table.raters[table.rater[i]]} for instance {instance}, "
                          f"axis {axis} (the first is at line {table.line[first]})", table.line[i])
     if not problems.texts and not len(table) and benchmark is None:
