@@ -156,11 +156,21 @@ def jury_agreement(ratings: RatingTable | Iterable[Rating]) -> dict[str, Any]:
     by_axis = {axis: _Scope(detail, shift) for axis in axes}
     ranks: dict[str, list[list[float]]] = {}  # model -> [[sum, count] with every judge, then without each judge]
     instances = set()
-    for t, scores in table.groups():
-        model, benchmark, instance, axis = table.targets[t]
+    head, chain = table.chains()
+    position = [judge_at.get(r, -1) for r in range(len(table.raters))]  # rater index -> judge position, or -1
+    rater_of, score_of = table.rater, table.score
+    for t, (model, benchmark, instance, axis) in enumerate(table.targets):
         instances.add((model, benchmark, instance))
-        judged = {judge_at[r]: s for r, s in scores.items() if r in judge_at}
-        clinician_scores = [s for r, s in scores.items() if r not in judge_at]
+        judged: dict[int, float] = {}
+        clinician_scores: list[float] = []
+        i = head[t]
+        while i != -1:  # the target's ratings, latest first (a rater rates a target once: read_ratings sees to it)
+            p = position[rater_of[i]]
+            if p >= 0:
+                judged[p] = score_of[i]
+            else:
+                clinician_scores.append(score_of[i])
+            i = chain[i]
         by_axis[axis].add(judged, clinician_scores, detail)
         if model is not None and judged and not too_many:
             sums = ranks.setdefault(model, [[0.0, 0] for _ in range(len(judges) + 1)])

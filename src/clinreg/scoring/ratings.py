@@ -97,7 +97,7 @@ Target = tuple[str | None, str | None, str, str]  # (model, benchmark, instance_
 class RatingTable:
     """Ratings held compactly, so that millions of them fit in a few hundred megabytes: every rater and target
     (model, benchmark, instance, axis) once, and per rating the target's and the rater's index, the score and the
-    line in arrays. Iterating gives each `Rating`; `groups()` gives each target's scores by rater."""
+    line in arrays. Iterating gives each `Rating`; `chains()` links each target's ratings."""
 
     def __init__(self) -> None:
         self.raters: list[str] = []
@@ -112,6 +112,7 @@ class RatingTable:
         self._raters: dict[str, tuple[int, int]] = {}  # name -> (index, first line)
         self._targets: dict[Target, int] = {}
         self._text: dict[str, str] = {}  # one copy of each model, benchmark and axis name
+        self._chained: tuple[int, array, array] | None = None
 
     @classmethod
     def of(cls, ratings: Iterable[Rating]) -> RatingTable:
@@ -164,39 +165,40 @@ class RatingTable:
         self.targets.append(key)
         return index
 
-    def _chains(self) -> tuple[array, array]:
-        """Each target's ratings chained in two arrays (the latest first), never copied into one object each."""
+    def chains(self) -> tuple[array, array]:
+        """Each target's ratings chained in two arrays, never copied into one object each: `head[t]` is the latest
+        rating of target t, `chain[i]` the rating of the same target read before rating i (-1 ends a chain).
+        Built once (8 bytes a rating) and kept until the table changes."""
+        if self._chained is not None and self._chained[0] == len(self.score):
+            return self._chained[1], self._chained[2]
         head = array("i", [-1]) * len(self.targets)
         chain = array("i", [-1]) * len(self.score)
         for i, t in enumerate(self.target):
             chain[i], head[t] = head[t], i
+        self._chained = (len(self.score), head, chain)
         return head, chain
-
-    def groups(self) -> Iterator[tuple[int, dict[int, float]]]:
-        """(target index, {rater index: score}) for every target, in the order the targets were first read."""
-        head, chain = self._chains()
-        for t in range(len(self.targets)):
-            scores: dict[int, float] = {}
-            i = head[t]
-            while i != -1:  # latest first: the first rating read is the one kept
-                scores[self.rater[i]] = self.score[i]
-                i = chain[i]
-            yield t, scores
 
     def duplicates(self) -> Iterator[tuple[int, int]]:
         """(rating, first rating) for each rating of a target by a rater who rated it before."""
-        head, chain = self._chains()
+        head, chain, rater = *self.chains(), self.rater
         for t in range(len(self.targets)):
+            i, seen = head[t], set()
+            while i != -1:
+                if rater[i] in seen:
+                    break
+                seen.add(rater[i])
+                i = chain[i]
+            if i == -1:  # every rater once: the common case, in one walk
+                continue
             order = []
             i = head[t]
             while i != -1:
                 order.append(i)
                 i = chain[i]
-            seen: dict[int, int] = {}
+            first: dict[int, int] = {}
             for i in reversed(order):
-                first = seen.setdefault(self.rater[i], i)
-                if first != i:
-                    yield i, first
+                if first.setdefault(rater[i], i) != i:
+                    yield i, first[rater[i]]
 
 
 # ------------------------------------------------------------------------------------------------- reading
