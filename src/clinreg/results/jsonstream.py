@@ -93,13 +93,16 @@ class _Buffer:
                 raise Unreadable(f"not valid JSON: {exc}", self.line()) from None
             if end == len(self.text) and self._more():  # a number or a word may go on in the next chunk
                 continue
+            if end - self.pos > self.record_limit:
+                raise Unreadable(f"one element is over {self.record_limit:,} characters; refusing to read it",
+                                 *self.place(self.pos))
             self.pos = end
             return value
 
     def _more(self) -> bool:
         pending = len(self.text) - self.pos
         if pending > self.record_limit:
-            raise Unreadable(f"one element is over {self.record_limit // (1024 * 1024)} MiB; refusing to read it",
+            raise Unreadable(f"one element is over {self.record_limit:,} characters; refusing to read it",
                              self.line())
         return self.fill(pending)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -38,12 +39,22 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
         if not path.is_file():
             raise Unreadable("not a regular file" if path.exists() else "no such file")
         with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+            data = read_up_to(handle, limit)
     except OSError as exc:
         raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise Unreadable(f"larger than {limit // (1024 * 1024)} MiB; refusing to read it")
     return decode(data)
+
+
+def read_up_to(handle: Any, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of an open file (one more tells that it is over). Read by its size: `read(limit + 1)`
+    alone would set aside `limit` bytes for every file, however small (64 MiB for each run_spec.json)."""
+    size = os.fstat(handle.fileno()).st_size
+    data = handle.read(min(limit, size) + 1)
+    if size < len(data) <= limit:  # it grew while being read: the rest, up to the limit
+        data += handle.read(limit + 1 - len(data))
+    return data
 
 
 def decode(data: bytes) -> str:

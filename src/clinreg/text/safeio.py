@@ -198,7 +198,9 @@ def read_regular_file(path: str | os.PathLike, limit: int) -> bytes:
             raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
         if info.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
-        data = handle.read(limit + 1)
+        data = handle.read(info.st_size + 1)  # by its size: read(limit + 1) would set aside `limit` bytes
+        if info.st_size < len(data) <= limit:  # it grew while being read: the rest, up to the limit
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
     return data
