@@ -116,6 +116,33 @@ def test_an_inspect_eval_archive_is_read_a_sample_at_a_time(tmp_path):
     assert peak < unpacked // 3, (peak, unpacked)
 
 
+def _archive(path: Path, samples: int, padding: int) -> int:
+    """An Inspect-shaped .eval archive with no summaries.json (so that its samples are read); its unpacked size."""
+    unpacked = 0
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", json.dumps({**HEADER, "results": {"scores": [
+            {"name": "jury", "metrics": {"jury_mean": {"name": "jury_mean", "value": 3.0}}}]}}))
+        for i in range(samples):
+            text = json.dumps(_inspect_sample(i, padding))
+            unpacked += len(text)
+            archive.writestr(f"samples/{i}_epoch_1.json", text)
+    return unpacked
+
+
+def test_results_import_keeps_only_what_it_reads_of_each_sample(tmp_path):
+    def imported(path: Path) -> int:
+        out, peak = _peak(lambda: clinreg("results", "import", path, "--root", embedded_root(), "-o",
+                                          path.with_suffix(".json"), "--format", "json"))
+        assert "Traceback" not in out.output and out.exit_code in (0, 1), out.output
+        return peak
+
+    _archive(tmp_path / "small.eval", 10, 6000)
+    unpacked = _archive(tmp_path / "big.eval", 1500, 6000)
+    imported(tmp_path / "small.eval")  # the registry and the modules, loaded once
+    base = imported(tmp_path / "small.eval")
+    assert imported(tmp_path / "big.eval") - base < unpacked // 4, unpacked
+
+
 @pytest.mark.parametrize("samples_first", [False, True])
 def test_an_inspect_json_log_is_read_a_sample_at_a_time(tmp_path, samples_first):
     from clinreg.results.ratings import collect_ratings
