@@ -193,9 +193,8 @@ def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
     try:
         for key, value, is_sample in _inspect_members(path):
             if not is_sample:
-                if key == "samples" and not isinstance(value, list):
-                    continue
-                header[key] = value
+                if key in ("eval", "status"):  # all of the header this reads; the rest is dropped as it comes
+                    header[key] = value
                 continue
             sample = value
             if not isinstance(sample, dict):

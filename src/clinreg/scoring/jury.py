@@ -21,10 +21,6 @@ if TYPE_CHECKING:
 MAX_JUDGES = 1000
 
 
-def mean(values: list[float]) -> float:
-    return sum(values) / len(values)  # statistics.mean is exact and slow; these are a few floats
-
-
 def _summary(values: list[float]) -> tuple[int, float, float]:
     """(count, mean, squared deviations from the mean) of a few values."""
     m = len(values)
