@@ -290,6 +290,32 @@ class _Reader:
         if clash:
             self.problems.add(SHAPE, self.path, clash, line)
 
+    def putter(self) -> Callable[[int, str, str, str, float, str | None, str | None, bool], None]:
+        """`keep` for a plain row, in a few steps when its rater is known and of the same kind (the table's own
+        lists, held in the closure); a new rater or a clash of kinds goes through `keep` and its checks."""
+        table, keep, wanted = self.table, self.keep, self.benchmark
+        raters, kinds, targets, benchmarks = table._raters, table.clinician, table._targets, table.benchmarks
+        add_target, add_rater, add_score, add_line = (table.target.append, table.rater.append, table.score.append,
+                                                      table.line.append)
+
+        def put(line: int, instance: str, rater: str, axis: str, score: float, model: str | None,
+                bench: str | None, clinician: bool) -> None:
+            known = raters.get(rater)
+            if known is None or kinds[known[0]] != clinician:
+                keep(line, instance, rater, axis, score, model, bench, clinician)
+                return
+            if bench:
+                benchmarks.add(bench)
+            if wanted is None or bench == wanted:
+                key = (model, bench, instance, axis)
+                at = targets.get(key)
+                add_target(table.new_target(key) if at is None else at)
+                add_rater(known[0])
+                add_score(score)
+                add_line(line)
+
+        return put
+
     def row(self, line: int, get: Callable[[str], Any]) -> None:
         """A row read field by field, every problem located."""
         rating = _row(self.path, line, get, self.problems, bool(self.has_kind), self.scale)
@@ -298,7 +324,7 @@ class _Reader:
                       rating.benchmark, rating.clinician)
 
     def json_lines(self, handle: Any) -> None:
-        path, problems = self.path, self.problems
+        path, problems, low, high, loads, put = self.path, self.problems, self.low, self.high, json.loads, self.putter()
         for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), ""), 1):
             if len(line) > MAX_LINE and not line.endswith("\n"):
                 problems.add(UNREADABLE, path, f"a line over {MAX_LINE:,} characters; no rating is that long", number)
@@ -308,7 +334,7 @@ class _Reader:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = loads(line)
             except RecursionError:
                 problems.add(UNREADABLE, path, "not a rating (nested too deep)", number)
                 continue
@@ -320,7 +346,29 @@ class _Reader:
                 continue
             if self.has_kind is None:  # the first object decides for the file
                 self.has_kind = "rater_kind" in obj
-            self.row(number, obj.get)
+            # The plain row, kept at once (as in csv_rows); anything else is read field by field by `row`.
+            get = obj.get
+            instance, rater, axis, score, model, bench = (get("instance_id"), get("rater"), get("axis"),
+                                                          get("score"), get("model"), get("benchmark"))
+            if (type(instance) is str and type(rater) is str and type(axis) is str and type(score) in (int, float)
+                    and (model is None or type(model) is str) and (bench is None or type(bench) is str)
+                    and low <= score <= high):
+                instance, rater, axis = instance.strip(), rater.strip(), axis.strip()
+                model = model.strip() if model is not None else None
+                bench = bench.strip() if bench is not None else None
+                if instance and rater and axis and model != "" and bench != "":
+                    if self.has_kind:
+                        kind = get("rater_kind")
+                        clinician, plain = kind == "clinician", kind in RATER_KINDS
+                    else:
+                        raw, judge_model = obj["rater"], get("judge_model")
+                        clinician = (raw.startswith(CLINICIAN) and raw.isprintable()
+                                     and not (isinstance(judge_model, str) and judge_model.strip()))
+                        plain = True
+                    if plain:
+                        put(number, instance, rater, axis, float(score), model, bench, clinician)
+                        continue
+            self.row(number, get)
 
     def csv_rows(self, handle: Any) -> None:
         path, problems, table = self.path, self.problems, self.table
@@ -341,11 +389,7 @@ class _Reader:
         i_id, i_rater, i_axis, i_score, i_model, i_bench, i_kind, i_judge = (index.get(c) for c in (
             "instance_id", "rater", "axis", "score", "model", "benchmark", "rater_kind", "judge_model"))
         width = max(i for i in index.values()) + 1
-        low, high, keep, wanted = self.low, self.high, self.keep, self.benchmark
-        # the table's own lists, for the plain row's few steps (table.add_values does the same, with its checks)
-        raters, kinds, targets, benchmarks = table._raters, table.clinician, table._targets, table.benchmarks
-        add_target, add_rater, add_score, add_line = (table.target.append, table.rater.append, table.score.append,
-                                                      table.line.append)
+        low, high, put = self.low, self.high, self.putter()
         while True:
             try:
                 row = next(reader)
@@ -379,20 +423,8 @@ class _Reader:
                             clinician = (raw.startswith(CLINICIAN) and raw.isprintable()
                                          and not (i_judge is not None and row[i_judge].strip()))
                             plain = True
-                        known = raters.get(rater) if plain else None
-                        if known is not None and kinds[known[0]] == clinician:
-                            if bench:
-                                benchmarks.add(bench)
-                            if wanted is None or bench == wanted:
-                                key = (model, bench, instance, axis)
-                                at = targets.get(key)
-                                add_target(table.new_target(key) if at is None else at)
-                                add_rater(known[0])
-                                add_score(score)
-                                add_line(line)
-                            continue
-                        if plain:  # a rater read for the first time, or a clash of kinds: said by add_values
-                            keep(line, instance, rater, axis, score, model, bench, clinician)
+                        if plain:
+                            put(line, instance, rater, axis, score, model, bench, clinician)
                             continue
 
             def get(column: str, row: list[str] = row) -> Any:
