@@ -171,7 +171,11 @@ class IntervalAlpha:
     def unit(self, m: int, mu: float, ss: float) -> None:
         """One unit of m >= 2 values, given by their mean and their squared deviations from it."""
         self.within += 2 * m * ss / (m - 1)
-        self._pool(m, mu, ss)
+        n = self.n + m  # _pool, written out: this runs once a target
+        delta = mu - self.mean
+        self.m2 += ss + delta * delta * self.n * m / n
+        self.mean += delta * m / n
+        self.n = n
 
     def _pool(self, m: int, mu: float, ss: float) -> None:
         n = self.n + m

@@ -55,8 +55,8 @@ class _Scope:
         if mc >= 2:
             self.alpha_clinicians.unit(mc, muc, ssc)
         if mj + mc >= 2:  # the two groups pooled (Chan's formula for the combined squared deviations)
-            m = mj + mc
-            self.alpha_all.unit(m, (mj * muj + mc * muc) / m, ssj + ssc + (muj - muc) ** 2 * mj * mc / m)
+            m, d = mj + mc, muj - muc
+            self.alpha_all.unit(m, (mj * muj + mc * muc) / m, ssj + ssc + d * d * mj * mc / m)
         if not self.bias:  # no judge, or too many to follow each
             return
         total = muj * mj
