@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from clinreg.scoring.grader import AUTOMATIC, EXECUTION, GRADER_KINDS, JURY, NOT_EXPRESSIBLE, Grader, grader_of
     from clinreg.scoring.jury import jury_agreement, leave_one_judge_out, medhelm_jury_agreement
     from clinreg.scoring.ratings import (
-        CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating, RatingsError,
-        is_clinician, ratings_text, read_ratings, whole_rating,
+        CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, RATER_KINDS, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating,
+        RatingsError, RatingTable, is_clinician, ratings_text, read_ratings, whole_rating,
     )
 
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
@@ -28,12 +28,14 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "JURY": "clinreg.scoring.grader",
     "NOT_A_NUMBER": "clinreg.scoring.ratings",
     "NOT_EXPRESSIBLE": "clinreg.scoring.grader",
+    "RATER_KINDS": "clinreg.scoring.ratings",
     "READ_COLUMNS": "clinreg.scoring.ratings",
     "SHAPE": "clinreg.scoring.ratings",
     "UNREADABLE": "clinreg.scoring.ratings",
     "Grader": "clinreg.scoring.grader",
     "Problems": "clinreg.scoring.ratings",
     "Rating": "clinreg.scoring.ratings",
+    "RatingTable": "clinreg.scoring.ratings",
     "RatingsError": "clinreg.scoring.ratings",
     "grader_of": "clinreg.scoring.grader",
     "icc2": "clinreg.scoring.agreement",
@@ -53,7 +55,8 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 
 __all__ = [
     "AUTOMATIC", "CLINICIAN", "COLUMNS", "DUPLICATE", "EXECUTION", "GRADER_KINDS", "JURY", "NOT_A_NUMBER",
-    "NOT_EXPRESSIBLE", "READ_COLUMNS", "SHAPE", "UNREADABLE", "Grader", "Problems", "Rating", "RatingsError",
+    "NOT_EXPRESSIBLE", "RATER_KINDS", "READ_COLUMNS", "SHAPE", "UNREADABLE", "Grader", "Problems", "Rating",
+    "RatingTable", "RatingsError",
     "grader_of", "icc2", "is_clinician", "jury_agreement", "kendall_tau", "krippendorff_alpha", "leave_one_judge_out",
     "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text", "read_ratings",
     "whole_rating",
