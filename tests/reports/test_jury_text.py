@@ -14,7 +14,8 @@ def _ratings(models=("m1",), benchmark="b1"):
     for model in models:
         for (instance, axis), (a, b, clinician) in SCORES.items():
             for rater, score in (("judge-a", a), ("judge-b", b), ("clinician:x", clinician)):
-                out.append(Rating(instance, rater, axis, float(score), model, benchmark))
+                out.append(Rating(instance, rater, axis, float(score), model, benchmark,
+                                  clinician=rater.startswith("clinician:")))
     return out
 
 
@@ -29,7 +30,8 @@ def test_one_model_one_benchmark_two_axes():
 
 
 def test_pooled_benchmarks_and_the_ranking_without_each_judge():
-    ratings = _ratings(("m1", "m2")) + [r.__class__(r.instance_id, r.rater, r.axis, r.score, r.model, "b2")
+    ratings = _ratings(("m1", "m2")) + [r.__class__(r.instance_id, r.rater, r.axis, r.score, r.model, "b2",
+                                                                     r.clinician)
                                          for r in _ratings(("m1", "m2"))]
     lines = jury_agreement_lines(jury_agreement(ratings))
     assert "pooled over 2 benchmarks (b1, b2); --benchmark NAME reads one alone" in lines
@@ -39,6 +41,6 @@ def test_pooled_benchmarks_and_the_ranking_without_each_judge():
 
 def test_a_judge_name_cannot_drive_the_terminal():
     ratings = [Rating(r.instance_id, "judge-\x1b[31m" if r.rater == "judge-a" else r.rater, r.axis, r.score,
-                      r.model, r.benchmark) for r in _ratings()]
+                      r.model, r.benchmark, r.clinician) for r in _ratings()]
     text = "\n".join(jury_agreement_lines(jury_agreement(ratings)))
     assert "\x1b" not in text and "judge-" in text

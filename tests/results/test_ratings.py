@@ -35,7 +35,7 @@ def test_helms_jury_runs_give_every_kept_rating_by_judge_and_model(tmp_path):
     assert summary["raters"] == sorted(JUDGES) and summary["models"] == MODELS and summary["problems"] == []
     assert summary["ratings"] == 2 * 3 * 3 * 3 and summary["instances"] == 6 and len(summary["runs"]) == 2
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert list(rows[0]) == ["instance_id", "rater", "axis", "score", "model", "judge_model", "benchmark"]
+    assert list(rows[0]) == ["instance_id", "rater", "rater_kind", "axis", "score", "model", "judge_model", "benchmark"]
     assert {r["benchmark"] for r in rows} == {"clinreg:mapping=aci_bench"}
     for row in rows:
         assert row["instance_id"].startswith("aci_bench/aci_bench/")
@@ -66,7 +66,7 @@ def test_jury_agreement_on_the_written_file_leaves_each_judge_out(tmp_path):
 def test_without_o_the_csv_goes_to_stdout():
     done = _ratings(SUITE)
     assert done.exit_code == 0
-    assert done.stdout.splitlines()[0] == "instance_id,rater,axis,score,model,judge_model,benchmark"
+    assert done.stdout.splitlines()[0] == "instance_id,rater,rater_kind,axis,score,model,judge_model,benchmark"
     assert len(done.stdout.splitlines()) == 55
 
 

@@ -62,7 +62,7 @@ def test_ratings_written_from_helm_runs_are_exactly_the_ones_the_jury_scorer_kee
     assert all(d.severity == "warning" and d.file.endswith("scenario_state.json") for d in found.diagnostics)
     csv_text = ratings_text(found.rows, "csv")
     benchmark = "clinreg:mapping=aci_bench"
-    assert csv_text.splitlines()[1:] == [f"i{n},gpt,accuracy,{int(_jury_keeps(s))},m,openai/gpt,{benchmark}"
+    assert csv_text.splitlines()[1:] == [f"i{n},gpt,judge,accuracy,{int(_jury_keeps(s))},m,openai/gpt,{benchmark}"
                                          for n, s in sorted(enumerate(SCORES), key=lambda p: f"i{p[0]}")
                                          if _jury_keeps(s) is not None]
 

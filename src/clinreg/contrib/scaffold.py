@@ -15,6 +15,7 @@ from typing import Any
 from clinreg.contrib.features import CONTROL, HubCard
 from clinreg.contrib.guess import Guess, guess_mapping
 from clinreg.core.model import RESTRICTED_TIERS
+from clinreg.text.output import shown
 from clinreg.text.yamltext import yaml_flow_list, yaml_flow_map, yaml_scalar
 
 HUB_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -229,8 +230,8 @@ def _source_lines(a: "Answers", config: str | None, splits: list[str], all_split
                 f"  repo: {yaml_scalar(a.repo or 'TODO-owner/TODO-name')}",
                 f"  # The config (subset) name, or null for the default config.{config_note}",
                 f"  config: {yaml_scalar(config)}",
-                "  # The splits this record reads." + (f" The card has {', '.join(all_splits)}." if splits != all_splits
-                                                       else ""),
+                "  # The splits this record reads." + (f" The card has {shown(', '.join(all_splits))}."
+                                                       if splits != all_splits else ""),
                 f"  splits: {yaml_flow_list(splits)}",
                 "  # The pinned commit, 40 lowercase hex characters (the repository's history on the hub). A branch "
                 "name",
@@ -306,7 +307,9 @@ def _value(v: Any) -> str:
 
 
 def _block_scalar(key: str, text: str) -> list[str]:
-    if "\n" not in text:
+    # A block holds LF line breaks only; CR, NEL, U+2028 and U+2029 are line breaks to YAML as well, and would end
+    # the block early: text with any of them is written quoted, with each escaped.
+    if "\n" not in text or any(c in text for c in "\r\x85\u2028\u2029"):
         return [f"{key}: {yaml_scalar(text)}"]
     indent = " " * (len(key) - len(key.lstrip()) + 2)
     return [f"{key}: |-"] + [indent + line if line else "" for line in text.split("\n")]
@@ -328,4 +331,4 @@ def _config_and_splits(card: HubCard | None, chosen: str | None = None) -> tuple
         name, splits = next(iter(card.configs.items()))
         return (None if name == "default" else name), (splits or ["TODO"]), ""
     names = ", ".join(card.configs)
-    return _todo(f"one of {names}"), ["TODO"], f" The card has several: {names}."
+    return _todo(f"one of {names}"), ["TODO"], f" The card has several: {shown(names)}."  # a comment: one line

@@ -240,8 +240,10 @@ def dumps(document: dict[str, Any]) -> str:
 
 def read_lock(path: Path) -> dict[str, Any]:
     """The lock's mappings (`dataset/mapping` -> entry) and skipped mappings, or a usage error naming the file."""
+    from clinreg.instances.lock import lock_text  # bounded: a regular file of at most MAX_LOCK_BYTES
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(lock_text(path))
     except FileNotFoundError:
         raise CroissantProblem(f"no lock file at {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:

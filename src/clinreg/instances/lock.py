@@ -14,8 +14,9 @@ from clinreg.instances.build import OnBadLabel, RecordBuild
 from clinreg.instances.canonical import hash_instances
 from clinreg.sources.origin import locate
 from clinreg.text.jsonout import read_json_object
-from clinreg.text.safeio import atomic_write_text
+from clinreg.text.safeio import atomic_write_text, read_regular_file
 
+MAX_LOCK_BYTES = 64 * 1024 * 1024
 LOCK_VERSION = 2  # 2: instances of schema 2, hashed with their provenance
 COMPARED = ("record_version", "source", "splits", "instances", "instances_sha256", "skipped_rows", "unlabeled_rows")
 
@@ -95,10 +96,17 @@ def write_lock(path: Path, lock: dict[str, Any]) -> None:
     atomic_write_text(path, json.dumps(lock, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n")
 
 
+def lock_text(path: Path) -> str:
+    """The lock file's text, read only when it is a regular file of at most MAX_LOCK_BYTES (a lock of thousands of
+    mappings is a few megabytes): a lock handed to a command is read bounded, never whole. Raises OSError
+    (NotARegularFile, or a file over the limit) or UnicodeDecodeError."""
+    return read_regular_file(path, MAX_LOCK_BYTES).decode("utf-8")
+
+
 def read_lock(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise LockMissing(f"no lock file at {path}; run `clinreg lock` first")
-    return read_json_object(path, "lock file", "mappings", LockUnreadable)
+    return read_json_object(path, "lock file", "mappings", LockUnreadable, limit=MAX_LOCK_BYTES)
 
 
 @dataclass

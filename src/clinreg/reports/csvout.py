@@ -13,18 +13,9 @@ from typing import Any
 
 from clinreg.core.model import ACCESS_TIERS
 from clinreg.reports.coverage import PROVENANCE, REVIEW_STATES
-from clinreg.text.output import defuse, shown, to_json
+from clinreg.text.output import csv_cell, defuse, to_json
 
-# A spreadsheet runs a cell that starts with one of these as a formula; registry text must stay text.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: Any) -> Any:
-    """A cell: registry text on one line with control characters shown escaped, and never a formula."""
-    if not isinstance(value, str):
-        return value
-    value = shown(value)
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+__all__ = ["csv_cell", "metadata", "render_coverage_csv", "render_coverage_csv_metadata"]
 
 
 def _ids(values: list[str]) -> str:

@@ -45,13 +45,15 @@ def _summary(items: list[dict[str, Any]]) -> dict[str, Any]:
     reviewed = [it for it in items if it["votes"]]
     pairable_items = sum(1 for it in items if len(it["votes"]) >= 2)
     alpha = krippendorff_alpha(units, "nominal")
+    percent = percent_agreement(units)
     return {
         "reviewers": len(raters),
         "items": len(reviewed),
         "items_by_reviewer": [{"reviewer": names[who], "items": sum(1 for it in items if who in it["votes"])}
                               for who in raters],
         "pairable_items": pairable_items,
-        "percent_agreement": percent_agreement(units),
+        "percent_agreement": percent,
+        "percent_agreement_undefined": None if percent is not None else _why_undefined(0),
         "alpha": alpha,
         "alpha_undefined": None if alpha is not None else _why_undefined(pairable_items),
         "split": [{"kind": it["kind"], "id": it["id"], "state": it["state"], "adjudicated": it["adjudicated"],

@@ -83,8 +83,10 @@ def _percent(value: float | None) -> str:
 
 def _agreement_line(label: str, s: dict[str, Any]) -> str:
     alpha = _number(s["alpha"]) if s["alpha"] is not None else f"n/a ({s['alpha_undefined']})"
+    percent = (_percent(s["percent_agreement"]) if s["percent_agreement"] is not None
+               else f"n/a ({s['percent_agreement_undefined']})")
     return (f"{label}: {s['reviewers']} reviewer(s), {s['items']} item(s) reviewed, "
-            f"{s['pairable_items']} by two or more; percent agreement {_percent(s['percent_agreement'])}, "
+            f"{s['pairable_items']} by two or more; percent agreement {percent}, "
             f"alpha {alpha}; split on {len(s['split'])}")
 
 

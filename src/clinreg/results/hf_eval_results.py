@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from clinreg.core.store import Registry
 from clinreg.results.every_eval_ever import left_out_beside, model_info, path_component
 from clinreg.results.index import BenchmarkIndex
 from clinreg.results.published import RELEASES
 from clinreg.results.score import ReportedWinRate, Score
+from clinreg.text.output import shown
+from clinreg.text.yamltext import yaml_dump
 
 FOLDER = ".eval_results"
 
@@ -102,5 +102,9 @@ def _entry(b: Any, score: Score) -> dict[str, Any]:
 
 
 def _text(score: Score, entry: dict[str, Any]) -> str:
-    head = f"# {score.model} on {score.key}: written by `clinreg results export --format hf-eval-results`\n"
-    return head + yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=1000)
+    """The file: one comment line, then the entry as YAML's dumper writes it. The model's name comes from a results
+    file anyone can write, so the comment shows every line break in it escaped (LF, CR, NEL, U+2028, U+2029 would
+    otherwise start a line of YAML and forge a key)."""
+    head = (f"# {shown(score.model)} on {shown(score.key)}: written by "
+            "`clinreg results export --format hf-eval-results`\n")
+    return head + yaml_dump([entry])

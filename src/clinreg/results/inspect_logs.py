@@ -9,7 +9,7 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Iterator
 
 from clinreg.results.accumulate import Reading, checked_jury, stand_in_hint, task_benchmark
 from clinreg.results.provenance import instance_set, settings
@@ -32,17 +32,40 @@ def read_inspect_eval(reading: Reading, path: Path) -> None:
     Current Inspect versions compress members with Zstandard (zip method 93), which Python's zipfile reads
     only from 3.14; on older Pythons the optional `zstandard` package decompresses them.
     """
-    header, samples = eval_archive(path)
+    header: Any = None
+    samples: Any = []
+    for name, value in eval_members(path):  # one member at a time; each sample kept only as far as it is read
+        if name == "header.json":
+            header = value
+        elif name == "summaries.json":
+            samples = value
+        else:
+            samples.append(_thin(value))
     if not isinstance(header, dict):
         reading.error("CLR962", str(path), 1, 1, "header.json must be an object")
         return
     read_inspect_log(reading, str(path), "", header, samples=samples)
 
 
-def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
-    """(header, samples) of an Inspect `.eval` archive, every member bounded; raises Unreadable. The samples are
-    summaries.json's when the archive has it, unless `whole_samples` (Inspect thins the scores' metadata in the
-    summaries: a value over 1 KB is dropped), then samples/*.json's."""
+def _thin(sample: Any) -> Any:
+    """What the readers below read of a sample (its id and epoch, and each score's value and the jury in its
+    metadata), so that an archive's samples, whose messages and outputs are most of it, never pile up whole."""
+    if not isinstance(sample, dict):
+        return sample
+    scores = sample.get("scores")
+    thin_scores = {}
+    for name, entry in (scores.items() if isinstance(scores, dict) else ()):
+        metadata = entry.get("metadata") if isinstance(entry, dict) else None
+        kept = {k: metadata[k] for k in ("jury", "unrated") if isinstance(metadata, dict) and k in metadata}
+        thin_scores[name] = {"value": entry.get("value"), "metadata": kept} if isinstance(entry, dict) else entry
+    return {"id": sample.get("id"), "epoch": sample.get("epoch"),
+            **({"scores": thin_scores} if isinstance(scores, dict) else {"scores": scores})}
+
+
+def eval_members(path: Path, whole_samples: bool = False) -> Iterator[tuple[str, Any]]:
+    """The members of an Inspect `.eval` archive parsed one at a time, every member bounded (raises Unreadable):
+    ("header.json", header) first, then ("summaries.json", its list) when the archive has it, unless
+    `whole_samples`, else (name, sample) for each samples/*.json. Only the member being read is held in memory."""
     try:
         info = path.stat()
     except OSError as exc:
@@ -73,16 +96,16 @@ def eval_archive(path: Path, whole_samples: bool = False) -> tuple[Any, Any]:
                 except Unreadable as exc:
                     raise Unreadable(f"{info.filename}: {exc}") from None
 
-            header = member(members["header.json"])
+            yield "header.json", member(members["header.json"])
             if "summaries.json" in members and not whole_samples:
-                samples = member(members["summaries.json"])
+                yield "summaries.json", member(members["summaries.json"])
             else:
-                samples = [member(info) for fname, info in sorted(members.items())
-                           if fname.startswith("samples/") and fname.endswith(".json")]
+                for fname, info in sorted(members.items()):
+                    if fname.startswith("samples/") and fname.endswith(".json"):
+                        yield fname, member(info)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError,
             ValueError, zlib.error) as exc:  # zlib.error: a deflated member that is corrupt
         raise Unreadable(f"not a readable zip archive: {exc}") from None
-    return header, samples
 
 
 ZIP_ZSTANDARD = 93

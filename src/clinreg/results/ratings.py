@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from clinreg.core.diagnostics import Diagnostic
 from clinreg.errors import ClinregError
 from clinreg.results.detect import harness_files
 from clinreg.results.helm import run_folders
-from clinreg.results.inspect_logs import eval_archive, judged_lm_eval
-from clinreg.results.strictinput import Unreadable, finite_number, parse_json, read_text
+from clinreg.results.inspect_logs import eval_members, judged_lm_eval
+from clinreg.results.jsonstream import NOT_AN_OBJECT, stream_members
+from clinreg.results.strictinput import MAX_TEXT_BYTES, Unreadable, finite_number, parse_json, read_text
 from clinreg.scoring.ratings import (
     COLUMNS, DUPLICATE, NOT_A_NUMBER, SHAPE, UNREADABLE, Problems, ratings_text, whole_rating,
 )
@@ -30,6 +31,7 @@ from clinreg.scoring.ratings import (
 __all__ = ["COLUMNS", "Collected", "collect_ratings", "ratings_text"]
 
 MAX_SCENARIO_STATE = 512 * 1024 * 1024
+MAX_RECORD = 64 * 1024 * 1024  # one request state or sample, as text: memory follows the largest one, not the file
 
 
 @dataclass
@@ -151,8 +153,9 @@ def _add(out: Collected, where: str, benchmark: str, instance: str, model: str, 
                 out.problem(NOT_A_NUMBER, where, f"instance {instance}, judge {judge}, axis {axis}: "
                             f"{str(raw)[:40]!r} is not a number; left out")
                 continue
-            out.rows.append({"instance_id": instance, "rater": str(judge), "axis": str(axis), "score": score,
-                             "model": model, "judge_model": judges.get(str(judge), str(judge)), "benchmark": benchmark})
+            out.rows.append({"instance_id": instance, "rater": str(judge), "rater_kind": "judge", "axis": str(axis),
+                             "score": score, "model": model, "judge_model": judges.get(str(judge), str(judge)),
+                             "benchmark": benchmark})
             out.where.append(where)
             added += 1
     return added
@@ -168,16 +171,58 @@ def _no_jury(out: Collected, scanned: bool, file: str | Path, problem: str) -> N
         out.problem(SHAPE, file, problem)
 
 
-def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
+def _inspect_members(path: Path) -> Iterator[tuple[str, Any, bool]]:
+    """An Inspect log's header members and samples, one at a time: (key, value, False) for the header's members
+    (`eval`, `status`, ...) and ("samples", sample, True) for each sample. A `.eval` archive is read a member at a
+    time, a `.json` log an element at a time: memory is one sample, not the log."""
     if path.suffix == ".eval":
-        header, samples = eval_archive(path, whole_samples=True)
+        for name, value in eval_members(path, whole_samples=True):
+            if name == "header.json":
+                for key, item in (value.items() if isinstance(value, dict) else ()):
+                    yield key, item, False
+            else:
+                yield "samples", value, True
     else:
-        data = _read_json(path, constants=True)
-        if not (isinstance(data, dict) and isinstance(data.get("eval"), dict)):
-            _no_jury(out, scanned, path, "not an Inspect log (no `eval`)")
+        yield from stream_members(path, "samples", MAX_TEXT_BYTES, MAX_RECORD, constants=True)
+
+
+def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
+    header: dict[str, Any] = {}
+    staged = Collected()  # this log's rows and problems, kept apart: its header (the model, the status) may follow
+    added, instances, scorer_names = 0, 0, set()
+    try:
+        for key, value, is_sample in _inspect_members(path):
+            if not is_sample:
+                if key in ("eval", "status"):  # all of the header this reads; the rest is dropped as it comes
+                    header[key] = value
+                continue
+            sample = value
+            if not isinstance(sample, dict):
+                continue
+            scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+            for scorer, entry in scores.items():
+                metadata = entry.get("metadata") if isinstance(entry, dict) else None
+                if not (isinstance(metadata, dict) and isinstance(metadata.get("ratings"), dict)
+                        and isinstance(metadata.get("jury"), dict)):
+                    continue
+                scorer_names.add(scorer)
+                judges = metadata["jury"].get("judges")
+                judges = {str(k): str(v) for k, v in judges.items()} if isinstance(judges, dict) else {}
+                epoch = sample.get("epoch")
+                instance = str(sample.get("id"))
+                if isinstance(epoch, int) and epoch != 1:
+                    instance = f"{instance}#epoch{epoch}"
+                instances += 1
+                added += _add(staged, str(path), "", instance, "", judges, metadata["ratings"])
+    except Unreadable as exc:
+        if exc.kind == NOT_AN_OBJECT:
+            _no_jury(out, scanned, path, "not an Inspect log (not a JSON object)")
             return
-        header, samples = data, data.get("samples")
-    info = header.get("eval") if isinstance(header, dict) and isinstance(header.get("eval"), dict) else {}
+        raise _FileProblem(str(exc), file=str(path), line=exc.line, column=exc.column) from None
+    info = header.get("eval") if isinstance(header.get("eval"), dict) else None
+    if info is None:
+        _no_jury(out, scanned, path, "not an Inspect log (no `eval`)")
+        return
     model = info.get("model")
     if not isinstance(model, str) or not model.strip():
         out.problem(SHAPE, path, "an Inspect log needs eval.model")
@@ -187,30 +232,17 @@ def _inspect(out: Collected, path: Path, scanned: bool = False) -> None:
     if header.get("status") != "success":
         out.problem(SHAPE, path, f"the log's status is {str(header.get('status'))[:40]!r}, not success; left out")
         return
-    added, instances, scorer_names = 0, 0, set()
-    for sample in samples if isinstance(samples, list) else []:
-        if not isinstance(sample, dict):
-            continue
-        scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
-        for scorer, entry in scores.items():
-            metadata = entry.get("metadata") if isinstance(entry, dict) else None
-            if not (isinstance(metadata, dict) and isinstance(metadata.get("ratings"), dict)
-                    and isinstance(metadata.get("jury"), dict)):
-                continue
-            scorer_names.add(scorer)
-            judges = metadata["jury"].get("judges")
-            judges = {str(k): str(v) for k, v in judges.items()} if isinstance(judges, dict) else {}
-            epoch = sample.get("epoch")
-            instance = str(sample.get("id"))
-            if isinstance(epoch, int) and epoch != 1:
-                instance = f"{instance}#epoch{epoch}"
-            instances += 1
-            added += _add(out, str(path), str(info.get("task") or path.stem), instance, model, judges,
-                          metadata["ratings"])
     if not scorer_names:
         _no_jury(out, scanned, path, "no sample holds a jury scorer's ratings (score metadata `ratings` and "
                  "`jury`): not a jury task exported by clinreg, or a log with no samples")
         return
+    benchmark = str(info.get("task") or path.stem)
+    for row in staged.rows:
+        row["model"], row["benchmark"] = model, benchmark
+    out.rows.extend(staged.rows)
+    out.where.extend(staged.where)
+    out.found.texts.extend(staged.found.texts)
+    out.found.diagnostics.extend(staged.found.diagnostics)
     out.runs.append({"file": str(path), "harness": "inspect", "model": model, "task": info.get("task"),
                      "instances": instances, "ratings": added})
 
@@ -237,32 +269,46 @@ def _helm_run(out: Collected, folder: Path, scanned: bool = False) -> None:
                  "not a jury run; left out")
         return
     state_file = folder / "scenario_state.json"
-    states = _read_json(state_file, MAX_SCENARIO_STATE)
-    request_states = states.get("request_states") if isinstance(states, dict) else None
-    if not isinstance(request_states, list):
+    benchmark, added, states, listed = _helm_benchmark(spec, folder), 0, 0, False
+    try:  # a request state at a time: memory is the largest one, not the file (up to MAX_SCENARIO_STATE)
+        for key, state, element in stream_members(state_file, "request_states", MAX_SCENARIO_STATE, MAX_RECORD):
+            if key != "request_states":
+                continue
+            listed = element or (isinstance(state, list) and not state)
+            if not element:
+                continue
+            states += 1
+            added += _helm_state(out, state_file, state, judges, benchmark, model.strip())
+    except Unreadable as exc:
+        raise _FileProblem(str(exc), file=str(state_file), line=exc.line, column=exc.column) from None
+    if not listed:
         out.problem(SHAPE, state_file, "needs request_states (a list)")
         return
-    added = 0
-    for state in request_states:
-        instance = state.get("instance") if isinstance(state, dict) else None
-        annotations = state.get("annotations") if isinstance(state, dict) else None
-        if not isinstance(instance, dict) or not isinstance(annotations, dict):
-            continue
-        instance_id = str(instance.get("id"))
-        trial = state.get("train_trial_index")
-        if isinstance(trial, int) and trial:
-            instance_id = f"{instance_id}#trial{trial}"
-        for annotation in annotations.values():  # the jury annotator's entry holds each judge's reply by name
-            if not isinstance(annotation, dict):
-                continue
-            replies = {j: annotation[j] for j in judges if isinstance(annotation.get(j), dict)}
-            # As HELM's metric reads a kept reply: every entry's `score`, as a whole number (whole_rating).
-            ratings = {j: {axis: v.get("score") if isinstance(v, dict) else None
-                           for axis, v in reply.items()} for j, reply in replies.items()}
-            added += _add(out, str(state_file), _helm_benchmark(spec, folder), instance_id, model.strip(), judges,
-                          ratings, whole=True)
     out.runs.append({"file": str(folder), "harness": "helm", "model": model.strip(),
-                     "run": spec.get("name"), "instances": len(request_states), "ratings": added})
+                     "run": spec.get("name"), "instances": states, "ratings": added})
+
+
+def _helm_state(out: Collected, state_file: Path, state: Any, judges: dict[str, str], benchmark: str,
+                model: str) -> int:
+    """The ratings of one request state: each judge's reply that HELM's annotator kept."""
+    instance = state.get("instance") if isinstance(state, dict) else None
+    annotations = state.get("annotations") if isinstance(state, dict) else None
+    if not isinstance(instance, dict) or not isinstance(annotations, dict):
+        return 0
+    instance_id = str(instance.get("id"))
+    trial = state.get("train_trial_index")
+    if isinstance(trial, int) and trial:
+        instance_id = f"{instance_id}#trial{trial}"
+    added = 0
+    for annotation in annotations.values():  # the jury annotator's entry holds each judge's reply by name
+        if not isinstance(annotation, dict):
+            continue
+        replies = {j: annotation[j] for j in judges if isinstance(annotation.get(j), dict)}
+        # As HELM's metric reads a kept reply: every entry's `score`, as a whole number (whole_rating).
+        ratings = {j: {axis: v.get("score") if isinstance(v, dict) else None
+                       for axis, v in reply.items()} for j, reply in replies.items()}
+        added += _add(out, str(state_file), benchmark, instance_id, model, judges, ratings, whole=True)
+    return added
 
 
 def _helm_benchmark(spec: dict[str, Any], folder: Path) -> str:

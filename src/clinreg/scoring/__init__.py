@@ -18,8 +18,8 @@ if TYPE_CHECKING:
         judge_requirement,
     )
     from clinreg.scoring.ratings import (
-        CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating, RatingsError,
-        is_clinician, ratings_text, read_ratings, whole_rating,
+        CLINICIAN, COLUMNS, DUPLICATE, NOT_A_NUMBER, RATER_KINDS, READ_COLUMNS, SHAPE, UNREADABLE, Problems, Rating,
+        RatingsError, RatingTable, is_clinician, ratings_text, read_ratings, whole_rating,
     )
 
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
@@ -40,12 +40,14 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "JURY": "clinreg.scoring.grader",
     "NOT_A_NUMBER": "clinreg.scoring.ratings",
     "NOT_EXPRESSIBLE": "clinreg.scoring.grader",
+    "RATER_KINDS": "clinreg.scoring.ratings",
     "READ_COLUMNS": "clinreg.scoring.ratings",
     "SHAPE": "clinreg.scoring.ratings",
     "UNREADABLE": "clinreg.scoring.ratings",
     "Grader": "clinreg.scoring.grader",
     "Problems": "clinreg.scoring.ratings",
     "Rating": "clinreg.scoring.ratings",
+    "RatingTable": "clinreg.scoring.ratings",
     "RatingsError": "clinreg.scoring.ratings",
     "grader_of": "clinreg.scoring.grader",
     "icc2": "clinreg.scoring.agreement",
@@ -65,11 +67,11 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
 
 __all__ = [
     "AUTOMATIC", "CLINICIAN", "COLUMNS", "DUPLICATE", "EXECUTION", "GRADER_KINDS", "Grader", "JURY", "JudgeRequirement",
-    "NOT_A_NUMBER", "NOT_EXPRESSIBLE", "NOT_PORTABLE", "PORTABILITY_LEVELS", "PORTABLE", "Problems", "READ_COLUMNS",
-    "Rating", "RatingsError", "SAME_MODELS_ELSEWHERE", "SHAPE", "SUBSTITUTES", "UNREADABLE", "grader_of", "icc2",
-    "is_clinician", "judge_calls", "judge_requirement", "jury_agreement", "kendall_tau", "krippendorff_alpha",
-    "leave_one_judge_out", "medhelm", "medhelm_jury_agreement", "pairable", "percent_agreement", "ratings_text",
-    "read_ratings", "whole_rating",
+    "NOT_A_NUMBER", "NOT_EXPRESSIBLE", "NOT_PORTABLE", "PORTABILITY_LEVELS", "PORTABLE", "Problems", "RATER_KINDS",
+    "READ_COLUMNS", "Rating", "RatingTable", "RatingsError", "SAME_MODELS_ELSEWHERE", "SHAPE", "SUBSTITUTES",
+    "UNREADABLE", "grader_of", "icc2", "is_clinician", "judge_calls", "judge_requirement", "jury_agreement",
+    "kendall_tau", "krippendorff_alpha", "leave_one_judge_out", "medhelm", "medhelm_jury_agreement", "pairable",
+    "percent_agreement", "ratings_text", "read_ratings", "whole_rating",
 ]
 
 __getattr__, __dir__ = _serve(__name__, _API)

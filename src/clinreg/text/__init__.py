@@ -10,7 +10,9 @@ from clinreg import _serve
 if TYPE_CHECKING:
     from clinreg.text.git import GitError, changed_paths, run_git
     from clinreg.text.jsonout import dumps, envelope, error_line, json_requested, wrap
-    from clinreg.text.output import NotStrictJSON, defuse, printable, shown, template_finalize, to_json
+    from clinreg.text.output import (
+        NotStrictJSON, csv_cell, csv_uncell, defuse, printable, shown, template_finalize, to_json,
+    )
     from clinreg.text.patterns import PatternTimeout, deadline, glob_class_problem, nested_repetition
     from clinreg.text.plainwords import first_sight, has_maintainer_words
     from clinreg.text.safeio import (
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     )
     from clinreg.text.suggest import Suggester, closest
     from clinreg.text.tracked import ChangedUnderneath, Tracked, edit_tracked, read_tracked
-    from clinreg.text.yamltext import yaml_flow_list, yaml_flow_map, yaml_scalar
+    from clinreg.text.yamltext import yaml_dump, yaml_flow_list, yaml_flow_map, yaml_scalar
 
 _API = {  # name -> the module that defines it (a submodule's own name: the submodule)
     "BackgroundWrites": "clinreg.text.safeio",
@@ -36,6 +38,8 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "changed_paths": "clinreg.text.git",
     "closest": "clinreg.text.suggest",
     "deadline": "clinreg.text.patterns",
+    "csv_cell": "clinreg.text.output",
+    "csv_uncell": "clinreg.text.output",
     "defuse": "clinreg.text.output",
     "dumps": "clinreg.text.jsonout",
     "edit_tracked": "clinreg.text.tracked",
@@ -56,17 +60,18 @@ _API = {  # name -> the module that defines it (a submodule's own name: the subm
     "template_finalize": "clinreg.text.output",
     "to_json": "clinreg.text.output",
     "wrap": "clinreg.text.jsonout",
+    "yaml_dump": "clinreg.text.yamltext",
     "yaml_flow_list": "clinreg.text.yamltext",
     "yaml_flow_map": "clinreg.text.yamltext",
     "yaml_scalar": "clinreg.text.yamltext",
 }
 
 __all__ = [
-    "BackgroundWrites", "ChangedUnderneath", "GitError", "NotARegularFile", "NotStrictJSON", "PatternTimeout",
-    "RefusedOverwrite", "Suggester", "Tracked", "atomic_open", "atomic_write_text", "changed_paths", "closest",
-    "deadline", "defuse", "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight",
-    "glob_class_problem", "has_maintainer_words", "json_requested", "nested_repetition", "open_regular",
-    "printable", "read_regular_file", "read_tracked", "run_git", "shown", "template_finalize", "to_json", "wrap",
+    "atomic_open", "atomic_write_text", "BackgroundWrites", "changed_paths", "ChangedUnderneath", "closest", "csv_cell",
+    "csv_uncell", "deadline", "defuse", "dumps", "edit_tracked", "envelope", "error_line", "file_lock", "first_sight",
+    "GitError", "glob_class_problem", "has_maintainer_words", "json_requested", "nested_repetition", "NotARegularFile",
+    "NotStrictJSON", "open_regular", "PatternTimeout", "printable", "read_regular_file", "read_tracked",
+    "RefusedOverwrite", "run_git", "shown", "Suggester", "template_finalize", "to_json", "Tracked", "wrap", "yaml_dump",
     "yaml_flow_list", "yaml_flow_map", "yaml_scalar",
 ]
 

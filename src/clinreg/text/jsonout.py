@@ -51,11 +51,15 @@ def json_requested() -> bool:
     return False
 
 
-def read_json_object(path: Path, what: str, key: str, error: type[Exception]) -> dict[str, Any]:
+def read_json_object(path: Path, what: str, key: str, error: type[Exception],
+                     limit: int = 64 * 1024 * 1024) -> dict[str, Any]:
     """A generated JSON file (the lock, the overlap figures) holding an object under `key`; else `error`, whose
-    message says it is not a readable, or not a clinreg, `what`."""
+    message says it is not a readable, or not a clinreg, `what`. Only a regular file of at most `limit` bytes is
+    read (a FIFO or a device is refused before it is read)."""
+    from clinreg.text.safeio import read_regular_file
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular_file(path, limit).decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise error(f"{path}: not a readable {what} ({' '.join(str(err).split())})") from None
     if not isinstance(data, dict) or not isinstance(data.get(key), dict):

@@ -48,6 +48,26 @@ def shown(text: Any, keep: str = "") -> str:
     return "".join(c if c.isprintable() or c == " " or c in keep else _escape_char(c) for c in text)
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula; text from outside must stay text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any, reversible: bool = False) -> Any:
+    """A CSV cell: text on one line with control characters shown escaped, and never a formula (a leading
+    apostrophe). With `reversible`, text that starts with an apostrophe gets one more, so that `csv_uncell` gives
+    back exactly the text shown."""
+    if not isinstance(value, str):
+        return value
+    value = shown(value)
+    starts = FORMULA_STARTS + ("'",) if reversible else FORMULA_STARTS
+    return "'" + value if value.startswith(starts) else value
+
+
+def csv_uncell(value: str) -> str:
+    """A cell `csv_cell(..., reversible=True)` wrote, without the apostrophe it added."""
+    return value[1:] if value.startswith("'") and value[1:2] and value[1] in "=+-@'\t\r" else value
+
+
 def printable(text: str, limit: int = _MAX_MESSAGE) -> str:
     """`text` as `shown`, clipped to `limit`: a diagnostic's message, hint or file name.
 

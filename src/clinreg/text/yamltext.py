@@ -50,3 +50,22 @@ def yaml_flow_list(values: list[Any]) -> str:
 
 def yaml_flow_map(mapping: dict[str, Any]) -> str:
     return "{" + ", ".join(f"{yaml_scalar(k)}: {yaml_scalar(v)}" for k, v in mapping.items()) + "}"
+
+
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, writing any string that holds a character YAML versions read differently (CR, NEL, U+2028,
+    U+2029, which YAML 1.1 takes as line breaks and YAML 1.2 does not) or a non-printable one double-quoted, where
+    each is an escape; left to itself, PyYAML writes U+2028 raw inside a folded single-quoted scalar."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = '"' if _NOT_PRINTABLE.search(value) or any(c in value for c in "\r\x85") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def yaml_dump(data: Any) -> str:
+    """YAML text of plain data (from any source) that every YAML reader reads back as the same data."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
