@@ -11,7 +11,7 @@ import pytest
 
 from results.helpers import DATA, ROOT, invoke, needs_zstandard, write
 
-from clinreg.results.inspect_logs import eval_archive
+from clinreg.results.inspect_logs import eval_members
 from clinreg.scoring import medhelm
 
 LOG = DATA / "inspect_health_bench" / "clinreg_health_bench.eval"  # recorded, see inspect_health_bench/record.py
@@ -31,7 +31,7 @@ def test_an_inspect_healthbench_log_gives_the_authors_score_under_its_own_name(t
     assert (score["record"], score["mapping"]) == ("health_bench", "health_bench")
     assert score["metric"] == medhelm.HEALTHBENCH_METRIC != "health_bench_score"
     assert score["value"] == pytest.approx(2.2 / 3)  # 0.2, 1.0 and 1.0: see the recorder
-    header, _ = eval_archive(LOG)
+    header = next(member for name, member in eval_members(LOG) if name == "header.json")
     [stats] = [s["metrics"] for s in header["results"]["scores"] if s["name"] == "rubric_grader"]
     assert score["n_instances"] == stats[medhelm.HEALTHBENCH_METRIC + ":n_samples"]["value"] == 3
     assert score["stderr"] == pytest.approx(stats[medhelm.HEALTHBENCH_METRIC + ":bootstrap_std"]["value"])
