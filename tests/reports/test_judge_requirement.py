@@ -94,3 +94,20 @@ def test_the_card_shows_the_judge_it_needs(tmp_path):
     assert 'data-needs-judge="yes"' in page and 'data-portable="no"' in page
     closed = (out / "dataset-qa_set.html").read_text(encoding="utf-8")
     assert 'data-needs-judge="no"' in closed and "none needed" in closed
+
+
+def test_show_prints_how_a_benchmark_clinreg_cannot_express_is_scored():
+    from clinreg.core.store import load_registry
+
+    reg = load_registry()
+    found = next(((d.id, m) for d in sorted(reg.datasets.values(), key=lambda d: d.id) for m in d.mappings
+                  if m.scoring is None and m.scoring_note), None)
+    if found is None:
+        pytest.skip("no embedded benchmark has a scoring note")
+    record, mapping = found
+    text = " ".join(_cli("show", record).split())
+    assert "how it is scored (clinreg cannot express it): " + " ".join(mapping.scoring_note.split())[:60] in text
+    assert "judge: not known" in text
+    data = json.loads(_cli("show", record, "--format", "json"))["data"]
+    bench = next(b for b in data["benchmarks"] if b["id"] == mapping.id)
+    assert bench["scoring"]["note"] and bench["judge"]["needs_judge"] is None

@@ -83,7 +83,8 @@ def _placement(reg: Registry, record: Dataset) -> list[dict[str, Any]]:
 
 def _scoring(mapping: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"metric": mapping.metric.name, "range": mapping.metric.range,
-                           "lower_is_better": mapping.metric.lower_is_better, "method": None}
+                           "lower_is_better": mapping.metric.lower_is_better, "method": None,
+                           "note": _text(mapping.scoring_note)}
     scoring = mapping.scoring
     if scoring is None:
         return out
@@ -215,6 +216,7 @@ def record_lines(data: dict[str, Any]) -> list[str]:
         rng = f" over {s['range'][0]:g} to {s['range'][1]:g}" if s["range"] else ""
         out.append(f"  scoring: {s['metric']}{rng}, {'lower' if s['lower_is_better'] else 'higher'} is better"
                    + (f"; method {s['method']}" if s["method"] else ""))
+        out += _wrap("how it is scored (clinreg cannot express it): ", s.get("note"), "    ")
         jury = s.get("jury")
         if jury:
             out.append("  jury: " + ", ".join(f"{j['name']} ({j['model']})" for j in jury["judges"])
