@@ -69,10 +69,14 @@ def _scale(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None
     low, sep, high = text.partition(":")
-    try:
-        bounds = (float(low), float(high))
-    except ValueError:
-        bounds = None
-    if not sep or bounds is None or not all(math.isfinite(b) for b in bounds) or bounds[0] >= bounds[1]:
+    bounds = (_number(low), _number(high))
+    if not sep or None in bounds or not all(math.isfinite(b) for b in bounds) or bounds[0] >= bounds[1]:
         raise fail(f"--scale takes LOW:HIGH, two finite numbers with LOW below HIGH (such as 1:5), not {text!r}")
     return bounds
+
+
+def _number(text: str) -> float | None:
+    """A decimal number as --scale writes it (an optional sign, digits, one point, an exponent), or None."""
+    import re
+
+    return float(text) if re.fullmatch(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*", text) else None
