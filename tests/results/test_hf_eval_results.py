@@ -23,8 +23,11 @@ def _export(tmp_path: Path, *sources) -> tuple[Path, dict]:
     out = tmp_path / "hf"
     result = invoke("results", "export", *sources, "--root", ROOT, "--to", "hf-eval-results", "-o", out,
                     "--format", "json")
-    assert result.exit_code == 0, result.output
-    return out, json.loads(result.stdout)["data"]
+    data = json.loads(result.stdout)["data"]
+    # scores the Hub cannot file (a benchmark with no Hub dataset id) are named, and the exit is then 1
+    dropped = any(item.get("dropped") for item in data["left_out"])
+    assert result.exit_code == (1 if dropped else 0), result.output
+    return out, data
 
 
 def test_the_published_medhelm_results_become_eval_results_files(tmp_path):
@@ -95,5 +98,17 @@ def test_the_readme_shows_the_exports_real_output(tmp_path, monkeypatch):
     shown = readme.split(command, 1)[1].split("\n```", 1)[0]
     monkeypatch.chdir(tmp_path)
     result = invoke("results", "export", RELEASE, "--format", "hf-eval-results", "-o", "medhelm-hf")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the private benchmarks' scores have no Hub dataset: named, exit 1
     assert result.stdout.rstrip("\n") == shown
+
+
+def test_scores_an_export_cannot_write_make_it_exit_1_and_an_aggregate_it_leaves_out_does_not(tmp_path):
+    hf = invoke("results", "export", RELEASE, "--root", ROOT, "--to", "hf-eval-results", "-o", tmp_path / "hf",
+                "--format", "json")
+    left = json.loads(hf.stdout)["data"]["left_out"]
+    assert hf.exit_code == 1 and any(i["dropped"] and "no Hub dataset id" in i["what"] for i in left)
+    eee = invoke("results", "export", RELEASE, "--root", ROOT, "--to", "every-eval-ever", "-o", tmp_path / "eee",
+                 "--format", "json")
+    left = json.loads(eee.stdout)["data"]["left_out"]
+    # the release's mean win rates are an aggregate, like a standard error: named, not a dropped score
+    assert eee.exit_code == 0 and left and not any(i["dropped"] for i in left)

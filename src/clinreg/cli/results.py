@@ -81,7 +81,9 @@ def import_results(sources, root, fmt, output, force, strict, exports, aliases):
                    "published leaderboard's.")
 def export_results_command(sources, root, to, fmt, output, force, strict, aliases, organization):
     """Write SOURCES (results files, anything `results import` reads, or published release ids such as
-    medhelm-2025-07-31) in the format --to names, into the folder DIR, and say what the format leaves out.
+    medhelm-2025-07-31) in the format --to names, into the folder DIR, and say what the format leaves out. Where
+    scores given cannot be written (scores on another metric, a benchmark with no Hub dataset id), they are named
+    with why and the exit code is 1.
 
     Every Eval Ever records carry the benchmark (record, subcategory), the registry release and MedHELM edition in
     `additional_details`, the jury in `llm_scoring` and standard errors and intervals in `uncertainty`, and
@@ -111,8 +113,10 @@ def export_results_command(sources, root, to, fmt, output, force, strict, aliase
         from clinreg.text import dumps
 
         click.echo(dumps("results_export", summary))
-        return
-    click.echo("\n".join(export_summary_lines(summary, output, to)))
+    else:
+        click.echo("\n".join(export_summary_lines(summary, output, to)))
+    if any(item.get("dropped") for item in summary["left_out"]):  # named above, with why: never in silence
+        raise click.exceptions.Exit(EXIT_FINDINGS)
 
 
 @results.command("ratings")

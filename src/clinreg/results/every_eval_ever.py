@@ -87,11 +87,11 @@ def eee_records(reg: Registry, scores: list[Score], reported: list[ReportedWinRa
     left = []
     with_instances = sum(1 for s in scores if s.per_instance)
     if with_instances:
-        left.append({"what": "instance-level scores", "count": with_instances,
+        left.append({"what": "instance-level scores", "count": with_instances, "dropped": False,
                      "why": "a results file keeps only their summary (n, mean, sd), which goes to uncertainty; EEE's "
                             "instance-level companion file (detailed_evaluation_results) is not written"})
     left += left_out_beside(reported, stand_ins)
-    left.append({"what": "where each score was read (file, line, column)", "count": len(scores),
+    left.append({"what": "where each score was read (file, line, column)", "count": len(scores), "dropped": False,
                  "why": "EEE has no slot for a location in a source file; the records themselves become the source"})
     return records, left
 
@@ -392,14 +392,16 @@ def _benchmark(reading: Reading, name: str, where: tuple[int, int], result: dict
 
 
 def left_out_beside(reported: list, stand_ins: list) -> list[dict[str, Any]]:
-    """What no export of one model on one benchmark can hold: published mean win rates and lm-eval's stand-ins."""
+    """What no export of one model on one benchmark can hold: published mean win rates (an aggregate, like a
+    standard error) and scores on another metric (`dropped`: scores given and not written, which makes the command
+    exit 1)."""
     left = []
     if reported:
-        left.append({"what": "reported mean win rates", "count": len(reported),
+        left.append({"what": "reported mean win rates", "count": len(reported), "dropped": False,
                      "why": "a win rate over many benchmarks has no place in a record of one model on one benchmark"})
     if stand_ins:
         left.append({"what": "scores on another metric than the benchmark's (lm-eval's token overlap, medhelm's "
-                             "configurable jury_score)", "count": len(stand_ins),
+                             "configurable jury_score)", "count": len(stand_ins), "dropped": True,
                      "why": "they are not the benchmark's main metric, and clinreg never ranks them"})
     return left
 

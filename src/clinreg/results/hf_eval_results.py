@@ -56,10 +56,12 @@ def hf_files(reg: Registry, scores: list[Score], reported: list[ReportedWinRate]
     left = []
     if no_hub:
         left.append({"what": "scores of benchmarks with no Hub dataset id", "count": sum(no_hub.values()),
+                     "dropped": True,
                      "why": f"the Hub files a result under a benchmark dataset of the Hub; these {len(no_hub)} "
                             "benchmarks read their data elsewhere (listed under `benchmarks` in --format json)",
                      "benchmarks": sorted(no_hub)})
     left.append({"what": "standard errors, instance counts, juries and generation settings", "count": len(scores),
+                 "dropped": False,
                  "why": "an eval results entry holds one value; the notes name the metric, its range and the "
                         "harness, and the Every Eval Ever export keeps the rest"})
     left += left_out_beside(reported, stand_ins)
