@@ -134,3 +134,19 @@ def test_usage_errors(tree, data, tmp_path):
     other = invoke(export, ["lm-eval", "qa_set", "--mapping", "qa_set", "--root", str(tree), "-o", str(tmp_path / "b")])
     assert other.exit_code == 2 and "--mapping applies only" in other.stderr
     assert DATASET  # the closed fixture is the tree's qa_set
+
+
+def test_a_closed_task_names_medhelms_instructions_and_outputs_it_does_not_send(tmp_path):
+    """Review finding: the closed prompt keeps clinreg's letter instruction; that, and one output where MedHELM asks
+    for five, are named among what differs, as every setting a format cannot send is."""
+    from clinreg.exports.medhelm_config import MedhelmExport, _generation_differs
+
+    report = MedhelmExport(record="r", mapping="m", name="r", output=tmp_path)
+    _generation_differs({"temperature": 0, "max_tokens": 1, "stop": [], "instructions": "Answer A to D.",
+                         "num_outputs": 5, "adapter": "multiple_choice"}, "choice", report)
+    differs = " ".join(report.differs)
+    assert "not MedHELM's instructions" in differs and "Answer A to D." in differs
+    assert "one output per instance, not the record's 5" in differs
+    quiet = MedhelmExport(record="r", mapping="m", name="r", output=tmp_path)
+    _generation_differs({"temperature": 0, "max_tokens": 1, "stop": [], "num_outputs": 1}, "choice", quiet)
+    assert quiet.differs == []

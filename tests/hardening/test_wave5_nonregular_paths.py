@@ -146,6 +146,15 @@ def test_a_data_file_a_manifest_names_that_is_a_fifo_is_never_opened(fifo, tmp_p
     assert result.exit_code == 0 and "Traceback" not in result.output
 
 
+def test_a_data_file_a_manifest_names_nested_past_the_parsers_depth_leaves_the_set_unknown(tmp_path):
+    """Review finding: a RecursionError from a deeply nested line escaped as a traceback."""
+    data = tmp_path / "deep.jsonl"
+    data.write_text("[" * 200_000 + "\n", encoding="utf-8")
+    export = _export(tmp_path / "export", str(data))
+    result = invoke(main, ["results", "import", PUBLISHED, "--export", export, "-o", tmp_path / "out.json"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+
+
 # --------------------------------------------------------------------------------------------- /dev/zero
 
 

@@ -95,3 +95,20 @@ def test_the_authors_score_round_trips_through_every_eval_ever_under_its_name(tm
     (score,) = json.loads(back.read_text(encoding="utf-8"))["scores"]
     assert (score["metric"], score["value"]) == (medhelm.HEALTHBENCH_METRIC, pytest.approx(2.2 / 3))
     assert score["jury"]["judges"] == {"grader": "mockllm/model"}
+
+
+def test_two_metrics_without_juries_are_never_ranked_against_each_other(tmp_path):
+    """Review finding: with no jury recorded on either side, the two HealthBench scores shared one win-rate group."""
+    path = write(tmp_path / "both.json", json.dumps({"clinreg_results": 1, "scores": [
+        {"model": "m1", "record": "health_bench", "mapping": "health_bench", "metric": "health_bench_score",
+         "value": 0.4},
+        {"model": "m2", "record": "health_bench", "mapping": "health_bench", "metric": medhelm.HEALTHBENCH_METRIC,
+         "value": 0.6},
+        {"model": "m3", "record": "health_bench", "mapping": "health_bench", "metric": medhelm.HEALTHBENCH_METRIC,
+         "value": 0.5}]}))
+    result = invoke("leaderboard", "--root", ROOT, str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in json.loads(result.output)["data"]["rows"]}
+    # m2 beats m3 (same metric) and nobody beats or loses to m1 (another metric): m2 1.0, m3 0.0, m1 alone
+    assert rows["m2"]["mean_win_rate"] == 1.0 and rows["m3"]["mean_win_rate"] == 0.0
+    assert rows["m1"]["mean_win_rate"] in (None, 0.0) and rows["m1"]["win_rate_columns"] == 0

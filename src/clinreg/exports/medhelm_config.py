@@ -198,6 +198,11 @@ def _generation_differs(generation: dict[str, Any], kind: str, report: MedhelmEx
                               f"{generation['reasoning_max_tokens']}")
     if kind != "choice" and generation.get("instructions"):
         report.differs.append("MedHELM's instructions open the prompt file, not HELM's adapter instructions")
+    if kind == "choice" and generation.get("instructions"):
+        report.differs.append(f"clinreg's letter instruction in each prompt, not MedHELM's instructions "
+                              f"({json.dumps(generation['instructions'])[:80]}), which the other exports send")
+    if generation.get("num_outputs", 1) != 1:
+        report.differs.append(f"one output per instance, not the record's {generation['num_outputs']}")
 
 
 def prompt_file(generation: dict[str, Any], kind: str) -> str:

@@ -142,6 +142,14 @@ def row_source(origin: list[str | None], releases: dict[str, dict[str, Any]]) ->
             "label": " + ".join(source_label(releases[o] if o else None) for o in origin)}
 
 
+def _rank_group(score: Score, column: dict[str, Score]) -> str | None:
+    """What a score is ranked within on its benchmark: its jury, and where the column holds scores on more than
+    one metric (HealthBench's own score beside medhelm's), its metric too; scores on two metrics never meet."""
+    if len({s.metric for s in column.values()}) == 1:
+        return score.jury_key
+    return f"{score.jury_key or 'no jury recorded'} (metric {score.metric})"
+
+
 def leaderboard_data(reg: Registry, scores: list[Score], reported: list[ReportedWinRate] | None = None,
                      access: Iterable[str] | None = None, comparable_only: bool = False,
                      merged: list[dict[str, Any]] | None = None,
@@ -193,7 +201,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
     for k, v in by_key.items():
         groups_by_jury: dict[str | None, dict[str, float]] = {}
         for m, s in v.items():
-            groups_by_jury.setdefault(s.jury_key, {})[m] = s.value
+            groups_by_jury.setdefault(_rank_group(s, v), {})[m] = s.value
         win[k] = {}
         for values in groups_by_jury.values():
             win[k].update({m: w for m, w in column_win_rates(values, lower[k]).items() if not v[m].published})
@@ -201,7 +209,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             in_release: dict[str | None, dict[str, float]] = {}
             for m, s in v.items():
                 if s.published == release:
-                    in_release.setdefault(s.jury_key, {})[m] = s.value
+                    in_release.setdefault(_rank_group(s, v), {})[m] = s.value
             for values in in_release.values():
                 win[k].update(column_win_rates(values, lower[k]))
         if len(groups_by_jury) > 1:

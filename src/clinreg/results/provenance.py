@@ -80,7 +80,7 @@ def _data_file_ids(path: Path) -> str | None:
                     doc = json.loads(line)
                     ids.append(doc["id"])
         return instance_set(ids)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a line nested past the parser's depth
         return None
 
 
