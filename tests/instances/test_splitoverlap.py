@@ -123,3 +123,20 @@ def test_an_empty_evaluation_split_has_figures_and_no_findings(tmp_path):
     figures = record_figures(record, locate(record, data, root))["mappings"][0]
     assert figures["splits"]["test"]["instances"] == 0
     assert figures["within"]["test"]["pairs"] == [] and all(not a["pairs"] for a in figures["across"])
+
+
+def test_overlap_without_the_data_keeps_the_figures_the_file_holds(tmp_path):
+    """Review finding: a second `clinreg overlap` without --data-dir rewrote the file with no record in it."""
+    from clinreg.cli.contamination import overlap
+
+    root, data = _planted(tmp_path)
+    first = run(overlap, "--root", root, "--data-dir", data, "--format", "json")
+    assert first.exit_code == 0, first.output
+    figures = root / "clinreg.overlap.json"
+    held = json.loads(figures.read_text(encoding="utf-8"))["records"]
+    assert "fixture" in held
+    again = run(overlap, "--root", root, "--format", "json")  # no data at hand now
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["data"]["kept"] == ["fixture"]
+    after = json.loads(figures.read_text(encoding="utf-8"))
+    assert after["records"]["fixture"] == held["fixture"] and "fixture" not in after["not_computed"]

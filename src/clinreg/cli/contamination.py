@@ -34,12 +34,14 @@ def overlap(check, data_dir, hub, output, fmt, root):
 
         path = output or reg.root / figs.FIGURES_FILE
         quiet_datasets()
-        old = figs.read_figures(path) if check else None
+        old = figs.read_figures(path)
         if check and old is None:
             raise fail(f"no figures file at {path}; run `clinreg overlap --data-dir DIR` first", EXIT_FINDINGS)
         fresh = figs.compute_figures(reg, data_dir, hub=hub)
+        kept: list[str] = []
         if not check:
-            figs.write_figures(path, fresh)
+            written, kept = figs.merge_figures(old, fresh)
+            figs.write_figures(path, written)
     from clinreg.instances import figures_lines
     from clinreg.text import dumps
 
@@ -47,7 +49,8 @@ def overlap(check, data_dir, hub, output, fmt, root):
     if fmt == "json":
         click.echo(dumps("overlap_check" if check else "overlap",
                          {"file": str(path), "drift": changed, "computed": sorted(fresh["records"]),
-                          "not_computed": fresh["not_computed"]} if check else {"file": str(path), **fresh}))
+                          "not_computed": fresh["not_computed"]} if check else {"file": str(path), **fresh,
+                                                                               "kept": kept}))
     else:
         for record_id, entry in sorted(fresh["records"].items()):
             for line in figures_lines(record_id, entry["mappings"]):
@@ -59,7 +62,8 @@ def overlap(check, data_dir, hub, output, fmt, root):
             for line in changed:
                 click.echo(f"drift: {line}")
         verb = f"{path}: {len(changed)} drifted," if check else f"wrote {path}:"
-        click.echo(f"{verb} {len(fresh['records'])} record(s) computed, {len(fresh['not_computed'])} not computed")
+        click.echo(f"{verb} {len(fresh['records'])} record(s) computed, {len(fresh['not_computed'])} not computed"
+                   + (f"; kept as the file held them (their data not at hand now): {', '.join(kept)}" if kept else ""))
     if check and not fresh["records"]:  # a check that compared nothing must not pass
         click.echo("clinreg: error: no record's data could be read, so nothing was checked; pass --data-dir DIR",
                    err=True)

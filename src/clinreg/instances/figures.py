@@ -53,6 +53,19 @@ def compute_figures(registry: Registry, data_dir: str | Path | None, *, hub: boo
             "not_computed": skipped}
 
 
+def merge_figures(old: dict[str, Any] | None, fresh: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """What a new figures file holds: the records computed now, and each record the earlier file held that was not
+    computed now (its data not at hand this time), kept as it was, with its record version (so that a card shows it
+    stale once the record changes): a run without the data never wipes figures. The ids kept are returned."""
+    if not old:
+        return fresh, []
+    kept = {k: v for k, v in (old.get("records") or {}).items()
+            if k not in fresh["records"] and k in fresh["not_computed"]}
+    merged = {**fresh, "records": {**kept, **fresh["records"]},
+              "not_computed": {k: v for k, v in fresh["not_computed"].items() if k not in kept}}
+    return merged, sorted(kept)
+
+
 def write_figures(path: Path, figures: dict[str, Any]) -> None:
     atomic_write_text(path, json.dumps(figures, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n")
 
