@@ -47,3 +47,17 @@ def test_compare_with_a_record_added_in_a_later_release_is_no_error_at_the_older
 
     report = validate(load_registry().root, release="1.0.0")
     assert [d for d in report.diagnostics if d.code == "CLR306"] == []
+
+
+def test_an_agent_benchmark_promises_no_stand_in_score():
+    """Review finding: an agent's card said an export's token-overlap score stands in, but no export runs it."""
+    reg = load_registry()
+    agents = [m for ds in reg.datasets.values() for m in ds.mappings
+              if m.generation is not None and m.generation.adapter == "agent" and m.scoring is None]
+    if not agents:
+        import pytest
+
+        pytest.skip("the registry holds no agent benchmark")
+    for m in agents:
+        g = grader_of(m)
+        assert g.kind == NOT_EXPRESSIBLE and "stand-in" not in g.method and "medhelm's own run" in g.method, m.id

@@ -214,7 +214,8 @@ def _coverage_data(reg: Registry, access: Iterable[str] | None, today: dt.date |
              "licence": d.licence.spdx, "benchmarks": len(d.mappings),
              "tasks": sorted({t for m in d.mappings for t in m.tasks}),
              "instances": sum(m.instances.evaluated or 0 for m in d.mappings) if d.in_medhelm else 0,
-             **judging((k, m) for m in d.mappings)}
+             **judging((k, m) for m in d.mappings),
+             "judge": {m.id: {**judge_requirement(m).to_dict(), "judge_calls": judge_calls(m)[0]} for m in d.mappings}}
             for k, d in sorted(datasets.items())
         ],
     }

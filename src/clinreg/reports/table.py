@@ -28,7 +28,7 @@ def safe_text(text: str) -> str:
 def judge_cell(row: dict[str, Any]) -> str:
     """Judge calls per model run as a cell: `-` where no benchmark needs a judge, a trailing `+` where some
     cannot be counted (the figure is then a floor)."""
-    if not row["judged_benchmarks"]:
+    if not row["judged_benchmarks"] and not row["judge_calls_uncounted"]:
         return "-"
     return f"{row['judge_calls']:,}" + ("+" if row["judge_calls_uncounted"] else "")
 
@@ -112,7 +112,8 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
     elif by == "subcategory":
         console.print("Cov = tasks with at least one dataset; P/G/X = public/gated/private datasets; "
                       "Inst = instances MedHELM evaluated (records not in MedHELM add none); Judge = judge calls one "
-                      "model run of its benchmarks takes (+: some cannot be counted; see --format json); thin = rests "
-                      "on a single dataset.")
+                      "model run of its benchmarks takes, over MedHELM's evaluated instances or, where MedHELM "
+                      "evaluated none, every source row (+: a floor, some cannot be counted; see --format json); "
+                      "thin = rests on a single dataset.")
     # A folded name can put any part of itself at the start of a line, where CI would read `::error` as a command.
     return defuse("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines()))

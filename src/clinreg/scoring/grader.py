@@ -37,6 +37,11 @@ def _scale(mapping: Mapping) -> str:
 def grader_of(mapping: Mapping) -> Grader:
     """The grader of one benchmark: a declared scoring method wins; a `scoring_note` (why none of clinreg's
     methods can express the authors' scoring) makes it not expressible; else the label scheme decides."""
+    agent = mapping.generation is not None and mapping.generation.adapter == "agent"
+    if mapping.scoring is None and mapping.scoring_note is not None and agent:
+        return Grader(NOT_EXPRESSIBLE, "clinreg cannot express how it is graded (see the record's scoring note), and "
+                      "no clinreg export runs it: MedHELM runs it as an agent, so its score comes only from medhelm's "
+                      "own run", _scale(mapping))
     if mapping.scoring is None and mapping.scoring_note is not None:
         return Grader(NOT_EXPRESSIBLE, "clinreg cannot express how the authors grade it (see the record's scoring "
                       "note); an export's token-overlap score is only a stand-in", _scale(mapping))
