@@ -102,10 +102,15 @@ def render_table(data: dict[str, Any], by: str = "subcategory", width: int | Non
             table.add_row(name, str(s["tasks"]), str(s["tasks_covered"]), str(len(s["datasets"])),
                           _tiers(s["access"]), str(s["instances"]), judge_cell(s), "thin" if s["thin"] else "")
     console.print(table)
-    if beyond:
-        console.print(_plain("not in MedHELM (added by the registry beyond MedHELM's "
-                             f"benchmarks{', marked *' if by == 'task' else ''}): "
-                             + ", ".join(sorted(beyond))))
+    unreleased = {d["id"] for d in data["datasets"] if not d["in_medhelm"] and d.get("medhelm_unreleased")}
+    added = beyond - unreleased
+    mark = ", marked *" if by == "task" else ""
+    if added:
+        console.print(_plain(f"not in MedHELM (added by the registry beyond MedHELM's benchmarks{mark}): "
+                             + ", ".join(sorted(added))))
+    if unreleased:
+        console.print(_plain(f"not in a released MedHELM edition (on medhelm's main branch only{mark}): "
+                             + ", ".join(sorted(unreleased))))
     if by == "category":
         console.print("Cov = tasks with at least one dataset; Data = datasets; P/G/X = public/gated/private "
                       "datasets; Thin = subcategories that rest on a single dataset.")
