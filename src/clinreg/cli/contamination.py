@@ -84,13 +84,12 @@ def contamination(fmt, root):
     reg = load(root)
     refuse_load_errors(reg, "the records' contamination facts")
     if fmt == "helm":
-        import yaml
+        from clinreg.text import yaml_dump
 
         helm = helm_points(reg)
         for item in helm["left_out"]:
             click.echo(f"clinreg: left out of HELM's shape: {item['record']}: {item['why']}", err=True)
-        click.echo("---\n" + yaml.safe_dump({"points": helm["points"]}, sort_keys=False, allow_unicode=True,
-                                             width=100), nl=False)
+        click.echo("---\n" + yaml_dump({"points": helm["points"]}), nl=False)
         return
     records = []
     for record in sorted(reg.datasets.values(), key=lambda r: r.id):

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from clinreg.core.builderrors import BuildError
 from clinreg.exports.harness import ExportProblem, check_identifiers, generation_spec, gold_kind, scoring_spec
@@ -29,6 +28,7 @@ from clinreg.instances.build import RecordBuild
 from clinreg.instances.stamp import canary
 from clinreg.instances.write import replace_folder
 from clinreg.scoring.medhelm import jury_prompt
+from clinreg.text.yamltext import yaml_dump
 from clinreg.sources.origin import locate
 from clinreg.text.suggest import closest
 
@@ -109,7 +109,7 @@ def export_medhelm(registry: Any, dataset_id: str, output: str | Path, *, mappin
               "max_tokens": generation.get("max_tokens", 1024), "metrics": metrics}
     files[f"{name}.yaml"] = (f"# medhelm configurable benchmark, written by `clinreg export medhelm {record.id}` "
                              f"(registry release {report.release}).\n# {report.canary}\n"
-                             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
+                             + yaml_dump(config))
     entry = {"description": f"medhelm_configurable_benchmark:config_path={name}.yaml,model=text", "priority": 1}
     files[f"run_entries_{name}.conf"] = json.dumps({"entries": [entry]}, indent=2) + "\n"  # JSON is valid HOCON
     report.metrics = [x["name"] for x in metrics]

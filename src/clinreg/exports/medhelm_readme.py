@@ -3,6 +3,8 @@ them from, and what differs from the record and from MedHELM's published benchma
 
 from __future__ import annotations
 
+import shlex
+
 from typing import Any
 
 from clinreg.reports.markdown import escape
@@ -14,7 +16,8 @@ def readme(report: Any, generation: dict[str, Any]) -> str:
     differs = "\n".join(f"- {escape(line)}" for line in report.differs) or "- nothing"
     judges = "\n".join(f"- `{j['name']}` ({escape(j['model_name'])})" for j in report.judges) or "- none (no jury)"
     return README.format(name=report.name, record=report.record, mapping=report.mapping, release=report.release,
-                         canary=report.canary, instances=report.instances, out=out, metrics=", ".join(report.metrics),
+                         canary=report.canary, instances=report.instances, out=shlex.quote(str(out)),
+                         metrics=", ".join(report.metrics),
                          main=report.metrics[0], max_tokens=generation.get("max_tokens", 1024), differs=differs,
                          judges=judges)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import json
 import math
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -49,16 +48,6 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
             raise Unreadable(f"larger than {limit // (1024 * 1024)} MiB; refusing to read it") from None
         raise Unreadable(f"cannot read it: {exc.strerror or exc}") from None
     return decode(data)
-
-
-def read_up_to(handle: Any, limit: int) -> bytes:
-    """At most `limit` + 1 bytes of an open file (one more tells that it is over). Read by its size: `read(limit + 1)`
-    alone would set aside `limit` bytes for every file, however small (64 MiB for each run_spec.json)."""
-    size = os.fstat(handle.fileno()).st_size
-    data = handle.read(min(limit, size) + 1)
-    if size < len(data) <= limit:  # it grew while being read: the rest, up to the limit
-        data += handle.read(limit + 1 - len(data))
-    return data
 
 
 def decode(data: bytes) -> str:
