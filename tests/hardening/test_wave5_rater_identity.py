@@ -119,3 +119,22 @@ def test_an_old_file_is_read_by_the_prefix_but_never_past_a_line_break_or_a_judg
     assert sorted(data["judges"]) == ["clinician:bob", "clinician:gpt", "clinician:pad"]
     text = clinreg("jury", "agreement", path)
     assert "no rater_kind column" in text.output
+
+
+def test_a_json_lines_file_giving_rater_kind_on_later_lines_only_is_a_located_problem(tmp_path):
+    """Review finding: the first line decided, so a later `rater_kind: clinician` was silently read by name."""
+    import json as _json
+
+    from clinreg.scoring.ratings import RatingsError, read_ratings
+
+    path = tmp_path / "mixed.jsonl"
+    rows = [{"instance_id": "1", "rater": "gpt", "axis": "accuracy", "score": 4},
+            {"instance_id": "1", "rater": "Dr A", "rater_kind": "clinician", "axis": "accuracy", "score": 5}]
+    path.write_text("".join(_json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    try:
+        read_ratings(path)
+    except RatingsError as err:
+        text = str(err)
+    else:
+        raise AssertionError("a mixed file was read")
+    assert f"{path}:2: rater_kind is given here but not on the file's first line" in text

@@ -346,6 +346,10 @@ class _Reader:
                 continue
             if self.has_kind is None:  # the first object decides for the file
                 self.has_kind = "rater_kind" in obj
+            elif not self.has_kind and "rater_kind" in obj:  # who rated is never read from a name beside a kind
+                problems.add(SHAPE, path, "rater_kind is given here but not on the file's first line: give it on "
+                             "every line, or on none (then a `clinician:` name marks a clinician)", number)
+                continue
             # The plain row, kept at once (as in csv_rows); anything else is read field by field by `row`.
             get = obj.get
             instance, rater, axis, score, model, bench = (get("instance_id"), get("rater"), get("axis"),
