@@ -109,6 +109,11 @@ def header_lines(data: dict[str, Any], by: str) -> list[tuple[HeaderKind, str]]:
         lines.append(("warning", comparability_line(data)))
     if data.get("contamination"):
         lines.append(("warning", board_line(data["contamination"])))
+    if data.get("overlap_not_computed"):
+        u = data["overlap_not_computed"]
+        lines.append(("note", f"Contamination: split overlap not computed for {u['not_computed']} of {u['records']} "
+                              "records on this board (their data is not readable here; `clinreg overlap --data-dir "
+                              "DIR` computes it): no note is not the same as clean."))
     if data.get("comparable_only", {}).get("dropped"):
         lines.append(("warning", dropped_line(data)))
     if data.get("beside"):

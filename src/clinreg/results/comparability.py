@@ -170,6 +170,13 @@ def board_notes(reg: Registry, keys: list[str], models: list[str]) -> list[dict[
     return notes
 
 
+def unchecked_records(reg: Registry, keys: list[str]) -> dict[str, int]:
+    """How many of the board's records have no computed overlap figures: silence on a board is never 'clean'."""
+    ids = sorted({k.split("/", 1)[0] for k in keys if k.split("/", 1)[0] in reg.datasets})
+    unchecked = sum(1 for i in ids if contamination_view(reg, reg.datasets[i])["status"] == "not computed")
+    return {"not_computed": unchecked, "records": len(ids)}
+
+
 def _same_model(board: str, declared: str) -> bool:
     """A board's model name against a fact's: equal, or equal after the organisation prefix (`openai/gpt-4`)."""
     a, b = board.casefold(), declared.casefold()

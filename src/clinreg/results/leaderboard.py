@@ -17,7 +17,7 @@ from clinreg.core.model import ACCESS_TIERS, Metric
 from clinreg.core.store import Registry
 from clinreg.reports.coverage import edition_summary
 from clinreg.results.comparability import (
-    WORDS, board_notes, compare, differs_words, largest_comparable, side_words,
+    WORDS, board_notes, compare, differs_words, largest_comparable, side_words, unchecked_records,
 )
 from clinreg.results.score import ReportedWinRate, Score
 from clinreg.scoring import medhelm_jury_agreement
@@ -219,6 +219,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
             jury_reference[k] = max(set(pool), key=lambda j: (pool.count(j), j is not None, str(j)))
     comparability, marks = compare(by_key)
     contamination = board_notes(reg, sorted(by_key), models)
+    overlap_unchecked = unchecked_records(reg, sorted(by_key))
     evidence = {k: jury_evidence(reg, k) for k in by_key}
     unvalidated = {k for k, e in evidence.items() if e == []}
     mixed = {e["benchmark"]: e for e in comparability}
@@ -397,6 +398,7 @@ def leaderboard_data(reg: Registry, scores: list[Score], reported: list[Reported
                                  "medhelm_in_general": medhelm_jury_agreement(reg)}} if unvalidated else {}),
         **({"comparability": comparability} if comparability else {}),
         **({"contamination": contamination} if contamination else {}),
+        **({"overlap_not_computed": overlap_unchecked} if overlap_unchecked["not_computed"] else {}),
         **({"comparable_only": {"dropped": dropped}} if comparable_only else {}),
         **({"aliases": merged} if merged else {}),
         **({"beside": other_metric(reg, beside)} if beside else {}),
