@@ -140,3 +140,14 @@ def test_overlap_without_the_data_keeps_the_figures_the_file_holds(tmp_path):
     assert json.loads(again.stdout)["data"]["kept"] == ["fixture"]
     after = json.loads(figures.read_text(encoding="utf-8"))
     assert after["records"]["fixture"] == held["fixture"] and "fixture" not in after["not_computed"]
+
+
+def test_check_data_text_states_the_method_and_what_it_did_not_check(tmp_path):
+    """Review finding: the text output never said its method, and a record with one split looked checked."""
+    data = tmp_path / "data"
+    hub_folder(data, "owner/fixture", {"test": _distinct("test", 4)})
+    root = write_root(tmp_path, [record_dict(MCQ)])
+    result = run(check_data, "fixture", "--root", root, "--data-dir", data)
+    assert result.exit_code == 0, result.output
+    assert "method: exact: equal normalised text" in result.stderr and "Jaccard >= 0.8" in result.stderr
+    assert "overlap across splits not checked: the record names no other split" in result.stderr

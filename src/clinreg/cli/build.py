@@ -159,6 +159,10 @@ def check_data(dataset, data_dir, rows, overlap, strict, fmt, root):
                        f"{entry['labelled']} labelled, {entry['unlabelled']} unlabelled{dropped}", err=True)
         for line in figures_lines(dataset, figures or []):
             click.echo(line, err=True)
+        if figures:
+            from clinreg.instances import OVERLAP_METHOD
+
+            click.echo(f"method: {OVERLAP_METHOD}", err=True)
     if fmt == "json":
         import json
 

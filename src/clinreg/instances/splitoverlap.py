@@ -148,4 +148,7 @@ def figures_lines(record_id: str, figures: list[dict[str, Any]]) -> list[str]:
         for found in entry["across"]:
             lines.append(f"{where}: {found['evaluation']!r} vs {found['other']!r}: {counted(found)}, "
                          f"{found['rows']} evaluation instance(s) involved")
+        if not entry["across"] and not any("unreadable" in s for s in entry["splits"].values()) \
+                and all(s["evaluation"] for s in entry["splits"].values()):
+            lines.append(f"{where}: overlap across splits not checked: the record names no other split")
     return lines
