@@ -48,6 +48,9 @@ def test_show_every_record_as_text_and_json(record_id, tmp_path):
                                             for e in unreleased]
     else:
         assert lines[-1].startswith("MedHELM editions: ")
+    assert data["notes"] == [" ".join(n.split()) for n in record.notes] or data["notes"] == record.notes
+    if record.notes:  # every caveat the record holds is printed, in full
+        assert "Notes" in lines and " ".join(record.notes[-1].split())[:50] in " ".join(text.output.split())
     tasks = {t for m in record.mappings for t in m.tasks}
     assert {p["task"] for p in data["taxonomy"]} == tasks
     for p in data["taxonomy"]:

@@ -163,6 +163,7 @@ def record_view(reg: Registry, record_id: str) -> dict[str, Any]:
         "medhelm_editions": editions,
         "medhelm_unreleased": unreleased,
         "citation": record.citation.text,
+        "notes": [_text(n) for n in record.notes],
         "contamination": contamination_view(reg, record),
     }
 
@@ -235,6 +236,9 @@ def record_lines(data: dict[str, Any]) -> list[str]:
         else:
             out.append("  generation: no settings recorded")
     out += contamination_lines(data["contamination"])
+    if data.get("notes"):  # caveats, disputed facts and where clinreg placed what MedHELM did not
+        out.append("Notes")
+        out += [line for note in data["notes"] for line in _wrap("- ", note)]
     editions = data["medhelm_editions"]
     out.append("MedHELM editions: " + (", ".join(editions) if editions else "no released edition lists it"))
     for e in data.get("medhelm_unreleased", []):
