@@ -149,13 +149,16 @@ from inspect_ai.model import ModelOutput, get_model
 
 rating = json.dumps({axis: {"score": 4, "explanation": "test"} for axis in ("accuracy", "completeness", "structure", \
 "clarity")})
+# Enough replies for two instances of every benchmark on two models, and no more: the lists of replies are held
+# for every sample the run makes, so their length, times the benchmarks, is what the run's memory grows with (at
+# 10,000 and 100,000 replies, 59 benchmarks took past 23 GB and were killed).
 roles = {f"judge_{name}": get_model("mockllm/model", memoize=False,
-                                    custom_outputs=[ModelOutput.from_content("mockllm/model", rating)] * 10000)
+                                    custom_outputs=[ModelOutput.from_content("mockllm/model", rating)] * 500)
          for name in ("gpt", "llama", "claude")}
 # HealthBench's rubric grader: a mock that finds every criterion met.
 graded = json.dumps({"explanation": "test", "criteria_met": True})
 roles["grader"] = get_model("mockllm/model", memoize=False,
-                            custom_outputs=[ModelOutput.from_content("mockllm/model", graded)] * 100000)
+                            custom_outputs=[ModelOutput.from_content("mockllm/model", graded)] * 2000)
 tasks = [getattr(t, name)() for name in sorted(t.MAPPINGS)]
 logs = inspect_ai.eval(tasks, model=["mockllm/model", "mockllm/other"], model_roles=roles, log_dir=sys.argv[2],
                        display="none", max_tasks=4)
