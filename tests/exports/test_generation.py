@@ -169,6 +169,13 @@ def written_lm_eval_tasks(tmp_path: Path, choice_scoring: str = "generate") -> t
     return report, tasks
 
 
+def requested(g):
+    """(stop sequences, outputs) MedHELM's requests carry: HELM's joint multiple-choice adapter sends one completion
+    and no stop sequence whatever its spec says (crfm-helm's MultipleChoiceJointAdapter; test_helm.py reads it off
+    HELM's own requests)."""
+    return ([], 1) if g.adapter == "multiple_choice" else (list(g.stop), g.num_outputs)
+
+
 def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
     report, tasks = written_lm_eval_tasks(tmp_path)
     assert len(report.mappings) == len(EXPORTED)
@@ -176,11 +183,12 @@ def test_lm_eval_tasks_carry_the_records_settings(tmp_path):
         task, g = tasks[m.name], mapping.generation
         # every task generates, with the record's stop sequences, output limit and temperature
         assert task["output_type"] == "generate_until", dataset_id
-        assert task["generation_kwargs"] == {"until": g.stop, "do_sample": False, "temperature": g.temperature,
+        stop, outputs = requested(g)
+        assert task["generation_kwargs"] == {"until": stop, "do_sample": False, "temperature": g.temperature,
                                              "max_gen_toks": g.max_tokens}, dataset_id
         assert task["metadata"]["medhelm_comparable"] is True, dataset_id
         not_sent = task["metadata"]["settings_not_sent"]
-        assert ("num_outputs" in not_sent) == (g.num_outputs != 1), dataset_id
+        assert ("num_outputs" in not_sent) == (outputs != 1), dataset_id
         assert ("reasoning_max_tokens" in not_sent) == (g.reasoning_max_tokens is not None), dataset_id
         assert not_sent == m.not_sent == report.to_dict()["mappings"][report.mappings.index(m)]["settings_not_sent"]
         if m.kind == "choice":  # MedHELM's instructions, the letter filtered out, exact match on the gold letter
@@ -236,10 +244,11 @@ def test_inspect_tasks_carry_the_records_settings(tmp_path, stand_ins, monkeypat
         made = module[m.name]()
         config = made["config"]
         assert config["temperature"] == g.temperature and config["max_tokens"] == g.max_tokens, dataset_id
-        assert config["stop_seqs"] == (g.stop or None), dataset_id
-        assert config["num_choices"] == (g.num_outputs if g.num_outputs > 1 else None), dataset_id
+        stop, outputs = requested(g)
+        assert config["stop_seqs"] == (stop or None), dataset_id
+        assert config["num_choices"] == (outputs if outputs > 1 else None), dataset_id
         assert made["metadata"]["settings_not_sent"] == m.not_sent, dataset_id
-        assert ("num_outputs" in m.not_sent) == (g.num_outputs != 1), dataset_id
+        assert ("num_outputs" in m.not_sent) == (outputs != 1), dataset_id
         if m.kind == "choice":  # MedHELM's instructions in the prompt, one letter generated, HELM's exact match
             assert made["solver"] == {"__call__": "generate", "args": ()}, dataset_id
             assert made["scorer"].__qualname__.startswith("letter_match."), dataset_id
@@ -515,7 +524,8 @@ def test_the_readme_says_what_each_task_sends_and_how_to_run_medhelms_own_entry(
             assert escape("not MedHELM-comparable") in line and "temperature" not in line, dataset_id
             continue
         assert escape(f"at most {g.max_tokens} token(s)") in line, dataset_id
-        assert escape(f"{g.num_outputs} output(s) asked for") in line, dataset_id
+        outputs = g.num_outputs if harness == "helm" else requested(g)[1]  # HELM's adapter makes its own requests
+        assert escape(f"{outputs} output(s) asked for") in line, dataset_id
         if m.kind == "choice":
             opening = closed_instructions(g)
             said = "MedHELM's instructions" if opening == g.instructions else "clinreg's letter instruction"

@@ -14,6 +14,7 @@ from clinreg.cli.main import main
 
 from .conftest import exported
 from .support import DATASETS, REPO, have, need, tool
+from clinreg.exports.contents import sent_generation
 
 pytestmark = pytest.mark.interop
 
@@ -67,7 +68,7 @@ def test_inspect_eval_cli_runs_every_mapping_on_the_mock_model(inspect_export, b
                    "aci_bench": ["jury", "reference_overlap"], "medhallu": ["letter_match"]}[dataset]
         assert [s["name"] for s in log["results"]["scores"]] == scorers
         # the record's (MedHELM's) settings, as the task's generate config
-        g, config = settings[dataset], log["plan"]["config"]
+        g, config = sent_generation(settings[dataset]), log["plan"]["config"]  # what MedHELM's requests carry
         assert (config["temperature"], config["max_tokens"], config.get("stop_seqs")) == (
             g["temperature"], g["max_tokens"], g["stop"] or None), config
         assert config.get("num_choices") == (g["num_outputs"] if g["num_outputs"] > 1 else None), config
@@ -113,7 +114,7 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
     assert sorted(logs) == sorted(names)
     for name, log in logs.items():
         assert log["samples"], name
-        g = manifest[name]["generation"]
+        g = sent_generation(manifest[name]["generation"])
         opening = g["instructions"] if g["adapter"] == "multiple_choice" and g.get("instructions") \
             else LETTER_INSTRUCTION
         config = log["plan"]["config"]

@@ -9,6 +9,7 @@ import pytest
 
 from .conftest import exported
 from .support import DATASETS, have, need, tool
+from clinreg.exports.contents import sent_generation
 
 pytestmark = pytest.mark.interop
 
@@ -41,7 +42,7 @@ def test_task_manager_loads_tasks_and_groups_with_our_gold(lm_export, built, har
         docs = list(task.test_docs())
         instances = built[dataset]
         assert len(docs) == len(instances)
-        g = generation[dataset]
+        g = sent_generation(generation[dataset])  # what MedHELM's requests carry
         # every task generates, with the record's (MedHELM's) settings as lm-eval reads them
         assert task.OUTPUT_TYPE == "generate_until"
         assert task.config.generation_kwargs == {"until": g["stop"], "do_sample": False,
@@ -98,7 +99,7 @@ def test_every_closed_mapping_shows_the_model_one_instruction(harness_env, tmp_p
     for path in (tmp_path / "results").rglob("samples_*.jsonl"):
         name = path.name[len("samples_"):].rsplit("_", 1)[0]
         seen.add(name)
-        g = manifest[name]["generation"]
+        g = sent_generation(manifest[name]["generation"])
         opening = g["instructions"] if g["adapter"] == "multiple_choice" and g.get("instructions") \
             else LETTER_INSTRUCTION
         for line in path.read_text().splitlines():

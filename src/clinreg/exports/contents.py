@@ -83,10 +83,27 @@ class ExportReport:
         }
 
 
+# HELM's joint multiple-choice adapter (MultipleChoiceJointAdapter.generate_requests, crfm-helm 0.5.16 and medhelm
+# 0.8.0) builds each request with one completion and no stop sequences, whatever the adapter spec says: the spec's
+# `num_outputs` becomes `top_k_per_token` (log-probabilities asked per token), and its stop sequences are not sent.
+# So MedHELM's closed requests are one completion, no stop sequence; the exports that build their own requests send
+# that, and the HELM export passes the spec as the run spec gives it (HELM then sends the same).
+REQUEST_NOTE = ("HELM's joint multiple-choice adapter sends one completion and no stop sequences (the adapter "
+                "spec's num_outputs becomes top_k_per_token), so these settings are what MedHELM's requests carry")
+
+
+def sent_generation(generation: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The settings MedHELM's requests actually carry: for the multiple-choice adapter, one output and no stop
+    sequences (REQUEST_NOTE); the record's settings otherwise."""
+    if not generation or generation.get("adapter") != "multiple_choice":
+        return generation
+    return {**generation, "stop": [], "num_outputs": 1, "request_note": REQUEST_NOTE}
+
+
 def settings_not_sent(m: MappingExport, reasons: dict[str, str]) -> dict[str, str]:
     """setting -> why the harness does not send it as MedHELM does: `reasons` are the harness's, for the settings
     it cannot express (formatted with the record's value as `n`) where the record's value needs them."""
-    g = m.generation or {}
+    g = sent_generation(m.generation) or {}
     out = {key: why.format(n=g[key]) for key, why in reasons.items() if g.get(key, 1) != 1}
     if m.kind == "choice" and g.get("instructions") and g.get("adapter") != "multiple_choice":
         out["instructions"] = ("MedHELM generates free text here and its instructions ask for an answer other than "

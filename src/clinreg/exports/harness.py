@@ -17,7 +17,7 @@ from typing import Any
 from clinreg.core.builderrors import BuildError
 from clinreg.core.model import FreeTextScheme, NumberScheme
 from clinreg.exports import helm, inspect_ai, lm_eval
-from clinreg.exports.contents import PREFIX, ExportReport, MappingExport, groups
+from clinreg.exports.contents import PREFIX, ExportReport, MappingExport, groups, sent_generation
 from clinreg.instances.build import RecordBuild
 from clinreg.instances.canonical import canonical_chunks
 from clinreg.instances.stamp import canary
@@ -247,9 +247,11 @@ def _generation_lines(report: ExportReport) -> str:
             odd = "" if m.medhelm_comparable else f"; {LOGLIKELIHOOD_SENT[0]}, {LOGLIKELIHOOD_SENT[1]}"
             lines.append(f"- {escape(m.name)}: the harness's defaults (the record gives no generation settings){odd}")
             continue
+        g = g if report.harness == "helm" else sent_generation(g)  # HELM's adapter makes its own requests
         stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
         settings = (f"temperature {g['temperature']:g}, at most {g['max_tokens']} token(s), stop {stop}, "
-                    f"{g.get('num_outputs', 1)} output(s) asked for")
+                    f"{g.get('num_outputs', 1)} output(s) asked for"
+                    + (f" ({g['request_note']})" if g.get("request_note") else ""))
         if g.get("reasoning_max_tokens"):
             settings += f" ({g['reasoning_max_tokens']} tokens for reasoning models in MedHELM's runs)"
         instructions = json.dumps(g["instructions"]) if g.get("instructions") else "none"

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from clinreg.exports.contents import (
-    FILES, LETTER_PATTERN, ExportReport, example, groups, python_literal, scoring_source, settings_not_sent,
+    FILES, LETTER_PATTERN, ExportReport, example, groups, python_literal, scoring_source, sent_generation,
+    settings_not_sent,
 )
 
 NOT_SENT = {
@@ -25,7 +26,7 @@ def write(staged: Path, report: ExportReport, registry: Any) -> str:
         m.not_sent = settings_not_sent(m, NOT_SENT)
     mappings = {m.name: {"dataset": m.dataset, "mapping": m.mapping, "kind": m.kind, "data_file": m.data_file,
                          "instances": m.instances, "subcategories": m.subcategories, "categories": m.categories,
-                         "metric": m.metric, "scoring": m.scoring, "generation": m.generation,
+                         "metric": m.metric, "scoring": m.scoring, "generation": sent_generation(m.generation),
                          "closed_instructions": m.closed_instructions() if m.kind == "choice" else None,
                          "settings_not_sent": m.not_sent, "canary": report.canary} for m in report.mappings}
     lines = [

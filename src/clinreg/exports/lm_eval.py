@@ -11,7 +11,7 @@ import yaml
 from clinreg.core.model import LETTERS
 from clinreg.exports.contents import (
     FILES, LETTER_PATTERN, PREFIX, ExportReport, MappingExport, example, groups, header, python_literal,
-    scoring_source, settings_not_sent,
+    scoring_source, sent_generation, settings_not_sent,
 )
 
 
@@ -53,7 +53,7 @@ def not_sent(m: MappingExport, loglikelihood: bool) -> dict[str, str]:
 
 def generation_kwargs(m: MappingExport) -> dict[str, Any]:
     """lm-eval's generation_kwargs from the record's generation settings (clinreg's former defaults without them)."""
-    g = m.generation
+    g = sent_generation(m.generation)
     if g is None:  # no settings: a closed task takes HELM's multiple-choice defaults (one token, stop at a line break)
         until, most = {"choice": (["\n"], 1), "number": (["\n\n"], 64)}.get(m.kind, ([], 1024))
         return {"until": until, "do_sample": False, "max_gen_toks": most}
