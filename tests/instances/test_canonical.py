@@ -100,7 +100,8 @@ def batches(draw):
         for variant, index, prompt, text, choices, gold, refs, context in draw(st.lists(INSTANCE, max_size=4)):
             batch.variant.append(variant)
             batch.source_index.append(index)
-            batch.prompt.append(prompt)
+            # An open task without an instruction: its prompt is its input, the same object (written once).
+            batch.prompt.append(text if draw(st.booleans()) else prompt)
             batch.input.append(text)
             batch.choices.append(choices)
             batch.gold.append(gold)
@@ -188,3 +189,18 @@ def test_a_value_json_cannot_hold_is_refused_by_both_writers(writer):
         list(canonical_lines([_batch({"x": object()})]))
     with pytest.raises(UnicodeEncodeError):  # a lone surrogate cannot be UTF-8
         list(canonical_chunks([_batch(prompt="\ud800")]))
+
+
+def test_a_prompt_that_is_its_input_is_written_as_the_standard_library_writes_it_even_when_orjson_refuses_it():
+    pytest.importorskip("orjson")
+    for text, index in (("ok", 7), ("line\nbreak \"quoted\" \u2028 é 😀", 7), ("past 64 bits", 2**70)):
+        batch = _batch(index=index)  # orjson refuses an index past 64 bits: the row is the standard library's
+        batch.input, batch.prompt = [text], [text]  # one object: the writer escapes it once for both fields
+        fast = b"".join(chunk for chunk, _ in canonical_chunks([batch]))
+        saved, canonical.orjson = canonical.orjson, None
+        try:
+            standard = b"".join(chunk for chunk, _ in canonical_chunks([batch]))
+        finally:
+            canonical.orjson = saved
+        assert fast == standard
+        assert fast.count(canonical_json(text).encode("utf-8")) == 2

@@ -42,6 +42,8 @@ class InstanceBatch:
     # Every context value is text, a boolean, null or an integer of at most 32 bits unsigned / 64 bits signed,
     # which orjson writes exactly as json.dumps does (canonical.py then writes the context with the rest).
     plain_context: bool = False
+    # Every context lists its keys in sorted order (and holds no mapping): orjson need not sort them.
+    context_keys_sorted: bool = False
 
     def __len__(self) -> int:
         return len(self.source_index)
@@ -295,6 +297,7 @@ class MappingBuild:
         columns = self._template_columns(table)
         metadata = self._context(table)
         out.plain_context = all(_plain(find_column(table, name)) for name in self.mapping.metadata_columns)
+        out.context_keys_sorted = True  # _context's keys are the sorted names of flat columns
         references = self._extra_references(table)
         per_variant = []
         for variant in self.variants:
@@ -425,7 +428,7 @@ class MappingBuild:
         return python_values(column)
 
     def _context(self, table: pa.Table) -> list[dict[str, Any]]:
-        names = list(self.mapping.metadata_columns)
+        names = sorted(self.mapping.metadata_columns)  # the canonical order: the writer need not sort each row
         columns = [self._values(table, name, "metadata column") for name in names]
         if not names:
             return [{} for _ in range(table.num_rows)]
