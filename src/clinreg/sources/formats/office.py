@@ -74,7 +74,11 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
         if spec.sheet is not None and spec.sheet not in book.sheetnames:
             raise SourceUnavailable(f"{path.name}: no sheet {spec.sheet!r} (sheets: {', '.join(book.sheetnames)})")
         sheet = book[spec.sheet] if spec.sheet else book.worksheets[0]
-        rows = sheet.iter_rows(values_only=True)
+        from clinreg.sources.formats.sheetrows import fast_rows
+
+        rows = fast_rows(sheet)
+        if rows is None:
+            rows = sheet.iter_rows(values_only=True)
         header = next(rows, None)
         if header is None:
             yield pa.table({})
@@ -92,7 +96,7 @@ def xlsx_batches(path: Path, spec: TableSpec, batch_rows: int = 10_000) -> Itera
             if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
                 continue  # spreadsheets end in blank rows
             for column, value in zip(columns, cells):
-                column.append(_cell(value))
+                column.append((value or None) if type(value) is str else _cell(value))  # text: _cell's result
             count += 1
             if count == batch_rows:
                 yield pa.table({name: pa.array(values, pa.string())
