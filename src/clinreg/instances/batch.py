@@ -346,13 +346,10 @@ class MappingBuild:
             option_lists = fixed if self.fixed_templates else choices.texts.to_pylist()
         if self.closed:
             letters = labels.letters.to_pylist()
-            golds = []
             position = _LETTER_INDEX
-            for letter, options in zip(letters, option_lists):
-                index = position[letter]
-                value = options[index] if index < len(options) else None
-                golds.append({"index": index, "kind": "choice", "letter": letter, "lower": None, "upper": None,
-                              "value": value})
+            golds = [{"index": (index := position[letter]), "kind": "choice", "letter": letter, "lower": None,
+                      "upper": None, "value": options[index] if index < len(options) else None}
+                     for letter, options in zip(letters, option_lists)]
             stems = [question_stem(prompt, options).strip()
                      for prompt, options in zip(inputs, option_lists)]
             inputs = list(map(choice_prompt, stems, option_lists))
@@ -445,7 +442,7 @@ class MappingBuild:
         return [dict(zip(names, values)) for values in zip(*columns)]
 
     def _extra_references(self, table: pa.Table) -> list[list[str]]:
-        refs: list[list[str]] = [[] for _ in range(table.num_rows)]
+        refs: list[list[str]] | None = None  # each row's own list: the first column's, the others added to it
         for name in self.mapping.references:
             column = find_column(table, name)
             if column is None:
@@ -455,7 +452,10 @@ class MappingBuild:
             else:
                 text = text_column(column, self.where, f"references column {name!r}")
                 values = [[] if v is None else [v] for v in text.to_pylist()]
+            if refs is None:
+                refs = values
+                continue
             for ref, value in zip(refs, values):
                 ref.extend(value)
-        return refs
+        return refs if refs is not None else [[] for _ in range(table.num_rows)]
 
