@@ -37,7 +37,6 @@ def fast_rows(sheet: Any) -> Iterator[tuple] | None:
             CELL_TAG, INLINE_STRING, ROW_TAG, VALUE_TAG, WorkSheetParser, _cast_number,
         )
         from openpyxl.xml.constants import SHEET_MAIN_NS
-        from openpyxl.xml.functions import iterparse as _openpyxl_iterparse  # noqa: F401 - the layout this expects
     except ImportError:  # pragma: no cover - another openpyxl layout: its own path
         return None
     book = getattr(sheet, "parent", None)
