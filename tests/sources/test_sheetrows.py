@@ -21,8 +21,8 @@ SHEET_PART = "xl/worksheets/sheet1.xml"
 def _both(path):
     """(fast rows or None, openpyxl's rows), each a list of rows or ("error", the exception's class name, its text).
 
-    Errors are compared by name and text: defusedxml before 0.7.1 raises a ParseError of its own copy of the
-    standard library's module, another class with the same name and message."""
+    Errors are compared by name and text: under defusedxml 0.7.0 (0.7.1 does not), openpyxl raises the ParseError of
+    defusedxml's own copy of the standard library's module, another class with the same name and message."""
     def read(fast):
         try:
             book = office._open_workbook(path)
