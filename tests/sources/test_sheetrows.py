@@ -191,7 +191,7 @@ def test_the_build_reads_a_workbook_fast_and_as_before(tmp_path, monkeypatch):
     assert fast[0][0] == {"Question": "q0 <&>", "Answer": None, "n": "0"}
 
 
-def test_a_large_sheet_is_read_with_the_standard_librarys_parser(tmp_path, monkeypatch):
+def test_a_plain_sheet_is_read_by_the_fast_reader(tmp_path, monkeypatch):
     """The fast path really runs (the other tests would pass if it always gave way)."""
     seen = []
     real = sheetrows._rows
