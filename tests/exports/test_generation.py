@@ -526,6 +526,10 @@ def test_the_readme_says_what_each_task_sends_and_how_to_run_medhelms_own_entry(
         assert escape(f"at most {g.max_tokens} token(s)") in line, dataset_id
         outputs = g.num_outputs if harness == "helm" else requested(g)[1]  # HELM's adapter makes its own requests
         assert escape(f"{outputs} output(s) asked for") in line, dataset_id
+        # Where the export sends fewer settings than the record's spec, the line says why, once.
+        said_why = harness != "helm" and g.adapter == "multiple_choice"
+        assert line.count(escape("One output and no stop sequence are what MedHELM's requests carry")) == said_why, \
+            dataset_id
         if m.kind == "choice":
             opening = closed_instructions(g)
             said = "MedHELM's instructions" if opening == g.instructions else "clinreg's letter instruction"

@@ -88,8 +88,9 @@ class ExportReport:
 # `num_outputs` becomes `top_k_per_token` (log-probabilities asked per token), and its stop sequences are not sent.
 # So MedHELM's closed requests are one completion, no stop sequence; the exports that build their own requests send
 # that, and the HELM export passes the spec as the run spec gives it (HELM then sends the same).
-REQUEST_NOTE = ("HELM's joint multiple-choice adapter sends one completion and no stop sequences (the adapter "
-                "spec's num_outputs becomes top_k_per_token), so these settings are what MedHELM's requests carry")
+REQUEST_NOTE = ("One output and no stop sequence are what MedHELM's requests carry: HELM's joint multiple-choice "
+                "adapter sends one completion and no stop sequence whatever its spec says, and the spec's num_outputs "
+                "as top_k_per_token.")
 
 
 def sent_generation(generation: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -250,8 +250,7 @@ def _generation_lines(report: ExportReport) -> str:
         g = g if report.harness == "helm" else sent_generation(g)  # HELM's adapter makes its own requests
         stop = ", ".join(json.dumps(s) for s in g.get("stop", [])) or "none"
         settings = (f"temperature {g['temperature']:g}, at most {g['max_tokens']} token(s), stop {stop}, "
-                    f"{g.get('num_outputs', 1)} output(s) asked for"
-                    + (f" ({g['request_note']})" if g.get("request_note") else ""))
+                    f"{g.get('num_outputs', 1)} output(s) asked for")
         if g.get("reasoning_max_tokens"):
             settings += f" ({g['reasoning_max_tokens']} tokens for reasoning models in MedHELM's runs)"
         instructions = json.dumps(g["instructions"]) if g.get("instructions") else "none"
@@ -282,7 +281,8 @@ def _generation_lines(report: ExportReport) -> str:
                        "are not sent")
         if m.medhelm_comparable:
             sent += f"; {settings}"
-        line = f"{m.name}: sends {sent}. Differs from MedHELM's run entry: {differs}."
+        note = f" {g['request_note']}" if m.medhelm_comparable and g.get("request_note") else ""
+        line = f"{m.name}: sends {sent}.{note} Differs from MedHELM's run entry: {differs}."
         if m.not_sent:
             line += " Not sent as MedHELM sends it: " + "; ".join(f"{k} ({v})" for k, v in m.not_sent.items()) + "."
         line = escape(line) + " "

@@ -155,8 +155,9 @@ same time and can fail with "AST constructor recursion depth mismatch" (a CPytho
 There is one run-entries file per access tier. Every task's adapter carries the record's generation settings
 (MedHELM's): instructions, `max_tokens`, temperature, stop sequences and `num_outputs`. Closed tasks use HELM's
 joint multiple-choice adapter: MedHELM's instructions (clinreg's letter instruction where the record gives none),
-the question, the lettered options, `Answer:`, five outputs as MedHELM asks (HELM scores the most likely and
-reports `exact_match@5` beside); number tasks are scored by the accepted
+the question, the lettered options, `Answer:`, and the spec's five outputs as MedHELM's run spec gives them, which
+HELM's adapter sends as it sends MedHELM's: one completion, `top_k_per_token` 5 and no stop sequence (HELM reports
+`exact_match@5` beside); number tasks are scored by the accepted
 range under the benchmark's own metric name (as the other exports score them). Free-text tasks run HELM's own
 classes, named by the record: for a jury benchmark, HELM's annotator for that benchmark (HELM's rubric) and
 HELM's `LLMJuryMetric` with MedHELM's `default_score=1.0`, the mean of every judge's rating on every axis (1.0

@@ -76,8 +76,9 @@ inspect_ai.eval(t.tasks_in('{example}'), model='MODEL')"
 
 Closed tasks send MedHELM's prompt as HELM lays it out, in one user message: MedHELM's instructions (clinreg's
 letter instruction where the record gives none), the question, the lettered options and `Answer:`, with the
-record's settings as the task's GenerateConfig (temperature, `max_tokens`, one token for most, `stop_seqs`, and
-`num_choices` where MedHELM asks for several outputs, which only some providers honour), solver `generate()`;
+record's temperature and `max_tokens` (one token for most) as the task's GenerateConfig and, as MedHELM's requests
+carry them, one output and no stop sequence (HELM's joint multiple-choice adapter sends one completion and no stop
+sequence whatever its spec says), solver `generate()`;
 `letter_match()` scores the reply as HELM's exact match does (the reply, stripped, is the gold letter). Number
 tasks use `numeric_range()`. Each task's metadata `settings_not_sent` (and the manifest's) names what is not sent
 as MedHELM sends it. Free-text tasks are scored as MedHELM scores them, with

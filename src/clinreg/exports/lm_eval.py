@@ -163,12 +163,13 @@ SQLite database; billing-code F1; MEDEC's error flag). lm-eval has no judge, so 
 its LLM jury reports only `reference_f1` (token-overlap F1 against the reference), a stand-in that `clinreg
 results import` keeps beside the results, never as the jury score: run the Inspect or HELM export for those.
 A closed task generates its letter as MedHELM does: MedHELM's instructions (the task's `description`), the
-question, the lettered options and `Answer:`, with the record's output limit (`max_gen_toks`, one token for most),
-stop sequences (`until`), temperature; a regex filter keeps the reply, stripped, when it is one letter, and
-`exact_match` compares it with the gold letter, as HELM's exact match does. lm-eval asks for one output where
-MedHELM's multiple-choice adapter asks for five (it scores the most likely): each task's `metadata.settings_not_sent`
-and the manifest's `settings_not_sent` name what is not sent. `clinreg export lm-eval --choice-scoring
-loglikelihood` writes the older variant instead, which scores the options by log-likelihood under clinreg's own
-prompt and generates nothing, so it is not MedHELM-comparable: its metric is `acc_loglikelihood`, its task files
-and manifest say `medhelm_comparable: false`, and `clinreg results import` does not read it as MedHELM's exact match.
+question, the lettered options and `Answer:`, with the record's output limit (`max_gen_toks`, one token for most)
+and temperature, one output and no stop sequence, as MedHELM's requests carry them (HELM's joint multiple-choice
+adapter sends one completion and no stop sequence whatever its spec says); a regex filter keeps the reply,
+stripped, when it is one letter, and `exact_match` compares it with the gold letter, as HELM's exact match does.
+Each task's `metadata.settings_not_sent` and the manifest's `settings_not_sent` name what is not sent.
+`clinreg export lm-eval --choice-scoring loglikelihood` writes the older variant instead, which scores the options
+by log-likelihood under clinreg's own prompt and generates nothing, so it is not MedHELM-comparable: its metric is
+`acc_loglikelihood`, its task files and manifest say `medhelm_comparable: false`, and `clinreg results import` does
+not read it as MedHELM's exact match.
 The task files name their data by absolute path: if you move this folder, export again."""
