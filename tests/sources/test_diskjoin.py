@@ -130,3 +130,22 @@ def test_each_read_of_a_split_starts_a_one_to_one_joins_seen_keys_afresh(tmp_pat
             join(left.slice(0, 1), disk, spec, "w", {}, state=state, offset=2)
     finally:
         disk.close()
+
+
+def test_a_streamed_split_reads_its_join_tables_before_its_own_reader_opens(tmp_path, monkeypatch):
+    """Arrow's streaming reader reads up to 32 blocks ahead once open: opened first, the split's reader held them
+    while DischargeMe's large join tables were read (issue 55: its peak at a million notes went over 400 MB)."""
+    from clinreg.sources import streams
+
+    opened = []
+    real = streams.csv_batches
+
+    def logged(path, *args, **kwargs):
+        opened.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(streams, "csv_batches", logged)
+    _fixture_build(tmp_path, "dischargeme")
+    tables = {"diagnosis.csv.gz", "triage.csv.gz", "edstays.csv.gz", "radiology.csv.gz", "discharge_target.csv.gz"}
+    assert set(opened) == tables | {"discharge.csv.gz"}
+    assert set(opened[: opened.index("discharge.csv.gz")]) == tables

@@ -298,6 +298,7 @@ class FileSplitReader:
                 yield table.slice(start, batch_size)
             return
         stream, run = streamed
+        run.read_joins()  # before the split's reader opens and reads ahead
         for raw in stream:
             # A reader's block holds thousands of rows; the steps (which make Python values of whole columns)
             # and the instances see one batch at a time.

@@ -71,6 +71,25 @@ class StepRun:
             return self.tables(spec.table)
         return self.columns(spec.table, list(dict.fromkeys([*spec.keys, *spec.columns])), first_match(spec))
 
+    def _join_state(self, number: int, spec: JoinStep, here: str) -> JoinState:
+        """Step `number`'s join state: its table read and indexed once, at the first batch or by `read_joins`."""
+        state = self.state.get(number)
+        if state is None:
+            state = self.state[number] = JoinState(self._right(spec), spec, here)
+        return state
+
+    def read_joins(self) -> None:
+        """Read and index every join's table now, as the first batch would. A split's stream calls this before
+        its own reader opens: Arrow's streaming readers read up to 32 blocks ahead once open (64 MB of a split's
+        text at 2 MiB blocks), which would otherwise be held while a large join table is read (DischargeMe)."""
+        for number, step in enumerate(self.steps, start=1):
+            if step.join is not None:
+                try:
+                    self._join_state(number, step.join, f"{self.where}: step {number}")
+                except JoinFailure as err:
+                    err.step = number - 1
+                    raise
+
     def apply(self, table: pa.Table) -> pa.Table:
         rows = table.num_rows
         for number, step in enumerate(self.steps, start=1):
@@ -80,8 +99,7 @@ class StepRun:
             self.reached[number] = offset + table.num_rows
             if step.join is not None:
                 try:
-                    if state is None:
-                        state = self.state[number] = JoinState(self._right(step.join), step.join, here)
+                    state = self._join_state(number, step.join, here)
                     table = join(table, state.right, step.join, here, self.counts, state=state, offset=offset)
                 except JoinFailure as err:
                     err.step = number - 1
