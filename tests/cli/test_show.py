@@ -4,6 +4,7 @@ build, the mirror folder the loaders read (derived from the record), and did-you
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,8 @@ def test_show_every_record_as_text_and_json(record_id, tmp_path):
         assert any(line.startswith(section) for line in lines), section
     assert f"access: {record.access.tier}" in text.output
     assert f"then: clinreg build {record_id} --data-dir DIR -o OUT" in text.output
+    # Wrapped text keeps a hyphenated word whole (`lm-eval`, ids, paths): no line ends inside one.
+    assert [line for line in lines if re.search(r"\w-$", line)] == []
     for mapping in record.mappings:
         assert f"Benchmark {mapping.id} " in text.output and f"scoring: {mapping.metric.name}" in text.output
 

@@ -20,7 +20,8 @@ from clinreg.instances.figures import declared_facts
 
 
 def _wrapped(text: str, indent: str) -> list[str]:
-    return textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
+    return textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False) or [indent]
 
 
 def contamination_lines(view: dict[str, Any]) -> list[str]:

@@ -177,7 +177,8 @@ def record_index(reg: Registry) -> list[dict[str, Any]]:
 def _wrap(label: str, text: str | None, indent: str = "  ") -> list[str]:
     if not text:
         return []
-    return textwrap.wrap(f"{label}{text}", width=100, initial_indent=indent, subsequent_indent=indent + "  ")
+    return textwrap.wrap(f"{label}{text}", width=100, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False)  # `lm-eval`, ids and paths stay whole
 
 
 def record_lines(data: dict[str, Any]) -> list[str]:
