@@ -302,6 +302,62 @@ def test_a_cr_cr_lf_split_across_chunks_still_goes_the_python_way(tmp_path, monk
             pass
 
 
+class _Pieces:
+    """A stream that hands its bytes on in the given piece sizes, whatever size is asked."""
+
+    def __init__(self, raw: bytes, sizes: list[int]) -> None:
+        self.raw, self.sizes, self.at = raw, sizes, 0
+
+    def read(self, size: int) -> bytes:
+        step = self.sizes[self.at % len(self.sizes)] if self.sizes else size
+        piece = self.raw[:min(size, step)]
+        self.raw, self.at = self.raw[len(piece):], self.at + 1
+        return piece
+
+    def close(self) -> None:
+        pass
+
+
+@SETTINGS
+@given(raw=st.binary(max_size=200).map(lambda b: bytes(b"a\r\n,"[x % 4] for x in b)),
+       pieces=st.lists(st.integers(min_value=1, max_value=9), max_size=4),
+       asks=st.lists(st.integers(min_value=1, max_value=12), min_size=1, max_size=4), into=st.booleans())
+def test_line_feeds_hands_on_the_bytes_with_crlf_as_lf_in_pieces_no_longer_than_asked(raw, pieces, asks, into):
+    """Whatever pieces the file gives and whatever sizes its reader asks for (Arrow calls `read`, a buffered
+    reader `readinto`): every CRLF arrives as LF, no piece is longer than asked, no CR ends a piece whose next
+    begins with LF (a CR waits for what follows), and a CR before a CRLF goes the Python way."""
+    stream = csv_format.LineFeeds(_Pieces(raw, pieces))
+    got, k = [], 0
+    try:
+        while True:
+            ask = asks[k % len(asks)]
+            k += 1
+            if into:
+                buffer = bytearray(ask)
+                n = stream.readinto(buffer)
+                piece = bytes(buffer[:n])
+            else:
+                piece = stream.read(ask)
+            assert len(piece) <= ask
+            if not piece:
+                break
+            got.append(piece)
+    except csv_format.CarriageReturns:
+        assert b"\r\r\n" in raw
+        return
+    assert b"\r\r\n" not in raw
+    assert b"".join(got) == raw.replace(b"\r\n", b"\n")
+    # A CRLF never straddles two pieces: Arrow would lose its LF at a block boundary.
+    assert not any(a.endswith(b"\r") and b.startswith(b"\n") for a, b in zip(got, got[1:]))
+    assert stream.read(5) == b"" and stream.read() == b""
+
+
+def test_line_feeds_reads_the_rest_whole_when_asked_for_everything():
+    stream = csv_format.LineFeeds(_Pieces(b"a\r\nb\r\r" + b"c" * 3_000_000 + b"\r\n", [1 << 20]))
+    assert stream.read(3) == b"a\n"
+    assert stream.read() == b"b\r\r" + b"c" * 3_000_000 + b"\n"
+
+
 @needs_open_json
 def test_a_json_lines_field_turning_from_numbers_to_text_after_the_first_block_stops_with_its_lines(tmp_path,
                                                                                                     small_blocks):
