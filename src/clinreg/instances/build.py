@@ -15,6 +15,7 @@ from clinreg.core.builderrors import GoldLeak, RecordProblem
 from clinreg.core.model import Dataset
 from clinreg.core.store import Registry, load_registry
 from clinreg.instances.batch import InstanceBatch, MappingBuild
+from clinreg.instances.heap import keep_heap_top
 from clinreg.instances.labels import BAD, OK, UNLABELED
 from clinreg.instances.leaks import batch_leaks, describe, exempt_rows
 from clinreg.instances.mappingselection import select_mappings
@@ -147,6 +148,7 @@ class RecordBuild:
                 yield Instance.model_validate(row)
 
     def _batches(self, progress: NoProgress) -> Iterator[InstanceBatch]:
+        keep_heap_top()  # once per process: each batch reuses the heap the last one freed
         self.location.start_hashing()  # ready when the first batch is stamped
         reader = open_reader(self.location, streaming=self.streaming)
         try:

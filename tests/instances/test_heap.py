@@ -1,0 +1,101 @@
+"""A build keeps the top of glibc's heap between batches (instances/heap.py): freeing a batch and making the next
+must not cost the build a page fault per page each time. The effect is measured in fresh interpreters, since the
+setting is the whole process's."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clinreg.instances import heap
+
+REPO = Path(__file__).resolve().parents[2]
+glibc = pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+                           reason="the setting is glibc's")
+
+# Batches of memory made and freed, as a build makes them: 256 blocks of 60 kB (under glibc's mmap threshold, so
+# from the heap; 15 MB, past the trim threshold glibc may have raised itself to), forty times. Prints the page
+# faults the churn cost.
+CHURN = """
+import resource, sys
+sys.path.insert(0, {src!r})
+{setup}
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(40):
+    held = [bytes(60_000) for _ in range(256)]
+    del held
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def _faults(setup: str, **env: str) -> int:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+    done = subprocess.run([sys.executable, "-c", CHURN.format(src=str(REPO / "src"), setup=setup)],
+                          capture_output=True, text=True, env={**clean, **env}, check=True)
+    return int(done.stdout.split()[-1])
+
+
+# A build of the medication_qa fixture (its as-distributed workbook, written by tests/distributions), then the churn.
+BUILD = """
+import importlib.util, tempfile
+from pathlib import Path
+from clinreg.core.store import load_registry
+from clinreg.instances.build import RecordBuild
+from clinreg.sources.origin import folder_name
+repo = Path({repo!r})
+reg = load_registry(repo)
+record = reg.datasets["medication_qa"]
+spec = importlib.util.spec_from_file_location("writer", repo / "tests" / "distributions" / "medication_qa.py")
+writer = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(writer)
+data = Path(tempfile.mkdtemp())
+writer.write(data / folder_name(record))
+assert sum(len(b.source_index) for b in RecordBuild(record, reg, data_dir=data).batches()) > 0
+"""
+
+
+@glibc
+def test_keeping_the_heap_top_spares_the_faults_of_giving_memory_back_and_taking_it_again():
+    plain = _faults("")
+    kept = _faults("from clinreg.instances.heap import keep_heap_top\nassert keep_heap_top()")
+    assert plain > 40_000  # glibc trims the heap after each batch and faults it in again
+    assert kept < plain / 10
+
+
+@glibc
+def test_a_build_keeps_the_heap_top_for_the_rest_of_its_process():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+    script = ("import sys\nsys.path.insert(0, {src!r})\nimport clinreg.instances.heap as h\nassert not h._set\n"
+              .format(src=str(REPO / "src")) + BUILD.format(repo=str(REPO)) + "assert h._set\nprint('kept')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=clean)
+    assert done.returncode == 0 and done.stdout.split() == ["kept"], done.stderr[-2000:]
+
+
+@glibc
+@pytest.mark.parametrize("name, value", [("MALLOC_TOP_PAD_", "0"), ("GLIBC_TUNABLES", "glibc.malloc.top_pad=0")])
+def test_the_users_own_malloc_setting_stands(monkeypatch, name, value):
+    import ctypes
+
+    opened = []
+    monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: opened.append(a))
+    monkeypatch.setattr(heap, "_set", False)
+    monkeypatch.setenv(name, value)
+    assert heap.keep_heap_top() is False
+    assert opened == []  # mallopt was never looked up, let alone called
+    monkeypatch.delenv(name)
+    heap.keep_heap_top()  # without it, the same call goes on to look up glibc's mallopt
+    assert opened == [(None,)]
+
+
+def test_elsewhere_nothing_is_set(monkeypatch):
+    monkeypatch.setattr(heap, "_set", False)
+    monkeypatch.setattr(heap.sys, "platform", "darwin")
+    assert heap.keep_heap_top() is False
+    monkeypatch.setattr(heap.sys, "platform", "linux")
+    monkeypatch.setattr(heap.platform, "libc_ver", lambda: ("musl", "1.2"))
+    assert heap.keep_heap_top() is False
