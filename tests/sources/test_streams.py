@@ -352,6 +352,23 @@ def test_line_feeds_hands_on_the_bytes_with_crlf_as_lf_in_pieces_no_longer_than_
     assert stream.read(5) == b"" and stream.read() == b""
 
 
+@pytest.mark.parametrize("tail, refused", [(b"x", False), (b"\n", True), (b"", False)])
+def test_a_file_of_carriage_returns_is_read_in_pieces_as_asked_never_held_whole(tail, refused):
+    raw = b"\r" * (5 << 20) + tail
+    inner = _Pieces(raw, [])
+    stream = csv_format.LineFeeds(inner)
+    got = []
+    try:
+        while piece := stream.read(1 << 20):
+            got.append(piece)
+    except csv_format.CarriageReturns:
+        assert refused
+    else:
+        assert not refused and b"".join(got) == raw
+        assert max(map(len, got)) <= 1 << 20
+    assert inner.at <= 8  # a read of about a MiB each time, not one byte at a time behind a growing hold
+
+
 def test_line_feeds_reads_the_rest_whole_when_asked_for_everything():
     stream = csv_format.LineFeeds(_Pieces(b"a\r\nb\r\r" + b"c" * 3_000_000 + b"\r\n", [1 << 20]))
     assert stream.read(3) == b"a\n"

@@ -43,7 +43,7 @@ class LineFeeds(io.RawIOBase):
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.pending = b""  # what `readinto` has not handed on yet
-        self.held = b""  # the CRs that ended the last chunk
+        self.held = b""  # the CRs (at most two) that ended the last chunk
 
     def readable(self) -> bool:
         return True
@@ -58,7 +58,11 @@ class LineFeeds(io.RawIOBase):
                 return chunk
             if self.held:
                 chunk = self.held + chunk
-            kept = chunk.rstrip(b"\r")  # every trailing CR waits: CR CR | LF must meet the check below whole
+            # The last two CRs of the chunk wait for what follows: CR CR | LF must meet the check below whole. The
+            # CRs before them go on (no LF can follow them), so a file of CRs is never held whole.
+            kept = chunk.rstrip(b"\r")
+            if len(chunk) - len(kept) > 2:
+                kept = chunk[:-2]
             self.held = chunk[len(kept):]
             if kept:
                 break
