@@ -1,6 +1,6 @@
 """A build keeps the top of glibc's heap between batches (instances/heap.py): freeing a batch and making the next
 must not cost the build a page fault per page each time. The effect is measured in fresh interpreters, since the
-setting is the whole process's."""
+setting is the whole process's. And a build pauses the cyclic collector while it runs, and gives it back."""
 
 from __future__ import annotations
 
@@ -99,3 +99,38 @@ def test_elsewhere_nothing_is_set(monkeypatch):
     monkeypatch.setattr(heap.sys, "platform", "linux")
     monkeypatch.setattr(heap.platform, "libc_ver", lambda: ("musl", "1.2"))
     assert heap.keep_heap_top() is False
+
+
+def _medication_qa(tmp_path: Path):
+    import importlib.util
+
+    from clinreg.core.store import load_registry
+    from clinreg.instances.build import RecordBuild
+    from clinreg.sources.origin import folder_name
+
+    reg = load_registry(REPO)
+    record = reg.datasets["medication_qa"]
+    spec = importlib.util.spec_from_file_location("writer_mqa", REPO / "tests" / "distributions" / "medication_qa.py")
+    writer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(writer)
+    writer.write(tmp_path / folder_name(record))
+    return lambda: RecordBuild(record, reg, data_dir=tmp_path).batches()
+
+
+def test_a_build_pauses_the_cyclic_collector_while_it_runs_and_gives_it_back(tmp_path):
+    import gc
+
+    build = _medication_qa(tmp_path)
+    assert gc.isenabled()
+    batches = build()
+    assert len(next(batches).source_index) > 0
+    assert not gc.isenabled()  # between batches too: the consumer's work is the build's
+    batches.close()  # a consumer that stops early
+    assert gc.isenabled()
+    assert sum(len(b.source_index) for b in build()) > 0 and gc.isenabled()  # one that reads every batch
+    gc.disable()
+    try:
+        list(build())
+        assert not gc.isenabled()  # a caller's own choice stands
+    finally:
+        gc.enable()

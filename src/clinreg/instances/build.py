@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from clinreg.core.builderrors import GoldLeak, RecordProblem
 from clinreg.core.model import Dataset
-from clinreg.core.store import Registry, load_registry
+from clinreg.core.store import Registry, gc_paused, load_registry
 from clinreg.instances.batch import InstanceBatch, MappingBuild
 from clinreg.instances.heap import keep_heap_top
 from clinreg.instances.labels import BAD, OK, UNLABELED
@@ -151,16 +151,20 @@ class RecordBuild:
         keep_heap_top()  # once per process: each batch reuses the heap the last one freed
         self.location.start_hashing()  # ready when the first batch is stamped
         reader = open_reader(self.location, streaming=self.streaming)
+        # A build makes many small containers per row and no cycles (a million-row build peaks at the same memory
+        # with the collector off), so the collector's full passes would only rescan all the process holds, several
+        # times a build. It is back on when the batches end or the consumer stops early.
         try:
-            for build, splits in self.plans:
-                tallies = {s: SplitTally(self.record.id, build.mapping.id, s) for s in splits}
-                self.report.tallies.extend(tallies.values())
-                passing = (
-                    (s, _passing_rows(reader, build, s, tallies[s], self.on_bad_label, progress)) for s in splits
-                )
-                for batch in _emit(build, passing, tallies, self.limit, self.seed):
-                    _refuse_leaks(build, batch)
-                    yield batch
+            with gc_paused():
+                for build, splits in self.plans:
+                    tallies = {s: SplitTally(self.record.id, build.mapping.id, s) for s in splits}
+                    self.report.tallies.extend(tallies.values())
+                    passing = (
+                        (s, _passing_rows(reader, build, s, tallies[s], self.on_bad_label, progress)) for s in splits
+                    )
+                    for batch in _emit(build, passing, tallies, self.limit, self.seed):
+                        _refuse_leaks(build, batch)
+                        yield batch
         finally:
             reader.close()
 

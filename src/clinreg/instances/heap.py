@@ -5,9 +5,10 @@ A build makes the same shapes of memory batch after batch: each row's strings, i
 handed to the writer. When a batch is freed, glibc's malloc finds the top of its heap free past its trim threshold
 and gives it back to the kernel; the next batch grows the heap again, and the kernel maps each 4 KiB page on first
 touch (a page fault, in the build's own thread). On MEDEC's shape (200,000 rows) that was 250,000 to 330,000 faults
-on the build's thread, 0.5 to 0.7 s of its 2.1 to 2.5 s of CPU. Keeping 64 MiB at the top of the heap (`M_TOP_PAD`:
-the padding added when the heap grows, and kept when it is trimmed) leaves about 11,000; the peak memory of a
-million-row build rose by about 20 MB, under the 400 MB bound on every shape (bench/README.md, "Fifth round").
+on the build's thread, 0.5 to 0.7 s of its 2.1 to 2.5 s of CPU. Keeping 32 MiB at the top of the heap (`M_TOP_PAD`:
+the padding added when the heap grows, and kept when it is trimmed) leaves about 11,000 there. 64 MiB was no
+faster, and with the collector paused during builds it let DischargeMe's million-row build peak at 402 MB in one
+run of eight (bench/README.md, "Fifth round").
 
 This is a setting of the whole process, made once, on Linux with glibc only, and never where the user has set
 glibc's malloc tunables themselves (`MALLOC_TOP_PAD_`, or `GLIBC_TUNABLES` naming `malloc.`)."""
@@ -19,7 +20,7 @@ import platform
 import sys
 
 M_TOP_PAD = -2  # glibc's <malloc.h>
-TOP_PAD_BYTES = 64 << 20
+TOP_PAD_BYTES = 32 << 20
 
 _set = False
 
