@@ -33,14 +33,19 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
 
 
+def _clean_env() -> dict[str, str]:
+    """This environment without glibc's malloc settings, which the checks below set or expect unset."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+
+
 def _faults(setup: str, **env: str) -> int:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
     done = subprocess.run([sys.executable, "-c", CHURN.format(src=str(REPO / "src"), setup=setup)],
-                          capture_output=True, text=True, env={**clean, **env}, check=True)
+                          capture_output=True, text=True, env={**_clean_env(), **env}, check=True)
     return int(done.stdout.split()[-1])
 
 
-# A build of the medication_qa fixture (its as-distributed workbook, written by tests/distributions), then the churn.
+# A build of the medication_qa fixture (its as-distributed workbook, written by tests/distributions), in a fresh
+# interpreter: whether the build made the setting shows only in a process that had not made it before.
 BUILD = """
 import importlib.util, tempfile
 from pathlib import Path
@@ -69,10 +74,9 @@ def test_keeping_the_heap_top_spares_the_faults_of_giving_memory_back_and_taking
 
 @glibc
 def test_a_build_keeps_the_heap_top_for_the_rest_of_its_process():
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
     script = ("import sys\nsys.path.insert(0, {src!r})\nimport clinreg.instances.heap as h\nassert not h._set\n"
               .format(src=str(REPO / "src")) + BUILD.format(repo=str(REPO)) + "assert h._set\nprint('kept')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=clean)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=_clean_env())
     assert done.returncode == 0 and done.stdout.split() == ["kept"], done.stderr[-2000:]
 
 
