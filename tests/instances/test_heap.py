@@ -21,16 +21,27 @@ glibc = pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc
 # Batches of memory made and freed, as a build makes them: 256 blocks of 60 kB (under glibc's mmap threshold, so
 # from the heap; 15 MB, past the trim threshold glibc may have raised itself to), forty times. Prints the page
 # faults the churn cost.
+SMALL = """
+for _ in range(40):
+    held = [bytes(60_000) for _ in range(256)]
+    del held
+"""
+# One block past glibc's 128 KiB mmap threshold made and freed forty times, as each batch's chunk of canonical lines
+# is (about 2.5 MB on MedQA's shape); a bytearray's block is written when made, so each fresh page faults.
+LARGE = """
+for _ in range(40):
+    chunk = bytearray(2_500_000)
+    del chunk
+"""
 CHURN = """
 import resource, sys
 sys.path.insert(0, {src!r})
 {setup}
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-for _ in range(40):
-    held = [bytes(60_000) for _ in range(256)]
-    del held
+{work}
 print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
+KEEP = "from clinreg.instances.heap import keep_heap_top\nassert keep_heap_top()"
 
 
 def _clean_env() -> dict[str, str]:
@@ -38,8 +49,8 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
 
 
-def _faults(setup: str, **env: str) -> int:
-    done = subprocess.run([sys.executable, "-c", CHURN.format(src=str(REPO / "src"), setup=setup)],
+def _faults(setup: str, work: str = SMALL, **env: str) -> int:
+    done = subprocess.run([sys.executable, "-c", CHURN.format(src=str(REPO / "src"), setup=setup, work=work)],
                           capture_output=True, text=True, env={**_clean_env(), **env}, check=True)
     return int(done.stdout.split()[-1])
 
@@ -67,9 +78,19 @@ assert sum(len(b.source_index) for b in RecordBuild(record, reg, data_dir=data).
 @glibc
 def test_keeping_the_heap_top_spares_the_faults_of_giving_memory_back_and_taking_it_again():
     plain = _faults("")
-    kept = _faults("from clinreg.instances.heap import keep_heap_top\nassert keep_heap_top()")
+    kept = _faults(KEEP)
     assert plain > 40_000  # glibc trims the heap after each batch and faults it in again
     assert kept < plain / 10
+
+
+@glibc
+def test_large_blocks_come_from_the_kept_heap_not_a_fresh_mapping_each_time():
+    # Setting the top pad alone fixes glibc's mmap threshold at 128 KiB (mallopt(3)): each large block is then
+    # mapped afresh and faulted in page by page, where glibc's sliding threshold would have served it from the heap.
+    pad_only = _faults("import ctypes\nassert ctypes.CDLL(None).mallopt(-2, 32 << 20) == 1", LARGE)
+    kept = _faults(KEEP, LARGE)
+    assert pad_only > 20_000
+    assert kept < pad_only / 10
 
 
 @glibc
@@ -81,7 +102,8 @@ def test_a_build_keeps_the_heap_top_for_the_rest_of_its_process():
 
 
 @glibc
-@pytest.mark.parametrize("name, value", [("MALLOC_TOP_PAD_", "0"), ("GLIBC_TUNABLES", "glibc.malloc.top_pad=0")])
+@pytest.mark.parametrize("name, value", [("MALLOC_TOP_PAD_", "0"), ("MALLOC_MMAP_THRESHOLD_", "131072"),
+                                         ("MALLOC_TRIM_THRESHOLD_", "0"), ("GLIBC_TUNABLES", "glibc.malloc.top_pad=0")])
 def test_the_users_own_malloc_setting_stands(monkeypatch, name, value):
     import ctypes
 
