@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinreg.core.model import LETTERS
-from clinreg.instances.batch import choice_prompt, letter_instruction, question_stem
+from clinreg.instances.batch import choice_prompt, choice_prompts, letter_instruction, question_stem
 
 
 def old_fast_path(prompt: str, options: list[str]) -> str | None:
@@ -80,3 +80,16 @@ def test_a_prompt_with_no_option_line_is_returned_as_it_is():
 def test_choice_prompts_name_their_letters():
     assert choice_prompt("Q", ["a", "b", "c"]) == f"Q\n\nA. a\nB. b\nC. c\n\n{letter_instruction(3)}"
     assert choice_prompt("Q", ["a"]).endswith("(A).")
+
+
+# Options as records hold them, and what a format string could misread: braces, format fields, one option, more
+# options than letters.
+_OPTION_TEXT = st.one_of(st.sampled_from(["{}", "{0}", "{x}", "}{", "%s", "", "a\nb"]), st.text(max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=8), st.lists(_OPTION_TEXT, min_size=1, max_size=30)), max_size=6))
+def test_the_batch_prompts_are_each_rows_choice_prompt(rows):
+    stems = [stem for stem, _ in rows]
+    option_lists = [options for _, options in rows]
+    assert choice_prompts(stems, option_lists) == [choice_prompt(s, o) for s, o in rows]

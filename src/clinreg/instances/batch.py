@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -107,7 +107,9 @@ def _may_list_options(prompt: str, count: int) -> bool:
     if found is None:
         head = rf"(?:[ \t]\s*)?[{re.escape(LETTERS[:count])}][.):]"
         found = _OPTION_LINES[count] = (re.compile(head), re.compile("\n" + head))
-    return found[0].match(prompt) is not None or found[1].search(prompt) is not None
+    # The search after a newline runs only where there is one: most questions are a single line, and `in` finds a
+    # newline faster than the pattern's own scan for its first character.
+    return found[0].match(prompt) is not None or ("\n" in prompt and found[1].search(prompt) is not None)
 
 
 def question_stem(prompt: str, options: list[str]) -> str:
@@ -168,6 +170,28 @@ def choice_prompt(stem: str, options: list[str]) -> str:
 
 
 _INSTRUCTIONS: dict[int, str] = {}
+
+
+def choice_prompts(stems: list[str], option_lists: list[list[str]]) -> list[str]:
+    """`choice_prompt` of each row: per option count, one format string made once and filled in one call a row."""
+    fills = _PROMPT_FILLS
+    prompts = []
+    for stem, options in zip(stems, option_lists):
+        fill = fills.get(len(options))
+        if fill is None:
+            fill = fills[len(options)] = _prompt_fill(len(options))
+        prompts.append(fill(stem, *options))
+    return prompts
+
+
+def _prompt_fill(count: int) -> Callable[..., str]:
+    # Past 26 options, choice_prompt letters the first 26: so does this, since `format` ignores the arguments left.
+    instruction = letter_instruction(count).replace("{", "{{").replace("}", "}}")
+    lines = "\n".join(f"{letter}. {{}}" for letter in LETTERS[:count])
+    return f"{{}}\n\n{lines}\n\n{instruction}".format
+
+
+_PROMPT_FILLS: dict[int, Callable[..., str]] = {}
 
 
 def _plain(column: Any) -> bool:
@@ -352,7 +376,7 @@ class MappingBuild:
                      for letter, options in zip(letters, option_lists)]
             stems = [question_stem(prompt, options).strip()
                      for prompt, options in zip(inputs, option_lists)]
-            inputs = list(map(choice_prompt, stems, option_lists))
+            inputs = choice_prompts(stems, option_lists)
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):
