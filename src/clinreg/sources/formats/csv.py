@@ -109,8 +109,8 @@ def _crlf_as_lf(data: bytes) -> bytes:
 
 _OFFSETS = struct.Struct("=qq")  # a large binary array's offsets: one value, from 0 to its length
 # The kernel's output is copied out and freed at once: from malloc, whose heap the next piece reuses, not from Arrow's
-# default pool, which kept such buffers (a million MEDEC rows peaked at 318 to 335 MB with it, 302 to 307 with this,
-# 287 to 294 with re.sub).
+# default pool, which kept such buffers (a million MEDEC rows peaked at 311 and 327 MiB with it, 295 to 300 with this,
+# 280 and 287 with re.sub).
 _POOL = pa.system_memory_pool()
 
 
