@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import yaml
 
 from clinreg.core.model import Dataset
 from clinreg.instances.build import BuildReport, build_instances
+from clinreg.sources.origin import folder_name
 
 EXTENSIONS = {"parquet": "parquet", "jsonl": "jsonl", "csv": "csv"}
 
@@ -96,3 +98,18 @@ def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
                                                                                                       sort_keys=False)
         (root / "registry" / "datasets" / f"{data['id']}.yaml").write_text(text, encoding="utf-8")
     return root
+
+
+DISTRIBUTIONS = Path(__file__).resolve().parent / "distributions"
+
+
+def write_as_distributed(registry: Any, record_id: str, data_dir: Path) -> Path:
+    """`data_dir` holding the record's as-distributed test files (tests/distributions/<id>.py's `write`) in the folder
+    a mirror of it has, written unless already there."""
+    folder = data_dir / folder_name(registry.datasets[record_id])
+    if not folder.exists():
+        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", DISTRIBUTIONS / f"{record_id}.py")
+        writer = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(writer)
+        writer.write(folder)
+    return data_dir

@@ -58,20 +58,15 @@ def _faults(setup: str, work: str = SMALL, **env: str) -> int:
 # A build of the medication_qa fixture (its as-distributed workbook, written by tests/distributions), in a fresh
 # interpreter: whether the build made the setting shows only in a process that had not made it before.
 BUILD = """
-import importlib.util, tempfile
+import sys, tempfile
 from pathlib import Path
+sys.path.insert(0, {tests!r})
+from record_fixtures import write_as_distributed
 from clinreg.core.store import load_registry
 from clinreg.instances.build import RecordBuild
-from clinreg.sources.origin import folder_name
-repo = Path({repo!r})
-reg = load_registry(repo)
-record = reg.datasets["medication_qa"]
-spec = importlib.util.spec_from_file_location("writer", repo / "tests" / "distributions" / "medication_qa.py")
-writer = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(writer)
-data = Path(tempfile.mkdtemp())
-writer.write(data / folder_name(record))
-assert sum(len(b.source_index) for b in RecordBuild(record, reg, data_dir=data).batches()) > 0
+reg = load_registry(Path({repo!r}))
+data = write_as_distributed(reg, "medication_qa", Path(tempfile.mkdtemp()))
+assert sum(len(b.source_index) for b in RecordBuild(reg.datasets["medication_qa"], reg, data_dir=data).batches()) > 0
 """
 
 
@@ -96,7 +91,8 @@ def test_large_blocks_come_from_the_kept_heap_not_a_fresh_mapping_each_time():
 @glibc
 def test_a_build_keeps_the_heap_top_for_the_rest_of_its_process():
     script = ("import sys\nsys.path.insert(0, {src!r})\nimport clinreg.instances.heap as h\nassert not h._set\n"
-              .format(src=str(REPO / "src")) + BUILD.format(repo=str(REPO)) + "assert h._set\nprint('kept')\n")
+              .format(src=str(REPO / "src")) + BUILD.format(repo=str(REPO), tests=str(REPO / "tests"))
+              + "assert h._set\nprint('kept')\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=_clean_env())
     assert done.returncode == 0 and done.stdout.split() == ["kept"], done.stderr[-2000:]
 
@@ -128,19 +124,14 @@ def test_elsewhere_nothing_is_set(monkeypatch):
 
 
 def _medication_qa(tmp_path: Path):
-    import importlib.util
+    from record_fixtures import write_as_distributed
 
     from clinreg.core.store import load_registry
     from clinreg.instances.build import RecordBuild
-    from clinreg.sources.origin import folder_name
 
     reg = load_registry(REPO)
-    record = reg.datasets["medication_qa"]
-    spec = importlib.util.spec_from_file_location("writer_mqa", REPO / "tests" / "distributions" / "medication_qa.py")
-    writer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(writer)
-    writer.write(tmp_path / folder_name(record))
-    return lambda: RecordBuild(record, reg, data_dir=tmp_path).batches()
+    data = write_as_distributed(reg, "medication_qa", tmp_path)
+    return lambda: RecordBuild(reg.datasets["medication_qa"], reg, data_dir=data).batches()
 
 
 def test_a_build_pauses_the_cyclic_collector_while_it_runs_and_gives_it_back(tmp_path):

@@ -4,7 +4,6 @@ in-memory join's. A tiny threshold forces the disk path here."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,6 +12,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from record_fixtures import write_as_distributed
 
 from clinreg.core.builderrors import SourceUnavailable
 from clinreg.core.model import JoinStep
@@ -21,7 +21,6 @@ from clinreg.instances.build import RecordBuild
 from clinreg.instances.write import write_instances
 from clinreg.sources import diskjoin
 from clinreg.sources.diskjoin import DiskTable
-from clinreg.sources.origin import folder_name
 from clinreg.sources.steps import JoinState, first_match, join
 
 REPO = Path(__file__).resolve().parents[2]
@@ -73,16 +72,9 @@ def test_a_join_on_disk_gives_the_in_memory_joins_rows_counts_and_errors(left_ke
 
 def _fixture_build(tmp_path: Path, record_id: str) -> str:
     reg = load_registry(REPO)
-    record = reg.datasets[record_id]
-    spec = importlib.util.spec_from_file_location(f"writer_{record_id}",
-                                                  REPO / "tests" / "distributions" / f"{record_id}.py")
-    writer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(writer)
-    data = tmp_path / "data"
-    if not (data / folder_name(record)).exists():
-        writer.write(data / folder_name(record))
+    data = write_as_distributed(reg, record_id, tmp_path / "data")
     out = tmp_path / f"{record_id}.jsonl"
-    write_instances(RecordBuild(record, reg, data_dir=data).batches(), "jsonl", out)
+    write_instances(RecordBuild(reg.datasets[record_id], reg, data_dir=data).batches(), "jsonl", out)
     return hashlib.sha256(out.read_bytes()).hexdigest()
 
 
