@@ -100,16 +100,19 @@ def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
     return root
 
 
+
 DISTRIBUTIONS = Path(__file__).resolve().parent / "distributions"
 
 
-def write_as_distributed(registry: Any, record_id: str, data_dir: Path) -> Path:
-    """`data_dir` holding the record's as-distributed test files (tests/distributions/<id>.py's `write`) in the folder
-    a mirror of it has, written unless already there."""
-    folder = data_dir / folder_name(registry.datasets[record_id])
-    if not folder.exists():
+def distribution_mirror(base: Path, records: list[str]) -> Path:
+    """A mirror holding the named records' files as distributed (the writers of tests/distributions)."""
+    from clinreg.core.store import load_registry
+
+    reg = load_registry(DISTRIBUTIONS.parents[1])
+    for record_id in records:
         spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", DISTRIBUTIONS / f"{record_id}.py")
-        writer = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(writer)
-        writer.write(folder)
-    return data_dir
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
+        (write or module.write)(base / folder_name(reg.datasets[record_id]))
+    return base

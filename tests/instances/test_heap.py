@@ -61,11 +61,11 @@ BUILD = """
 import sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {tests!r})
-from record_fixtures import write_as_distributed
+from record_fixtures import distribution_mirror
 from clinreg.core.store import load_registry
 from clinreg.instances.build import RecordBuild
 reg = load_registry(Path({repo!r}))
-data = write_as_distributed(reg, "medication_qa", Path(tempfile.mkdtemp()))
+data = distribution_mirror(Path(tempfile.mkdtemp()), ["medication_qa"])
 assert sum(len(b.source_index) for b in RecordBuild(reg.datasets["medication_qa"], reg, data_dir=data).batches()) > 0
 """
 
@@ -124,13 +124,13 @@ def test_elsewhere_nothing_is_set(monkeypatch):
 
 
 def _medication_qa(tmp_path: Path):
-    from record_fixtures import write_as_distributed
+    from record_fixtures import distribution_mirror
 
     from clinreg.core.store import load_registry
     from clinreg.instances.build import RecordBuild
 
     reg = load_registry(REPO)
-    data = write_as_distributed(reg, "medication_qa", tmp_path)
+    data = distribution_mirror(tmp_path, ["medication_qa"])
     return lambda: RecordBuild(reg.datasets["medication_qa"], reg, data_dir=data).batches()
 
 

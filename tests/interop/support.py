@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_fixtures import distribution_mirror  # noqa: F401 - the interop tests import it from here
 
 REPO = Path(__file__).resolve().parents[2]
 REALDATA = REPO.parent / "shared" / "realdata"
@@ -85,24 +86,6 @@ def _writer_result(record_id: str, folder: Path) -> dict:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.write(folder) or {}
-
-
-def distribution_mirror(base: Path, records: list[str]) -> Path:
-    """A mirror holding the named records' files as distributed (the writers of tests/distributions)."""
-    import importlib.util
-
-    from clinreg.core.store import load_registry
-    from clinreg.sources.mirror import folder_name
-
-    reg = load_registry(REPO)
-    writers = REPO / "tests" / "distributions"
-    for record_id in records:
-        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", writers / f"{record_id}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
-        (write or module.write)(base / folder_name(reg.datasets[record_id]))
-    return base
 
 
 def jury_export(harness: str, base: Path, records: list[str], limit: int = 3) -> Path:
