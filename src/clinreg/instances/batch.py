@@ -161,34 +161,19 @@ def choice_prompt(stem: str, options: list[str]) -> str:
     """The plain prompt of a closed instance: the question, a blank line, the lettered options, the instruction.
 
     lm-eval reads it as it is (then `Answer:`); Inspect and HELM list the options themselves from `input` and
-    `choices`, with their own instruction, so the record's question never carries one (CLR508).
+    `choices`, with their own instruction, so the record's question never carries one (CLR508). Filled in one call
+    from a format string made once per option count.
     """
-    lines = "\n".join([f"{letter}. {option}" for letter, option in zip(LETTERS, options)])
-    count = len(options)
-    instruction = _INSTRUCTIONS.get(count) or _INSTRUCTIONS.setdefault(count, letter_instruction(count))
-    return f"{stem}\n\n{lines}\n\n{instruction}"
-
-
-_INSTRUCTIONS: dict[int, str] = {}
-
-
-def choice_prompts(stems: list[str], option_lists: list[list[str]]) -> list[str]:
-    """`choice_prompt` of each row: per option count, one format string made once and filled in one call a row."""
-    fills = _PROMPT_FILLS
-    prompts = []
-    for stem, options in zip(stems, option_lists):
-        fill = fills.get(len(options))
-        if fill is None:
-            fill = fills[len(options)] = _prompt_fill(len(options))
-        prompts.append(fill(stem, *options))
-    return prompts
+    fill = _PROMPT_FILLS.get(len(options)) or _prompt_fill(len(options))
+    return fill(stem, *options)
 
 
 def _prompt_fill(count: int) -> Callable[..., str]:
-    # Past 26 options, choice_prompt letters the first 26: so does this, since `format` ignores the arguments left.
+    # Past 26 options, the first 26 are lettered and listed: `format` ignores the arguments left.
     instruction = letter_instruction(count).replace("{", "{{").replace("}", "}}")
     lines = "\n".join(f"{letter}. {{}}" for letter in LETTERS[:count])
-    return f"{{}}\n\n{lines}\n\n{instruction}".format
+    fill = _PROMPT_FILLS[count] = f"{{}}\n\n{lines}\n\n{instruction}".format
+    return fill
 
 
 _PROMPT_FILLS: dict[int, Callable[..., str]] = {}
@@ -376,7 +361,7 @@ class MappingBuild:
                      for letter, options in zip(letters, option_lists)]
             stems = [question_stem(prompt, options).strip()
                      for prompt, options in zip(inputs, option_lists)]
-            inputs = choice_prompts(stems, option_lists)
+            inputs = list(map(choice_prompt, stems, option_lists))
         else:
             texts = labels.gold_text.to_pylist()
             if isinstance(self.scheme, NumberScheme):
