@@ -7,10 +7,12 @@ import csv
 import importlib.util
 import json
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Callable
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 import yaml
 
 from clinreg.core.model import Dataset
@@ -104,15 +106,27 @@ def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
 DISTRIBUTIONS = Path(__file__).resolve().parent / "distributions"
 
 
+def distribution_writer(record: Any, writers: Path = DISTRIBUTIONS) -> tuple[ModuleType, Callable[[Path], Any]]:
+    """A record's as-distributed writer module (`<writers>/<id>.py`) and the function of it that lays out the files
+    the record reads: `write_hub` where the record names a hub repo and the module has one (the hub's parquet
+    copy), else `write`."""
+    path = writers / f"{record.id}.py"
+    if not path.is_file():
+        pytest.fail(f"no as-distributed writer tests/distributions/{record.id}.py: every record needs one "
+                    "(CONTRIBUTING.md, 'The test writer'; `clinreg new dataset` writes a skeleton)")
+    spec = importlib.util.spec_from_file_location(f"distribution_{record.id}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    hub = getattr(module, "write_hub", None) if record.source.type == "huggingface" else None
+    return module, hub or module.write
+
+
 def distribution_mirror(base: Path, records: list[str]) -> Path:
     """A mirror holding the named records' files as distributed (the writers of tests/distributions)."""
     from clinreg.core.store import load_registry
 
     reg = load_registry(DISTRIBUTIONS.parents[1])
     for record_id in records:
-        spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", DISTRIBUTIONS / f"{record_id}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        write = getattr(module, "write_hub", None) if reg.datasets[record_id].source.type == "huggingface" else None
-        (write or module.write)(base / folder_name(reg.datasets[record_id]))
+        _, write = distribution_writer(reg.datasets[record_id])
+        write(base / folder_name(reg.datasets[record_id]))
     return base

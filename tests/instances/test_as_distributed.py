@@ -8,7 +8,6 @@ returns the instances HELM would build (gold answer, strings the input must or m
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import zipfile
 from pathlib import Path
@@ -20,11 +19,11 @@ from clinreg.core.builderrors import SourceUnavailable
 from clinreg.instances.build import BuildReport, build_instances
 from clinreg.sources.mirror import folder_name
 
+from record_fixtures import DISTRIBUTIONS, distribution_writer
+
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p.stem for p in (REPO / "registry" / "datasets").glob("*.yaml"))
 
-# Which writer lays out the files a record reads (the hub copy where the record names a hub repo).
-WRITER = {"pubmed_qa": "write_hub", "medication_qa": "write", "med_qa": "write_hub"}
 # Where HELM runs once per value of a run parameter, the column our record keeps that value in.
 CONFIG_COLUMN = {"n2c2_ct_matching": "criterion", "med_dialog": "subset"}
 # Where the expectations cover one HELM run of several the record builds: (run parameter, our column).
@@ -45,18 +44,6 @@ def registry():
     return load_registry(REPO)
 
 
-WRITERS = Path(__file__).parents[1] / "distributions"
-
-
-def _writer(record_id: str, writers: Path = WRITERS):
-    path = writers / f"{record_id}.py"
-    if not path.is_file():
-        pytest.fail(f"no as-distributed writer tests/distributions/{record_id}.py: every record needs one "
-                    "(CONTRIBUTING.md, 'The test writer'; `clinreg new dataset` writes a skeleton)")
-    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module, getattr(module, WRITER.get(record_id, "write"))
 
 
 def raw_text(folder: Path) -> str:
@@ -114,10 +101,10 @@ def test_record_builds_from_its_files_as_distributed(registry, tmp_path, record_
     check_builds_as_distributed(registry.datasets[record_id], tmp_path)
 
 
-def check_builds_as_distributed(record, tmp_path: Path, writers: Path = WRITERS) -> None:
+def check_builds_as_distributed(record, tmp_path: Path, writers: Path = DISTRIBUTIONS) -> None:
     """The record builds from the files its writer lays out, with the writer's gold, inputs and dropped rows."""
     record_id = record.id
-    module, write = _writer(record_id, writers)
+    module, write = distribution_writer(record, writers)
     data_dir = tmp_path / "data"
     folder = data_dir / folder_name(record)
     expected = write(folder)

@@ -13,7 +13,8 @@ from clinreg.instances import record_figures
 from clinreg.sources.mirror import folder_name
 from clinreg.sources.origin import locate
 
-from instances.test_as_distributed import RECORDS, _writer
+from instances.test_as_distributed import RECORDS
+from record_fixtures import distribution_writer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,7 +27,7 @@ def registry():
 @pytest.mark.parametrize("record_id", RECORDS)
 def test_every_buildable_record_gets_a_fingerprint_and_overlap_figures(registry, tmp_path, record_id):
     record = registry.datasets[record_id]
-    _, write = _writer(record_id)
+    _, write = distribution_writer(record)
     data = tmp_path / "data"
     if "unbuildable" in write(data / folder_name(record)):
         pytest.skip(f"{record_id}: its layout is not public, so there is nothing to fingerprint")

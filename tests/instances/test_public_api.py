@@ -3,7 +3,6 @@ provenance included (the source actually read, the release and the canary), from
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -16,9 +15,9 @@ from clinreg.core.store import load_registry
 from clinreg.instances.canonical import canonical_json
 from clinreg.sources.mirror import folder_name
 
+from record_fixtures import distribution_writer
+
 REPO = Path(__file__).resolve().parents[2]
-WRITERS = Path(__file__).parents[1] / "distributions"
-WRITER = {"pubmed_qa": "write_hub", "med_qa": "write_hub"}
 # A hub mirror in parquet, files read by clinreg's own readers with read steps, variants, and free text.
 RECORDS = ["pubmed_qa", "med_qa", "ehr_sql", "aci_bench", "medec", "dischargeme"]
 
@@ -29,11 +28,8 @@ def registry():
 
 
 def _mirror(record, base: Path) -> Path:
-    spec = importlib.util.spec_from_file_location(f"distribution_{record.id}", WRITERS / f"{record.id}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     data = base / "data"
-    getattr(module, WRITER.get(record.id, "write"))(data / folder_name(record))
+    distribution_writer(record)[1](data / folder_name(record))
     return data
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from record_fixtures import distribution_mirror  # noqa: F401 - the interop tests import it from here
+from record_fixtures import distribution_writer
 
 REPO = Path(__file__).resolve().parents[2]
 REALDATA = REPO.parent / "shared" / "realdata"
@@ -70,22 +71,11 @@ def buildable_records() -> list[str]:
 
     from clinreg.core.store import load_registry
 
-    ids = sorted(load_registry(REPO).datasets)
+    reg = load_registry(REPO)
+    ids = sorted(reg.datasets)
     with tempfile.TemporaryDirectory() as scratch:
-        written = {}
-        for record_id in ids:
-            written[record_id] = _writer_result(record_id, Path(scratch) / record_id)
+        written = {r: distribution_writer(reg.datasets[r])[1](Path(scratch) / r) or {} for r in ids}
     return [r for r in ids if "unbuildable" not in written[r]]
-
-
-def _writer_result(record_id: str, folder: Path) -> dict:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"distribution_{record_id}",
-                                                  REPO / "tests" / "distributions" / f"{record_id}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.write(folder) or {}
 
 
 def jury_export(harness: str, base: Path, records: list[str], limit: int = 3) -> Path:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 from clirunner import invoke as run_command
 
+from record_fixtures import distribution_mirror
 from results.helpers import DATA, ROOT, invoke, lm_eval_results, write
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 def imported(*args) -> list[dict]:
@@ -29,15 +28,8 @@ def helm_export(base: Path) -> Path:
     """`clinreg export helm` of the two records the recorded HELM suite ran, as tests/results/data/helm/record.py
     made it (files as distributed, from tests/distributions)."""
     from clinreg.cli.export import export
-    from clinreg.core.store import load_registry
-    from clinreg.sources.origin import folder_name
 
-    reg = load_registry(ROOT)
-    for record_id in ("pubmed_qa", "medcalc_bench"):
-        spec = importlib.util.spec_from_file_location(record_id, REPO / "tests" / "distributions" / f"{record_id}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        (getattr(module, "write_hub", None) or module.write)(base / "mirror" / folder_name(reg.datasets[record_id]))
+    distribution_mirror(base / "mirror", ["pubmed_qa", "medcalc_bench"])
     out = base / "export"
     result = run_command(export, ["helm", "pubmed_qa", "medcalc_bench", "--root", str(ROOT), "--data-dir",
                                   str(base / "mirror"), "-o", str(out)])

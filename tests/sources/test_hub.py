@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from clirunner import invoke
 from sources.hubemu import HubEmulator
-from instances.test_as_distributed import _writer
+from record_fixtures import distribution_writer
 
 from clinreg.cli.main import main
 from clinreg.core.store import load_registry
@@ -56,10 +56,8 @@ def mirror_build(record_id: str, data_dir: Path) -> list[dict]:
 
 def write_distribution(record_id: str, data_dir: Path) -> Path:
     record = REGISTRY.datasets[record_id]
-    module, write = _writer(record_id)
-    hub_writer = getattr(module, "write_hub", None)  # where a record's files differ between GitHub and the hub
     folder = data_dir / folder_name(record)
-    (hub_writer or write)(folder)
+    distribution_writer(record)[1](folder)  # a hub record: write_hub where its files differ between GitHub and the hub
     return folder
 
 
