@@ -44,8 +44,6 @@ def registry():
     return load_registry(REPO)
 
 
-
-
 def raw_text(folder: Path) -> str:
     """Every text the files hold, decoded, so that an expected string can be told apart from a prompt's wording."""
     parts = []
