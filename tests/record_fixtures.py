@@ -102,7 +102,6 @@ def write_root(base: Path, records: list[dict[str, Any]]) -> Path:
     return root
 
 
-
 DISTRIBUTIONS = Path(__file__).resolve().parent / "distributions"
 
 
